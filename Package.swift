@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+// duo-capture: layers point one way, top to bottom:
+//
+//   duo-capture (executable) ─▶ DuoCLI ─▶ DuoMedia ─▶ DuoCore (pure Swift, no C imports)
+//                                   │          └──────▶ CDuoShim ─▶ CGStreamer (system library)
+//                                   └─▶ DuoCore
+//
+// DuoCore is fully unit-testable with a controllable clock; every gst_*/g_* call lives in DuoMedia's
+// adapter files (and the CDuoShim C target for the macros and variadics Swift cannot import).
+import PackageDescription
+
+let package = Package(
+    name: "duo-capture",
+    products: [
+        .executable(name: "duo-capture", targets: ["duo-capture"]),
+    ],
+    targets: [
+        // System libraries, found through pkg-config (Debian: libgstreamer1.0-dev, libgstreamer-plugins-base1.0-dev).
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-1.0 gstreamer-video-1.0 gstreamer-app-1.0 gstreamer-pbutils-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+        // The one C target: macros, inline accessors and streaming-thread probes Swift cannot express.
+        .target(name: "CDuoShim", dependencies: ["CGStreamer"]),
+
+        .target(name: "DuoCore"),
+        .target(
+            name: "DuoMedia",
+            dependencies: ["DuoCore", "CDuoShim", "CGStreamer"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+        .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia"]),
+        .executableTarget(name: "duo-capture", dependencies: ["DuoCLI"]),
+
+        .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"]),
+        .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore"]),
+        .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

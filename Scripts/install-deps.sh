@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every Debian package duo-capture needs to build, run and test.
+# Usage: Scripts/install-deps.sh [--desktop]
+#   --desktop also installs the X server, window manager and tools the desktop end-to-end tests use.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+  libcairo2-dev libpango1.0-dev libgtk-3-dev
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
+  gstreamer1.0-x gstreamer1.0-gtk3
+  fonts-dejavu-core fonts-noto-cjk fonts-noto-core
+)
+if [[ "${1:-}" == "--desktop" ]]; then
+  packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

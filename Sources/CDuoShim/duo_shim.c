@@ -1,0 +1,150 @@
+#include "duo_shim.h"
+
+GstBin *duo_as_bin(GstElement *element) { return GST_BIN(element); }
+GObject *duo_as_object(gpointer instance) { return G_OBJECT(instance); }
+GstObject *duo_as_gst_object(gpointer instance) { return GST_OBJECT(instance); }
+GstElement *duo_as_element(gpointer instance) { return GST_ELEMENT(instance); }
+
+GstMessageType duo_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
+GstObject *duo_message_source(GstMessage *message) { return GST_MESSAGE_SRC(message); }
+const gchar *duo_object_name(GstObject *object) { return object ? GST_OBJECT_NAME(object) : NULL; }
+GstClockTime duo_second(void) { return GST_SECOND; }
+
+GstObject *duo_forwarded_eos_source(GstMessage *message) {
+    if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_ELEMENT) return NULL;
+    const GstStructure *s = gst_message_get_structure(message);
+    if (!s || !gst_structure_has_name(s, "GstBinForwarded")) return NULL;
+    const GValue *v = gst_structure_get_value(s, "message");
+    if (!v || !G_VALUE_HOLDS(v, GST_TYPE_MESSAGE)) return NULL;
+    GstMessage *inner = g_value_get_boxed(v);
+    if (!inner) return NULL;
+    // Nested bins with message-forward wrap the EOS once per level.
+    if (GST_MESSAGE_TYPE(inner) == GST_MESSAGE_ELEMENT) return duo_forwarded_eos_source(inner);
+    if (GST_MESSAGE_TYPE(inner) != GST_MESSAGE_EOS) return NULL;
+    return GST_MESSAGE_SRC(inner);
+}
+
+gboolean duo_level_values(GstMessage *message, gdouble *rms_db, gdouble *peak_db) {
+    if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_ELEMENT) return FALSE;
+    const GstStructure *s = gst_message_get_structure(message);
+    if (!s || !gst_structure_has_name(s, "level")) return FALSE;
+    const GValue *rms = gst_structure_get_value(s, "rms");
+    const GValue *peak = gst_structure_get_value(s, "peak");
+    if (!rms || !peak) return FALSE;
+    // "rms" and "peak" are GValueArrays of doubles, one per channel (GValueArray is deprecated but is
+    // what level posts in 1.22).
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GValueArray *ra = g_value_get_boxed(rms);
+    GValueArray *pa = g_value_get_boxed(peak);
+    if (!ra || !pa || ra->n_values == 0 || pa->n_values == 0) return FALSE;
+    *rms_db = g_value_get_double(g_value_array_get_nth(ra, 0));
+    *peak_db = g_value_get_double(g_value_array_get_nth(pa, 0));
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    return TRUE;
+}
+
+static GstPadProbeReturn count_frame(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
+    (void)pad;
+    DuoFrameCounter *c = user_data;
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (!buffer) return GST_PAD_PROBE_OK;
+    gint64 n = __atomic_fetch_add(&c->frames, 1, __ATOMIC_RELAXED);
+    if (n == 0) {
+        __atomic_store_n(&c->keyframe_first, GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT) ? 0 : 1, __ATOMIC_RELAXED);
+    }
+    if (GST_BUFFER_PTS_IS_VALID(buffer)) {
+        gint64 pts = (gint64)GST_BUFFER_PTS(buffer);
+        gint64 last = __atomic_load_n(&c->last_pts, __ATOMIC_RELAXED);
+        if (last < 0) {
+            __atomic_store_n(&c->first_pts, pts, __ATOMIC_RELAXED);
+        } else {
+            gint64 gap = pts - last;
+            if (gap < 0) __atomic_fetch_add(&c->backwards, 1, __ATOMIC_RELAXED);
+            else if (gap > __atomic_load_n(&c->max_gap, __ATOMIC_RELAXED))
+                __atomic_store_n(&c->max_gap, gap, __ATOMIC_RELAXED);
+        }
+        __atomic_store_n(&c->last_pts, pts, __ATOMIC_RELAXED);
+    }
+    return GST_PAD_PROBE_OK;
+}
+
+DuoFrameCounter *duo_frame_counter_new(void) {
+    DuoFrameCounter *c = g_new0(DuoFrameCounter, 1);
+    c->first_pts = -1;
+    c->last_pts = -1;
+    c->keyframe_first = -1;
+    c->refcount = 1;
+    return c;
+}
+
+void duo_frame_counter_unref(DuoFrameCounter *counter) {
+    if (g_atomic_int_dec_and_test(&counter->refcount)) g_free(counter);
+}
+
+static void frame_counter_probe_destroyed(gpointer data) { duo_frame_counter_unref(data); }
+
+gulong duo_attach_frame_counter(GstPad *pad, DuoFrameCounter *counter) {
+    g_atomic_int_inc(&counter->refcount);
+    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, counter, frame_counter_probe_destroyed);
+}
+
+void duo_frame_counter_snapshot(DuoFrameCounter *c, DuoFrameCounter *out) {
+    out->frames = __atomic_load_n(&c->frames, __ATOMIC_RELAXED);
+    out->first_pts = __atomic_load_n(&c->first_pts, __ATOMIC_RELAXED);
+    out->last_pts = __atomic_load_n(&c->last_pts, __ATOMIC_RELAXED);
+    out->max_gap = __atomic_load_n(&c->max_gap, __ATOMIC_RELAXED);
+    out->backwards = __atomic_load_n(&c->backwards, __ATOMIC_RELAXED);
+    out->keyframe_first = __atomic_load_n(&c->keyframe_first, __ATOMIC_RELAXED);
+}
+
+typedef struct {
+    GstElement *tee;
+    GstPad *branch_sink;
+    gint done;
+} DetachContext;
+
+static void detach_context_free(gpointer data) {
+    DetachContext *ctx = data;
+    gst_object_unref(ctx->tee);
+    gst_object_unref(ctx->branch_sink);
+    g_free(ctx);
+}
+
+static GstPadProbeReturn detach_on_idle(GstPad *tee_pad, GstPadProbeInfo *info, gpointer user_data) {
+    (void)info;
+    DetachContext *ctx = user_data;
+    // An IDLE probe can fire more than once if it is re-armed; do the work exactly once.
+    if (!g_atomic_int_compare_and_exchange(&ctx->done, 0, 1)) return GST_PAD_PROBE_REMOVE;
+    gst_pad_unlink(tee_pad, ctx->branch_sink);
+    gst_pad_send_event(ctx->branch_sink, gst_event_new_eos());
+    gst_element_release_request_pad(ctx->tee, tee_pad);
+    return GST_PAD_PROBE_REMOVE;
+}
+
+void duo_detach_branch_when_idle(GstElement *tee, GstPad *tee_pad, GstPad *branch_sink) {
+    DetachContext *ctx = g_new0(DetachContext, 1);
+    ctx->tee = gst_object_ref(tee);
+    ctx->branch_sink = gst_object_ref(branch_sink);
+    gst_pad_add_probe(tee_pad, GST_PAD_PROBE_TYPE_IDLE, detach_on_idle, ctx, detach_context_free);
+}
+
+void duo_set_bool(gpointer object, const gchar *name, gboolean value) { g_object_set(object, name, value, NULL); }
+void duo_set_int(gpointer object, const gchar *name, gint value) { g_object_set(object, name, value, NULL); }
+void duo_set_uint64(gpointer object, const gchar *name, guint64 value) { g_object_set(object, name, value, NULL); }
+void duo_set_string(gpointer object, const gchar *name, const gchar *value) { g_object_set(object, name, value, NULL); }
+void duo_set_caps(gpointer object, const gchar *name, GstCaps *caps) { g_object_set(object, name, caps, NULL); }
+
+gboolean duo_has_property(gpointer object, const gchar *name) {
+    return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;
+}
+
+gboolean duo_sink_stats(GstElement *sink, guint64 *rendered, guint64 *dropped) {
+    if (!duo_has_property(sink, "stats")) return FALSE;
+    GstStructure *stats = NULL;
+    g_object_get(sink, "stats", &stats, NULL);
+    if (!stats) return FALSE;
+    gst_structure_get_uint64(stats, "rendered", rendered);
+    gst_structure_get_uint64(stats, "dropped", dropped);
+    gst_structure_free(stats);
+    return TRUE;
+}

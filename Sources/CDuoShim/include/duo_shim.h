@@ -1,0 +1,68 @@
+// CDuoShim: the C glue duo-capture's GStreamer adapter needs and Swift cannot import by itself.
+//
+// Why it exists: GStreamer exposes many accessors as macros (GST_BUFFER_PTS, GST_MESSAGE_TYPE, cast
+// macros) and several setters as variadic functions; Swift imports neither. The two probes below also
+// run on streaming threads, once per buffer; keeping them in C means no Swift closure, no allocation
+// and no actor hop on the per-frame path. When Swift grows macro import this file can shrink to the
+// probes.
+#ifndef DUO_SHIM_H
+#define DUO_SHIM_H
+
+#include <gst/gst.h>
+
+// ---- Casts (GST_BIN, G_OBJECT, GST_ELEMENT, GST_OBJECT) -------------------------------------------------
+GstBin *duo_as_bin(GstElement *element);
+GObject *duo_as_object(gpointer instance);
+GstObject *duo_as_gst_object(gpointer instance);
+GstElement *duo_as_element(gpointer instance);
+
+// ---- Macro accessors --------------------------------------------------------------------------------------
+GstMessageType duo_message_type(GstMessage *message);
+GstObject *duo_message_source(GstMessage *message);
+const gchar *duo_object_name(GstObject *object);
+GstClockTime duo_second(void);
+
+/// If `message` is a GstBinForwarded element message wrapping an EOS, returns the (borrowed) object that
+/// posted the EOS; otherwise NULL. Valid while `message` is alive.
+GstObject *duo_forwarded_eos_source(GstMessage *message);
+
+/// If `message` is a `level` element message, stores the first channel's rms and peak (dB) and returns TRUE.
+gboolean duo_level_values(GstMessage *message, gdouble *rms_db, gdouble *peak_db);
+
+// ---- Frame counter: a buffer probe that counts frames on a pad --------------------------------------------
+// Written on the streaming thread with atomics; read from any thread with duo_frame_counter_snapshot.
+typedef struct {
+    gint64 frames;
+    gint64 first_pts;   // -1 until the first timestamped buffer
+    gint64 last_pts;    // -1 until the first timestamped buffer
+    gint64 max_gap;     // largest PTS step between consecutive buffers, ns
+    gint64 backwards;   // number of PTS steps that went backwards
+    gint64 keyframe_first; // 1 if the first buffer was not a delta unit, 0 if it was, -1 unknown
+    gint refcount;         // the probe holds one reference, the Swift owner another
+} DuoFrameCounter;
+
+/// A new counter holding one reference (the caller's). Release with duo_frame_counter_unref.
+DuoFrameCounter *duo_frame_counter_new(void);
+void duo_frame_counter_unref(DuoFrameCounter *counter);
+/// Adds a buffer probe that updates `counter`; the probe holds its own reference, dropped when the probe
+/// is removed and no longer running, so removing the probe never frees memory a streaming thread uses.
+gulong duo_attach_frame_counter(GstPad *pad, DuoFrameCounter *counter);
+void duo_frame_counter_snapshot(DuoFrameCounter *counter, DuoFrameCounter *out);
+
+// ---- Tee branch removal -----------------------------------------------------------------------------------
+/// Unlinks `tee_pad` from `branch_sink` once the tee pad is idle (possibly right away, possibly on the
+/// streaming thread), sends EOS into `branch_sink` so the branch's muxer finalises, and releases the
+/// request pad on `tee`. Takes its own references; the caller keeps its own.
+void duo_detach_branch_when_idle(GstElement *tee, GstPad *tee_pad, GstPad *branch_sink);
+
+// ---- Properties -------------------------------------------------------------------------------------------
+void duo_set_bool(gpointer object, const gchar *name, gboolean value);
+void duo_set_int(gpointer object, const gchar *name, gint value);
+void duo_set_uint64(gpointer object, const gchar *name, guint64 value);
+void duo_set_string(gpointer object, const gchar *name, const gchar *value);
+void duo_set_caps(gpointer object, const gchar *name, GstCaps *caps);
+gboolean duo_has_property(gpointer object, const gchar *name);
+/// basesink "stats" (rendered, dropped); returns FALSE when `sink` has no such property.
+gboolean duo_sink_stats(GstElement *sink, guint64 *rendered, guint64 *dropped);
+
+#endif

@@ -1,0 +1,109 @@
+import Foundation
+
+/// A camera described by the formats it offers. Shipped profiles (Assets/cameras/) simulate the Duo's two
+/// front cameras; `--camera profile:FILE` loads a user's own. Real cameras produce the same shape from
+/// their probed caps.
+///
+/// Thread: immutable value, Sendable.
+public struct CameraProfile: Sendable, Equatable {
+    public struct Mode: Sendable, Equatable {
+        /// The camera's native pixel format as GStreamer names it (NV12, YUY2, I420, ...); MJPEG is `jpeg`.
+        public let pixelFormat: String
+        public let format: VideoFormat
+        public init(pixelFormat: String, format: VideoFormat) {
+            self.pixelFormat = pixelFormat
+            self.format = format
+        }
+    }
+
+    public let id: String
+    public let name: String
+    /// Degrees clockwise the sensor image must be rotated to be upright (0, 90, 180, 270). Applied once,
+    /// in the source chain.
+    public let rotation: Int
+    /// `videotestsrc` pattern used when this profile is simulated, so the two cameras look different.
+    public let testPattern: String
+    public let modes: [Mode]
+
+    public init(id: String, name: String, rotation: Int = 0, testPattern: String = "smpte", modes: [Mode]) {
+        self.id = id
+        self.name = name
+        self.rotation = rotation
+        self.testPattern = testPattern
+        self.modes = modes
+    }
+
+    public var formats: [VideoFormat] { modes.map(\.format) }
+
+    /// The JSON schema, also what `--help` points users at.
+    private struct File: Decodable {
+        struct Entry: Decodable {
+            let pixelFormat: String?
+            let width: Int
+            let height: Int
+            let frameRates: [Double]
+        }
+        let id: String
+        let name: String
+        let rotation: Int?
+        let testPattern: String?
+        let formats: [Entry]
+    }
+
+    static let knownPixelFormats: Set<String> = ["NV12", "YUY2", "I420", "UYVY", "YV12", "RGB", "BGR", "BGRx", "GRAY8", "jpeg"]
+    static let testPatterns: Set<String> = ["smpte", "ball", "snow", "black", "white", "pinwheel", "spokes", "gradient", "colors", "smpte75", "circular", "checkers-8", "zone-plate", "bar"]
+
+    /// Parses a profile. Every failure is one line naming the file, the problem and the fix.
+    public static func parse(_ data: Data, source: String) throws(DuoError) -> CameraProfile {
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: data)
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw .input("camera profile \(source): missing \"\(key.stringValue)\"; see Assets/cameras/inner.json for the format")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw .input("camera profile \(source): wrong type at \(Self.path(context)); see Assets/cameras/inner.json for the format")
+        } catch {
+            throw .input("camera profile \(source) is not valid JSON; see Assets/cameras/inner.json for the format")
+        }
+        guard !file.id.isEmpty, file.id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw .input("camera profile \(source): \"id\" must be letters, digits, - or _")
+        }
+        let rotation = file.rotation ?? 0
+        guard [0, 90, 180, 270].contains(rotation) else {
+            throw .input("camera profile \(source): \"rotation\" must be 0, 90, 180 or 270, not \(rotation)")
+        }
+        let pattern = file.testPattern ?? "smpte"
+        guard testPatterns.contains(pattern) else {
+            throw .input("camera profile \(source): unknown \"testPattern\" \(pattern); use one of \(testPatterns.sorted().joined(separator: ", "))")
+        }
+        guard !file.formats.isEmpty else {
+            throw .input("camera profile \(source): \"formats\" is empty; list at least one {width, height, frameRates}")
+        }
+        var modes: [Mode] = []
+        for (i, entry) in file.formats.enumerated() {
+            let pixel = entry.pixelFormat ?? "NV12"
+            guard knownPixelFormats.contains(pixel) else {
+                throw .input("camera profile \(source): formats[\(i)] has unknown pixelFormat \(pixel); use one of \(knownPixelFormats.sorted().joined(separator: ", "))")
+            }
+            guard (16...8192).contains(entry.width), (16...8192).contains(entry.height),
+                  entry.width % 2 == 0, entry.height % 2 == 0 else {
+                throw .input("camera profile \(source): formats[\(i)] size \(entry.width)x\(entry.height) must be even and between 16 and 8192")
+            }
+            guard !entry.frameRates.isEmpty else {
+                throw .input("camera profile \(source): formats[\(i)] has no frameRates")
+            }
+            for fps in entry.frameRates {
+                guard let rate = FrameRate.parse(String(fps)) else {
+                    throw .input("camera profile \(source): formats[\(i)] frame rate \(fps) must be between 1 and 1000")
+                }
+                modes.append(Mode(pixelFormat: pixel, format: VideoFormat(width: entry.width, height: entry.height, frameRate: rate)))
+            }
+        }
+        return CameraProfile(id: file.id, name: file.name, rotation: rotation, testPattern: pattern, modes: modes)
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        let p = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return p.isEmpty ? "the top level" : String(p.drop(while: { $0 == "." }))
+    }
+}

@@ -1,0 +1,40 @@
+/// Errors a user can act on. Each carries one line saying what is wrong and what to do, and a kind that
+/// decides the process exit code. Programmer mistakes are preconditions, never a `DuoError`.
+///
+/// Thread: value type, Sendable; created anywhere.
+public struct DuoError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A bad option or option value (exit 64, like sysexits' EX_USAGE).
+        case usage
+        /// A file the user gave us is unreadable or malformed: profile, script, pipeline file (exit 65, EX_DATAERR).
+        case input
+        /// A GStreamer plugin, element or system package is missing (exit 69, EX_UNAVAILABLE).
+        case dependency
+        /// Something failed while running: the pipeline errored, a device vanished, a disk filled (exit 70, EX_SOFTWARE).
+        case runtime
+
+        public var exitCode: Int32 {
+            switch self {
+            case .usage: 64
+            case .input: 65
+            case .dependency: 69
+            case .runtime: 70
+            }
+        }
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public static func usage(_ message: String) -> DuoError { DuoError(.usage, message) }
+    public static func input(_ message: String) -> DuoError { DuoError(.input, message) }
+    public static func dependency(_ message: String) -> DuoError { DuoError(.dependency, message) }
+    public static func runtime(_ message: String) -> DuoError { DuoError(.runtime, message) }
+
+    public var description: String { message }
+}

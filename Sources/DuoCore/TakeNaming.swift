@@ -1,0 +1,36 @@
+import Foundation
+
+/// File names for takes: `duo-2026-11-29_143005-take03.mkv`. Date and time are local, the take number
+/// counts within the session, and an existing file is never overwritten: a suffix (`-2`, `-3`, …) is
+/// added instead.
+///
+/// Thread: value type; the `exists` closure is called synchronously on the caller's thread.
+public struct TakeNaming: Sendable {
+    public let directory: String
+    public let fileExtension: String
+
+    public init(directory: String, fileExtension: String) {
+        self.directory = directory
+        self.fileExtension = fileExtension
+    }
+
+    public func baseName(take: Int, at date: Date, timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ v: Int?) -> String { let v = v ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
+        return "duo-\(c.year ?? 0)-\(two(c.month))-\(two(c.day))_\(two(c.hour))\(two(c.minute))\(two(c.second))-take\(two(take))"
+    }
+
+    /// The first path for this take that does not exist yet.
+    public func path(take: Int, at date: Date, timeZone: TimeZone = .current, exists: (String) -> Bool) -> String {
+        let base = (directory as NSString).appendingPathComponent(baseName(take: take, at: date, timeZone: timeZone))
+        var candidate = "\(base).\(fileExtension)"
+        var n = 2
+        while exists(candidate) {
+            candidate = "\(base)-\(n).\(fileExtension)"
+            n += 1
+        }
+        return candidate
+    }
+}

@@ -1,0 +1,92 @@
+/// A frame rate as GStreamer states it: a fraction (30/1, 30000/1001).
+public struct FrameRate: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+    public let numerator: Int
+    public let denominator: Int
+
+    public init(_ numerator: Int, _ denominator: Int = 1) {
+        precondition(denominator > 0, "frame rate denominator must be positive")
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+
+    public var value: Double { Double(numerator) / Double(denominator) }
+    /// One frame's duration in nanoseconds.
+    public var frameDurationNanoseconds: Int64 { Int64((1_000_000_000.0 / value).rounded()) }
+
+    public static func < (a: FrameRate, b: FrameRate) -> Bool {
+        a.numerator * b.denominator < b.numerator * a.denominator
+    }
+    public static func == (a: FrameRate, b: FrameRate) -> Bool {
+        a.numerator * b.denominator == b.numerator * a.denominator
+    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+
+    public var description: String {
+        denominator == 1 ? "\(numerator)" : String(format2: value)
+    }
+    /// GStreamer caps syntax: `30/1`.
+    public var capsValue: String { "\(numerator)/\(denominator)" }
+}
+
+extension String {
+    init(format2 value: Double) {
+        let hundredths = Int((value * 100).rounded())
+        let fraction = hundredths % 100
+        self = fraction == 0 ? "\(hundredths / 100)" : "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}
+
+/// A decoded video format: size and frame rate. The pixel format is normalised after decoding, so it is
+/// not part of the identity used to compare or intersect cameras.
+public struct VideoFormat: Sendable, Hashable, CustomStringConvertible {
+    public let width: Int
+    public let height: Int
+    public let frameRate: FrameRate
+
+    public init(width: Int, height: Int, frameRate: FrameRate) {
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+    }
+
+    public var pixels: Int { width * height }
+    /// `1280x720@30`, the syntax `--format` accepts.
+    public var description: String { "\(width)x\(height)@\(frameRate)" }
+
+    /// True when this format is no larger than `limit` in width, height and frame rate.
+    public func fits(within limit: VideoFormat) -> Bool {
+        width <= limit.width && height <= limit.height && frameRate <= limit.frameRate
+    }
+
+    /// Parses `WxH@FPS` (`1280x720@30`, `1920x1080@29.97`) or `WxH` (frame rate defaults to 30).
+    public static func parse(_ text: String) -> VideoFormat? {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2 else { return nil }
+        let size = parts[0].lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]),
+              (16...8192).contains(w), (16...8192).contains(h) else { return nil }
+        var rate = FrameRate(30)
+        if parts.count == 2 {
+            guard let parsed = FrameRate.parse(String(parts[1])) else { return nil }
+            rate = parsed
+        }
+        return VideoFormat(width: w, height: h, frameRate: rate)
+    }
+}
+
+extension FrameRate {
+    /// Parses `30`, `30/1`, `30000/1001` or `29.97` (mapped to the NTSC fraction).
+    public static func parse(_ text: String) -> FrameRate? {
+        if let slash = text.firstIndex(of: "/") {
+            guard let n = Int(text[..<slash]), let d = Int(text[text.index(after: slash)...]), n > 0, d > 0,
+                  Double(n) / Double(d) <= 1000 else { return nil }
+            return FrameRate(n, d)
+        }
+        if let n = Int(text) { return (1...1000).contains(n) ? FrameRate(n) : nil }
+        guard let v = Double(text), v > 0, v <= 1000 else { return nil }
+        for ntsc in [24, 30, 60, 120] where abs(v - Double(ntsc) * 1000 / 1001) < 0.01 {
+            return FrameRate(ntsc * 1000, 1001)
+        }
+        return FrameRate(Int((v * 1000).rounded()), 1000)
+    }
+}

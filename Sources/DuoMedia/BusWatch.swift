@@ -1,0 +1,105 @@
+import CDuoShim
+import CGStreamer
+import DuoCore
+import Foundation
+
+/// What the pipeline's bus said, parsed on the bus thread into plain Sendable values so no GstMessage
+/// crosses an isolation boundary.
+public enum BusEvent: Sendable, Equatable {
+    /// An element failed. `source` is the element's name, `sourceIdentity` its address (to tell which
+    /// branch it belongs to), `domainCode` is "domain:code" of the GError.
+    case error(source: String, sourceIdentity: UInt, message: String, debug: String, domainCode: String)
+    case warning(source: String, message: String)
+    case endOfStream
+    /// A child posted EOS (seen through `message-forward`); `sourceIdentity` is the element's address.
+    case childEndOfStream(sourceIdentity: UInt)
+    /// `level` element: first channel rms and peak in dB.
+    case audioLevel(rmsDB: Double, peakDB: Double)
+    /// The top-level pipeline reached a state.
+    case pipelineState(String)
+}
+
+/// Reads a pipeline's bus on a dedicated thread and hands each parsed event to `handler`. The watch runs
+/// until `cancel()` or deinit; both join the thread, so no callback runs after the token is gone.
+///
+/// Thread: owns one background thread; `handler` is called on it, in bus order.
+public final class BusWatch: @unchecked Sendable {
+    private let bus: UnsafeMutablePointer<GstBus>
+    private let pipelineIdentity: UInt
+    private let handler: @Sendable (BusEvent) -> Void
+    private let stopFlag = Lock()
+    private var stopped = false
+    private let finished = DispatchSemaphore(value: 0)
+    private var thread: Thread?
+
+    init(pipeline: ElementRef, handler: @escaping @Sendable (BusEvent) -> Void) {
+        bus = gst_element_get_bus(pipeline.pointer)
+        pipelineIdentity = pipeline.identity
+        self.handler = handler
+        let t = Thread { [unowned self] in self.run() }
+        t.name = "duo-capture bus"
+        thread = t
+        t.start()
+    }
+
+    private var isStopped: Bool { stopFlag.withLock { stopped } }
+
+    private func run() {
+        while !isStopped {
+            // 50 ms: short enough that cancel() returns promptly, long enough to cost nothing.
+            guard let message = gst_bus_timed_pop(bus, 50_000_000) else { continue }
+            if let event = parse(message) { handler(event) }
+            gst_message_unref(message)
+        }
+        finished.signal()
+    }
+
+    private func parse(_ message: UnsafeMutablePointer<GstMessage>) -> BusEvent? {
+        let type = duo_message_type(message)
+        let src = duo_message_source(message)
+        let srcName = src.flatMap { duo_object_name($0) }.map { String(cString: $0) } ?? "?"
+        switch type {
+        case GST_MESSAGE_ERROR, GST_MESSAGE_WARNING:
+            var error: UnsafeMutablePointer<GError>? = nil
+            var debug: UnsafeMutablePointer<gchar>? = nil
+            if type == GST_MESSAGE_ERROR { gst_message_parse_error(message, &error, &debug) } else { gst_message_parse_warning(message, &error, &debug) }
+            defer { if let error { g_error_free(error) }; g_free(debug) }
+            let text = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error"
+            let dbg = debug.map { String(cString: $0) } ?? ""
+            if type == GST_MESSAGE_WARNING { return .warning(source: srcName, message: text) }
+            let domain = error.flatMap { g_quark_to_string($0.pointee.domain) }.map { String(cString: $0) } ?? ""
+            let code = error.map { $0.pointee.code } ?? 0
+            return .error(source: srcName, sourceIdentity: UInt(bitPattern: src), message: text, debug: dbg, domainCode: "\(domain):\(code)")
+        case GST_MESSAGE_EOS:
+            return .endOfStream
+        case GST_MESSAGE_ELEMENT:
+            if let eosSource = duo_forwarded_eos_source(message) {
+                return .childEndOfStream(sourceIdentity: UInt(bitPattern: eosSource))
+            }
+            var rms = 0.0, peak = 0.0
+            if duo_level_values(message, &rms, &peak) != 0 { return .audioLevel(rmsDB: rms, peakDB: peak) }
+            return nil
+        case GST_MESSAGE_STATE_CHANGED:
+            guard UInt(bitPattern: src) == pipelineIdentity else { return nil }
+            var old = GST_STATE_NULL, new = GST_STATE_NULL, pending = GST_STATE_NULL
+            gst_message_parse_state_changed(message, &old, &new, &pending)
+            return .pipelineState(String(cString: gst_element_state_get_name(new)))
+        default:
+            return nil
+        }
+    }
+
+    /// Stops reading and waits for the bus thread to finish. Idempotent.
+    public func cancel() {
+        let first = stopFlag.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        if first, thread != nil { finished.wait() }
+    }
+
+    deinit {
+        cancel()
+        gst_object_unref(UnsafeMutableRawPointer(bus))
+    }
+}

@@ -1,0 +1,343 @@
+import CDuoShim
+import CGStreamer
+import DuoCore
+import Foundation
+
+//  CaptureSession: the one owner of the running GStreamer graph.
+//
+//   camera ─▶ normalise ─▶ tee ─┬─▶ operator branch
+//                               ├─▶ subject branch
+//                               └─▶ take N (added with startTake, removed with stopTake)
+//
+//  Every change to the graph is a serial transaction on this actor; callers (CLI, GTK, control socket)
+//  send it Sendable commands and await the result, so no UI thread ever blocks on a state change.
+
+/// Frames seen on each branch so far.
+public struct BranchCounts: Sendable, Equatable {
+    public var camera: FrameCount
+    public var operatorView: FrameCount
+    public var subjectView: FrameCount
+}
+
+/// A finished take, as the session saw it.
+public struct TakeResult: Sendable {
+    public let number: Int
+    public let path: String
+    /// Frames that entered the record branch.
+    public let frames: FrameCount
+    /// Pipeline running time when the take was attached and when it was detached, ns.
+    public let startRunningTime: Int64
+    public let endRunningTime: Int64
+    public let startDate: Date
+    public let endDate: Date
+    /// Set when the take ended because of an error (disk full, encoder failure); the file holds what was
+    /// written before it.
+    public let failure: DuoError?
+
+    /// Duration covered by the recorded frames, ns.
+    public var recordedDuration: Int64 {
+        guard let first = frames.firstPTS, let last = frames.lastPTS else { return 0 }
+        return last - first
+    }
+}
+
+public enum SessionEvent: Sendable {
+    case takeStarted(number: Int, path: String)
+    case takeEnded(TakeResult)
+    /// The session cannot go on; the graph has been stopped.
+    case failed(DuoError)
+    case warning(String)
+    case audioLevel(rmsDB: Double, peakDB: Double)
+}
+
+public actor CaptureSession {
+    public let plan: GraphPlan
+    public nonisolated let events: AsyncStream<SessionEvent>
+    private let eventSink: AsyncStream<SessionEvent>.Continuation
+
+    private var pipeline: ElementRef?
+    private var tee: ElementRef?
+    private var bus: BusWatch?
+    private var busTask: Task<Void, Never>?
+    private var counters: [String: FrameCounter] = [:]
+    private var take: ActiveTake?
+    private var takeCount = 0
+    private var failure: DuoError?
+    private var playingWaiters: [CheckedContinuation<Void, Never>] = []
+    private var isPlaying = false
+    private var eosSeen: Set<UInt> = []
+    private var eosWaiters: [UInt: CheckedContinuation<Void, Never>] = [:]
+
+    private final class ActiveTake: @unchecked Sendable {
+        let number: Int
+        let path: String
+        let bin: ElementRef
+        let sink: ElementRef
+        let teePad: PadRef
+        let binSink: PadRef
+        let counter: FrameCounter
+        let startRunningTime: Int64
+        let startDate: Date
+        var failure: DuoError?
+        init(number: Int, path: String, bin: ElementRef, sink: ElementRef, teePad: PadRef, binSink: PadRef,
+             counter: FrameCounter, startRunningTime: Int64, startDate: Date) {
+            self.number = number; self.path = path; self.bin = bin; self.sink = sink; self.teePad = teePad
+            self.binSink = binSink; self.counter = counter; self.startRunningTime = startRunningTime; self.startDate = startDate
+        }
+    }
+
+    public init(plan: GraphPlan) {
+        self.plan = plan
+        (events, eventSink) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingNewest(256))
+    }
+
+    // MARK: Lifecycle
+
+    /// Builds the graph and brings it to PLAYING. Throws a dependency error naming the Debian package if
+    /// an element is missing, a runtime error if the camera cannot start.
+    public func start() async throws(DuoError) {
+        precondition(pipeline == nil, "CaptureSession.start called twice")
+        GStreamer.initialize()
+        let description = try plan.liveDescription()
+        for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
+            throw ElementPackages.missingElementError(element, neededFor: "the capture graph")
+        }
+        try GStreamer.require([plan.encoder.element, plan.container.element, "h264parse", "videocrop", "queue", "filesink"], for: "recording takes")
+        let p = try Self.parse(description)
+        // Take branches post their own EOS; forward them so a take can be finalised while the preview runs.
+        p.set("message-forward", true)
+        guard let t = p.child(named: "t") else { preconditionFailure("graph has no tee named t") }
+        pipeline = p
+        tee = t
+        counters["camera"] = p.child(named: "camera_caps")?.staticPad("src").map(FrameCounter.init(pad:))
+        counters["operator"] = p.child(named: "operator_sink")?.staticPad("sink").map(FrameCounter.init(pad:))
+        counters["subject"] = p.child(named: "subject_sink")?.staticPad("sink").map(FrameCounter.init(pad:))
+
+        let (stream, continuation) = AsyncStream.makeStream(of: BusEvent.self, bufferingPolicy: .unbounded)
+        bus = BusWatch(pipeline: p) { continuation.yield($0) }
+        busTask = Task { [weak self] in
+            for await event in stream { await self?.handle(event) }
+        }
+
+        if p.setState(GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
+            let reason = failure?.message ?? "the pipeline refused to start"
+            await stop()
+            throw .runtime("cannot start the capture graph: \(reason); check the camera with `duo-capture pipeline` and gst-launch-1.0")
+        }
+        await waitUntilPlaying()
+        if let failure {
+            await stop()
+            throw failure
+        }
+    }
+
+    private func waitUntilPlaying() async {
+        if isPlaying || failure != nil { return }
+        await withCheckedContinuation { playingWaiters.append($0) }
+    }
+
+    /// Ends a running take (finalising its file), then stops the graph. Idempotent.
+    @discardableResult
+    public func stop() async -> TakeResult? {
+        var result: TakeResult?
+        if take != nil { result = try? await stopTake() }
+        counters.removeAll()
+        if let p = pipeline {
+            p.setState(GST_STATE_NULL)
+        }
+        bus?.cancel()
+        bus = nil
+        busTask?.cancel()
+        busTask = nil
+        tee = nil
+        pipeline = nil
+        resumePlayingWaiters()
+        for (_, w) in eosWaiters { w.resume() }
+        eosWaiters.removeAll()
+        eventSink.finish()
+        return result
+    }
+
+    // MARK: State
+
+    public var counts: BranchCounts {
+        BranchCounts(camera: counters["camera"]?.read() ?? .zero,
+                     operatorView: counters["operator"]?.read() ?? .zero,
+                     subjectView: counters["subject"]?.read() ?? .zero)
+    }
+
+    public var isRecording: Bool { take != nil }
+    public var failureReason: DuoError? { failure }
+
+    /// The pipeline's running time now, ns (0 before start).
+    public var runningTime: Int64 {
+        guard let p = pipeline else { return 0 }
+        let t = gst_element_get_current_running_time(p.pointer)
+        return t == GstClockTime.max ? 0 : Int64(t)
+    }
+
+    // MARK: Takes
+
+    /// Attaches a new record branch to the running tee. Frames after this instant go into `path`; the
+    /// branch's timestamps are shifted so the file starts at zero.
+    @discardableResult
+    public func startTake(path: String) throws(DuoError) -> Int {
+        guard let p = pipeline, let t = tee, failure == nil else {
+            throw .runtime("cannot start a take: the capture session is not running")
+        }
+        guard take == nil else { throw .runtime("a take is already recording; stop it first") }
+        takeCount += 1
+        let number = takeCount
+        let bin = try Self.parseBin(try plan.recordDescription(location: path), name: "take\(number)")
+        guard let queue = bin.child(named: "record_queue"), let queueSink = queue.staticPad("sink"),
+              let sink = bin.child(named: "record_sink") else {
+            throw .input("pipeline file record.gst must keep the elements named record_queue and record_sink")
+        }
+        let ghost = gst_ghost_pad_new("sink", queueSink.pointer)!
+        gst_element_add_pad(bin.pointer, ghost)
+        let binSink = PadRef(adopting: gst_object_ref(UnsafeMutableRawPointer(ghost)).assumingMemoryBound(to: GstPad.self))
+        let counter = FrameCounter(pad: queue.staticPad("src")!)
+
+        gst_bin_add(duo_as_bin(p.pointer), bin.pointer)  // the pipeline now holds a reference too
+        gst_object_ref(UnsafeMutableRawPointer(bin.pointer))
+        let start = runningTime
+        // Shift the branch so its running time starts at 0 at the moment the take begins.
+        gst_pad_set_offset(binSink.pointer, gint64(-start))
+        guard gst_element_sync_state_with_parent(bin.pointer) != 0,
+              let teePadPointer = gst_element_request_pad_simple(t.pointer, "src_%u") else {
+            gst_element_set_state(bin.pointer, GST_STATE_NULL)
+            gst_bin_remove(duo_as_bin(p.pointer), bin.pointer)
+            throw .runtime("cannot start take \(number): the record branch did not start; run with GST_DEBUG=3 for details")
+        }
+        let teePad = PadRef(adopting: teePadPointer)
+        let linked = gst_pad_link(teePad.pointer, binSink.pointer)
+        guard linked == GST_PAD_LINK_OK else {
+            gst_element_release_request_pad(t.pointer, teePad.pointer)
+            gst_element_set_state(bin.pointer, GST_STATE_NULL)
+            gst_bin_remove(duo_as_bin(p.pointer), bin.pointer)
+            throw .runtime("cannot start take \(number): linking the record branch failed (\(linked.rawValue))")
+        }
+        take = ActiveTake(number: number, path: path, bin: bin, sink: sink, teePad: teePad, binSink: binSink,
+                          counter: counter, startRunningTime: start, startDate: Date())
+        eventSink.yield(.takeStarted(number: number, path: path))
+        return number
+    }
+
+    /// Detaches the record branch at a frame boundary, sends it EOS and waits until the file is finalised.
+    /// The preview keeps running throughout.
+    public func stopTake() async throws(DuoError) -> TakeResult {
+        guard let current = take, let p = pipeline, let t = tee else {
+            throw .runtime("no take is recording")
+        }
+        take = nil
+        let end = runningTime
+        let sinkID = current.sink.identity
+        let binID = current.bin.identity
+        duo_detach_branch_when_idle(t.pointer, current.teePad.pointer, current.binSink.pointer)
+        if current.failure == nil {
+            await waitForEOS(anyOf: [sinkID, binID], timeout: 10)
+        }
+        current.bin.setState(GST_STATE_NULL)
+        gst_bin_remove(duo_as_bin(p.pointer), current.bin.pointer)
+        eosSeen.remove(sinkID)
+        eosSeen.remove(binID)
+        let result = TakeResult(number: current.number, path: current.path, frames: current.counter.read(),
+                                startRunningTime: current.startRunningTime, endRunningTime: end,
+                                startDate: current.startDate, endDate: Date(), failure: current.failure)
+        eventSink.yield(.takeEnded(result))
+        return result
+    }
+
+    private func waitForEOS(anyOf ids: [UInt], timeout seconds: Double) async {
+        if ids.contains(where: eosSeen.contains) { return }
+        let key = ids[0]
+        let timer = Task { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            await self?.resumeEOSWaiter(key)
+        }
+        await withCheckedContinuation { continuation in
+            eosWaiters[key] = continuation
+            for id in ids.dropFirst() { eosAliases[id] = key }
+        }
+        timer.cancel()
+        for id in ids.dropFirst() { eosAliases[id] = nil }
+    }
+    private var eosAliases: [UInt: UInt] = [:]
+
+    private func resumeEOSWaiter(_ key: UInt) {
+        eosWaiters.removeValue(forKey: key)?.resume()
+    }
+
+    // MARK: Bus
+
+    private func handle(_ event: BusEvent) {
+        switch event {
+        case .pipelineState(let state):
+            if state == "PLAYING" {
+                isPlaying = true
+                resumePlayingWaiters()
+            }
+        case .childEndOfStream(let id):
+            eosSeen.insert(id)
+            resumeEOSWaiter(eosAliases[id] ?? id)
+        case .error(let source, let identity, let message, let debug, _):
+            if let current = take, Self.isDescendant(identity, of: current.bin) {
+                // The take failed (disk full, encoder error): end it, keep the preview.
+                current.failure = .runtime("take \(current.number) stopped: \(message) (\(source)); the file holds what was recorded before")
+                Task { _ = try? await self.stopTake() }
+                return
+            }
+            let error = DuoError.runtime("\(source): \(message)" + (debug.isEmpty ? "" : " [\(debug.split(separator: "\n").first ?? "")]"))
+            failure = error
+            resumePlayingWaiters()
+            eventSink.yield(.failed(error))
+        case .warning(let source, let message):
+            eventSink.yield(.warning("\(source): \(message)"))
+        case .audioLevel(let rms, let peak):
+            eventSink.yield(.audioLevel(rmsDB: rms, peakDB: peak))
+        case .endOfStream:
+            break
+        }
+    }
+
+    private func resumePlayingWaiters() {
+        let waiters = playingWaiters
+        playingWaiters.removeAll()
+        for w in waiters { w.resume() }
+    }
+
+    private static func isDescendant(_ identity: UInt, of bin: ElementRef) -> Bool {
+        guard let object = UnsafeMutableRawPointer(bitPattern: identity) else { return false }
+        return identity == bin.identity
+            || gst_object_has_as_ancestor(object.assumingMemoryBound(to: GstObject.self), duo_as_gst_object(bin.pointer)) != 0
+    }
+
+    // MARK: Parsing
+
+    static func parse(_ description: String) throws(DuoError) -> ElementRef {
+        var error: UnsafeMutablePointer<GError>? = nil
+        let element = gst_parse_launch(description, &error)
+        if let error {
+            let text = String(cString: error.pointee.message)
+            g_error_free(error)
+            if let element { gst_object_unref(UnsafeMutableRawPointer(element)) }
+            throw .input("the pipeline description does not parse: \(text); check the files in Pipelines/")
+        }
+        guard let element else { throw .input("the pipeline description does not parse; check the files in Pipelines/") }
+        return ElementRef(taking: element)
+    }
+
+    static func parseBin(_ description: String, name: String) throws(DuoError) -> ElementRef {
+        var error: UnsafeMutablePointer<GError>? = nil
+        let bin = gst_parse_bin_from_description(description, 0, &error)
+        if let error {
+            let text = String(cString: error.pointee.message)
+            g_error_free(error)
+            throw .input("the record branch does not parse: \(text); check record.gst and the encoder and muxer files in Pipelines/")
+        }
+        guard let bin else { throw .input("the record branch does not parse; check Pipelines/record.gst") }
+        let ref = ElementRef(taking: duo_as_element(UnsafeMutableRawPointer(bin)))
+        gst_object_set_name(duo_as_gst_object(ref.pointer), name)
+        return ref
+    }
+}

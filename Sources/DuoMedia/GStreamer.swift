@@ -1,0 +1,113 @@
+import CDuoShim
+import CGStreamer
+import DuoCore
+
+/// Process-wide GStreamer set-up and registry look-ups.
+///
+/// Thread: any; `gst_init` is made idempotent by a once-token.
+public enum GStreamer {
+    private static let initialized: Bool = {
+        gst_init(nil, nil)
+        return true
+    }()
+
+    /// Initialises GStreamer once. `GST_DEBUG`, `GST_DEBUG_DUMP_DOT_DIR` and friends work as usual.
+    public static func initialize() { _ = initialized }
+
+    public static var version: String {
+        initialize()
+        guard let v = gst_version_string() else { return "GStreamer" }
+        defer { g_free(v) }
+        return String(cString: v)
+    }
+
+    /// Whether an element factory is registered (`gst_element_factory_find`).
+    public static func hasElement(_ name: String) -> Bool {
+        initialize()
+        guard let factory = gst_element_factory_find(name) else { return false }
+        gst_object_unref(UnsafeMutableRawPointer(factory))
+        return true
+    }
+
+    /// Throws a dependency error naming the Debian package for the first missing element.
+    public static func require(_ elements: [String], for purpose: String) throws(DuoError) {
+        for element in elements where !hasElement(element) {
+            throw ElementPackages.missingElementError(element, neededFor: purpose)
+        }
+    }
+
+    /// Element factory names used by a gst-launch description (the first word of each `!`-separated
+    /// segment that is not caps or a pad reference), so they can be checked before parsing.
+    public static func elementNames(in description: String) -> [String] {
+        var names: [String] = []
+        var quoted = false
+        var segment = ""
+        func flush() {
+            let words = segment.split(separator: " ").map(String.init)
+            if let first = words.first(where: { !$0.hasSuffix(".") }), !first.contains("/"), !first.contains("="),
+               !first.contains(","), !first.hasPrefix("(") {
+                if !names.contains(first) { names.append(first) }
+            }
+            segment = ""
+        }
+        for ch in description {
+            if ch == "\"" { quoted.toggle() }
+            if ch == "!" && !quoted { flush(); continue }
+            segment.append(ch)
+        }
+        flush()
+        // Branch starts such as "t. ! queue" leave "t." as first word; also catch elements after a pad ref.
+        return names
+    }
+}
+
+/// One strong reference to a GstElement (a pipeline, a bin or a plain element). Released on deinit.
+///
+/// Thread: GstElement is thread-safe for the calls made through this type; the wrapper is immutable.
+public final class ElementRef: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GstElement>
+
+    /// Takes ownership of a full reference, or sinks a floating one (gst_parse_launch returns floating).
+    init(taking pointer: UnsafeMutablePointer<GstElement>) {
+        if g_object_is_floating(UnsafeMutableRawPointer(pointer)) != 0 {
+            gst_object_ref_sink(UnsafeMutableRawPointer(pointer))
+        }
+        self.pointer = pointer
+    }
+
+    deinit { gst_object_unref(UnsafeMutableRawPointer(pointer)) }
+
+    var name: String {
+        guard let n = duo_object_name(duo_as_gst_object(pointer)) else { return "" }
+        return String(cString: n)
+    }
+
+    var identity: UInt { UInt(bitPattern: pointer) }
+
+    func child(named name: String) -> ElementRef? {
+        guard let found = gst_bin_get_by_name(duo_as_bin(pointer), name) else { return nil }
+        return ElementRef(adopting: found)
+    }
+
+    /// Wraps a reference the caller already owns (transfer full, not floating).
+    init(adopting pointer: UnsafeMutablePointer<GstElement>) { self.pointer = pointer }
+
+    func staticPad(_ name: String) -> PadRef? {
+        gst_element_get_static_pad(pointer, name).map(PadRef.init(adopting:))
+    }
+
+    func set(_ property: String, _ value: Bool) { duo_set_bool(UnsafeMutableRawPointer(pointer), property, value ? 1 : 0) }
+    func set(_ property: String, _ value: Int32) { duo_set_int(UnsafeMutableRawPointer(pointer), property, value) }
+    func set(_ property: String, _ value: String) { duo_set_string(UnsafeMutableRawPointer(pointer), property, value) }
+    func has(_ property: String) -> Bool { duo_has_property(UnsafeMutableRawPointer(pointer), property) != 0 }
+
+    @discardableResult
+    func setState(_ state: GstState) -> GstStateChangeReturn { gst_element_set_state(pointer, state) }
+}
+
+/// One strong reference to a GstPad. Thread: immutable wrapper; pads are thread-safe.
+public final class PadRef: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GstPad>
+    init(adopting pointer: UnsafeMutablePointer<GstPad>) { self.pointer = pointer }
+    deinit { gst_object_unref(UnsafeMutableRawPointer(pointer)) }
+}

@@ -1,0 +1,192 @@
+import DuoCore
+import Foundation
+
+//  The capture graph, assembled from Pipelines/*.gst (see DESIGN §3):
+//
+//  camera ─▶ normalise (rotate, convert, scale, rate, fixed caps) ─▶ tee ─┬─▶ operator branch
+//                                                                        ├─▶ subject branch (leaky, downscaled)
+//                                                                        └─▶ per take: record branch
+//
+//  This file only composes text; nothing here calls GStreamer, so `duo-capture pipeline` and the tests
+//  can inspect the exact graph that will run.
+
+/// The Pipelines/ folder: loads and renders branch descriptions.
+///
+/// Thread: immutable after init; any thread.
+public struct PipelineLibrary: Sendable {
+    public let directory: String
+
+    public init(directory: String) { self.directory = directory }
+
+    public static func locate(override: String? = nil) throws(DuoError) -> PipelineLibrary {
+        PipelineLibrary(directory: try ResourceLocator.find("Pipelines", marker: "record.gst", override: override))
+    }
+
+    public func template(_ name: String) throws(DuoError) -> PipelineTemplate {
+        let path = (directory as NSString).appendingPathComponent("\(name).gst")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .input("pipeline file \(path) is missing or unreadable; restore it from the duo-capture sources")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .input("pipeline file \(path) is not UTF-8 text; restore it from the duo-capture sources")
+        }
+        return PipelineTemplate(name: path, text: text)
+    }
+
+    public func render(_ name: String, _ values: [String: String]) throws(DuoError) -> String {
+        try template(name).render(values)
+    }
+}
+
+/// Where frames come from.
+public enum CameraSource: Sendable, Equatable {
+    /// `--source videotestsrc`: any format, no profile.
+    case testSource
+    /// `--camera profile:FILE`: a simulated camera limited to the profile's modes.
+    case simulated(CameraProfile)
+    /// `--camera v4l2:/dev/videoN`, with modes probed from the device.
+    case v4l2(device: String, modes: [CameraProfile.Mode])
+
+    public var label: String {
+        switch self {
+        case .testSource: "videotestsrc"
+        case .simulated(let p): "\(p.name) (simulated, \(p.id))"
+        case .v4l2(let device, _): device
+        }
+    }
+
+    public var modes: [CameraProfile.Mode]? {
+        switch self {
+        case .testSource: nil
+        case .simulated(let p): p.modes
+        case .v4l2(_, let modes): modes
+        }
+    }
+
+    var rotation: Int {
+        if case .simulated(let p) = self { return p.rotation }
+        return 0
+    }
+}
+
+/// The H.264 encoders duo-capture knows, best first.
+public enum EncoderChoice: String, Sendable, CaseIterable {
+    case vaapih264, x264, openh264
+
+    public var element: String {
+        switch self {
+        case .vaapih264: "vaapih264enc"
+        case .x264: "x264enc"
+        case .openh264: "openh264enc"
+        }
+    }
+}
+
+public enum ContainerChoice: String, Sendable, CaseIterable {
+    case mkv, mp4
+    public var element: String { self == .mkv ? "matroskamux" : "mp4mux" }
+}
+
+/// Everything the graph needs to be built, decided before any GStreamer object exists.
+public struct GraphPlan: Sendable {
+    public let library: PipelineLibrary
+    public let camera: CameraSource
+    /// The mode the camera is opened in (native pixel format); nil for the plain test source.
+    public let cameraMode: CameraProfile.Mode
+    /// The fixed format after normalising: what the tee, every branch and every take carry.
+    public let format: VideoFormat
+    public let aspect: AspectRatio?
+    public let subjectSize: (width: Int, height: Int)
+    public let encoder: EncoderChoice
+    public let container: ContainerChoice
+    public let bitrateKbps: Int
+
+    public init(library: PipelineLibrary, camera: CameraSource, requested: VideoFormat?, aspect: AspectRatio?,
+                encoder: EncoderChoice, container: ContainerChoice, bitrateKbps: Int? = nil) throws(DuoError) {
+        self.library = library
+        self.camera = camera
+        self.aspect = aspect
+        self.encoder = encoder
+        self.container = container
+        if let modes = camera.modes {
+            let chosen = try FormatSelection.choose(for: camera.label, offered: modes.map(\.format), upTo: requested ?? VideoFormat(width: 1920, height: 1080, frameRate: FrameRate(30)))
+            // Prefer a raw mode over MJPEG at the same size and rate: no decode cost.
+            let candidates = modes.filter { $0.format == chosen }
+            cameraMode = candidates.first { $0.pixelFormat != "jpeg" } ?? candidates[0]
+        } else {
+            let f = requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))
+            cameraMode = .init(pixelFormat: "I420", format: f)
+        }
+        let raw = cameraMode.format
+        format = camera.rotation % 180 == 0 ? raw : VideoFormat(width: raw.height, height: raw.width, frameRate: raw.frameRate)
+        // The subject view needs little: at most 640 wide, keeping the camera's aspect, even sizes.
+        let sw = min(640, format.width) & ~1
+        subjectSize = (sw, max(2, (sw * format.height / format.width) & ~1))
+        self.bitrateKbps = bitrateKbps ?? max(1000, format.pixels * Int(format.frameRate.value.rounded()) / 10_000)
+    }
+
+    static let rotationMethods = [0: "none", 90: "clockwise", 180: "rotate-180", 270: "counterclockwise"]
+
+    public func cameraDescription(name: String = "camera") throws(DuoError) -> String {
+        var values = [
+            "name": name,
+            "camera_format": cameraMode.pixelFormat,
+            "camera_width": "\(cameraMode.format.width)",
+            "camera_height": "\(cameraMode.format.height)",
+            "camera_rate": cameraMode.format.frameRate.capsValue,
+        ]
+        let file: String
+        switch camera {
+        case .testSource:
+            file = "camera-test"
+            values["pattern"] = "smpte"
+        case .simulated(let profile):
+            file = "camera-test"
+            values["pattern"] = profile.testPattern
+        case .v4l2(let device, _):
+            file = cameraMode.pixelFormat == "jpeg" ? "camera-v4l2-jpeg" : "camera-v4l2-raw"
+            values["device"] = device
+        }
+        let source = try library.render(file, values)
+        let normalise = try library.render("normalise", [
+            "name": name,
+            "rotation_method": Self.rotationMethods[camera.rotation] ?? "none",
+            "width": "\(format.width)", "height": "\(format.height)", "rate": format.frameRate.capsValue,
+        ])
+        return "\(source) ! \(normalise)"
+    }
+
+    /// The running graph without takes: camera ─▶ tee ─▶ operator, subject.
+    public func liveDescription() throws(DuoError) -> String {
+        let op = try library.render("operator-headless", [:])
+        let subject = try library.render("subject-headless", [
+            "subject_width": "\(subjectSize.width)", "subject_height": "\(subjectSize.height)",
+        ])
+        return "\(try cameraDescription()) ! tee name=t allow-not-linked=true  t. ! \(op)  t. ! \(subject)"
+    }
+
+    /// One take's branch; its first element is the record queue, its last the file sink.
+    public func recordDescription(location: String) throws(DuoError) -> String {
+        let crop = aspect?.centredCrop(frameWidth: format.width, frameHeight: format.height) ?? (left: 0, right: 0, top: 0, bottom: 0)
+        let fps = Int(format.frameRate.value.rounded())
+        let encoderValues = [
+            "bitrate_kbps": "\(bitrateKbps)", "bitrate_bps": "\(bitrateKbps * 1000)",
+            "keyframe_interval": "\(max(1, fps))",
+        ]
+        let escaped = location.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return try library.render("record", [
+            "crop_left": "\(crop.left)", "crop_right": "\(crop.right)",
+            "crop_top": "\(crop.top)", "crop_bottom": "\(crop.bottom)",
+            "encoder": try library.render("encoder-\(encoder.rawValue)", encoderValues),
+            "muxer": try library.render("muxer-\(container.rawValue)", [:]),
+            "location": escaped,
+        ])
+    }
+
+    /// The whole graph with one take attached, in a form `gst-launch-1.0 -e` runs as is.
+    public func launchDescription(recordingTo location: String?) throws(DuoError) -> String {
+        var d = try liveDescription()
+        if let location { d += "  t. ! " + (try recordDescription(location: location)) }
+        return d
+    }
+}
