@@ -167,6 +167,19 @@ public actor CaptureSession {
     }
 
     public var isRecording: Bool { take != nil }
+    /// Frames that entered the running take's branch so far (nil when not recording).
+    public var takeFrames: FrameCount? { take?.counter.read() }
+
+    /// Waits until `condition` holds for the counts, checking every few milliseconds. For callers that
+    /// need "at least N frames have flowed" (tests, benchmarks, start-up checks).
+    public func waitUntil(timeout seconds: Double = 30, _ condition: @Sendable (BranchCounts, FrameCount?) -> Bool) async throws(DuoError) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition(counts, takeFrames) {
+            if let failure { throw failure }
+            guard Date() < deadline else { throw .runtime("frames stopped flowing: waited \(Int(seconds)) s for the expected frames") }
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+    }
     public var failureReason: DuoError? { failure }
 
     /// The pipeline's running time now, ns (0 before start).
@@ -201,7 +214,9 @@ public actor CaptureSession {
         gst_bin_add(duo_as_bin(p.pointer), bin.pointer)  // the pipeline now holds a reference too
         gst_object_ref(UnsafeMutableRawPointer(bin.pointer))
         let start = runningTime
-        // Shift the branch so its running time starts at 0 at the moment the take begins.
+        // Shift the branch so its running time starts at 0 at the moment the take begins; frames captured
+        // before that moment are dropped at the tee pad (duo_drop_buffers_before), so the first frame in
+        // the file is the first one captured after `start`, within one frame interval of it.
         gst_pad_set_offset(binSink.pointer, gint64(-start))
         guard gst_element_sync_state_with_parent(bin.pointer) != 0,
               let teePadPointer = gst_element_request_pad_simple(t.pointer, "src_%u") else {
@@ -210,6 +225,7 @@ public actor CaptureSession {
             throw .runtime("cannot start take \(number): the record branch did not start; run with GST_DEBUG=3 for details")
         }
         let teePad = PadRef(adopting: teePadPointer)
+        duo_drop_buffers_before(teePad.pointer, GstClockTime(start))
         let linked = gst_pad_link(teePad.pointer, binSink.pointer)
         guard linked == GST_PAD_LINK_OK else {
             gst_element_release_request_pad(t.pointer, teePad.pointer)

@@ -1,1 +1,4 @@
 import DuoCLI
+import Foundation
+
+exit(await DuoCaptureMain.run(Array(CommandLine.arguments.dropFirst())))

@@ -55,6 +55,11 @@ void duo_frame_counter_snapshot(DuoFrameCounter *counter, DuoFrameCounter *out);
 /// request pad on `tee`. Takes its own references; the caller keeps its own.
 void duo_detach_branch_when_idle(GstElement *tee, GstPad *tee_pad, GstPad *branch_sink);
 
+/// Drops buffers on `pad` whose running time is before `running_time`, then removes itself at the first
+/// buffer at or after it. A take then starts with the first frame captured after the take began, and
+/// never with a frame from before it (which would carry a negative timestamp once shifted to zero).
+void duo_drop_buffers_before(GstPad *pad, GstClockTime running_time);
+
 // ---- Properties -------------------------------------------------------------------------------------------
 void duo_set_bool(gpointer object, const gchar *name, gboolean value);
 void duo_set_int(gpointer object, const gchar *name, gint value);

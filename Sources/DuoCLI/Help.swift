@@ -1,0 +1,52 @@
+/// `duo-capture --help`: the whole story in one screen.
+enum Help {
+    static let text = """
+    duo-capture — camera capture for two monitors: the operator's full interface on one, a teleprompter,
+    countdown, safe frame and recording light for the person being filmed on the other. Takes are
+    recorded while the preview keeps running.
+
+    USAGE
+      duo-capture [run] [OPTIONS]          run a capture session (the default command)
+      duo-capture pipeline [OPTIONS]       print the assembled graph in gst-launch-1.0 syntax
+      duo-capture cameras                  list cameras (V4L2 devices) with their formats
+      duo-capture --help | --version
+
+    CAMERA
+      --source videotestsrc                a test pattern at any --format (for CI)
+      --camera v4l2:/dev/videoN            a real camera; its formats are probed when it opens
+      --camera profile:FILE                a simulated camera limited to a profile's formats (JSON)
+      --camera inner | outer               the shipped profiles of the Duo's two front cameras
+                                           (Assets/cameras/inner.json: up to 1080p60;
+                                            Assets/cameras/outer.json: up to 4K120)
+                                           Default: the first V4L2 camera; without one, the simulated
+                                           inner camera (a one-line notice says so).
+      --format WxH@FPS                     the best camera format at or below this; default 1920x1080@30
+                                           for cameras, 1280x720@30 for videotestsrc
+
+    RUNNING
+      --headless                           no windows: operator and subject branches end in fakesink
+      --duration SECONDS                   stop after this long (default: until SIGINT/SIGTERM)
+      --quiet                              no progress lines, only errors and the summary
+      --json                               print the end-of-run summary as JSON
+
+    RECORDING
+      --record                             record one take from start to end of the run
+      --record-dir DIR                     where takes go (default: $XDG_VIDEOS_DIR/duo-capture,
+                                           else ~/Videos/duo-capture); an unwritable DIR is refused
+                                           before anything starts
+      --container mkv|mp4                  Matroska (default; survives crashes) or MP4 (finalised on stop)
+      --encoder auto|vaapih264|x264|openh264
+                                           H.264 encoder; auto picks the best one installed
+      --aspect 16:9|9:16|1:1|4:3           crop the recording to this ratio, centred
+      Files are named duo-YYYY-MM-DD_HHMMSS-takeNN.mkv and never overwrite an existing file.
+
+    ADVANCED
+      --pipelines DIR                      load branch descriptions (*.gst) from DIR instead of the
+                                           shipped Pipelines/ folder; swap encoders or muxers there
+      GST_DEBUG, GST_DEBUG_DUMP_DOT_DIR    work as in any GStreamer program
+
+    EXIT CODES
+      0 success · 64 bad option or value · 65 bad input file (profile, script, pipeline file)
+      69 missing dependency (the message names the Debian package) · 70 runtime failure
+    """
+}

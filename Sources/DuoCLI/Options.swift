@@ -1,0 +1,136 @@
+import DuoCore
+import DuoMedia
+import Foundation
+
+/// Everything the command line can say, parsed and validated, before anything starts.
+///
+/// Thread: value type; parsed on the main thread at start-up.
+public struct Options: Sendable {
+    public enum Command: String, Sendable { case run, pipeline, cameras, help, version }
+    public enum SourceChoice: Sendable, Equatable {
+        case auto
+        case testSource
+        case v4l2(String)
+        case profile(String)
+    }
+
+    public var command: Command = .run
+    public var source: SourceChoice = .auto
+    public var format: VideoFormat?
+    public var headless = false
+    public var duration: Double?
+    public var record = false
+    public var recordDirectory: String?
+    public var container: ContainerChoice = .mkv
+    public var encoder: EncoderChoice?
+    public var aspect: AspectRatio?
+    public var pipelinesDirectory: String?
+    public var json = false
+    public var quiet = false
+
+    public init() {}
+
+    static let commands: Set<String> = ["run", "pipeline", "cameras"]
+
+    /// Parses `arguments` (without the program name). Throws a usage error naming the bad option.
+    public static func parse(_ arguments: [String]) throws(DuoError) -> Options {
+        var o = Options()
+        var args = arguments[...]
+        if let first = args.first, commands.contains(first) {
+            o.command = Command(rawValue: first)!
+            args = args.dropFirst()
+        }
+        func value(_ name: String) throws(DuoError) -> String {
+            guard let v = args.popFirst(), !v.hasPrefix("--") || v == "-" else {
+                throw .usage("\(name) needs a value; run duo-capture --help for the syntax")
+            }
+            return v
+        }
+        var sourceGiven: String?
+        func setSource(_ s: SourceChoice, _ option: String) throws(DuoError) {
+            if let prev = sourceGiven { throw .usage("\(option) conflicts with \(prev); give one camera source") }
+            sourceGiven = option
+            o.source = s
+        }
+        while let arg = args.popFirst() {
+            // Accept --name=value as well as --name value.
+            var name = arg
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                name = String(arg[..<eq])
+                args.insert(String(arg[arg.index(after: eq)...]), at: args.startIndex)
+            }
+            switch name {
+            case "-h", "--help": o.command = .help
+            case "--version": o.command = .version
+            case "--headless": o.headless = true
+            case "--record": o.record = true
+            case "--json": o.json = true
+            case "--quiet", "-q": o.quiet = true
+            case "--source":
+                let v = try value(name)
+                guard v == "videotestsrc" else {
+                    throw .usage("--source accepts only videotestsrc; for a camera use --camera v4l2:/dev/videoN or --camera profile:FILE")
+                }
+                try setSource(.testSource, name)
+            case "--camera":
+                let v = try value(name)
+                if v.hasPrefix("v4l2:"), v.count > 5 {
+                    try setSource(.v4l2(String(v.dropFirst(5))), name)
+                } else if v.hasPrefix("profile:"), v.count > 8 {
+                    try setSource(.profile(String(v.dropFirst(8))), name)
+                } else if v == "inner" || v == "outer" {
+                    try setSource(.profile(v), name)
+                } else {
+                    throw .usage("--camera \(v): expected v4l2:/dev/videoN, profile:FILE, inner or outer")
+                }
+            case "--format":
+                let v = try value(name)
+                guard let f = VideoFormat.parse(v) else {
+                    throw .usage("--format \(v): expected WIDTHxHEIGHT@FPS such as 1280x720@30")
+                }
+                guard f.width % 2 == 0, f.height % 2 == 0 else {
+                    throw .usage("--format \(v): width and height must be even for 4:2:0 video")
+                }
+                o.format = f
+            case "--duration":
+                let v = try value(name)
+                guard let d = Double(v), d > 0, d <= 86_400 else {
+                    throw .usage("--duration \(v): expected seconds, more than 0 and at most 86400")
+                }
+                o.duration = d
+            case "--record-dir":
+                o.recordDirectory = try value(name)
+            case "--container":
+                let v = try value(name)
+                guard let c = ContainerChoice(rawValue: v) else { throw .usage("--container \(v): expected mkv or mp4") }
+                o.container = c
+            case "--encoder":
+                let v = try value(name)
+                if v != "auto" {
+                    guard let e = EncoderChoice(rawValue: v) else {
+                        throw .usage("--encoder \(v): expected auto, \(EncoderChoice.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    o.encoder = e
+                }
+            case "--aspect":
+                let v = try value(name)
+                guard let a = AspectRatio.parse(v) else {
+                    throw .usage("--aspect \(v): expected one of \(AspectRatio.supported.map(\.description).joined(separator: ", "))")
+                }
+                o.aspect = a
+            case "--pipelines":
+                o.pipelinesDirectory = try value(name)
+            default:
+                if arg.hasPrefix("-") {
+                    throw .usage("unknown option \(arg); run duo-capture --help for the list")
+                }
+                throw .usage("unexpected argument \(arg); run duo-capture --help for the commands")
+            }
+        }
+        if o.command == .run, o.record, o.duration == nil, o.headless {
+            // A headless take with no end would only stop on a signal; that is allowed (SIGINT ends it
+            // cleanly), so no error, but nothing to check here either.
+        }
+        return o
+    }
+}

@@ -1,0 +1,57 @@
+import DuoCore
+import DuoMedia
+import Foundation
+
+/// The end-of-run report: frames through each branch, dropped frames, takes with their files.
+///
+/// Thread: value type, built on the main task after the session stopped.
+struct RunSummary: Encodable {
+    struct Branch: Encodable {
+        let frames: Int64
+        /// Frames missing from the branch's timestamp sequence (the leaky queues' drops).
+        let dropped: Int64
+    }
+    struct Take: Encodable {
+        let number: Int
+        let file: String
+        let frames: Int64
+        let durationSeconds: Double
+        let error: String?
+    }
+    let source: String
+    let format: String
+    let encoder: String
+    let container: String
+    let seconds: Double
+    let endReason: String
+    let camera: Branch
+    let operatorView: Branch
+    let subjectView: Branch
+    let takes: [Take]
+
+    static func branch(_ c: FrameCount, interval: Int64) -> Branch {
+        guard let first = c.firstPTS, let last = c.lastPTS, c.frames > 0 else { return Branch(frames: c.frames, dropped: 0) }
+        let expected = Int64((Double(last - first) / Double(interval)).rounded()) + 1
+        return Branch(frames: c.frames, dropped: max(0, expected - c.frames))
+    }
+
+    var text: String {
+        var lines = [
+            "duo-capture: \(String(format: "%.1f", seconds)) s from \(source) at \(format) (\(endReason))",
+            "  camera    \(camera.frames) frames, \(camera.dropped) dropped",
+            "  operator  \(operatorView.frames) frames, \(operatorView.dropped) dropped",
+            "  subject   \(subjectView.frames) frames, \(subjectView.dropped) dropped",
+        ]
+        for t in takes {
+            lines.append("  take \(t.number)    \(t.file): \(t.frames) frames, \(String(format: "%.2f", t.durationSeconds)) s, \(encoder) in \(container)"
+                         + (t.error.map { " — \($0)" } ?? ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+}

@@ -1,0 +1,106 @@
+import CDuoShim
+import CGStreamer
+import DuoCore
+import Foundation
+
+/// What decoding a recorded file back found.
+public struct DecodedMedia: Sendable {
+    /// Decoded video frames and their timestamps.
+    public let video: FrameCount
+    /// Encoded video as it left the demuxer (keyframe flag of the first frame).
+    public let encodedVideo: FrameCount
+    public let audio: FrameCount
+    /// Container duration, ns (nil if the file does not say).
+    public let duration: Int64?
+    public let width: Int?
+    public let height: Int?
+}
+
+/// Decodes a take completely (demux, parse, decode) as a player would, to prove it plays. Used by
+/// `duo-capture` checks and by the tests.
+///
+/// Thread: any; synchronous, owns its own short-lived pipeline.
+public enum MediaInspector {
+    public static func decode(_ path: String, timeoutSeconds: Double = 60) throws(DuoError) -> DecodedMedia {
+        GStreamer.initialize()
+        guard FileManager.default.fileExists(atPath: path) else { throw .input("\(path) does not exist") }
+        let demuxer = path.hasSuffix(".mp4") ? "qtdemux" : "matroskademux"
+        let escaped = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        // A sink whose stream never appears would hold preroll and EOS forever, so only streams the file
+        // has get a branch; a stand-in sink keeps the named element present otherwise.
+        let hasAudio = try audioStreamCount(path) > 0
+        let audioBranch = hasAudio
+            ? "demux.audio_0 ! queue ! decodebin ! fakesink name=audio_sink sync=false"
+            : "fakesrc num-buffers=0 ! fakesink name=audio_sink sync=false"
+        let description = """
+            filesrc location="\(escaped)" ! \(demuxer) name=demux \
+            demux.video_0 ! queue ! h264parse name=parse ! avdec_h264 ! video/x-raw ! fakesink name=video_sink sync=false \
+            \(audioBranch)
+            """
+        for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
+            throw ElementPackages.missingElementError(element, neededFor: "decoding takes")
+        }
+        let pipeline = try CaptureSession.parse(description)
+        guard let videoPad = pipeline.child(named: "video_sink")?.staticPad("sink"),
+              let parsePad = pipeline.child(named: "parse")?.staticPad("src"),
+              let audioPad = pipeline.child(named: "audio_sink")?.staticPad("sink") else {
+            preconditionFailure("inspector graph lacks its named elements")
+        }
+        let video = FrameCounter(pad: videoPad)
+        let encoded = FrameCounter(pad: parsePad)
+        let audio = FrameCounter(pad: audioPad)
+        defer { pipeline.setState(GST_STATE_NULL) }
+        pipeline.setState(GST_STATE_PLAYING)
+
+        let bus = gst_element_get_bus(pipeline.pointer)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
+        guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(timeoutSeconds * 1e9), types) else {
+            throw .runtime("decoding \(path) did not finish within \(Int(timeoutSeconds)) s")
+        }
+        defer { gst_message_unref(message) }
+        if duo_message_type(message) == GST_MESSAGE_ERROR {
+            var error: UnsafeMutablePointer<GError>? = nil
+            gst_message_parse_error(message, &error, nil)
+            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            throw .runtime("\(path) does not decode: \(text)")
+        }
+        var duration: gint64 = -1
+        let known = gst_element_query_duration(pipeline.pointer, GST_FORMAT_TIME, &duration) != 0 && duration >= 0
+        var width: gint = 0, height: gint = 0
+        if let caps = gst_pad_get_current_caps(videoPad.pointer) {
+            if let s = gst_caps_get_structure(caps, 0) {
+                gst_structure_get_int(s, "width", &width)
+                gst_structure_get_int(s, "height", &height)
+            }
+            gst_caps_unref(caps)
+        }
+        return DecodedMedia(video: video.read(), encodedVideo: encoded.read(), audio: audio.read(),
+                            duration: known ? Int64(duration) : nil,
+                            width: width > 0 ? Int(width) : nil, height: height > 0 ? Int(height) : nil)
+    }
+
+    /// Number of audio streams, from GstDiscoverer (reads headers only).
+    static func audioStreamCount(_ path: String) throws(DuoError) -> Int {
+        var error: UnsafeMutablePointer<GError>? = nil
+        guard let discoverer = gst_discoverer_new(10 * duo_second(), &error) else {
+            if let error { g_error_free(error) }
+            throw .dependency("GstDiscoverer is unavailable; install gstreamer1.0-plugins-base")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(discoverer)) }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard let uri = gst_filename_to_uri(absolute, nil) else { throw .input("\(path) is not a usable file name") }
+        defer { g_free(uri) }
+        guard let info = gst_discoverer_discover_uri(discoverer, uri, &error) else {
+            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            throw .runtime("\(path) cannot be read as media: \(text)")
+        }
+        if let error { g_error_free(error) }
+        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        let streams = gst_discoverer_info_get_audio_streams(info)
+        defer { gst_discoverer_stream_info_list_free(streams) }
+        return Int(g_list_length(streams))
+    }
+}

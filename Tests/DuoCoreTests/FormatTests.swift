@@ -1,0 +1,71 @@
+import DuoCore
+import Foundation
+import XCTest
+
+final class FormatTests: XCTestCase {
+    func testParsesFormats() {
+        XCTAssertEqual(VideoFormat.parse("1280x720@30"), VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30)))
+        XCTAssertEqual(VideoFormat.parse("1920x1080@29.97")?.frameRate, FrameRate(30000, 1001))
+        XCTAssertEqual(VideoFormat.parse("640x360")?.frameRate, FrameRate(30))
+        for bad in ["", "1280", "1280x", "x720", "1280x720@", "1280x720@0", "1280x720@abc", "99999x720@30", "1280x720@30@30"] {
+            XCTAssertNil(VideoFormat.parse(bad), bad)
+        }
+    }
+
+    func testFrameRateOrderingIsExact() {
+        XCTAssertTrue(FrameRate(30000, 1001) < FrameRate(30))
+        XCTAssertEqual(FrameRate(60, 2), FrameRate(30))
+        XCTAssertEqual(FrameRate(30).frameDurationNanoseconds, 33_333_333)
+    }
+
+    func testBestFormatRespectsLimitInEveryDimension() {
+        let offered = ["3840x2160@30", "1920x1080@60", "1920x1080@30", "1280x720@120"].compactMap(VideoFormat.parse)
+        XCTAssertEqual(FormatSelection.best(of: offered, upTo: nil)?.description, "3840x2160@30")
+        XCTAssertEqual(FormatSelection.best(of: offered, upTo: VideoFormat.parse("1920x1080@30"))?.description, "1920x1080@30")
+        XCTAssertEqual(FormatSelection.best(of: offered, upTo: VideoFormat.parse("1920x1080@60"))?.description, "1920x1080@60")
+        XCTAssertEqual(FormatSelection.best(of: offered, upTo: VideoFormat.parse("1280x720@60")), nil)
+    }
+
+    func testChooseExplainsWhenNothingFits() {
+        let offered = ["1920x1080@30"].compactMap(VideoFormat.parse)
+        XCTAssertThrowsError(try FormatSelection.choose(for: "cam", offered: offered, upTo: VideoFormat.parse("640x360@30"))) { error in
+            let e = error as! DuoError
+            XCTAssertEqual(e.kind, .usage)
+            XCTAssertTrue(e.message.contains("1920x1080@30"), e.message)
+        }
+    }
+
+    /// The documents' virtual front camera: the common format of the inner and outer camera is 1080p60.
+    func testIntersectionOfShippedProfilesIs1080p60() throws {
+        let inner = try loadShipped("inner"), outer = try loadShipped("outer")
+        let common = FormatSelection.intersection(inner.formats, outer.formats)
+        XCTAssertEqual(common.first?.description, "1920x1080@60")
+        XCTAssertFalse(common.contains { $0.width == 3840 }, "4K is outer-only")
+        XCTAssertFalse(common.contains { $0.frameRate == FrameRate(120) }, "120 fps is outer-only")
+    }
+
+    func testAspectCropIsCentredAndEven() {
+        let c = AspectRatio(9, 16).centredCrop(frameWidth: 1920, frameHeight: 1080)
+        XCTAssertEqual(c.top + c.bottom, 0)
+        XCTAssertEqual(1920 - c.left - c.right, 606)  // 1080 * 9 / 16 = 607.5 → 606, even
+        XCTAssertEqual(c.left % 2, 0)
+        XCTAssertLessThanOrEqual(abs(c.left - c.right), 2)
+        let square = AspectRatio(1, 1).centredCrop(frameWidth: 640, frameHeight: 480)
+        XCTAssertEqual(square.left, 80); XCTAssertEqual(square.right, 80)
+        let tall = AspectRatio(16, 9).centredCrop(frameWidth: 640, frameHeight: 480)
+        XCTAssertEqual(tall.left + tall.right, 0)
+        XCTAssertEqual(480 - tall.top - tall.bottom, 360)
+        XCTAssertEqual(tall.top, 60)
+        XCTAssertEqual(AspectRatio.parse("4:3"), AspectRatio(4, 3))
+        XCTAssertNil(AspectRatio.parse("5:4"))
+    }
+}
+
+func repositoryRoot() -> URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}
+
+func loadShipped(_ id: String) throws -> CameraProfile {
+    let url = repositoryRoot().appendingPathComponent("Assets/cameras/\(id).json")
+    return try CameraProfile.parse(try Data(contentsOf: url), source: url.path)
+}
