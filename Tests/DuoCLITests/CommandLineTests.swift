@@ -1,0 +1,185 @@
+import DuoCore
+import DuoMedia
+import Foundation
+import XCTest
+
+/// The real executable, run as a user would, with its stdout, stderr and exit code.
+struct Run {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+func duoCapture(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("duo-capture")
+    let process = Process()
+    process.executableURL = FileManager.default.fileExists(atPath: binary.path)
+        ? binary
+        : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/duo-capture")
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env.removeValue(forKey: "DISPLAY")
+    env.removeValue(forKey: "WAYLAND_DISPLAY")
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // A run that should have ended by itself but did not is a failure, not a hang of the suite.
+    let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: watchdog)
+    defer { watchdog.cancel() }
+    // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+               stderr: String(decoding: errData, as: UTF8.self))
+}
+
+func scratchDirectory(_ test: XCTestCase) throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("duo-capture-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    test.addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+    return dir.path
+}
+
+final class CommandLineTests: XCTestCase {
+    /// The issue's headline command, on a small format: one take recorded, summary printed, file plays.
+    func testHeadlessRunRecordsOneTakeThatPlays() throws {
+        let dir = try scratchDirectory(self)
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--duration", "2", "--record",
+                                  "--record-dir", dir, "--format", "320x240@30", "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        struct Summary: Decodable {
+            struct Branch: Decodable { let frames: Int64; let dropped: Int64 }
+            struct Take: Decodable { let file: String; let frames: Int64; let durationSeconds: Double }
+            let camera: Branch, operatorView: Branch, subjectView: Branch
+            let takes: [Take]
+        }
+        let summary = try JSONDecoder().decode(Summary.self, from: Data(run.stdout.utf8))
+        XCTAssertGreaterThan(summary.camera.frames, 40)
+        XCTAssertGreaterThan(summary.operatorView.frames, 40)
+        XCTAssertGreaterThan(summary.subjectView.frames, 40)
+        XCTAssertEqual(summary.operatorView.dropped, 0)
+        XCTAssertEqual(summary.takes.count, 1)
+        let take = summary.takes[0]
+        XCTAssertTrue(take.file.hasPrefix(dir) && take.file.hasSuffix("-take01.mkv"), take.file)
+        let decoded = try MediaInspector.decode(take.file)
+        XCTAssertEqual(Double(decoded.video.frames), Double(take.frames), accuracy: 1)
+        XCTAssertEqual(take.durationSeconds, 2, accuracy: 0.25)
+    }
+
+    func testHumanSummaryNamesEveryBranch() throws {
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--duration", "0.5", "--format", "160x120@15", "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        for word in ["camera", "operator", "subject", "dropped", "160x120@15"] {
+            XCTAssertTrue(run.stdout.contains(word), "summary lacks \(word): \(run.stdout)")
+        }
+        XCTAssertEqual(run.stderr, "", "--quiet prints nothing but errors")
+    }
+
+    func testPipelineCommandPrintsAGraphGstLaunchAccepts() throws {
+        let dir = try scratchDirectory(self)
+        let run = try duoCapture(["pipeline", "--source", "videotestsrc", "--format", "320x240@30", "--record-dir", dir])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("gst-launch-1.0 -e "))
+        XCTAssertTrue(run.stdout.contains("tee name=t") && run.stdout.contains("x264enc") && run.stdout.contains("matroskamux"))
+        // Run exactly that graph for 30 frames with gst-launch-1.0 and check the file it writes decodes.
+        let file = "\(dir)/launch.mkv"
+        var line = String(run.stdout.dropFirst("gst-launch-1.0 -e ".count)).trimmingCharacters(in: .whitespacesAndNewlines)
+        line = line.replacingOccurrences(of: "is-live=true", with: "is-live=true num-buffers=30")
+        line = line.replacingOccurrences(of: #"location="[^"]*""#, with: "location=\"\(file)\"", options: .regularExpression)
+        let launch = Process()
+        launch.executableURL = URL(fileURLWithPath: "/bin/sh")
+        launch.arguments = ["-c", "gst-launch-1.0 -q -e \(line)"]
+        try launch.run()
+        launch.waitUntilExit()
+        XCTAssertEqual(launch.terminationStatus, 0)
+        XCTAssertEqual(try MediaInspector.decode(file).video.frames, 30)
+    }
+
+    func testHelpTellsTheWholeStory() throws {
+        let run = try duoCapture(["--help"])
+        XCTAssertEqual(run.status, 0)
+        for option in ["--source", "--camera", "--format", "--headless", "--duration", "--record", "--record-dir",
+                       "--container", "--encoder", "--aspect", "--pipelines", "--json", "pipeline", "cameras", "EXIT CODES"] {
+            XCTAssertTrue(run.stdout.contains(option), "--help lacks \(option)")
+        }
+    }
+
+    // MARK: Errors: one line, what to do, a distinct exit code per kind.
+
+    private func assertError(_ args: [String], exit code: Int32, mentions words: [String],
+                             environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
+        let run = try duoCapture(args, environment: environment)
+        XCTAssertEqual(run.status, code, "exit code for \(args): \(run.stderr)", file: file, line: line)
+        let lines = run.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "exactly one line on stderr: \(run.stderr)", file: file, line: line)
+        XCTAssertTrue(lines.first?.hasPrefix("duo-capture: error: ") ?? false, run.stderr, file: file, line: line)
+        for w in words { XCTAssertTrue(run.stderr.contains(w), "\(run.stderr) should mention \(w)", file: file, line: line) }
+        XCTAssertEqual(run.stdout, "", file: file, line: line)
+    }
+
+    func testUsageErrorsExit64() throws {
+        try assertError(["--frobnicate"], exit: 64, mentions: ["--frobnicate", "--help"])
+        try assertError(["--headless", "--format", "big"], exit: 64, mentions: ["--format", "1280x720@30"])
+        try assertError(["--headless", "--duration", "-3"], exit: 64, mentions: ["--duration"])
+        try assertError(["--headless", "--duration"], exit: 64, mentions: ["--duration needs a value"])
+        try assertError(["--headless", "--aspect", "5:4"], exit: 64, mentions: ["16:9"])
+        try assertError(["--headless", "--source", "videotestsrc", "--camera", "inner"], exit: 64, mentions: ["conflicts"])
+        try assertError(["--headless", "--encoder", "h265"], exit: 64, mentions: ["x264"])
+        try assertError(["--headless", "--camera", "usb"], exit: 64, mentions: ["v4l2:/dev/videoN"])
+        try assertError(["--headless", "--camera", "v4l2:/dev/video99"], exit: 64, mentions: ["/dev/video99", "duo-capture cameras"])
+        try assertError(["--camera", "inner"], exit: 64, mentions: ["--headless"])
+        try assertError(["--headless", "--camera", "inner", "--format", "300x200@30"], exit: 64, mentions: ["no format at or below", "320x180@30"])
+        try assertError(["--headless", "--source", "videotestsrc", "--record", "--record-dir", "/etc/hostname/takes"], exit: 64, mentions: ["--record-dir"])
+    }
+
+    func testBadInputFilesExit65() throws {
+        let dir = try scratchDirectory(self)
+        let bad = "\(dir)/bad.json"
+        try Data("{\"id\": \"x\", \"name\": \"y\", \"formats\": []}".utf8).write(to: URL(fileURLWithPath: bad))
+        try assertError(["--headless", "--camera", "profile:\(bad)"], exit: 65, mentions: [bad, "formats"])
+        try Data([0xff, 0xfe, 0x00]).write(to: URL(fileURLWithPath: bad))
+        try assertError(["--headless", "--camera", "profile:\(bad)"], exit: 65, mentions: ["not valid JSON"])
+        try assertError(["--headless", "--camera", "profile:\(dir)/none.json"], exit: 65, mentions: ["does not exist"])
+        // A user's pipeline folder with a broken branch file.
+        let pipelines = "\(dir)/Pipelines"
+        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Pipelines").path, toPath: pipelines)
+        try Data("queue ! {{no_such_value}} ! fakesink".utf8).write(to: URL(fileURLWithPath: "\(pipelines)/operator-headless.gst"))
+        try assertError(["--headless", "--source", "videotestsrc", "--pipelines", pipelines], exit: 65, mentions: ["operator-headless.gst", "{{no_such_value}}"])
+    }
+
+    /// A real missing plugin: GStreamer is pointed at a plugin folder without x264 and openh264.
+    func testMissingEncoderPluginExits69NamingThePackage() throws {
+        let dir = try scratchDirectory(self)
+        let plugins = "\(dir)/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        let system = "/usr/lib/\(machineTriplet())/gstreamer-1.0"
+        for name in try FileManager.default.contentsOfDirectory(atPath: system)
+        where name.hasSuffix(".so") && name != "libgstx264.so" && name != "libgstopenh264.so" {
+            try FileManager.default.createSymbolicLink(atPath: "\(plugins)/\(name)", withDestinationPath: "\(system)/\(name)")
+        }
+        let env = ["GST_PLUGIN_SYSTEM_PATH_1_0": plugins, "GST_PLUGIN_PATH_1_0": "", "GST_REGISTRY_1_0": "\(dir)/registry.bin"]
+        try assertError(["--headless", "--source", "videotestsrc", "--encoder", "x264", "--duration", "1"], exit: 69,
+                        mentions: ["x264enc", "apt-get install gstreamer1.0-plugins-ugly"], environment: env)
+        try assertError(["--headless", "--source", "videotestsrc", "--duration", "1", "--record", "--record-dir", dir], exit: 69,
+                        mentions: ["no H.264 encoder", "gstreamer1.0-plugins-ugly"], environment: env)
+    }
+
+    /// A runtime failure: /dev/null exists but is no camera.
+    func testRuntimeFailureExits70() throws {
+        try assertError(["--headless", "--camera", "v4l2:/dev/null", "--duration", "1"], exit: 70, mentions: ["/dev/null"])
+    }
+
+    private func machineTriplet() -> String {
+        #if arch(arm64)
+        "aarch64-linux-gnu"
+        #else
+        "x86_64-linux-gnu"
+        #endif
+    }
+}
