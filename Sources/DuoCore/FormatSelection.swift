@@ -23,7 +23,7 @@ public enum FormatSelection {
     public static func choose(for camera: String, offered: [VideoFormat], upTo limit: VideoFormat?) throws(DuoError) -> VideoFormat {
         if let f = best(of: offered, upTo: limit) { return f }
         let list = offered.sorted { isBetter($0, than: $1) }.map(\.description)
-        let shown = list.prefix(6).joined(separator: ", ") + (list.count > 6 ? ", …" : "")
+        let shown = list.prefix(12).joined(separator: ", ") + (list.count > 12 ? ", …" : "")
         if let limit {
             throw .usage("camera \(camera) offers no format at or below \(limit); pick one of: \(shown)")
         }
