@@ -38,6 +38,7 @@ public struct SubjectPalette: Sendable, Hashable {
     static let graphicsSafe = RGBA(0.30, 0.70, 1.00, 0.80)
     static let recording = RGBA(0.92, 0.10, 0.10)
     static let backdrop = RGBA(0, 0, 0, 0.55)
+    static let occlusion = RGBA(0.35, 0.35, 0.38, 0.6)
 }
 
 /// Fonts for the subject view, by fontconfig family name (no font files are shipped): DejaVu Sans for Latin,

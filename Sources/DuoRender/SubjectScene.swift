@@ -169,6 +169,9 @@ public final class SubjectScene: @unchecked Sendable {
         guard vm.kind != .off else { return [] }
         var items: [OverlayItem] = []
         if vm.kind == .preview, let preview = vm.preview { items.append(.preview(preview)) }
+        // Occlusions are marked (dimly) so a preview render shows what the text avoids; on the monitor
+        // the camera covers them anyway.
+        for o in geometry.occlusions { items.append(fill(o, SubjectPalette.occlusion)) }
 
         if let strip, let top = windowTop(at: time) {
             let p = physical(geometry.panel)
