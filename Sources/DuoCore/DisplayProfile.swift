@@ -18,6 +18,14 @@ public struct DisplayProfile: Sendable, Hashable {
         public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
             self.top = top; self.left = left; self.bottom = bottom; self.right = right
         }
+        /// Edges left out are 0.
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            top = try c.decodeIfPresent(Double.self, forKey: .top) ?? 0
+            left = try c.decodeIfPresent(Double.self, forKey: .left) ?? 0
+            bottom = try c.decodeIfPresent(Double.self, forKey: .bottom) ?? 0
+            right = try c.decodeIfPresent(Double.self, forKey: .right) ?? 0
+        }
     }
 
     public struct Occlusion: Sendable, Hashable, Codable {

@@ -47,7 +47,6 @@ public struct SubjectScript: Sendable, Hashable {
             switch block {
             case .heading(_, let runs), .paragraph(let runs):
                 for run in runs { all += run.text }
-                all += " "
             case .pause: break
             }
         }
@@ -63,6 +62,21 @@ public struct SubjectScript: Sendable, Hashable {
             case .pause: n
             }
         }
+    }
+
+    /// Where each `[PAUSE]` cue sits, in words from the start (the scroll units of a script with spaces).
+    public var pauseCueWordPositions: [Double] {
+        var words = 0
+        var cues: [Double] = []
+        for block in blocks {
+            switch block {
+            case .heading(_, let runs), .paragraph(let runs):
+                words += runs.map(\.text).joined().split(whereSeparator: \.isWhitespace).count
+            case .pause:
+                cues.append(Double(words))
+            }
+        }
+        return cues
     }
 
     /// Indices into `blocks` of the headings: the markers an operator jumps between.

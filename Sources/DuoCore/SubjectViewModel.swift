@@ -134,9 +134,13 @@ extension Countdown {
 /// Private data cannot reach it by construction:
 /// - it has no `String` field at all; text arrives only as a `SubjectScript`, which only the script parser
 ///   makes and which has no field for operator notes;
-/// - its memberwise initialiser is private; the one way to make one is `whitelisted(from:at:)`, which copies
+/// - its memberwise initialiser is private; the one way to make one is `whitelisted(from:)`, which copies
 ///   named fields and ignores the rest of the session;
 /// - the preview frame is copied only for the `preview` kind.
+///
+/// Time-varying parts (scroll position, countdown number, elapsed time) are stored as their models and
+/// time anchors, so the renderer is a function of (snapshot, time): the snapshot changes only on commands,
+/// and frames at any rate evaluate it at their own pipeline time.
 ///
 /// Thread: value type, Sendable. Built on the session's actor; the streaming thread reads the latest one
 /// through a lock-protected snapshot (`SubjectOverlay`).
@@ -144,45 +148,56 @@ public struct SubjectViewModel: Sendable, Hashable {
     public let kind: AccessoryKind
     /// The subject's text (teleprompter kind only), notes removed.
     public let script: SubjectScript?
-    /// Scroll position in scroll units (words, or lines for scripts without spaces).
-    public let scrollPosition: Double
+    /// Scroll position as a function of time, in scroll units (words, or lines for scripts without spaces).
+    public let scroll: ScrollModel?
     /// Reading line as a fraction of the height, or nil for "next to the camera occlusion".
     public let readingLine: Double?
     public let mirror: MirrorFlags
     public let style: PromptStyle
-    /// The countdown number to show, or nil.
-    public let countdownValue: Int?
-    /// Whole seconds recorded so far, or nil when not recording.
-    public let recordingElapsedSeconds: Int?
+    public let countdown: Countdown
+    public let countdownStartedAt: Int64?
+    public let recordingStartedAt: Int64?
     /// The output composition's aspect, for the safe frame; nil hides it.
     public let safeFrameAspect: AspectRatio?
     /// Only for the `preview` kind.
     public let preview: PreviewFrame?
 
-    private init(kind: AccessoryKind, script: SubjectScript?, scrollPosition: Double, readingLine: Double?,
-                 mirror: MirrorFlags, style: PromptStyle, countdownValue: Int?, recordingElapsedSeconds: Int?,
-                 safeFrameAspect: AspectRatio?, preview: PreviewFrame?) {
-        self.kind = kind; self.script = script; self.scrollPosition = scrollPosition; self.readingLine = readingLine
-        self.mirror = mirror; self.style = style; self.countdownValue = countdownValue
-        self.recordingElapsedSeconds = recordingElapsedSeconds; self.safeFrameAspect = safeFrameAspect
-        self.preview = preview
+    private init(kind: AccessoryKind, script: SubjectScript?, scroll: ScrollModel?, readingLine: Double?,
+                 mirror: MirrorFlags, style: PromptStyle, countdown: Countdown, countdownStartedAt: Int64?,
+                 recordingStartedAt: Int64?, safeFrameAspect: AspectRatio?, preview: PreviewFrame?) {
+        self.kind = kind; self.script = script; self.scroll = scroll; self.readingLine = readingLine
+        self.mirror = mirror; self.style = style; self.countdown = countdown
+        self.countdownStartedAt = countdownStartedAt; self.recordingStartedAt = recordingStartedAt
+        self.safeFrameAspect = safeFrameAspect; self.preview = preview
     }
 
-    /// Copies the whitelisted fields of `session` as they stand at pipeline time `time` (nanoseconds).
-    public static func whitelisted(from session: PrompterSessionState, at time: Int64) -> SubjectViewModel {
+    /// Copies the whitelisted fields of `session`, and only those.
+    public static func whitelisted(from session: PrompterSessionState) -> SubjectViewModel {
         let kind = session.accessory
-        let countdownValue = session.countdownStartedAt.flatMap { session.countdown.displayedValue(elapsed: time - $0) }
-        let elapsed = session.recordingStartedAt.map { Int(max(time - $0, 0) / nanosecondsPerSecond) }
         return SubjectViewModel(
             kind: kind,
             script: kind == .teleprompter ? session.script?.subject : nil,
-            scrollPosition: kind == .teleprompter ? (session.scroll?.position(at: time) ?? 0) : 0,
+            scroll: kind == .teleprompter ? session.scroll : nil,
             readingLine: session.readingLine,
             mirror: session.mirror,
             style: session.style,
-            countdownValue: kind == .off ? nil : countdownValue,
-            recordingElapsedSeconds: kind == .off ? nil : elapsed,
+            countdown: session.countdown,
+            countdownStartedAt: kind == .off ? nil : session.countdownStartedAt,
+            recordingStartedAt: kind == .off ? nil : session.recordingStartedAt,
             safeFrameAspect: (kind == .teleprompter || kind == .preview) ? session.aspect : nil,
             preview: kind == .preview ? session.preview : nil)
+    }
+
+    /// Scroll position at pipeline time `time` (nanoseconds).
+    public func scrollPosition(at time: Int64) -> Double { scroll?.position(at: time) ?? 0 }
+
+    /// The countdown number to show at `time`, or nil.
+    public func countdownValue(at time: Int64) -> Int? {
+        countdownStartedAt.flatMap { countdown.displayedValue(elapsed: time - $0) }
+    }
+
+    /// Whole seconds recorded at `time`, or nil when not recording.
+    public func recordingElapsedSeconds(at time: Int64) -> Int? {
+        recordingStartedAt.map { Int(max(time - $0, 0) / nanosecondsPerSecond) }
     }
 }
