@@ -267,6 +267,16 @@ public enum ScriptParser {
                 if body.hasPrefix(":") { body = body.dropFirst() }
                 found(body.trimmingCharacters(in: .whitespacesAndNewlines), Substring(output))
                 rest = afterOpen[close.upperBound...]
+                // A note on a line of its own goes with its line, so it never splits a paragraph: the
+                // subject's text (and layout) is the same whether or not the operator wrote notes.
+                let lineSoFar = output.reversed().prefix { $0 != "\n" }
+                if lineSoFar.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                    let afterSpaces = rest.drop { $0 == " " || $0 == "\t" }
+                    if afterSpaces.first == "\n" || afterSpaces.isEmpty {
+                        output.removeLast(lineSoFar.count)
+                        rest = afterSpaces.dropFirst()
+                    }
+                }
             } else {
                 let body = afterOpen.drop { $0 == ":" }
                 found(body.trimmingCharacters(in: .whitespacesAndNewlines), Substring(output))

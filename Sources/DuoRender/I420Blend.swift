@@ -67,7 +67,7 @@ public struct YUV: Sendable, Hashable {
     /// BT.709 limited range (the colorimetry GStreamer gives HD I420), from 8-bit R'G'B'.
     public init(r: Int, g: Int, b: Int) {
         y = UInt8(clamping: (47 * r + 157 * g + 16 * b + 4096 + 128) >> 8)
-        u = UInt8(clamping: (-26 * r - 87 * g + 112 * b + 32768 + 128) >> 8)
+        u = UInt8(clamping: (-26 * r - 86 * g + 112 * b + 32768 + 128) >> 8)
         v = UInt8(clamping: (112 * r - 102 * g - 10 * b + 32768 + 128) >> 8)
     }
 
@@ -138,7 +138,7 @@ public enum I420Blend {
                 // Average over the four luma positions (missing ones count as transparent).
                 let a = sa / 4, r = sr / 4, g = sg / 4, b = sb / 4
                 let a16 = a + (a >> 7)
-                let us = (-26 * r - 87 * g + 112 * b) >> 8
+                let us = (-26 * r - 86 * g + 112 * b) >> 8
                 let vs = (112 * r - 102 * g - 10 * b) >> 8
                 du[ccol] = UInt8(clamping: ((Int(du[ccol]) * (256 - a16) + 128 * a16) >> 8) + us)
                 dv[ccol] = UInt8(clamping: ((Int(dv[ccol]) * (256 - a16) + 128 * a16) >> 8) + vs)

@@ -178,3 +178,12 @@ final class ScriptTests: XCTestCase {
         }
     }
 }
+
+final class ScriptNoteLineTests: XCTestCase {
+    func testANoteOnItsOwnLineDoesNotSplitTheParagraph() {
+        let withNote = ScriptParser.parse(text: "one two\n  [[note: aside]]  \nthree four\n\nfive", format: .plainText)
+        let without = ScriptParser.parse(text: "one two\nthree four\n\nfive", format: .plainText)
+        XCTAssertEqual(withNote.subject, without.subject)
+        XCTAssertEqual(withNote.operatorNotes.map(\.text), ["aside"])
+    }
+}
