@@ -153,14 +153,24 @@ public final class SubjectScene: @unchecked Sendable {
         return .sprite(image, x: p.x, y: p.y)
     }
 
-    private func outline(_ r: FrameRect, lineWidth: Double, _ colour: RGBA) -> [OverlayItem] {
+    /// Corner brackets of a safe-frame rectangle: arms `arm` pixels long, `lineWidth` thick. Brackets rather
+    /// than full outlines: full-height lines would touch every row of the frame, making the per-frame cost
+    /// grow with the video's height; brackets of a fixed size cost the same at 720p and at 4K.
+    private func brackets(_ r: FrameRect, arm: Double, lineWidth: Double, _ colour: RGBA) -> [OverlayItem] {
         let rx = r.x.rounded(), ry = r.y.rounded(), rw = r.width.rounded(), rh = r.height.rounded()
-        return [
-            fill(FrameRect(x: rx, y: ry, width: rw, height: lineWidth), colour),
-            fill(FrameRect(x: rx, y: ry + rh - lineWidth, width: rw, height: lineWidth), colour),
-            fill(FrameRect(x: rx, y: ry + lineWidth, width: lineWidth, height: rh - 2 * lineWidth), colour),
-            fill(FrameRect(x: rx + rw - lineWidth, y: ry + lineWidth, width: lineWidth, height: rh - 2 * lineWidth), colour),
-        ]
+        let a = min(arm, rw / 2, rh / 2)
+        var items: [OverlayItem] = []
+        for (cx, right) in [(rx, false), (rx + rw, true)] {
+            for (cy, bottom) in [(ry, false), (ry + rh, true)] {
+                let x0 = right ? cx - a : cx
+                let y0 = bottom ? cy - lineWidth : cy
+                items.append(fill(FrameRect(x: x0, y: y0, width: a, height: lineWidth), colour))
+                let vx = right ? cx - lineWidth : cx
+                let vy = bottom ? cy - a : cy + lineWidth
+                items.append(fill(FrameRect(x: vx, y: vy, width: lineWidth, height: a - lineWidth), colour))
+            }
+        }
+        return items
     }
 
     /// What a frame at pipeline time `time` shows, back to front.
@@ -183,10 +193,11 @@ public final class SubjectScene: @unchecked Sendable {
         }
 
         if let safe = safeFrame {
-            let lw = max(1, (Double(height) / 540).rounded())
-            items += outline(safe.composition, lineWidth: lw, SubjectPalette.composition)
-            items += outline(safe.actionSafe, lineWidth: lw, SubjectPalette.actionSafe)
-            items += outline(safe.graphicsSafe, lineWidth: lw, SubjectPalette.graphicsSafe)
+            let lw: Double = height >= 360 ? 2 : 1
+            let arm = max(8, (fontSize * 1.5).rounded())
+            items += brackets(safe.composition, arm: arm, lineWidth: lw, SubjectPalette.composition)
+            items += brackets(safe.actionSafe, arm: arm, lineWidth: lw, SubjectPalette.actionSafe)
+            items += brackets(safe.graphicsSafe, arm: arm, lineWidth: lw, SubjectPalette.graphicsSafe)
         }
 
         if let elapsed = vm.recordingElapsedSeconds(at: time) {
