@@ -13,6 +13,7 @@ import Foundation
 ///
 /// Thread: value type, Sendable; loaded off the streaming thread.
 public struct DisplayProfile: Sendable, Hashable {
+    /// Per-edge insets, fractions of the screen (thread: value type).
     public struct Insets: Sendable, Hashable, Codable {
         public var top: Double, left: Double, bottom: Double, right: Double
         public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
@@ -28,6 +29,7 @@ public struct DisplayProfile: Sendable, Hashable {
         }
     }
 
+    /// Something in front of the screen the text must avoid (thread: value type).
     public struct Occlusion: Sendable, Hashable, Codable {
         public enum Kind: String, Sendable, Hashable, Codable {
             /// A camera lens: the reading line sits next to it so the subject's eye line meets the lens.

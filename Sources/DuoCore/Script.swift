@@ -103,6 +103,8 @@ public struct ParsedScript: Sendable, Hashable {
 }
 
 /// Which parser a script file gets.
+///
+/// Thread: value type, Sendable.
 public enum ScriptFormat: Sendable, Hashable {
     case plainText, markdown
 

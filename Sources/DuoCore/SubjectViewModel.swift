@@ -37,6 +37,8 @@ public struct MirrorFlags: Sendable, Hashable {
 }
 
 /// The teleprompter's colours.
+///
+/// Thread: value type, Sendable.
 public enum PromptTheme: String, Sendable, Hashable, CaseIterable {
     /// Light grey text on a near-black panel, a soft amber reading band.
     case standard = "default"

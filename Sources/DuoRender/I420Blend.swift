@@ -60,6 +60,8 @@ public final class I420Image: @unchecked Sendable {
 }
 
 /// A colour in limited-range BT.709 Y'CbCr.
+///
+/// Thread: value type, Sendable.
 public struct YUV: Sendable, Hashable {
     public var y: UInt8, u: UInt8, v: UInt8
     public init(y: UInt8, u: UInt8, v: UInt8) { self.y = y; self.u = u; self.v = v }

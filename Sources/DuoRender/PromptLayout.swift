@@ -223,8 +223,14 @@ public final class PromptLayout: @unchecked Sendable {
                 return l.centre + f * (nextCentre(k) - l.centre)
             }
             ys.append(collected.isEmpty ? 0 : nextCentre(collected.count - 1))
+            // At a [PAUSE] cue the reading line rests on the cue's marker line, not on the next paragraph.
+            let cueWords = script.pauseCueWordPositions
+            for (word, byte) in zip(cueWords, cueBytes) {
+                let k = Int(word)
+                if k < ys.count { ys[k] = min(ys[k], collected[lineIndex(forByte: byte)].centre) }
+            }
             unitY = ys
-            cueUnits = script.pauseCueWordPositions
+            cueUnits = cueWords
         } else {
             unitY = collected.map(\.centre) + [collected.isEmpty ? 0 : nextCentre(collected.count - 1)]
             cueUnits = cueBytes.map { Double(lineIndex(forByte: $0)) }
@@ -281,7 +287,8 @@ public final class PromptLayout: @unchecked Sendable {
 /// Thread: call off the streaming thread; the result is immutable.
 func renderLabel(_ text: String, fontSize: Double, bold: Bool, colour: RGBA, mirror: MirrorFlags,
                  backdrop: RGBA? = nil, padding: Double = 0, dot: RGBA? = nil) -> CairoImage {
-    let fontMap = pango_cairo_font_map_new()
+    // The calling thread's own default font map (Pango font maps are per thread; not owned here).
+    let fontMap = pango_cairo_font_map_get_default()
     let context = pango_font_map_create_context(fontMap)!
     configureFontOptions(context)
     let layout = pango_layout_new(context)
@@ -331,6 +338,5 @@ func renderLabel(_ text: String, fontSize: Double, bold: Bool, colour: RGBA, mir
     }
     g_object_unref(UnsafeMutableRawPointer(layout))
     g_object_unref(UnsafeMutableRawPointer(context))
-    g_object_unref(fontMap)
     return image
 }

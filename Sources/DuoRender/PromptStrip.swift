@@ -67,16 +67,18 @@ public final class PromptStrip: @unchecked Sendable {
     /// Number of tiles in memory (for tests and the benchmark).
     public var residentTiles: Int { lock.withLock { tiles.count } }
 
-    /// Indices of the non-blank tiles a window of `rows` rows starting at strip row `top` needs.
-    func neededTiles(top: Int, rows: Int) -> [Int] {
-        (PromptStrip.tileIndex(top)...PromptStrip.tileIndex(top + rows - 1)).filter { !isBlank($0) }
-    }
-
-    /// True when every tile the window needs (and the next one ahead) is resident.
+    /// True when every tile the window of `rows` rows at strip row `top` needs (and the next one ahead)
+    /// is resident. Called per frame on the streaming thread: no allocation, one lock.
     public func isReady(top: Int, rows: Int) -> Bool {
-        let ahead = PromptStrip.tileIndex(top + rows - 1) + 1
-        let needed = neededTiles(top: top, rows: rows) + (isBlank(ahead) ? [] : [ahead])
-        return lock.withLock { needed.allSatisfy { tiles[$0] != nil } }
+        let first = PromptStrip.tileIndex(top), last = PromptStrip.tileIndex(top + rows - 1) + 1
+        return lock.withLock {
+            var k = first
+            while k <= last {
+                if !isBlank(k) && tiles[k] == nil { return false }
+                k += 1
+            }
+            return true
+        }
     }
 
     /// Renders the tiles a window at `top` needs, plus some ahead, and evicts far ones. OFF the streaming thread.

@@ -82,9 +82,8 @@ public enum RenderSubjectCommand {
             case "--size":
                 let text = try value(arg)
                 let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-                guard parts.count == 2, (16...7680).contains(parts[0]), (16...4320).contains(parts[1]),
-                      parts[0] % 2 == 0, parts[1] % 2 == 0 else {
-                    throw .usage("--size \(text): give even WIDTHxHEIGHT between 16x16 and 7680x4320, for example 1920x1080")
+                guard parts.count == 2, (16...7680).contains(parts[0]), (16...4320).contains(parts[1]) else {
+                    throw .usage("--size \(text): give WIDTHxHEIGHT between 16x16 and 7680x4320, for example 1920x1080")
                 }
                 o.width = parts[0]; o.height = parts[1]
             case "--display-profile": o.profile = try value(arg)

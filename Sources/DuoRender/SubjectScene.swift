@@ -48,7 +48,7 @@ public final class SubjectScene: @unchecked Sendable {
 
     public init(viewModel: SubjectViewModel, width: Int, height: Int, profile: DisplayProfile = .plain,
                 format: PromptStrip.Format, reusing previous: SubjectScene? = nil) {
-        precondition(width >= 16 && height >= 16 && width % 2 == 0 && height % 2 == 0, "subject frames have even sizes of at least 16")
+        precondition(width >= 16 && height >= 16, "subject frames are at least 16x16")
         self.viewModel = viewModel
         self.width = width
         self.height = height
@@ -185,7 +185,8 @@ public final class SubjectScene: @unchecked Sendable {
 
         if let strip, let top = windowTop(at: time) {
             let p = physical(geometry.panel)
-            items.append(.panel(x: p.x, y: p.y, width: strip.width, height: p.height, windowTop: top,
+            // Even origin (also on odd-sized monitors after a flip), so 4:2:0 chroma rows copy whole.
+            items.append(.panel(x: p.x & ~1, y: p.y & ~1, width: strip.width, height: p.height & ~1, windowTop: top,
                                 flippedVertically: vm.mirror.vertical))
             let band = strip.layout.lineHeight * 1.2
             items.append(fill(FrameRect(x: geometry.panel.x, y: (geometry.readingLineY - band / 2).rounded(),

@@ -12,6 +12,10 @@ final class GoldenImageTests: XCTestCase {
         try assertMatchesGolden(renderSubject(["--script", talk, "--at", "6", "--recording"] + size), "english")
     }
 
+    func testHeldAtPauseCue() throws {
+        try assertMatchesGolden(renderSubject(["--script", talk, "--at", "60", "--recording"] + size), "held-at-pause")
+    }
+
     func testChinese() throws {
         try assertMatchesGolden(renderSubject(["--script", Checkout.path("Assets/scripts/chinese.txt"), "--at", "8"] + size), "chinese")
     }

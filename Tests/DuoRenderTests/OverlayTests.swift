@@ -159,3 +159,32 @@ final class LiveOverlayTests: XCTestCase {
         XCTAssertFalse(third.strip?.layout === second.strip?.layout)
     }
 }
+
+final class OddSizeTests: XCTestCase {
+    /// Odd monitor sizes (854x481, mirrored both ways) draw without tripping the even-geometry checks.
+    func testOddSizedMirroredFramesDraw() throws {
+        let parsed = try ScriptParser.parse(bytes: Array("Hello there, subject.\n\n[PAUSE]\n\nMore words.".utf8), format: .plainText)
+        var scroll = ScrollModel(length: Double(parsed.subject.wordCount), cues: parsed.subject.pauseCueWordPositions,
+                                 speed: .wordsPerMinute(160))
+        scroll.start(at: 0)
+        let vm = SubjectViewModel.whitelisted(from: PrompterSessionState(
+            script: parsed, scroll: scroll, mirror: MirrorFlags(horizontal: true, vertical: true),
+            countdownStartedAt: 0, recordingStartedAt: 0, aspect: AspectRatio(9, 16)))
+        let scene = SubjectScene(viewModel: vm, width: 855, height: 481, format: .i420)
+        scene.prepare(at: 1_000_000_000)
+        let frame = I420Image(width: 855, height: 481)
+        let before = frame.bytes()
+        scene.draw(into: frame.planes, at: 1_000_000_000)
+        XCTAssertNotEqual(frame.bytes(), before)
+    }
+
+    /// At a [PAUSE] cue the reading line rests on the cue marker, between the paragraphs around it.
+    func testHeldCueRestsOnTheMarkerLine() throws {
+        let parsed = try ScriptParser.parse(bytes: Array("one two three\n\n[PAUSE]\n\nfour five six".utf8), format: .plainText)
+        let layout = PromptLayout(script: parsed.subject, width: 400, fontSize: 20, theme: .standard)
+        XCTAssertEqual(layout.cueUnits, [3])
+        let atCue = layout.textY(atUnits: 3)
+        XCTAssertGreaterThan(atCue, layout.textY(atUnits: 2))
+        XCTAssertLessThan(atCue, layout.textY(atUnits: 4) - layout.lineHeight)
+    }
+}

@@ -17,7 +17,7 @@ final class RenderSubjectCommandTests: XCTestCase {
             (["--script", talk, "--at", "1", "--out", "/tmp/x.jpg"], "PNG"),
             (["--at", "1", "--out", "/tmp/x.png"], "needs --script"),
             (["--script", talk, "--at", "soon", "--out", "/tmp/x.png"], "--at soon"),
-            (["--script", talk, "--at", "1", "--out", "/tmp/x.png", "--size", "641x480"], "--size 641x480"),
+            (["--script", talk, "--at", "1", "--out", "/tmp/x.png", "--size", "12x480"], "--size 12x480"),
             (["--script", talk, "--at", "1", "--out", "/tmp/x.png", "--accessory", "banner"], "unknown accessory"),
             (["--script", talk, "--at", "1", "--out", "/tmp/x.png", "--aspect", "2:1"], "--aspect 2:1"),
             (["--script", talk, "--at", "1", "--out", "/tmp/x.png", "--countdown", "11"], "0 to 10"),
