@@ -92,7 +92,7 @@ func session(_ script: ParsedScript, kind: AccessoryKind, safeFrame: Bool = true
 
 var results: [String: Double] = [:]
 let sizes = [("720p", 1280, 720), ("1080p", 1920, 1080), ("4K", 3840, 2160)]
-func pad(_ text: String, _ n: Int) -> String { text.padding(toLength: max(n, text.count), withPadding: " ", startingAt: 0) }
+func pad(_ text: String, _ n: Int) -> String { text.padding(toLength: max(n, text.count), withPad: " ", startingAt: 0) }
 print(pad("size", 7) + pad("overlay", 23) + "   median      mean       p95   off the streaming thread")
 for (label, width, height) in sizes {
     for (name, vm) in [("empty (accessory off)", session(tiny, kind: .off)),
