@@ -79,6 +79,24 @@ public struct SubjectScript: Sendable, Hashable {
         return cues
     }
 
+    /// Where each heading (marker) starts, in words from the start.
+    public var markerWordPositions: [Double] {
+        var words = 0
+        var markers: [Double] = []
+        for block in blocks {
+            switch block {
+            case .heading(_, let runs):
+                markers.append(Double(words))
+                words += runs.map(\.text).joined().split(whereSeparator: \.isWhitespace).count
+            case .paragraph(let runs):
+                words += runs.map(\.text).joined().split(whereSeparator: \.isWhitespace).count
+            case .pause:
+                break
+            }
+        }
+        return markers
+    }
+
     /// Indices into `blocks` of the headings: the markers an operator jumps between.
     public var markerBlockIndices: [Int] {
         blocks.indices.filter { if case .heading = blocks[$0] { true } else { false } }

@@ -134,6 +134,26 @@ public struct ScrollModel: Sendable, Hashable {
         releasedThrough = cues.last(where: { $0 < anchorPosition }) ?? -1
     }
 
+    /// Jumps to the first marker (heading position, in scroll units) after the current position.
+    /// Returns false, and changes nothing, when there is none.
+    @discardableResult
+    public mutating func jumpToNextMarker(_ markers: [Double], at time: Int64) -> Bool {
+        let p = position(at: time)
+        guard let next = markers.sorted().first(where: { $0 > p + 1e-9 }) else { return false }
+        jump(to: next, at: time)
+        return true
+    }
+
+    /// Jumps to the marker before the current position; within one unit after a marker it goes to the one
+    /// before that, so pressing it twice walks back. Returns false when there is none.
+    @discardableResult
+    public mutating func jumpToPreviousMarker(_ markers: [Double], at time: Int64) -> Bool {
+        let p = position(at: time)
+        guard let previous = markers.sorted().last(where: { $0 < p - 1 }) else { return false }
+        jump(to: previous, at: time)
+        return true
+    }
+
     private mutating func settle(at time: Int64) {
         anchorPosition = position(at: time)
         anchorTime = time

@@ -84,6 +84,8 @@ public final class PromptLayout: @unchecked Sendable {
     let unitY: [Double]
     /// `[PAUSE]` cue positions in scroll units.
     public let cueUnits: [Double]
+    /// Heading (marker) positions in scroll units, for jumping between them.
+    public let markerUnits: [Double]
     let lines: [Line]
     let palette: SubjectPalette
 
@@ -123,6 +125,7 @@ public final class PromptLayout: @unchecked Sendable {
         let attributes = pango_attr_list_new()
         var wordStarts: [Int] = []
         var cueBytes: [Int] = []
+        var headingBytes: [Int] = []
         func add(_ attr: UnsafeMutablePointer<PangoAttribute>?, _ start: Int, _ end: Int) {
             guard let attr else { return }
             attr.pointee.start_index = UInt32(start)
@@ -158,6 +161,7 @@ public final class PromptLayout: @unchecked Sendable {
             switch block {
             case .heading(let level, let runs):
                 let start = text.count
+                headingBytes.append(start)
                 appendRuns(runs)
                 let scale = level == 1 ? 1.25 : level == 2 ? 1.12 : 1.0
                 add(pango_attr_size_new_absolute(Int32(fontSize * scale * Double(PANGO_SCALE))), start, text.count)
@@ -231,9 +235,11 @@ public final class PromptLayout: @unchecked Sendable {
             }
             unitY = ys
             cueUnits = cueWords
+            markerUnits = script.markerWordPositions
         } else {
             unitY = collected.map(\.centre) + [collected.isEmpty ? 0 : nextCentre(collected.count - 1)]
             cueUnits = cueBytes.map { Double(lineIndex(forByte: $0)) }
+            markerUnits = headingBytes.map { Double(lineIndex(forByte: $0)) }
         }
     }
 

@@ -56,6 +56,8 @@ public final class SubjectOverlay: @unchecked Sendable {
 
     private let lock = Lock()
     private var scene: SubjectScene?
+    /// A scene laid out by `scrollModel(for:speed:)`, offered for reuse to the next `update`. Only touched on `work`.
+    private var laidOut: SubjectScene?
     private var pendingPrepare = false
     private var generation = 0
     private let work = DispatchQueue(label: "duo.subject-overlay")
@@ -71,11 +73,30 @@ public final class SubjectOverlay: @unchecked Sendable {
     public func update(_ viewModel: SubjectViewModel, preparingAt time: Int64 = 0) {
         let ticket: Int = lock.withLock { generation += 1; return generation }
         work.async { [self] in
-            let previous = lock.withLock { scene }
+            var previous = lock.withLock { scene }
+            if previous?.viewModel.script != viewModel.script, laidOut?.viewModel.script == viewModel.script {
+                previous = laidOut
+            }
             let next = SubjectScene(viewModel: viewModel, width: width, height: height, profile: profile,
                                     format: .i420, reusing: previous)
             next.prepare(at: time)
             lock.withLock { if ticket == generation { scene = next } }
+        }
+    }
+
+    /// A scroll model for `viewModel`'s script on this monitor, at `speed`: its length and `[PAUSE]` cues in
+    /// the layout's units (words, or laid-out lines for scripts without spaces, which depend on the monitor
+    /// width). The session keeps it in `PrompterSessionState.scroll` and applies commands to it.
+    ///
+    /// Thread: the session actor (it may lay the script out, tens of ms for 5,000 words; never the streaming
+    /// thread). The layout is kept, so the next `update` with this script does not lay it out again.
+    public func scrollModel(for viewModel: SubjectViewModel, speed: ScrollSpeed) -> ScrollModel? {
+        work.sync {
+            let current = lock.withLock { scene }
+            let candidate = SubjectScene(viewModel: viewModel, width: width, height: height, profile: profile,
+                                         format: .i420, reusing: current?.viewModel.script == viewModel.script ? current : laidOut)
+            laidOut = candidate
+            return candidate.strip?.layout.scrollModel(speed: speed)
         }
     }
 

@@ -109,3 +109,20 @@ final class ScrollModelTests: XCTestCase {
         XCTAssertEqual(model.position(at: seconds(60)), 50)
     }
 }
+
+final class MarkerTests: XCTestCase {
+    func testHeadingsAreMarkersToJumpBetween() {
+        let script = ScriptParser.parse(text: "# One\nalpha beta\n\n## Two\ngamma delta epsilon\n\n## Three\nzeta", format: .markdown)
+        let markers = script.subject.markerWordPositions
+        XCTAssertEqual(markers, [0, 3, 7])
+        var model = ScrollModel(length: Double(script.subject.wordCount), speed: .wordsPerMinute(60))
+        model.start(at: 0)
+        XCTAssertTrue(model.jumpToNextMarker(markers, at: 1_000_000_000)) // from 1 to 3
+        XCTAssertEqual(model.position(at: 1_000_000_000), 3)
+        XCTAssertTrue(model.jumpToNextMarker(markers, at: 1_000_000_000))
+        XCTAssertEqual(model.position(at: 1_000_000_000), 7)
+        XCTAssertFalse(model.jumpToNextMarker(markers, at: 1_000_000_000))
+        XCTAssertTrue(model.jumpToPreviousMarker(markers, at: 1_500_000_000)) // 7.5 → 3 (within a unit of 7)
+        XCTAssertEqual(model.position(at: 1_500_000_000), 3)
+    }
+}

@@ -188,3 +188,24 @@ final class OddSizeTests: XCTestCase {
         XCTAssertLessThan(atCue, layout.textY(atUnits: 4) - layout.lineHeight)
     }
 }
+
+final class ScrollFittingTests: XCTestCase {
+    /// For a script without spaces the session gets its scroll model from the overlay: lines of this
+    /// monitor's layout, with the [PAUSE] cue on its marker line; the next update reuses that layout.
+    func testOverlayFitsTheScrollModelToItsLayout() throws {
+        let chinese = try ScriptParser.load(path: Checkout.path("Assets/scripts/chinese.txt"))
+        var state = PrompterSessionState(script: chinese)
+        let overlay = SubjectOverlay(width: 640, height: 360)
+        var scroll = try XCTUnwrap(overlay.scrollModel(for: .whitelisted(from: state), speed: .linesPerMinute(12)))
+        XCTAssertEqual(scroll.cues.count, 1)
+        XCTAssertGreaterThan(scroll.length, scroll.cues[0])
+        scroll.start(at: 0)
+        state.scroll = scroll
+        XCTAssertEqual(scroll.position(at: 600_000_000_000), scroll.cues[0], "held at the cue")
+        overlay.update(.whitelisted(from: state))
+        overlay.waitUntilIdle()
+        let scene = try XCTUnwrap(overlay.currentScene)
+        XCTAssertEqual(scene.strip?.layout.cueUnits, scroll.cues)
+        XCTAssertFalse(scene.strip!.layout.unitsAreWords)
+    }
+}
