@@ -203,8 +203,8 @@ public final class SubjectScene: @unchecked Sendable {
 
         if let elapsed = vm.recordingElapsedSeconds(at: time) {
             let clock = elapsed >= 3600
-                ? String(format: "%d:%02d:%02d", elapsed / 3600, elapsed / 60 % 60, elapsed % 60)
-                : String(format: "%02d:%02d", elapsed / 60, elapsed % 60)
+                ? String(format: "%ld:%02ld:%02ld", elapsed / 3600, elapsed / 60 % 60, elapsed % 60)
+                : String(format: "%02ld:%02ld", elapsed / 60, elapsed % 60)
             let glyphs = clock.compactMap { digits[$0] }
             let advance = Double(digits["0"]!.width)
             let gap = labelFontSize * 0.4
@@ -213,8 +213,10 @@ public final class SubjectScene: @unchecked Sendable {
             for (c, g) in zip(clock, glyphs) { clockWidth += c == ":" ? Double(g.width) : advance }
             let boxWidth = Double(recordingLabel.width) + gap + clockWidth + 2 * gap
             let boxHeight = Double(recordingLabel.height) + gap
+            // Bottom left of the text area, or top left when the prompt panel sits in the lower half.
             let boxX = geometry.content.x + margin
-            let boxY = geometry.content.maxY - margin - boxHeight
+            let panelLow = strip != nil && geometry.panel.midY > geometry.content.midY
+            let boxY = panelLow ? geometry.content.minY + margin : geometry.content.maxY - margin - boxHeight
             items.append(fill(FrameRect(x: boxX, y: boxY, width: boxWidth.rounded(), height: boxHeight.rounded()),
                               SubjectPalette.backdrop))
             var x = boxX + gap

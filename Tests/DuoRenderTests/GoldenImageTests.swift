@@ -51,6 +51,11 @@ final class GoldenImageTests: XCTestCase {
                                                Checkout.path("Assets/displays/webcam-top-centre.json")] + size), "occlusion-top-centre")
     }
 
+    func testCameraBottomLeftProfile() throws {
+        try assertMatchesGolden(renderSubject(["--script", talk, "--at", "6", "--recording", "--display-profile",
+                                               Checkout.path("Assets/displays/webcam-bottom-left.json")] + size), "occlusion-bottom-left")
+    }
+
     func testHighContrastLargeFont() throws {
         try assertMatchesGolden(renderSubject(["--script", talk, "--at", "20", "--theme", "high-contrast", "--font-size", "20"] + size), "high-contrast")
     }
