@@ -140,8 +140,10 @@ public enum ScriptFormat: Sendable, Hashable {
 ///
 /// Thread: stateless; call it off the streaming thread (parsing is proportional to the script's length).
 public enum ScriptParser {
-    /// Scripts above this size are refused before reading (a 10 MB script is ~1.5 million words).
-    public static let maximumBytes = 10 * 1024 * 1024
+    /// Scripts above this size are refused before reading. 2 MB is ~300,000 words, over 30 hours at
+    /// 160 wpm; laying out 1 MB took ~5 s here (off the streaming thread), so much larger scripts would
+    /// look like a hang.
+    public static let maximumBytes = 2 * 1024 * 1024
 
     public static func load(path: String) throws(DuoError) -> ParsedScript {
         let fm = FileManager.default

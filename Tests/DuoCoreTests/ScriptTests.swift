@@ -165,7 +165,7 @@ final class ScriptTests: XCTestCase {
         let error = loadError(path)
         XCTAssertEqual(error?.kind, .input)
         XCTAssertTrue(error?.message.contains("50.0 MB") ?? false, "\(String(describing: error))")
-        XCTAssertTrue(error?.message.contains("limited to 10.0 MB") ?? false)
+        XCTAssertTrue(error?.message.contains("limited to 2.0 MB") ?? false)
     }
 
     func testErrorsAreOneLine() {
