@@ -83,6 +83,12 @@ public struct ScrollModel: Sendable, Hashable {
         }
     }
 
+    /// Estimated reading time left at `time`, in seconds, at the current speed (the operator view's "time
+    /// left"; time held at cues is not counted). Never shown to the subject.
+    public func secondsLeft(at time: Int64) -> Double {
+        (length - position(at: time)) / speed.unitsPerSecond
+    }
+
     /// True when forward scrolling is held at a `[PAUSE]` cue at `time`.
     public func isHeldAtCue(at time: Int64) -> Bool {
         guard !isPaused, direction == .forward else { return false }

@@ -126,3 +126,14 @@ final class MarkerTests: XCTestCase {
         XCTAssertEqual(model.position(at: 1_500_000_000), 3)
     }
 }
+
+final class TimeLeftTests: XCTestCase {
+    func testTimeLeftFollowsPositionAndSpeed() {
+        var model = ScrollModel(length: 320, speed: .wordsPerMinute(160))
+        XCTAssertEqual(model.secondsLeft(at: 0), 120, accuracy: 1e-9)
+        model.start(at: 0)
+        XCTAssertEqual(model.secondsLeft(at: 60_000_000_000), 60, accuracy: 1e-9)
+        model.setSpeed(.wordsPerMinute(80), at: 60_000_000_000)
+        XCTAssertEqual(model.secondsLeft(at: 60_000_000_000), 120, accuracy: 1e-9)
+    }
+}
