@@ -47,6 +47,18 @@ extension SubjectScene {
 ///   the lock and draws it; when the scroll nears tiles that are not rendered yet, it asks the background
 ///   queue to render them and carries on (never waits).
 ///
+/// Wiring (DuoMedia, a buffer probe on the subject overlay's pad, after the downscale so the buffer is
+/// writable and at the subject monitor's size):
+///
+/// ```swift
+/// // gst_video_frame_map(&frame, &info, buffer, GST_MAP_READWRITE), format I420, then:
+/// overlay.draw(into: I420Planes(y: plane0, yStride: stride0, u: plane1, uStride: stride1,
+///                               v: plane2, vStride: stride2, width: info.width, height: info.height),
+///              at: runningTime) // gst_segment_to_running_time(segment, GST_FORMAT_TIME, PTS), ns
+/// ```
+///
+/// The scroll model's commands must use the same running-time timeline.
+///
 /// Thread: `update` from any thread (the session actor); `draw` on the streaming thread; scene building
 /// and tile rendering on `work`, a private serial queue.
 public final class SubjectOverlay: @unchecked Sendable {
