@@ -3,10 +3,13 @@
 //
 //   duo-capture (executable) ─▶ DuoCLI ─▶ DuoMedia ─▶ DuoCore (pure Swift, no C imports)
 //                                   │          └──────▶ CDuoShim ─▶ CGStreamer (system library)
+//                                   ├─▶ DuoRender ─▶ DuoCore
+//                                   │       └──────▶ CCairo (system library: cairo, pangocairo)
 //                                   └─▶ DuoCore
 //
 // DuoCore is fully unit-testable with a controllable clock; every gst_*/g_* call lives in DuoMedia's
-// adapter files (and the CDuoShim C target for the macros and variadics Swift cannot import).
+// adapter files (and the CDuoShim C target for the macros and variadics Swift cannot import); every
+// cairo_*/pango_* call lives in DuoRender's adapter files.
 import PackageDescription
 
 let package = Package(
@@ -23,6 +26,12 @@ let package = Package(
         ),
         // The one C target: macros, inline accessors and streaming-thread probes Swift cannot express.
         .target(name: "CDuoShim", dependencies: ["CGStreamer"]),
+        // Cairo and Pango for the subject view (Debian: libcairo2-dev, libpango1.0-dev).
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
+        ),
 
         .target(name: "DuoCore"),
         .target(
@@ -30,12 +39,21 @@ let package = Package(
             dependencies: ["DuoCore", "CDuoShim", "CGStreamer"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
-        .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia"]),
+        // The subject view: Cairo/Pango renderer, cached prompt strip and the I420 blend (hot loops: -Ounchecked).
+        .target(
+            name: "DuoRender",
+            dependencies: ["DuoCore", "CCairo"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+        .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender"]),
+        // Overlay cost benchmark (build with -c release): Benchmarks/overlay-cost.sh runs it.
+        .executableTarget(name: "duo-bench-overlay", dependencies: ["DuoRender", "DuoCore"], path: "Benchmarks/duo-bench-overlay"),
         .executableTarget(name: "duo-capture", dependencies: ["DuoCLI"]),
 
         .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"]),
         .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore"]),
         .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoCore"]),
+        .testTarget(name: "DuoRenderTests", dependencies: ["DuoRender", "DuoCore"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,203 @@
+import Foundation
+
+/// A subject monitor's reserved regions, read from `Assets/displays/*.json`: per-edge insets and occlusion
+/// rectangles (for example a webcam clipped to the top centre of the screen). All values are fractions of
+/// the monitor: x, width, left and right of its width; y, height, top and bottom of its height. So one
+/// profile fits the monitor at any resolution.
+///
+/// ```json
+/// { "insets": { "top": 0.0, "left": 0.02, "bottom": 0.03, "right": 0.02 },
+///   "occlusions": [ { "kind": "camera", "x": 0.45, "y": 0.0, "width": 0.1, "height": 0.08 } ],
+///   "readingLine": 0.25 }
+/// ```
+///
+/// Thread: value type, Sendable; loaded off the streaming thread.
+public struct DisplayProfile: Sendable, Hashable {
+    /// Per-edge insets, fractions of the screen (thread: value type).
+    public struct Insets: Sendable, Hashable, Codable {
+        public var top: Double, left: Double, bottom: Double, right: Double
+        public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
+            self.top = top; self.left = left; self.bottom = bottom; self.right = right
+        }
+        /// Edges left out are 0.
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            top = try c.decodeIfPresent(Double.self, forKey: .top) ?? 0
+            left = try c.decodeIfPresent(Double.self, forKey: .left) ?? 0
+            bottom = try c.decodeIfPresent(Double.self, forKey: .bottom) ?? 0
+            right = try c.decodeIfPresent(Double.self, forKey: .right) ?? 0
+        }
+    }
+
+    /// Something in front of the screen the text must avoid (thread: value type).
+    public struct Occlusion: Sendable, Hashable, Codable {
+        public enum Kind: String, Sendable, Hashable, Codable {
+            /// A camera lens: the reading line sits next to it so the subject's eye line meets the lens.
+            case camera
+            /// Anything else the text must avoid (a bezel notch, a tally light, a clamp).
+            case other
+        }
+        public var kind: Kind
+        public var x: Double, y: Double, width: Double, height: Double
+        public init(kind: Kind, x: Double, y: Double, width: Double, height: Double) {
+            self.kind = kind; self.x = x; self.y = y; self.width = width; self.height = height
+        }
+    }
+
+    public var insets: Insets
+    public var occlusions: [Occlusion]
+    /// Where the reading line sits, as a fraction of the height; nil places it next to the camera
+    /// occlusion (or a third of the way down without one).
+    public var readingLine: Double?
+
+    public static let plain = DisplayProfile(insets: Insets(), occlusions: [], readingLine: nil)
+
+    public init(insets: Insets, occlusions: [Occlusion], readingLine: Double?) {
+        self.insets = insets; self.occlusions = occlusions; self.readingLine = readingLine
+    }
+
+    private struct File: Decodable {
+        var description: String?
+        var insets: Insets?
+        var occlusions: [Occlusion]?
+        var readingLine: Double?
+    }
+
+    public static func load(path: String) throws(DuoError) -> DisplayProfile {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: path) else {
+            throw .input("display profile \(path) does not exist; give a JSON file like Assets/displays/plain.json")
+        }
+        let size = ((try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= 1_048_576 else {
+            throw .input("display profile \(path) is over 1 MB; a profile is a small JSON file like Assets/displays/plain.json")
+        }
+        guard let data = fm.contents(atPath: path) else {
+            throw .input("cannot read display profile \(path); check its permissions")
+        }
+        return try parse(data: data, name: path)
+    }
+
+    public static func parse(data: Data, name: String = "display profile") throws(DuoError) -> DisplayProfile {
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .input("\(name): missing key '\(path(context.codingPath + [key]))'; see Assets/displays/webcam-top-centre.json")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw .input("\(name): '\(path(context.codingPath))' has the wrong type; see Assets/displays/webcam-top-centre.json")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw .input("\(name): '\(path(context.codingPath))' is null; give a number; see Assets/displays/webcam-top-centre.json")
+        } catch let DecodingError.dataCorrupted(context) {
+            if context.codingPath.isEmpty {
+                throw .input("\(name) is not valid JSON; fix it or start from Assets/displays/plain.json")
+            }
+            throw .input("\(name): '\(path(context.codingPath))' is invalid (kind must be camera or other); see Assets/displays/webcam-top-centre.json")
+        } catch {
+            throw .input("\(name) is not valid JSON; fix it or start from Assets/displays/plain.json")
+        }
+        let insets = file.insets ?? Insets()
+        for (edge, value) in [("top", insets.top), ("left", insets.left), ("bottom", insets.bottom), ("right", insets.right)] {
+            guard value.isFinite, (0...0.45).contains(value) else {
+                throw .input("\(name): insets.\(edge) is \(value); give a fraction of the screen from 0 to 0.45")
+            }
+        }
+        guard insets.top + insets.bottom < 0.8, insets.left + insets.right < 0.8 else {
+            throw .input("\(name): the insets leave less than 20% of the screen; make them smaller")
+        }
+        let occlusions = file.occlusions ?? []
+        for (i, o) in occlusions.enumerated() {
+            let ok = [o.x, o.y, o.width, o.height].allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 }
+                && o.x + o.width <= 1.0001 && o.y + o.height <= 1.0001
+            guard ok else {
+                throw .input("\(name): occlusions[\(i)] must lie inside the screen (x, y, width, height are fractions 0…1)")
+            }
+        }
+        if let r = file.readingLine, !(r.isFinite && (0.05...0.95).contains(r)) {
+            throw .input("\(name): readingLine is \(r); give a fraction of the height from 0.05 to 0.95, or leave it out")
+        }
+        return DisplayProfile(insets: insets, occlusions: occlusions, readingLine: file.readingLine)
+    }
+
+    private static func path(_ keys: [CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+    }
+
+    /// The profile as seen in the reader's space when the picture is mirrored for beam-splitter glass:
+    /// the physical occlusions and insets flip with the picture.
+    public func mirrored(_ mirror: MirrorFlags) -> DisplayProfile {
+        var p = self
+        if mirror.horizontal {
+            swap(&p.insets.left, &p.insets.right)
+            p.occlusions = p.occlusions.map { var o = $0; o.x = 1 - o.x - o.width; return o }
+        }
+        if mirror.vertical {
+            swap(&p.insets.top, &p.insets.bottom)
+            p.occlusions = p.occlusions.map { var o = $0; o.y = 1 - o.y - o.height; return o }
+            p.readingLine = p.readingLine.map { 1 - $0 }
+        }
+        return p
+    }
+}
+
+/// Where the subject view's parts go on one monitor size: the text area after insets and occlusions,
+/// the reading line and the prompt panel around it. Computed in the reader's space (before mirroring).
+///
+/// Thread: value type, Sendable.
+public struct SubjectGeometry: Sendable, Hashable {
+    /// The monitor minus insets (edge by edge) minus the strips cut off to clear each occlusion.
+    public let content: FrameRect
+    /// Occlusions in pixels, reader space.
+    public let occlusions: [FrameRect]
+    /// The vertical centre of the reading line's band, in pixels.
+    public let readingLineY: Double
+    /// The text panel: a window of `linesAbove + linesBelow` lines around the reading line, at most
+    /// `measure` wide. Its size is set by the font, not by the monitor, so per-frame cost tracks it.
+    public let panel: FrameRect
+
+    public init(profile: DisplayProfile, width: Int, height: Int, lineHeight: Double,
+                maximumPanelWidth: Double, linesAbove: Int = 2, linesBelow: Int = 4) {
+        let w = Double(width), h = Double(height)
+        var c = FrameRect(x: 0, y: 0, width: w, height: h)
+            .inset(top: profile.insets.top * h, left: profile.insets.left * w,
+                   bottom: profile.insets.bottom * h, right: profile.insets.right * w)
+        let occ = profile.occlusions.map {
+            FrameRect(x: $0.x * w, y: $0.y * h, width: $0.width * w, height: $0.height * h)
+        }
+        // Clear each occlusion by cutting the content from whichever edge loses the least area.
+        for o in occ where o.intersects(c) {
+            let candidates = [
+                FrameRect(x: c.x, y: o.maxY, width: c.width, height: c.maxY - o.maxY),
+                FrameRect(x: c.x, y: c.y, width: c.width, height: o.minY - c.y),
+                FrameRect(x: o.maxX, y: c.y, width: c.maxX - o.maxX, height: c.height),
+                FrameRect(x: c.x, y: c.y, width: o.minX - c.x, height: c.height),
+            ]
+            c = candidates.max { $0.area < $1.area } ?? c
+        }
+        content = c
+        occlusions = occ
+
+        let band = lineHeight * 1.2
+        let gap = lineHeight * 0.25
+        var reading: Double
+        if let fraction = profile.readingLine {
+            reading = fraction * h
+        } else if let camera = zip(profile.occlusions, occ).first(where: { $0.0.kind == .camera })?.1 {
+            // Next to the lens, on the side that faces the text.
+            reading = camera.midY < h / 2 ? camera.maxY + gap + band / 2 : camera.minY - gap - band / 2
+        } else {
+            reading = c.minY + c.height * 0.3
+        }
+        reading = min(max(reading, c.minY + band / 2), c.maxY - band / 2)
+        readingLineY = reading
+
+        let panelWidth = min(c.width, maximumPanelWidth).rounded(.down)
+        let wantedHeight = Double(linesAbove + linesBelow) * lineHeight + band
+        let panelHeight = min(wantedHeight, c.height)
+        var top = reading - Double(linesAbove) * lineHeight - band / 2
+        top = min(max(top, c.minY), c.maxY - panelHeight)
+        // Even origin and size, so 4:2:0 chroma rows and columns line up with the panel.
+        func even(_ v: Double) -> Double { (v / 2).rounded(.down) * 2 }
+        panel = FrameRect(x: even(c.midX - panelWidth / 2), y: even(top), width: even(panelWidth), height: even(panelHeight))
+    }
+}

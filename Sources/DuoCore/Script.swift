@@ -1,0 +1,417 @@
+import Foundation
+
+/// How a run of prompt text is emphasised (Markdown `*…*`, `_…_`, `**…**`, `__…__`).
+///
+/// Thread: value type, Sendable.
+public enum Emphasis: Sendable, Hashable {
+    case none, italic, bold, boldItalic
+}
+
+/// A run of subject-visible text with one emphasis.
+///
+/// Thread: value type, Sendable.
+public struct StyledRun: Sendable, Hashable {
+    public let text: String
+    public let emphasis: Emphasis
+    init(_ text: String, _ emphasis: Emphasis = .none) {
+        self.text = text
+        self.emphasis = emphasis
+    }
+}
+
+/// One block of the subject's script. Headings are markers; `pause` is a `[PAUSE]` cue that stops scrolling.
+///
+/// Thread: value type, Sendable.
+public enum ScriptBlock: Sendable, Hashable {
+    case heading(level: Int, runs: [StyledRun])
+    case paragraph(runs: [StyledRun])
+    case pause
+}
+
+/// The script as the subject may see it. It has, by construction, no field for operator notes: the parser
+/// strips `[[note: …]]` into `ParsedScript.operatorNotes`, and only `ScriptParser` can make one, so no
+/// caller can put private text here.
+///
+/// Thread: value type, Sendable; built off the streaming thread.
+public struct SubjectScript: Sendable, Hashable {
+    public let blocks: [ScriptBlock]
+    /// True when the text separates words with spaces; false for scripts such as Chinese or Japanese,
+    /// whose speed is then set in lines per minute.
+    public let separatesWords: Bool
+
+    /// Only `ScriptParser` builds scripts (internal init), so notes can never be smuggled in.
+    init(blocks: [ScriptBlock]) {
+        self.blocks = blocks
+        var all = ""
+        for block in blocks {
+            switch block {
+            case .heading(_, let runs), .paragraph(let runs):
+                for run in runs { all += run.text }
+            case .pause: break
+            }
+        }
+        self.separatesWords = ScriptParser.separatesWords(all)
+    }
+
+    /// Every word, in reading order, with the block it sits in. Words are whitespace-separated runs.
+    public var wordCount: Int {
+        blocks.reduce(0) { n, block in
+            switch block {
+            case .heading(_, let runs), .paragraph(let runs):
+                n + runs.map(\.text).joined().split(whereSeparator: \.isWhitespace).count
+            case .pause: n
+            }
+        }
+    }
+
+    /// Where each `[PAUSE]` cue sits, in words from the start (the scroll units of a script with spaces).
+    public var pauseCueWordPositions: [Double] {
+        var words = 0
+        var cues: [Double] = []
+        for block in blocks {
+            switch block {
+            case .heading(_, let runs), .paragraph(let runs):
+                words += runs.map(\.text).joined().split(whereSeparator: \.isWhitespace).count
+            case .pause:
+                cues.append(Double(words))
+            }
+        }
+        return cues
+    }
+
+    /// Where each heading (marker) starts, in words from the start.
+    public var markerWordPositions: [Double] {
+        var words = 0
+        var markers: [Double] = []
+        for block in blocks {
+            switch block {
+            case .heading(_, let runs):
+                markers.append(Double(words))
+                words += runs.map(\.text).joined().split(whereSeparator: \.isWhitespace).count
+            case .paragraph(let runs):
+                words += runs.map(\.text).joined().split(whereSeparator: \.isWhitespace).count
+            case .pause:
+                break
+            }
+        }
+        return markers
+    }
+
+    /// Indices into `blocks` of the headings: the markers an operator jumps between.
+    public var markerBlockIndices: [Int] {
+        blocks.indices.filter { if case .heading = blocks[$0] { true } else { false } }
+    }
+}
+
+/// A `[[note: …]]` the operator sees and the subject never does.
+///
+/// Thread: value type, Sendable.
+public struct OperatorNote: Sendable, Hashable {
+    public let text: String
+    /// The subject block the note sits in or just before (for showing it on the operator view at the right time).
+    public let blockIndex: Int
+}
+
+/// A parsed script: the subject's part and the operator's private notes, kept in separate types.
+///
+/// Thread: value type, Sendable.
+public struct ParsedScript: Sendable, Hashable {
+    public let subject: SubjectScript
+    public let operatorNotes: [OperatorNote]
+}
+
+/// Which parser a script file gets.
+///
+/// Thread: value type, Sendable.
+public enum ScriptFormat: Sendable, Hashable {
+    case plainText, markdown
+
+    /// `.md` and `.markdown` are Markdown; everything else is plain UTF-8 text.
+    public static func forPath(_ path: String) -> ScriptFormat {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "md", "markdown": .markdown
+        default: .plainText
+        }
+    }
+}
+
+/// Reads and parses teleprompter scripts (UTF-8 `.txt` and Markdown). Every bad file is a one-line
+/// `DuoError.input`; nothing here crashes or hangs, because the size is checked before a byte is read.
+///
+/// Thread: stateless; call it off the streaming thread (parsing is proportional to the script's length).
+public enum ScriptParser {
+    /// Scripts above this size are refused before reading. 2 MB is ~300,000 words, over 30 hours at
+    /// 160 wpm; laying out 1 MB took ~5 s here (off the streaming thread), so much larger scripts would
+    /// look like a hang.
+    public static let maximumBytes = 2 * 1024 * 1024
+
+    public static func load(path: String) throws(DuoError) -> ParsedScript {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .input("script \(path) does not exist; check the path given to --script")
+        }
+        guard !isDirectory.boolValue else {
+            throw .input("script \(path) is a directory; give a UTF-8 .txt or .md file")
+        }
+        let size: Int
+        do {
+            let attributes = try fm.attributesOfItem(atPath: path)
+            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        } catch {
+            throw .input("cannot read script \(path); check its permissions")
+        }
+        guard size <= maximumBytes else {
+            throw .input("script \(path) is \(megabytes(size)); scripts are limited to \(megabytes(maximumBytes)), split it into several files")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .input("cannot read script \(path); check its permissions")
+        }
+        defer { try? handle.close() }
+        // Read at most one byte past the limit, in case the file grew after the size check.
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
+        } catch {
+            throw .input("cannot read script \(path); check its permissions")
+        }
+        guard data.count <= maximumBytes else {
+            throw .input("script \(path) is over \(megabytes(maximumBytes)); split it into several files")
+        }
+        return try parse(bytes: [UInt8](data), format: .forPath(path), name: path)
+    }
+
+    /// Validates raw bytes (NUL bytes, UTF-8, emptiness) and parses them.
+    public static func parse(bytes: [UInt8], format: ScriptFormat, name: String = "script") throws(DuoError) -> ParsedScript {
+        guard bytes.count <= maximumBytes else {
+            throw .input("\(name) is \(megabytes(bytes.count)); scripts are limited to \(megabytes(maximumBytes)), split it into several files")
+        }
+        if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw .input("\(name) is empty; write the text to prompt in it (UTF-8 .txt or .md)")
+        }
+        if let nul = bytes.firstIndex(of: 0) {
+            throw .input("\(name) looks binary (NUL byte at offset \(nul)); give a UTF-8 .txt or .md script")
+        }
+        guard var text = String(validating: bytes, as: UTF8.self) else {
+            throw .input("\(name) is not valid UTF-8 (first bad byte at offset \(firstInvalidUTF8Offset(bytes))); re-save it as UTF-8")
+        }
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        // Other control characters (except tab, newline, CR, form feed) mean a binary file that happens to be UTF-8.
+        let controls = text.unicodeScalars.lazy.filter {
+            $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" && $0 != "\u{0C}"
+        }.count
+        if controls > 0 && controls * 100 > max(text.unicodeScalars.count, 1) {
+            throw .input("\(name) looks binary (\(controls) control characters); give a UTF-8 .txt or .md script")
+        }
+        let parsed = parse(text: text, format: format)
+        guard parsed.subject.blocks.contains(where: { if case .pause = $0 { false } else { true } }) else {
+            throw .input("\(name) has no text for the subject (only notes or cues); add the words to prompt")
+        }
+        return parsed
+    }
+
+    /// Parses already-valid text. Never fails: an empty result is possible and checked by `parse(bytes:)`.
+    public static func parse(text: String, format: ScriptFormat) -> ParsedScript {
+        let normalised = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        // Notes first: they may span lines, and must never survive into any subject block.
+        var notes: [(text: String, paragraphIndex: Int)] = []
+        let stripped = stripNotes(normalised) { noteText, textSoFar in
+            let paragraphsBefore = textSoFar.components(separatedBy: "\n\n").count - 1
+            notes.append((noteText, paragraphsBefore))
+        }
+        var blocks: [ScriptBlock] = []
+        var noteBlockForParagraph: [Int: Int] = [:]
+        var paragraphLines: [String] = []
+        var paragraphIndex = 0
+
+        func flushParagraph() {
+            defer { paragraphLines.removeAll() }
+            let joined = joinLines(paragraphLines)
+            guard !joined.isEmpty else { return }
+            blocks.append(.paragraph(runs: format == .markdown ? emphasisRuns(joined) : [StyledRun(joined)]))
+        }
+
+        for line in stripped.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty {
+                flushParagraph()
+                paragraphIndex += 1
+                noteBlockForParagraph[paragraphIndex] = blocks.count
+                continue
+            }
+            // [PAUSE] cues may sit on their own line or inside a line; each splits the paragraph.
+            let pieces = trimmed.components(separatedBy: "[PAUSE]")
+            for (i, piece) in pieces.enumerated() {
+                if i > 0 {
+                    flushParagraph()
+                    blocks.append(.pause)
+                }
+                let p = piece.trimmingCharacters(in: .whitespaces)
+                guard !p.isEmpty else { continue }
+                if format == .markdown, let heading = headingLevel(p) {
+                    flushParagraph()
+                    let title = p.dropFirst(heading).trimmingCharacters(in: .whitespaces)
+                    if !title.isEmpty { blocks.append(.heading(level: heading, runs: emphasisRuns(title))) }
+                } else {
+                    paragraphLines.append(p)
+                }
+            }
+        }
+        flushParagraph()
+        let operatorNotes = notes.map { note in
+            OperatorNote(text: note.text, blockIndex: min(noteBlockForParagraph[note.paragraphIndex] ?? 0, max(blocks.count - 1, 0)))
+        }
+        return ParsedScript(subject: SubjectScript(blocks: blocks), operatorNotes: operatorNotes)
+    }
+
+    /// True when at least a few percent of the text's characters are spaces between words.
+    static func separatesWords(_ text: String) -> Bool {
+        var letters = 0, spaces = 0
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace { spaces += 1 } else { letters += 1 }
+        }
+        guard letters > 0 else { return true }
+        return spaces * 20 >= letters
+    }
+
+    // MARK: - Pieces
+
+    /// Removes every `[[note: …]]` (also `[[NOTE …]]`); an unclosed `[[note:` hides the rest of the
+    /// text from the subject, which is the safe failure.
+    static func stripNotes(_ text: String, found: (String, Substring) -> Void) -> String {
+        var output = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "[[note", options: .caseInsensitive) {
+            output += rest[..<open.lowerBound]
+            let afterOpen = rest[open.upperBound...]
+            if let close = afterOpen.range(of: "]]") {
+                var body = afterOpen[..<close.lowerBound]
+                if body.hasPrefix(":") { body = body.dropFirst() }
+                found(body.trimmingCharacters(in: .whitespacesAndNewlines), Substring(output))
+                rest = afterOpen[close.upperBound...]
+                // A note on a line of its own goes with its line, so it never splits a paragraph: the
+                // subject's text (and layout) is the same whether or not the operator wrote notes.
+                let lineSoFar = output.reversed().prefix { $0 != "\n" }
+                if lineSoFar.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                    let afterSpaces = rest.drop { $0 == " " || $0 == "\t" }
+                    if afterSpaces.first == "\n" || afterSpaces.isEmpty {
+                        output.removeLast(lineSoFar.count)
+                        rest = afterSpaces.dropFirst()
+                    }
+                }
+            } else {
+                let body = afterOpen.drop { $0 == ":" }
+                found(body.trimmingCharacters(in: .whitespacesAndNewlines), Substring(output))
+                rest = ""
+            }
+        }
+        output += rest
+        return output
+    }
+
+    static func headingLevel(_ line: String) -> Int? {
+        let hashes = line.prefix { $0 == "#" }.count
+        guard (1...6).contains(hashes) else { return nil }
+        let after = line.dropFirst(hashes)
+        return after.isEmpty || after.first == " " ? hashes : nil
+    }
+
+    /// Joins a paragraph's lines: with a space between words, with nothing between CJK characters.
+    static func joinLines(_ lines: [String]) -> String {
+        var result = ""
+        for line in lines {
+            if let last = result.unicodeScalars.last, let first = line.unicodeScalars.first,
+               !(isCJK(last) && isCJK(first)) {
+                result += " "
+            }
+            result += line
+        }
+        return result
+    }
+
+    static func isCJK(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x3000...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFFEF, 0xAC00...0xD7AF: true
+        default: false
+        }
+    }
+
+    /// Splits Markdown emphasis markers into runs. Markers without a partner stay as literal text.
+    static func emphasisRuns(_ text: String) -> [StyledRun] {
+        var runs: [StyledRun] = []
+        var bold = false, italic = false
+        var current = ""
+        let chars = Array(text)
+        func emphasis() -> Emphasis {
+            switch (bold, italic) {
+            case (true, true): .boldItalic
+            case (true, false): .bold
+            case (false, true): .italic
+            case (false, false): .none
+            }
+        }
+        func flush() {
+            if !current.isEmpty { runs.append(StyledRun(current, emphasis())) }
+            current = ""
+        }
+        func hasClosing(_ marker: [Character], from index: Int) -> Bool {
+            var j = index
+            while j + marker.count <= chars.count {
+                if Array(chars[j..<(j + marker.count)]) == marker { return true }
+                j += 1
+            }
+            return false
+        }
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if c == "\\", i + 1 < chars.count, "*_".contains(chars[i + 1]) {
+                current.append(chars[i + 1])
+                i += 2
+                continue
+            }
+            if c == "*" || c == "_" {
+                let double = i + 1 < chars.count && chars[i + 1] == c
+                // Intra-word underscores (snake_case) are literal.
+                if c == "_", !double, i > 0, chars[i - 1].isLetter, i + 1 < chars.count, chars[i + 1].isLetter {
+                    current.append(c); i += 1; continue
+                }
+                if double {
+                    if bold || hasClosing([c, c], from: i + 2) {
+                        flush(); bold.toggle(); i += 2; continue
+                    }
+                } else if italic || hasClosing([c], from: i + 1) {
+                    flush(); italic.toggle(); i += 1; continue
+                }
+            }
+            current.append(c)
+            i += 1
+        }
+        flush()
+        return runs.isEmpty ? [StyledRun(text)] : runs
+    }
+
+    static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int {
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            let length: Int
+            switch b {
+            case 0x00...0x7F: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return i
+            }
+            guard i + length <= bytes.count else { return i }
+            let slice = Array(bytes[i..<(i + length)])
+            if String(validating: slice, as: UTF8.self) == nil { return i }
+            i += length
+        }
+        return i
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_048_576)
+    }
+}

@@ -1,0 +1,348 @@
+import CCairo
+import DuoCore
+
+/// Colours and type of the subject view for one `PromptTheme`.
+///
+/// Thread: value type, Sendable.
+public struct SubjectPalette: Sendable, Hashable {
+    /// Opaque, so the panel is copied into video rows rather than blended.
+    public let panel: RGBA
+    public let text: RGBA
+    public let heading: RGBA
+    public let cue: RGBA
+    public let band: RGBA
+    public let boldText: Bool
+
+    public init(_ theme: PromptTheme) {
+        switch theme {
+        case .standard:
+            panel = RGBA(0.06, 0.06, 0.07)
+            text = RGBA(0.90, 0.90, 0.88)
+            heading = RGBA(0.55, 0.80, 1.00)
+            cue = RGBA(1.00, 0.70, 0.25)
+            band = RGBA(1.00, 0.78, 0.25, 0.22)
+            boldText = false
+        case .highContrast:
+            panel = RGBA(0, 0, 0)
+            text = RGBA(1, 1, 1)
+            heading = RGBA(1, 1, 0)
+            cue = RGBA(1, 1, 0)
+            band = RGBA(1, 1, 0, 0.30)
+            boldText = true
+        }
+    }
+
+    /// Colours of the safe-frame outlines, the recording light and the countdown backdrop.
+    static let composition = RGBA(1, 1, 1, 0.85)
+    static let actionSafe = RGBA(0.25, 0.95, 0.35, 0.80)
+    static let graphicsSafe = RGBA(0.30, 0.70, 1.00, 0.80)
+    static let recording = RGBA(0.92, 0.10, 0.10)
+    static let backdrop = RGBA(0, 0, 0, 0.55)
+    static let occlusion = RGBA(0.35, 0.35, 0.38, 0.6)
+}
+
+/// Fonts for the subject view, by fontconfig family name (no font files are shipped): DejaVu Sans for Latin,
+/// Noto Sans CJK SC for Chinese and Japanese, Noto Sans Arabic and Hebrew for right-to-left scripts.
+let subjectFontFamilies = "DejaVu Sans, Noto Sans CJK SC, Noto Sans Arabic, Noto Sans Hebrew, Noto Sans"
+
+/// Sets grey antialiasing and no hinting, so text renders the same at any position (goldens stay stable).
+func configureFontOptions(_ context: OpaquePointer) {
+    let options = cairo_font_options_create()
+    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+    pango_cairo_context_set_font_options(context, options)
+    cairo_font_options_destroy(options)
+}
+
+/// The subject's script laid out ONCE by Pango at one column width, with everything a frame needs to find
+/// its window: line extents, and the vertical position of every scroll unit (word, or line for scripts
+/// without spaces). Tiles of the laid-out text are rendered from it on demand (`PromptStrip`).
+///
+/// Bidirectional text, CJK and combining marks are Pango's job: each paragraph gets its own direction
+/// (auto-dir), and right-to-left paragraphs align right.
+///
+/// Thread: built off the streaming thread (it costs time proportional to the script). Its Pango objects are
+/// used only under `lock` (Pango layouts are not thread-safe); the streaming thread never touches it.
+public final class PromptLayout: @unchecked Sendable {
+    struct Line {
+        let line: UnsafeMutablePointer<PangoLayoutLine>
+        /// Pixels, layout coordinates.
+        let x: Double, top: Double, bottom: Double, baseline: Double
+        let startByte: Int, endByte: Int
+        var centre: Double { (top + bottom) / 2 }
+    }
+
+    public let width: Int
+    public let fontSize: Double
+    public let lineHeight: Double
+    /// Total height of the laid-out text in pixels.
+    public let height: Double
+    public let unitsAreWords: Bool
+    /// `unitY[i]`: the text's y (layout pixels) that sits on the reading line when the scroll position is i.
+    /// One extra entry at the end for the end of the text.
+    let unitY: [Double]
+    /// `[PAUSE]` cue positions in scroll units.
+    public let cueUnits: [Double]
+    /// Heading (marker) positions in scroll units, for jumping between them.
+    public let markerUnits: [Double]
+    let lines: [Line]
+    let palette: SubjectPalette
+
+    private let lock = Lock()
+    private let fontMap: UnsafeMutablePointer<PangoFontMap>
+    private let context: OpaquePointer
+    private let layout: OpaquePointer
+
+    /// Lays out `script` in a column `width` pixels wide at `fontSize` pixels.
+    public init(script: SubjectScript, width: Int, fontSize: Double, theme: PromptTheme) {
+        precondition(width > 0 && fontSize > 0)
+        self.width = width
+        self.fontSize = fontSize
+        palette = SubjectPalette(theme)
+        unitsAreWords = script.separatesWords
+
+        let fontMap = pango_cairo_font_map_new()!
+        let context = pango_font_map_create_context(fontMap)!
+        configureFontOptions(context)
+        let layout = pango_layout_new(context)!
+        self.fontMap = fontMap
+        self.context = context
+        self.layout = layout
+        let palette = self.palette
+
+        let font = pango_font_description_from_string(subjectFontFamilies)
+        pango_font_description_set_absolute_size(font, fontSize * Double(PANGO_SCALE))
+        if palette.boldText { pango_font_description_set_weight(font, PANGO_WEIGHT_BOLD) }
+        pango_layout_set_font_description(layout, font)
+        pango_font_description_free(font)
+        pango_layout_set_width(layout, Int32(width) * PANGO_SCALE)
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_auto_dir(layout, 1)
+
+        // Build plain text plus attributes (byte offsets), and remember where every word starts.
+        var text: [UInt8] = []
+        let attributes = pango_attr_list_new()
+        var wordStarts: [Int] = []
+        var cueBytes: [Int] = []
+        var headingBytes: [Int] = []
+        func add(_ attr: UnsafeMutablePointer<PangoAttribute>?, _ start: Int, _ end: Int) {
+            guard let attr else { return }
+            attr.pointee.start_index = UInt32(start)
+            attr.pointee.end_index = UInt32(end)
+            pango_attr_list_insert(attributes, attr)
+        }
+        func colour(_ c: RGBA) -> (UInt16, UInt16, UInt16) {
+            (UInt16(c.r * 65535), UInt16(c.g * 65535), UInt16(c.b * 65535))
+        }
+        func appendRuns(_ runs: [StyledRun]) {
+            var previousWasSpace = true
+            for run in runs {
+                let start = text.count
+                for scalar in run.text.unicodeScalars {
+                    let isSpace = scalar.properties.isWhitespace
+                    if !isSpace && previousWasSpace { wordStarts.append(text.count) }
+                    previousWasSpace = isSpace
+                    text.append(contentsOf: Array(String(scalar).utf8))
+                }
+                let end = text.count
+                switch run.emphasis {
+                case .none: break
+                case .italic: add(pango_attr_style_new(PANGO_STYLE_ITALIC), start, end)
+                case .bold: add(pango_attr_weight_new(PANGO_WEIGHT_BOLD), start, end)
+                case .boldItalic:
+                    add(pango_attr_style_new(PANGO_STYLE_ITALIC), start, end)
+                    add(pango_attr_weight_new(PANGO_WEIGHT_BOLD), start, end)
+                }
+            }
+        }
+        for (i, block) in script.blocks.enumerated() {
+            if i > 0 { text.append(contentsOf: Array("\n\n".utf8)) }
+            switch block {
+            case .heading(let level, let runs):
+                let start = text.count
+                headingBytes.append(start)
+                appendRuns(runs)
+                let scale = level == 1 ? 1.25 : level == 2 ? 1.12 : 1.0
+                add(pango_attr_size_new_absolute(Int32(fontSize * scale * Double(PANGO_SCALE))), start, text.count)
+                add(pango_attr_weight_new(PANGO_WEIGHT_BOLD), start, text.count)
+                let (r, g, b) = colour(palette.heading)
+                add(pango_attr_foreground_new(r, g, b), start, text.count)
+            case .paragraph(let runs):
+                appendRuns(runs)
+            case .pause:
+                let start = text.count
+                cueBytes.append(start)
+                text.append(contentsOf: Array("· · ·".utf8))
+                let (r, g, b) = colour(palette.cue)
+                add(pango_attr_foreground_new(r, g, b), start, text.count)
+            }
+        }
+        text.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                pango_layout_set_text(layout, $0.baseAddress, Int32($0.count))
+            }
+        }
+        pango_layout_set_attributes(layout, attributes)
+        pango_attr_list_unref(attributes)
+
+        // Walk the lines once.
+        var collected: [Line] = []
+        let scale = Double(PANGO_SCALE)
+        let iter = pango_layout_get_iter(layout)
+        repeat {
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, nil, &logical)
+            let baseline = Double(pango_layout_iter_get_baseline(iter)) / scale
+            let line = pango_layout_iter_get_line_readonly(iter)!
+            let start = Int(line.pointee.start_index)
+            collected.append(Line(line: line, x: Double(logical.x) / scale, top: Double(logical.y) / scale,
+                                  bottom: Double(logical.y + logical.height) / scale, baseline: baseline,
+                                  startByte: start, endByte: start + Int(line.pointee.length)))
+        } while pango_layout_iter_next_line(iter) != 0
+        pango_layout_iter_free(iter)
+        lines = collected
+
+        var logicalTotal = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logicalTotal)
+        height = Double(logicalTotal.height) / scale
+        lineHeight = collected.first.map { $0.bottom - $0.top } ?? fontSize * 1.2
+
+        func lineIndex(forByte b: Int) -> Int {
+            var lo = 0, hi = collected.count - 1
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if collected[mid].startByte <= b { lo = mid } else { hi = mid - 1 }
+            }
+            return lo
+        }
+        func nextCentre(_ k: Int) -> Double {
+            k + 1 < collected.count ? collected[k + 1].centre : collected[k].centre + (collected[k].bottom - collected[k].top)
+        }
+        if unitsAreWords {
+            var ys = wordStarts.map { b -> Double in
+                let k = lineIndex(forByte: b)
+                let l = collected[k]
+                let f = l.endByte > l.startByte ? Double(b - l.startByte) / Double(l.endByte - l.startByte) : 0
+                return l.centre + f * (nextCentre(k) - l.centre)
+            }
+            ys.append(collected.isEmpty ? 0 : nextCentre(collected.count - 1))
+            // At a [PAUSE] cue the reading line rests on the cue's marker line, not on the next paragraph.
+            let cueWords = script.pauseCueWordPositions
+            for (word, byte) in zip(cueWords, cueBytes) {
+                let k = Int(word)
+                if k < ys.count { ys[k] = min(ys[k], collected[lineIndex(forByte: byte)].centre) }
+            }
+            unitY = ys
+            cueUnits = cueWords
+            markerUnits = script.markerWordPositions
+        } else {
+            unitY = collected.map(\.centre) + [collected.isEmpty ? 0 : nextCentre(collected.count - 1)]
+            cueUnits = cueBytes.map { Double(lineIndex(forByte: $0)) }
+            markerUnits = headingBytes.map { Double(lineIndex(forByte: $0)) }
+        }
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(layout))
+        g_object_unref(UnsafeMutableRawPointer(context))
+        g_object_unref(fontMap)
+    }
+
+    /// The script's length in scroll units (words, or lines).
+    public var unitCount: Double { Double(unitY.count - 1) }
+
+    /// A scroll model that fits this layout: length and `[PAUSE]` cues in its units.
+    public func scrollModel(speed: ScrollSpeed) -> ScrollModel {
+        ScrollModel(length: unitCount, cues: cueUnits, speed: speed)
+    }
+
+    /// The layout y (pixels) that sits on the reading line at scroll position `units`. O(1).
+    public func textY(atUnits units: Double) -> Double {
+        guard unitY.count > 1 else { return unitY.first ?? 0 }
+        let u = min(max(units, 0), Double(unitY.count - 1))
+        let i = min(Int(u), unitY.count - 2)
+        let f = u - Double(i)
+        return unitY[i] + f * (unitY[i + 1] - unitY[i])
+    }
+
+    /// Draws the text lines that cross rows `top..<top+rows` of the layout into `cr`, whose origin is the
+    /// layout's row `top`, column 0. Only those lines are visited (binary search), so the cost of a tile
+    /// does not grow with the script.
+    func drawLines(_ cr: OpaquePointer, top: Double, rows: Double) {
+        lock.withLock {
+            var lo = 0, hi = lines.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if lines[mid].bottom <= top { lo = mid + 1 } else { hi = mid }
+            }
+            palette.text.setSource(cr)
+            var k = lo
+            while k < lines.count, lines[k].top < top + rows {
+                let l = lines[k]
+                cairo_move_to(cr, l.x, l.baseline - top)
+                pango_cairo_show_layout_line(cr, l.line)
+                k += 1
+            }
+        }
+    }
+}
+
+/// Lays out and renders one short label (the recording time, a countdown number) as a tight sprite.
+///
+/// Thread: call off the streaming thread; the result is immutable.
+func renderLabel(_ text: String, fontSize: Double, bold: Bool, colour: RGBA, mirror: MirrorFlags,
+                 backdrop: RGBA? = nil, padding: Double = 0, dot: RGBA? = nil) -> CairoImage {
+    // The calling thread's own default font map (Pango font maps are per thread; not owned here).
+    let fontMap = pango_cairo_font_map_get_default()
+    let context = pango_font_map_create_context(fontMap)!
+    configureFontOptions(context)
+    let layout = pango_layout_new(context)
+    let font = pango_font_description_from_string(subjectFontFamilies)
+    pango_font_description_set_absolute_size(font, fontSize * Double(PANGO_SCALE))
+    if bold { pango_font_description_set_weight(font, PANGO_WEIGHT_BOLD) }
+    pango_layout_set_font_description(layout, font)
+    pango_font_description_free(font)
+    pango_layout_set_text(layout, text, -1)
+    var logical = PangoRectangle()
+    pango_layout_get_pixel_extents(layout, nil, &logical)
+    let dotSize = dot == nil ? 0 : Double(logical.height) * 0.55
+    let dotGap = dot == nil ? 0 : dotSize * 0.6
+    let w = Int((Double(logical.width) + 2 * padding + dotSize + dotGap).rounded(.up)) + 1
+    let h = Int((Double(logical.height) + 2 * padding).rounded(.up)) + 1
+    let image = CairoImage(width: max(w, 2), height: max(h, 2))
+    image.draw { cr in
+        // Sprites are blitted, not row-mapped, so both mirror axes are baked in.
+        if mirror.horizontal {
+            cairo_translate(cr, Double(image.width), 0)
+            cairo_scale(cr, -1, 1)
+        }
+        if mirror.vertical {
+            cairo_translate(cr, 0, Double(image.height))
+            cairo_scale(cr, 1, -1)
+        }
+        if let backdrop {
+            backdrop.setSource(cr)
+            let r = min(Double(image.height), Double(image.width)) / 4
+            let W = Double(image.width), H = Double(image.height)
+            cairo_new_sub_path(cr)
+            cairo_arc(cr, W - r, r, r, -Double.pi / 2, 0)
+            cairo_arc(cr, W - r, H - r, r, 0, Double.pi / 2)
+            cairo_arc(cr, r, H - r, r, Double.pi / 2, Double.pi)
+            cairo_arc(cr, r, r, r, Double.pi, 3 * Double.pi / 2)
+            cairo_close_path(cr)
+            cairo_fill(cr)
+        }
+        if let dot {
+            dot.setSource(cr)
+            cairo_arc(cr, padding + dotSize / 2, Double(image.height) / 2, dotSize / 2, 0, 2 * Double.pi)
+            cairo_fill(cr)
+        }
+        colour.setSource(cr)
+        cairo_move_to(cr, padding + dotSize + dotGap - Double(logical.x), padding - Double(logical.y))
+        pango_cairo_show_layout(cr, layout)
+    }
+    g_object_unref(UnsafeMutableRawPointer(layout))
+    g_object_unref(UnsafeMutableRawPointer(context))
+    return image
+}

@@ -1,0 +1,176 @@
+import Foundation
+import DuoCore
+
+/// `duo-capture render-subject`: renders one subject frame to PNG, for previewing a script and for tests.
+///
+/// The session it simulates: the countdown (if any) starts at 0 s; the take and the scroll start when it
+/// ends; with `--recording` the recording light shows the time since then.
+///
+/// Thread: call from the main thread of a command-line run (it renders synchronously).
+public enum RenderSubjectCommand {
+    public static let help = """
+        usage: duo-capture render-subject --script FILE --at SECONDS --out FILE.png [options]
+          --script FILE             UTF-8 .txt or .md script (needed for the teleprompter kind)
+          --at SECONDS              pipeline time of the frame (the countdown starts at 0)
+          --out FILE.png            where to write the frame
+          --accessory KIND          teleprompter (default), preview, countdown or off
+          --size WxH                subject monitor size (default 1920x1080)
+          --display-profile FILE    JSON insets and occlusions (see Assets/displays/)
+          --aspect R                safe frame for 16:9 (default), 9:16, 1:1, 4:3, or none
+          --mirror h|v|hv|none      mirror for beam-splitter glass
+          --wpm N                   speed in words per minute (default 160)
+          --lines-per-minute N      speed for scripts without spaces (default 12)
+          --font-size N             text size in pixels (default: 48, less on small monitors)
+          --reading-line F          reading line as a fraction of the height (default: next to the camera)
+          --theme default|high-contrast
+          --countdown N             countdown of N seconds (0-10) before the take
+          --recording               show the recording light
+        """
+
+    struct Options {
+        var script: String?
+        var at: Double?
+        var out: String?
+        var accessory: AccessoryKind = .teleprompter
+        var width = 1920, height = 1080
+        var profile: String?
+        var aspect: AspectRatio? = AspectRatio(16, 9)
+        var mirror: MirrorFlags = .none
+        var wordsPerMinute: Double?
+        var linesPerMinute: Double?
+        var fontSize: Double?
+        var readingLine: Double?
+        var theme: PromptTheme = .standard
+        var countdown: Countdown?
+        var recording = false
+    }
+
+    /// Parses `arguments` (everything after `render-subject`), renders and writes the PNG.
+    /// Returns the one-line summary to print (or the help text for `--help`).
+    public static func run(arguments: [String]) throws(DuoError) -> String {
+        if arguments.contains("--help") || arguments.contains("-h") { return help }
+        let o = try parse(arguments)
+        let (image, summary) = try render(o)
+        try image.writePNG(to: o.out!)
+        return "render-subject: wrote \(o.out!) (\(summary))"
+    }
+
+    static func parse(_ arguments: [String]) throws(DuoError) -> Options {
+        var o = Options()
+        var i = 0
+        func value(_ name: String) throws(DuoError) -> String {
+            guard i + 1 < arguments.count, !arguments[i + 1].hasPrefix("--") else {
+                throw .usage("\(name) needs a value; see duo-capture render-subject --help")
+            }
+            i += 1
+            return arguments[i]
+        }
+        func number(_ name: String, _ range: ClosedRange<Double>) throws(DuoError) -> Double {
+            let text = try value(name)
+            guard let n = Double(text), n.isFinite, range.contains(n) else {
+                throw .usage("\(name) \(text): give a number from \(clean(range.lowerBound)) to \(clean(range.upperBound))")
+            }
+            return n
+        }
+        while i < arguments.count {
+            let arg = arguments[i]
+            switch arg {
+            case "--script": o.script = try value(arg)
+            case "--at": o.at = try number(arg, 0...86_400)
+            case "--out": o.out = try value(arg)
+            case "--accessory": o.accessory = try AccessoryKind.parse(try value(arg))
+            case "--size":
+                let text = try value(arg)
+                let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2, (16...7680).contains(parts[0]), (16...4320).contains(parts[1]) else {
+                    throw .usage("--size \(text): give WIDTHxHEIGHT between 16x16 and 7680x4320, for example 1920x1080")
+                }
+                o.width = parts[0]; o.height = parts[1]
+            case "--display-profile": o.profile = try value(arg)
+            case "--aspect":
+                let text = try value(arg)
+                if text == "none" {
+                    o.aspect = nil
+                } else {
+                    guard let a = AspectRatio.parse(text) else {
+                        throw .usage("--aspect \(text): give one of \(AspectRatio.supported.map(\.description).joined(separator: ", ")) or none")
+                    }
+                    o.aspect = a
+                }
+            case "--mirror": o.mirror = try MirrorFlags.parse(try value(arg))
+            case "--wpm": o.wordsPerMinute = try number(arg, 1...1000)
+            case "--lines-per-minute": o.linesPerMinute = try number(arg, 0.1...300)
+            case "--font-size": o.fontSize = try number(arg, 6...400)
+            case "--reading-line": o.readingLine = try number(arg, 0.05...0.95)
+            case "--theme": o.theme = try PromptTheme.parse(try value(arg))
+            case "--countdown":
+                let text = try value(arg)
+                o.countdown = try Countdown.parse(text)
+            case "--recording": o.recording = true
+            default:
+                throw .usage("unknown option '\(arg)' for render-subject; see duo-capture render-subject --help")
+            }
+            i += 1
+        }
+        guard o.at != nil else { throw .usage("render-subject needs --at SECONDS (the time of the frame)") }
+        guard let out = o.out else { throw .usage("render-subject needs --out FILE.png (where to write the frame)") }
+        guard out.lowercased().hasSuffix(".png") else { throw .usage("--out \(out): the output is a PNG; name it FILE.png") }
+        if o.accessory == .teleprompter && o.script == nil {
+            throw .usage("render-subject needs --script FILE for the teleprompter (or pick --accessory countdown, preview or off)")
+        }
+        return o
+    }
+
+    static func render(_ o: Options) throws(DuoError) -> (CairoImage, String) {
+        let parsed = try o.script.map { path throws(DuoError) in try ScriptParser.load(path: path) }
+        let profile = try o.profile.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
+        let time = Int64((o.at! * 1e9).rounded())
+        let countdownSeconds = o.countdown?.seconds ?? 0
+        let takeStart = Int64(countdownSeconds) * nanosecondsPerSecond
+
+        var session = PrompterSessionState(
+            accessory: o.accessory, script: parsed, readingLine: o.readingLine, mirror: o.mirror,
+            style: PromptStyle(fontSize: o.fontSize, theme: o.theme),
+            countdown: o.countdown ?? .defaultValue, countdownStartedAt: o.countdown == nil ? nil : 0,
+            recordingStartedAt: o.recording ? takeStart : nil, aspect: o.aspect,
+            preview: o.accessory == .preview ? .testPattern(width: 320, height: 180) : nil,
+            scriptPath: o.script)
+
+        var speed: ScrollSpeed? = nil
+        if let subject = parsed?.subject {
+            if subject.separatesWords {
+                if o.linesPerMinute != nil {
+                    throw .usage("--lines-per-minute is for scripts without spaces; this script has words, use --wpm N")
+                }
+                speed = .wordsPerMinute(o.wordsPerMinute ?? 160)
+            } else {
+                if o.wordsPerMinute != nil {
+                    throw .usage("this script has no spaces between words, so words per minute mean nothing; use --lines-per-minute N")
+                }
+                speed = .linesPerMinute(o.linesPerMinute ?? 12)
+            }
+        }
+        // Lay out once with no scroll, then fit the scroll model to the layout's units and cues (lines
+        // for scripts without spaces) and rebuild the scene reusing the layout.
+        let first = SubjectScene(viewModel: .whitelisted(from: session), width: o.width, height: o.height,
+                                 profile: profile, format: .argb)
+        var detail = o.accessory.rawValue
+        if let layout = first.strip?.layout, let speed {
+            var scroll = layout.scrollModel(speed: speed)
+            scroll.start(at: takeStart)
+            session.scroll = scroll
+            let position = scroll.position(at: time)
+            let unit = layout.unitsAreWords ? "word" : "line"
+            detail += String(format: ", %@ %.1f of %.0f at %@", unit, position, layout.unitCount, speed.description)
+            if scroll.isHeldAtCue(at: time) { detail += ", held at [PAUSE]" }
+        }
+        let scene = SubjectScene(viewModel: .whitelisted(from: session), width: o.width, height: o.height,
+                                 profile: profile, format: .argb, reusing: first)
+        let image = SubjectRenderer.render(scene, at: time)
+        return (image, "\(o.width)x\(o.height) at \(clean(o.at!)) s, \(detail)")
+    }
+
+    private static func clean(_ v: Double) -> String {
+        v == v.rounded() ? String(Int(v)) : String(v)
+    }
+}

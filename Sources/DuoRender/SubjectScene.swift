@@ -1,0 +1,240 @@
+import Foundation
+import DuoCore
+
+/// One thing to put on a subject frame, in physical (mirrored) monitor pixels.
+///
+/// Thread: value type; made per frame by `SubjectScene.items(at:)`.
+enum OverlayItem {
+    /// A window of the prompt strip: physical rectangle, the strip row at the panel's reader-space top, and
+    /// whether the rows run bottom to top (vertical mirror).
+    case panel(x: Int, y: Int, width: Int, height: Int, windowTop: Int, flippedVertically: Bool)
+    case fill(x: Int, y: Int, width: Int, height: Int, colour: RGBA)
+    case sprite(CairoImage, x: Int, y: Int)
+    case preview(PreviewFrame)
+}
+
+/// Everything needed to draw subject frames for one view-model snapshot, one monitor size and one display
+/// profile: the geometry, the laid-out script as a tiled strip, and pre-rendered sprites (recording light,
+/// digits, countdown numbers). A frame is then only a window of the strip plus a few blits and fills.
+///
+/// Building a scene costs time (Pango layout of the whole script) and happens OFF the streaming thread;
+/// `init(reusing:)` keeps the previous layout and tiles when only time-like fields changed (scroll, pause,
+/// recording state), so commands stay cheap.
+///
+/// Thread: built on any thread except the streaming thread; immutable afterwards except the strip's tile
+/// cache, which is itself lock-protected. `items(at:)` and the draw functions are safe on any thread.
+public final class SubjectScene: @unchecked Sendable {
+    public let viewModel: SubjectViewModel
+    public let width: Int
+    public let height: Int
+    public let profile: DisplayProfile
+    /// Reader-space geometry (before mirroring).
+    public let geometry: SubjectGeometry
+    public let palette: SubjectPalette
+    public let fontSize: Double
+    public let strip: PromptStrip?
+    public let safeFrame: SafeFrame?
+
+    private let labelFontSize: Double
+    private let recordingLabel: CairoImage
+    private let digits: [Character: CairoImage]
+    private let countdownNumbers: [Int: CairoImage]
+
+    /// The default font size for a monitor: 48 px, smaller on small monitors. It is a fixed size, not a
+    /// fraction of the monitor, so the panel (and its per-frame cost) does not grow on a 4K monitor.
+    public static func defaultFontSize(height: Int) -> Double {
+        min(48, max(8, (Double(height) / 20).rounded()))
+    }
+
+    public init(viewModel: SubjectViewModel, width: Int, height: Int, profile: DisplayProfile = .plain,
+                format: PromptStrip.Format, reusing previous: SubjectScene? = nil) {
+        precondition(width >= 16 && height >= 16, "subject frames are at least 16x16")
+        self.viewModel = viewModel
+        self.width = width
+        self.height = height
+        self.profile = profile
+        palette = SubjectPalette(viewModel.style.theme)
+        let fontSize = viewModel.style.fontSize ?? SubjectScene.defaultFontSize(height: height)
+        self.fontSize = fontSize
+
+        var readerProfile = profile.mirrored(viewModel.mirror)
+        if let line = viewModel.readingLine { readerProfile.readingLine = line }
+        let measure = (fontSize * 30).rounded()
+        let padding = Int((fontSize * 0.6).rounded())
+        let estimate = SubjectGeometry(profile: readerProfile, width: width, height: height,
+                                       lineHeight: fontSize * 1.2, maximumPanelWidth: measure)
+        let panelWidth = Int(estimate.panel.width)
+
+        var strip: PromptStrip? = nil
+        if viewModel.kind == .teleprompter, let script = viewModel.script, panelWidth > 2 * padding + 8 {
+            if let old = previous?.strip, previous?.viewModel.script == script,
+               previous?.viewModel.style == viewModel.style, old.width == panelWidth,
+               old.mirrored == viewModel.mirror.horizontal, old.format == format {
+                strip = old
+            } else {
+                let layout: PromptLayout
+                if let oldLayout = previous?.strip?.layout, previous?.viewModel.script == script,
+                   previous?.viewModel.style == viewModel.style, oldLayout.width == panelWidth - 2 * padding {
+                    layout = oldLayout
+                } else {
+                    layout = PromptLayout(script: script, width: panelWidth - 2 * padding, fontSize: fontSize,
+                                          theme: viewModel.style.theme)
+                }
+                strip = PromptStrip(layout: layout, width: panelWidth, padding: padding,
+                                    mirrored: viewModel.mirror.horizontal, format: format)
+            }
+        }
+        self.strip = strip
+        geometry = SubjectGeometry(profile: readerProfile, width: width, height: height,
+                                   lineHeight: strip?.layout.lineHeight ?? fontSize * 1.2, maximumPanelWidth: measure)
+        safeFrame = viewModel.safeFrameAspect.map { SafeFrame(aspect: $0, frameWidth: width, frameHeight: height) }
+
+        // Sprites: the recording label, tabular digits for its clock, and the countdown numbers.
+        let mirror = viewModel.mirror
+        labelFontSize = max(8, (fontSize * 0.6).rounded())
+        if let old = previous, old.labelFontSize == labelFontSize, old.viewModel.mirror == mirror,
+           old.viewModel.countdown == viewModel.countdown, old.width == width, old.height == height,
+           old.viewModel.style.theme == viewModel.style.theme {
+            recordingLabel = old.recordingLabel
+            digits = old.digits
+            countdownNumbers = old.countdownNumbers
+        } else {
+            recordingLabel = renderLabel("REC", fontSize: labelFontSize, bold: true, colour: RGBA(1, 1, 1),
+                                         mirror: mirror, dot: SubjectPalette.recording)
+            var digits: [Character: CairoImage] = [:]
+            for c in "0123456789:" {
+                digits[c] = renderLabel(String(c), fontSize: labelFontSize, bold: true, colour: RGBA(1, 1, 1), mirror: mirror)
+            }
+            self.digits = digits
+            let countdownSize = max(12, (estimate.content.height * 0.35).rounded())
+            var numbers: [Int: CairoImage] = [:]
+            for n in stride(from: viewModel.countdown.seconds, through: 1, by: -1) {
+                numbers[n] = renderLabel(String(n), fontSize: countdownSize, bold: true, colour: RGBA(1, 1, 1),
+                                         mirror: mirror, backdrop: SubjectPalette.backdrop, padding: countdownSize * 0.3)
+            }
+            countdownNumbers = numbers
+        }
+    }
+
+    /// The scroll unit position → the strip row at the panel's top (even, so chroma rows pair up).
+    func windowTop(at time: Int64) -> Int? {
+        guard let strip else { return nil }
+        let y = strip.layout.textY(atUnits: viewModel.scrollPosition(at: time)) - (geometry.readingLineY - geometry.panel.y)
+        return Int((y / 2).rounded(.down)) * 2
+    }
+
+    /// Renders the strip tiles a frame at `time` needs. OFF the streaming thread (offline: call before drawing).
+    public func prepare(at time: Int64) {
+        guard let strip, let top = windowTop(at: time) else { return }
+        strip.prepare(top: top, rows: Int(geometry.panel.height))
+    }
+
+    /// True when a frame at `time` has every tile it needs.
+    public func isReady(at time: Int64) -> Bool {
+        guard let strip, let top = windowTop(at: time) else { return true }
+        return strip.isReady(top: top, rows: Int(geometry.panel.height))
+    }
+
+    /// Reader space → physical pixels.
+    private func physical(_ r: FrameRect) -> (x: Int, y: Int, width: Int, height: Int) {
+        var x = r.x, y = r.y
+        if viewModel.mirror.horizontal { x = Double(width) - r.x - r.width }
+        if viewModel.mirror.vertical { y = Double(height) - r.y - r.height }
+        return (Int(x.rounded()), Int(y.rounded()), Int(r.width.rounded()), Int(r.height.rounded()))
+    }
+
+    private func fill(_ r: FrameRect, _ colour: RGBA) -> OverlayItem {
+        let p = physical(r)
+        return .fill(x: p.x, y: p.y, width: p.width, height: p.height, colour: colour)
+    }
+
+    private func sprite(_ image: CairoImage, readerX: Double, readerY: Double) -> OverlayItem {
+        let p = physical(FrameRect(x: readerX, y: readerY, width: Double(image.width), height: Double(image.height)))
+        return .sprite(image, x: p.x, y: p.y)
+    }
+
+    /// Corner brackets of a safe-frame rectangle: arms `arm` pixels long, `lineWidth` thick. Brackets rather
+    /// than full outlines: full-height lines would touch every row of the frame, making the per-frame cost
+    /// grow with the video's height; brackets of a fixed size cost the same at 720p and at 4K.
+    private func brackets(_ r: FrameRect, arm: Double, lineWidth: Double, _ colour: RGBA) -> [OverlayItem] {
+        let rx = r.x.rounded(), ry = r.y.rounded(), rw = r.width.rounded(), rh = r.height.rounded()
+        let a = min(arm, rw / 2, rh / 2)
+        var items: [OverlayItem] = []
+        for (cx, right) in [(rx, false), (rx + rw, true)] {
+            for (cy, bottom) in [(ry, false), (ry + rh, true)] {
+                let x0 = right ? cx - a : cx
+                let y0 = bottom ? cy - lineWidth : cy
+                items.append(fill(FrameRect(x: x0, y: y0, width: a, height: lineWidth), colour))
+                let vx = right ? cx - lineWidth : cx
+                let vy = bottom ? cy - a : cy + lineWidth
+                items.append(fill(FrameRect(x: vx, y: vy, width: lineWidth, height: a - lineWidth), colour))
+            }
+        }
+        return items
+    }
+
+    /// What a frame at pipeline time `time` shows, back to front.
+    func items(at time: Int64) -> [OverlayItem] {
+        let vm = viewModel
+        guard vm.kind != .off else { return [] }
+        var items: [OverlayItem] = []
+        if vm.kind == .preview, let preview = vm.preview { items.append(.preview(preview)) }
+        // Occlusions are marked (dimly) so a preview render shows what the text avoids; on the monitor
+        // the camera covers them anyway.
+        for o in geometry.occlusions { items.append(fill(o, SubjectPalette.occlusion)) }
+
+        if let strip, let top = windowTop(at: time) {
+            let p = physical(geometry.panel)
+            // Even origin (also on odd-sized monitors after a flip), so 4:2:0 chroma rows copy whole.
+            items.append(.panel(x: p.x & ~1, y: p.y & ~1, width: strip.width, height: p.height & ~1, windowTop: top,
+                                flippedVertically: vm.mirror.vertical))
+            let band = strip.layout.lineHeight * 1.2
+            items.append(fill(FrameRect(x: geometry.panel.x, y: (geometry.readingLineY - band / 2).rounded(),
+                                        width: geometry.panel.width, height: band.rounded()), palette.band))
+        }
+
+        if let safe = safeFrame {
+            let lw: Double = height >= 360 ? 2 : 1
+            let arm = max(8, (fontSize * 1.5).rounded())
+            items += brackets(safe.composition, arm: arm, lineWidth: lw, SubjectPalette.composition)
+            items += brackets(safe.actionSafe, arm: arm, lineWidth: lw, SubjectPalette.actionSafe)
+            items += brackets(safe.graphicsSafe, arm: arm, lineWidth: lw, SubjectPalette.graphicsSafe)
+        }
+
+        if let elapsed = vm.recordingElapsedSeconds(at: time) {
+            let clock = elapsed >= 3600
+                ? String(format: "%ld:%02ld:%02ld", elapsed / 3600, elapsed / 60 % 60, elapsed % 60)
+                : String(format: "%02ld:%02ld", elapsed / 60, elapsed % 60)
+            let glyphs = clock.compactMap { digits[$0] }
+            let advance = Double(digits["0"]!.width)
+            let gap = labelFontSize * 0.4
+            let margin = (fontSize * 0.4).rounded()
+            var clockWidth = 0.0
+            for (c, g) in zip(clock, glyphs) { clockWidth += c == ":" ? Double(g.width) : advance }
+            let boxWidth = Double(recordingLabel.width) + gap + clockWidth + 2 * gap
+            let boxHeight = Double(recordingLabel.height) + gap
+            // Bottom left of the text area, or top left when the prompt panel sits in the lower half.
+            let boxX = geometry.content.x + margin
+            let panelLow = strip != nil && geometry.panel.midY > geometry.content.midY
+            let boxY = panelLow ? geometry.content.minY + margin : geometry.content.maxY - margin - boxHeight
+            items.append(fill(FrameRect(x: boxX, y: boxY, width: boxWidth.rounded(), height: boxHeight.rounded()),
+                              SubjectPalette.backdrop))
+            var x = boxX + gap
+            let y = boxY + gap / 2
+            items.append(sprite(recordingLabel, readerX: x, readerY: y))
+            x += Double(recordingLabel.width) + gap
+            for (c, g) in zip(clock, glyphs) {
+                let w = c == ":" ? Double(g.width) : advance
+                items.append(sprite(g, readerX: (x + (w - Double(g.width)) / 2).rounded(), readerY: y))
+                x += w
+            }
+        }
+
+        if let n = vm.countdownValue(at: time), let number = countdownNumbers[n] {
+            let c = geometry.content
+            items.append(sprite(number, readerX: (c.midX - Double(number.width) / 2).rounded(),
+                                readerY: (c.midY - Double(number.height) / 2).rounded()))
+        }
+        return items
+    }
+}
