@@ -1,5 +1,6 @@
 import DuoCore
 import DuoMedia
+import DuoRender
 import Foundation
 
 /// The executable's entry point: parse, dispatch, and turn every error into one line and an exit code.
@@ -17,6 +18,8 @@ public enum DuoCaptureMain {
                 print("duo-capture \(version) (\(GStreamer.version))")
             case .pipeline:
                 print(try PipelineCommand.run(options))
+            case .renderSubject:
+                print(try RenderSubjectCommand.run(arguments: options.passthrough))
             case .cameras:
                 print(CamerasCommand.run())
             case .run:

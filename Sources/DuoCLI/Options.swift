@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, renderSubject = "render-subject", help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -27,10 +27,12 @@ public struct Options: Sendable {
     public var pipelinesDirectory: String?
     public var json = false
     public var quiet = false
+    /// Arguments handed on unparsed to a sub-command with its own options.
+    public var passthrough: [String] = []
 
     public init() {}
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras"]
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject"]
 
     /// Parses `arguments` (without the program name). Throws a usage error naming the bad option.
     public static func parse(_ arguments: [String]) throws(DuoError) -> Options {
@@ -39,6 +41,11 @@ public struct Options: Sendable {
         if let first = args.first, commands.contains(first) {
             o.command = Command(rawValue: first)!
             args = args.dropFirst()
+            // render-subject has its own options (DuoRender parses them).
+            if o.command == .renderSubject {
+                o.passthrough = Array(args)
+                return o
+            }
         }
         func value(_ name: String) throws(DuoError) -> String {
             guard let v = args.popFirst(), !v.hasPrefix("--") || v == "-" else {
