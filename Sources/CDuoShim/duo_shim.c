@@ -151,6 +151,59 @@ void duo_drop_buffers_before(GstPad *pad, GstClockTime running_time) {
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, drop_before, threshold, g_free);
 }
 
+static GstPadProbeReturn gate_probe(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
+    DuoStartGate *gate = user_data;
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (!buffer || !GST_BUFFER_PTS_IS_VALID(buffer)) return GST_PAD_PROBE_OK;
+    GstClockTime rt = GST_BUFFER_PTS(buffer);
+    GstEvent *event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0);
+    if (event) {
+        const GstSegment *segment = NULL;
+        gst_event_parse_segment(event, &segment);
+        if (segment && segment->format == GST_FORMAT_TIME)
+            rt = gst_segment_to_running_time(segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
+        gst_event_unref(event);
+    }
+    if (!GST_CLOCK_TIME_IS_VALID(rt)) return GST_PAD_PROBE_OK;
+    if (rt < gate->threshold) return GST_PAD_PROBE_DROP;
+    __atomic_store_n(&gate->first_running_time, (gint64)rt, __ATOMIC_RELEASE);
+    return GST_PAD_PROBE_REMOVE;
+}
+
+static void gate_probe_destroyed(gpointer data) { duo_start_gate_unref(data); }
+
+DuoStartGate *duo_start_gate_attach(GstPad *pad, GstClockTime running_time) {
+    DuoStartGate *gate = g_new0(DuoStartGate, 1);
+    gate->threshold = running_time;
+    gate->first_running_time = -1;
+    gate->refcount = 2;  // the caller's and the probe's
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, gate_probe, gate, gate_probe_destroyed);
+    return gate;
+}
+
+gint64 duo_start_gate_first_running_time(DuoStartGate *gate) {
+    return __atomic_load_n(&gate->first_running_time, __ATOMIC_ACQUIRE);
+}
+
+void duo_start_gate_unref(DuoStartGate *gate) {
+    if (g_atomic_int_dec_and_test(&gate->refcount)) g_free(gate);
+}
+
+static GstFlowReturn isolated_chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
+    GstFlowReturn ret = gst_proxy_pad_chain_default(pad, parent, buffer);
+    return ret == GST_FLOW_OK ? ret : GST_FLOW_OK;
+}
+
+static GstFlowReturn isolated_chain_list(GstPad *pad, GstObject *parent, GstBufferList *list) {
+    GstFlowReturn ret = gst_proxy_pad_chain_list_default(pad, parent, list);
+    return ret == GST_FLOW_OK ? ret : GST_FLOW_OK;
+}
+
+void duo_isolate_branch_errors(GstPad *ghost_sink) {
+    gst_pad_set_chain_function_full(ghost_sink, isolated_chain, NULL, NULL);
+    gst_pad_set_chain_list_function_full(ghost_sink, isolated_chain_list, NULL, NULL);
+}
+
 void duo_set_bool(gpointer object, const gchar *name, gboolean value) { g_object_set(object, name, value, NULL); }
 void duo_set_int(gpointer object, const gchar *name, gint value) { g_object_set(object, name, value, NULL); }
 void duo_set_uint64(gpointer object, const gchar *name, guint64 value) { g_object_set(object, name, value, NULL); }

@@ -19,20 +19,36 @@ public struct BranchCounts: Sendable, Equatable {
     public var subjectView: FrameCount
 }
 
+/// One reading of the audio level meter (`level`, first channel).
+public struct AudioLevel: Sendable, Equatable {
+    public let rmsDB: Double
+    public let peakDB: Double
+    /// Pipeline running time when the session received it, ns.
+    public let runningTime: Int64
+}
+
 /// A finished take, as the session saw it.
 public struct TakeResult: Sendable {
     public let number: Int
     public let path: String
     /// Frames that entered the record branch.
     public let frames: FrameCount
-    /// Pipeline running time when the take was attached and when it was detached, ns.
+    /// Audio buffers that entered the record branch (nil without audio).
+    public let audio: FrameCount?
+    /// Pipeline running time at which the take started (the countdown's end) and when it was detached, ns.
     public let startRunningTime: Int64
     public let endRunningTime: Int64
+    /// Running time of the first video frame and first audio buffer let into the take, ns.
+    public let firstFrameRunningTime: Int64?
+    public let firstAudioRunningTime: Int64?
     public let startDate: Date
     public let endDate: Date
     /// Set when the take ended because of an error (disk full, encoder failure); the file holds what was
     /// written before it.
     public let failure: DuoError?
+
+    /// Record-start latency: the first recorded frame's capture time after the take's start, ns.
+    public var startLatency: Int64? { firstFrameRunningTime.map { $0 - startRunningTime } }
 
     /// Duration covered by the recorded frames, ns.
     public var recordedDuration: Int64 {
@@ -57,6 +73,8 @@ public actor CaptureSession {
 
     private var pipeline: ElementRef?
     private var tee: ElementRef?
+    private var audioTee: ElementRef?
+    private var lastAudioLevel: AudioLevel?
     private var bus: BusWatch?
     private var busTask: Task<Void, Never>?
     private var counters: [String: FrameCounter] = [:]
@@ -68,21 +86,41 @@ public actor CaptureSession {
     private var eosSeen: Set<UInt> = []
     private var eosWaiters: [UInt: CheckedContinuation<Void, Never>] = [:]
 
+    /// One tee feeding a take: the tee's request pad, the bin's ghost sink and the start gate on the pad.
+    private final class TakeInput: @unchecked Sendable {
+        let tee: ElementRef
+        let teePad: PadRef
+        let binSink: PadRef
+        private let gate: UnsafeMutablePointer<DuoStartGate>
+        init(tee: ElementRef, teePad: PadRef, binSink: PadRef, gate: UnsafeMutablePointer<DuoStartGate>) {
+            self.tee = tee; self.teePad = teePad; self.binSink = binSink; self.gate = gate
+        }
+        /// Running time of the first buffer let into the take, ns.
+        var firstRunningTime: Int64? {
+            let t = duo_start_gate_first_running_time(gate)
+            return t >= 0 ? Int64(t) : nil
+        }
+        deinit { duo_start_gate_unref(gate) }
+    }
+
     private final class ActiveTake: @unchecked Sendable {
         let number: Int
         let path: String
         let bin: ElementRef
         let sink: ElementRef
-        let teePad: PadRef
-        let binSink: PadRef
+        let video: TakeInput
+        let audio: TakeInput?
         let counter: FrameCounter
+        let audioCounter: FrameCounter?
         let startRunningTime: Int64
         let startDate: Date
         var failure: DuoError?
-        init(number: Int, path: String, bin: ElementRef, sink: ElementRef, teePad: PadRef, binSink: PadRef,
-             counter: FrameCounter, startRunningTime: Int64, startDate: Date) {
-            self.number = number; self.path = path; self.bin = bin; self.sink = sink; self.teePad = teePad
-            self.binSink = binSink; self.counter = counter; self.startRunningTime = startRunningTime; self.startDate = startDate
+        var inputs: [TakeInput] { [video] + (audio.map { [$0] } ?? []) }
+        init(number: Int, path: String, bin: ElementRef, sink: ElementRef, video: TakeInput, audio: TakeInput?,
+             counter: FrameCounter, audioCounter: FrameCounter?, startRunningTime: Int64, startDate: Date) {
+            self.number = number; self.path = path; self.bin = bin; self.sink = sink; self.video = video
+            self.audio = audio; self.counter = counter; self.audioCounter = audioCounter
+            self.startRunningTime = startRunningTime; self.startDate = startDate
         }
     }
 
@@ -102,13 +140,18 @@ public actor CaptureSession {
         for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
             throw ElementPackages.missingElementError(element, neededFor: "the capture graph")
         }
-        try GStreamer.require([plan.encoder.element, plan.container.element, "h264parse", "videocrop", "queue", "filesink"], for: "recording takes")
+        try GStreamer.require(plan.recordElements, for: "recording takes")
         let p = try Self.parse(description)
         // Take branches post their own EOS; forward them so a take can be finalised while the preview runs.
         p.set("message-forward", true)
         guard let t = p.child(named: "t") else { preconditionFailure("graph has no tee named t") }
         pipeline = p
         tee = t
+        if plan.audio != .none {
+            guard let at = p.child(named: "at") else { preconditionFailure("audio graph has no tee named at") }
+            audioTee = at
+            counters["audio"] = p.child(named: "audio_sink")?.staticPad("sink").map(FrameCounter.init(pad:))
+        }
         counters["camera"] = p.child(named: "camera_caps")?.staticPad("src").map(FrameCounter.init(pad:))
         counters["operator"] = p.child(named: "operator_sink")?.staticPad("sink").map(FrameCounter.init(pad:))
         counters["subject"] = p.child(named: "subject_sink")?.staticPad("sink").map(FrameCounter.init(pad:))
@@ -150,6 +193,7 @@ public actor CaptureSession {
         busTask?.cancel()
         busTask = nil
         tee = nil
+        audioTee = nil
         pipeline = nil
         resumePlayingWaiters()
         for (_, w) in eosWaiters { w.resume() }
@@ -165,6 +209,11 @@ public actor CaptureSession {
                      operatorView: counters["operator"]?.read() ?? .zero,
                      subjectView: counters["subject"]?.read() ?? .zero)
     }
+
+    /// Audio buffers that reached the live audio sink (nil without audio).
+    public var audioCount: FrameCount? { counters["audio"]?.read() }
+    /// The latest `level` reading, for the operator HUD (nil without audio or before the first one).
+    public var audioLevel: AudioLevel? { lastAudioLevel }
 
     public var isRecording: Bool { take != nil }
     /// Frames that entered the running take's branch so far (nil when not recording).
@@ -191,10 +240,13 @@ public actor CaptureSession {
 
     // MARK: Takes
 
-    /// Attaches a new record branch to the running tee. Frames after this instant go into `path`; the
-    /// branch's timestamps are shifted so the file starts at zero.
+    /// Attaches a new record branch (video, and audio when the plan has it) to the running tees. Frames
+    /// captured at or after `startingAt` (pipeline running time, ns; default: now) go into `path`; earlier
+    /// ones are dropped at the tee pads, so a take can be attached just before its countdown ends and
+    /// still start exactly at the end. Both streams are shifted by the same amount so the file starts at
+    /// zero and audio stays in sync with video.
     @discardableResult
-    public func startTake(path: String) throws(DuoError) -> Int {
+    public func startTake(path: String, startingAt requestedStart: Int64? = nil) throws(DuoError) -> Int {
         guard let p = pipeline, let t = tee, failure == nil else {
             throw .runtime("cannot start a take: the capture session is not running")
         }
@@ -206,50 +258,85 @@ public actor CaptureSession {
               let sink = bin.child(named: "record_sink") else {
             throw .input("pipeline file record.gst must keep the elements named record_queue and record_sink")
         }
-        let ghost = gst_ghost_pad_new("sink", queueSink.pointer)!
-        gst_element_add_pad(bin.pointer, ghost)
-        let binSink = PadRef(adopting: gst_object_ref(UnsafeMutableRawPointer(ghost)).assumingMemoryBound(to: GstPad.self))
+        let binSink = Self.addGhostSink(to: bin, target: queueSink, name: "sink")
         let counter = FrameCounter(pad: queue.staticPad("src")!)
+        var audioInput: (sink: PadRef, counter: FrameCounter)?
+        if plan.audio != .none {
+            guard let audioQueue = bin.child(named: "record_audio_queue"), let audioQueueSink = audioQueue.staticPad("sink") else {
+                throw .input("pipeline file record-audio.gst must keep the element named record_audio_queue")
+            }
+            audioInput = (Self.addGhostSink(to: bin, target: audioQueueSink, name: "audio_sink"),
+                          FrameCounter(pad: audioQueue.staticPad("src")!))
+        }
 
         gst_bin_add(duo_as_bin(p.pointer), bin.pointer)  // the pipeline now holds a reference too
         gst_object_ref(UnsafeMutableRawPointer(bin.pointer))
-        let start = runningTime
-        // Shift the branch so its running time starts at 0 at the moment the take begins; frames captured
-        // before that moment are dropped at the tee pad (duo_drop_buffers_before), so the first frame in
-        // the file is the first one captured after `start`, within one frame interval of it.
+        let start = max(requestedStart ?? 0, runningTime)
+        // Shift the branch so its running time starts at 0 at the take's start; frames captured before
+        // that moment are dropped at the tee pads (DuoStartGate), so the first frame in the file is the
+        // first one captured at or after `start`, within one frame interval of it.
         gst_pad_set_offset(binSink.pointer, gint64(-start))
-        guard gst_element_sync_state_with_parent(bin.pointer) != 0,
-              let teePadPointer = gst_element_request_pad_simple(t.pointer, "src_%u") else {
+        if let audioInput { gst_pad_set_offset(audioInput.sink.pointer, gint64(-start)) }
+        func abandon() {
             gst_element_set_state(bin.pointer, GST_STATE_NULL)
             gst_bin_remove(duo_as_bin(p.pointer), bin.pointer)
+        }
+        guard gst_element_sync_state_with_parent(bin.pointer) != 0 else {
+            abandon()
             throw .runtime("cannot start take \(number): the record branch did not start; run with GST_DEBUG=3 for details")
         }
-        let teePad = PadRef(adopting: teePadPointer)
-        duo_drop_buffers_before(teePad.pointer, GstClockTime(start))
-        let linked = gst_pad_link(teePad.pointer, binSink.pointer)
-        guard linked == GST_PAD_LINK_OK else {
-            gst_element_release_request_pad(t.pointer, teePad.pointer)
-            gst_element_set_state(bin.pointer, GST_STATE_NULL)
-            gst_bin_remove(duo_as_bin(p.pointer), bin.pointer)
-            throw .runtime("cannot start take \(number): linking the record branch failed (\(linked.rawValue))")
+        guard let video = Self.linkTee(t, to: binSink, start: start) else {
+            abandon()
+            throw .runtime("cannot start take \(number): linking the record branch failed")
         }
-        take = ActiveTake(number: number, path: path, bin: bin, sink: sink, teePad: teePad, binSink: binSink,
-                          counter: counter, startRunningTime: start, startDate: Date())
+        var audio: TakeInput?
+        if let audioInput {
+            guard let at = audioTee, let linked = Self.linkTee(at, to: audioInput.sink, start: start) else {
+                duo_detach_branch_when_idle(t.pointer, video.teePad.pointer, video.binSink.pointer)
+                abandon()
+                throw .runtime("cannot start take \(number): linking the audio branch failed")
+            }
+            audio = linked
+        }
+        take = ActiveTake(number: number, path: path, bin: bin, sink: sink, video: video, audio: audio,
+                          counter: counter, audioCounter: audioInput?.counter, startRunningTime: start, startDate: Date())
         eventSink.yield(.takeStarted(number: number, path: path))
         return number
+    }
+
+    private static func addGhostSink(to bin: ElementRef, target: PadRef, name: String) -> PadRef {
+        let ghost = gst_ghost_pad_new(name, target.pointer)!
+        gst_element_add_pad(bin.pointer, ghost)
+        // A failing take (full disk) must never stop the tee, and so the preview.
+        duo_isolate_branch_errors(ghost)
+        return PadRef(adopting: gst_object_ref(UnsafeMutableRawPointer(ghost)).assumingMemoryBound(to: GstPad.self))
+    }
+
+    private static func linkTee(_ tee: ElementRef, to binSink: PadRef, start: Int64) -> TakeInput? {
+        guard let teePadPointer = gst_element_request_pad_simple(tee.pointer, "src_%u") else { return nil }
+        let teePad = PadRef(adopting: teePadPointer)
+        let gate = duo_start_gate_attach(teePad.pointer, GstClockTime(start))!
+        guard gst_pad_link(teePad.pointer, binSink.pointer) == GST_PAD_LINK_OK else {
+            gst_element_release_request_pad(tee.pointer, teePad.pointer)
+            duo_start_gate_unref(gate)
+            return nil
+        }
+        return TakeInput(tee: tee, teePad: teePad, binSink: binSink, gate: gate)
     }
 
     /// Detaches the record branch at a frame boundary, sends it EOS and waits until the file is finalised.
     /// The preview keeps running throughout.
     public func stopTake() async throws(DuoError) -> TakeResult {
-        guard let current = take, let p = pipeline, let t = tee else {
+        guard let current = take, let p = pipeline else {
             throw .runtime("no take is recording")
         }
         take = nil
         let end = runningTime
         let sinkID = current.sink.identity
         let binID = current.bin.identity
-        duo_detach_branch_when_idle(t.pointer, current.teePad.pointer, current.binSink.pointer)
+        for input in current.inputs {
+            duo_detach_branch_when_idle(input.tee.pointer, input.teePad.pointer, input.binSink.pointer)
+        }
         if current.failure == nil {
             await waitForEOS(anyOf: [sinkID, binID], timeout: 10)
         }
@@ -258,7 +345,10 @@ public actor CaptureSession {
         eosSeen.remove(sinkID)
         eosSeen.remove(binID)
         let result = TakeResult(number: current.number, path: current.path, frames: current.counter.read(),
+                                audio: current.audioCounter?.read(),
                                 startRunningTime: current.startRunningTime, endRunningTime: end,
+                                firstFrameRunningTime: current.video.firstRunningTime,
+                                firstAudioRunningTime: current.audio?.firstRunningTime,
                                 startDate: current.startDate, endDate: Date(), failure: current.failure)
         eventSink.yield(.takeEnded(result))
         return result
@@ -296,10 +386,15 @@ public actor CaptureSession {
         case .childEndOfStream(let id):
             eosSeen.insert(id)
             resumeEOSWaiter(eosAliases[id] ?? id)
-        case .error(let source, let identity, let message, let debug, _):
+        case .error(let source, let identity, let message, let debug, let domainCode):
             if let current = take, Self.isDescendant(identity, of: current.bin) {
-                // The take failed (disk full, encoder error): end it, keep the preview.
-                current.failure = .runtime("take \(current.number) stopped: \(message) (\(source)); the file holds what was recorded before")
+                // The take failed (disk full, encoder error): end it, keep the preview. Only the first
+                // error counts; the elements behind it report their own consequences.
+                guard current.failure == nil else { return }
+                let directory = (current.path as NSString).deletingLastPathComponent
+                current.failure = domainCode == Self.noSpaceLeft
+                    ? .runtime("take \(current.number) stopped: the disk holding \(directory) is full; free space or give another --record-dir (the file holds what was recorded before, the preview goes on)")
+                    : .runtime("take \(current.number) stopped: \(message) (\(source)); the file holds what was recorded before")
                 Task { _ = try? await self.stopTake() }
                 return
             }
@@ -310,11 +405,15 @@ public actor CaptureSession {
         case .warning(let source, let message):
             eventSink.yield(.warning("\(source): \(message)"))
         case .audioLevel(let rms, let peak):
+            lastAudioLevel = AudioLevel(rmsDB: rms, peakDB: peak, runningTime: runningTime)
             eventSink.yield(.audioLevel(rmsDB: rms, peakDB: peak))
         case .endOfStream:
             break
         }
     }
+
+    /// GST_RESOURCE_ERROR_NO_SPACE_LEFT, as BusWatch spells a GError.
+    static let noSpaceLeft = "gst-resource-error-quark:14"
 
     private func resumePlayingWaiters() {
         let waiters = playingWaiters

@@ -5,7 +5,9 @@ import Foundation
 //
 //  camera ─▶ normalise (rotate, convert, scale, rate, fixed caps) ─▶ tee ─┬─▶ operator branch
 //                                                                        ├─▶ subject branch (leaky, downscaled)
-//                                                                        └─▶ per take: record branch
+//                                                                        └─▶ per take: record branch ─▶ mux ─▶ file
+//  audio (optional) ─▶ fixed caps ─▶ level ─▶ tee "at" ─┬─▶ fakesink                                  ▲
+//                                                      └─▶ per take: record-audio branch ────────────┘
 //
 //  This file only composes text; nothing here calls GStreamer, so `duo-capture pipeline` and the tests
 //  can inspect the exact graph that will run.
@@ -85,6 +87,40 @@ public enum EncoderChoice: String, Sendable, CaseIterable {
 public enum ContainerChoice: String, Sendable, CaseIterable {
     case mkv, mp4
     public var element: String { self == .mkv ? "matroskamux" : "mp4mux" }
+    /// The audio codec each container gets: Opus in Matroska, AAC in MP4 (what players expect there).
+    public var audioEncoderFile: String { self == .mkv ? "audio-encoder-opus" : "audio-encoder-aac" }
+    public var audioEncoderElements: [String] { self == .mkv ? ["opusenc"] : ["avenc_aac", "aacparse"] }
+}
+
+/// Where a take's sound comes from (`--audio`). With `.none` the graph is exactly the video-only graph.
+public enum AudioSource: Sendable, Equatable {
+    case none
+    /// `audiotestsrc`, live: a quiet tone, for CI and benchmarks.
+    case test
+    /// `autoaudiosrc`: the desktop's default input.
+    case device
+    /// A GStreamer source description given by the user, such as `pulsesrc device=…`.
+    case custom(String)
+
+    /// The source part of the audio chain, in gst-launch syntax; nil for `.none`.
+    public var sourceDescription: String? {
+        switch self {
+        case .none: nil
+        // 10 ms buffers: a take's audio then starts within 10 ms of its video.
+        case .test: "audiotestsrc name=audio_source is-live=true wave=sine freq=440 volume=0.3 samplesperbuffer=480"
+        case .device: "autoaudiosrc name=audio_source"
+        case .custom(let d): d
+        }
+    }
+
+    public var label: String {
+        switch self {
+        case .none: "none"
+        case .test: "audiotestsrc"
+        case .device: "autoaudiosrc"
+        case .custom(let d): d
+        }
+    }
 }
 
 /// Everything the graph needs to be built, decided before any GStreamer object exists.
@@ -100,10 +136,13 @@ public struct GraphPlan: Sendable {
     public let encoder: EncoderChoice
     public let container: ContainerChoice
     public let bitrateKbps: Int
+    public let audio: AudioSource
 
     public init(library: PipelineLibrary, camera: CameraSource, requested: VideoFormat?, aspect: AspectRatio?,
-                encoder: EncoderChoice, container: ContainerChoice, bitrateKbps: Int? = nil) throws(DuoError) {
+                encoder: EncoderChoice, container: ContainerChoice, bitrateKbps: Int? = nil,
+                audio: AudioSource = .none) throws(DuoError) {
         self.library = library
+        self.audio = audio
         self.camera = camera
         self.aspect = aspect
         self.encoder = encoder
@@ -162,11 +201,38 @@ public struct GraphPlan: Sendable {
         let subject = try library.render("subject-headless", [
             "subject_width": "\(subjectSize.width)", "subject_height": "\(subjectSize.height)",
         ])
-        return "\(try cameraDescription()) ! tee name=t allow-not-linked=true  t. ! \(op)  t. ! \(subject)"
+        var d = "\(try cameraDescription()) ! tee name=t allow-not-linked=true  t. ! \(op)  t. ! \(subject)"
+        if let source = audio.sourceDescription {
+            d += "  " + (try library.render("audio", ["audio_source": source]))
+        }
+        return d
     }
 
-    /// One take's branch; its first element is the record queue, its last the file sink.
+    /// Elements a take needs beyond the live graph; checked before the graph starts.
+    public var recordElements: [String] {
+        var e = [encoder.element, container.element, "h264parse", "videocrop", "queue", "filesink"]
+        if audio != .none { e += ["audioconvert", "audioresample"] + container.audioEncoderElements }
+        return e
+    }
+
+    /// A take's audio branch (nil without audio): starts with record_audio_queue, ends in `record_mux.`.
+    public func recordAudioDescription() throws(DuoError) -> String? {
+        guard audio != .none else { return nil }
+        return try library.render("record-audio", [
+            "audio_encoder": try library.render(container.audioEncoderFile, [:]),
+        ])
+    }
+
+    /// One take's bin: the video branch (record_queue … record_sink) and, with audio, the audio branch
+    /// (record_audio_queue … record_mux).
     public func recordDescription(location: String) throws(DuoError) -> String {
+        let video = try recordVideoDescription(location: location)
+        guard let audio = try recordAudioDescription() else { return video }
+        return "\(video)  \(audio)"
+    }
+
+    /// One take's video branch; its first element is the record queue, its last the file sink.
+    public func recordVideoDescription(location: String) throws(DuoError) -> String {
         let crop = aspect?.centredCrop(frameWidth: format.width, frameHeight: format.height) ?? (left: 0, right: 0, top: 0, bottom: 0)
         let fps = Int(format.frameRate.value.rounded())
         let encoderValues = [
@@ -186,7 +252,10 @@ public struct GraphPlan: Sendable {
     /// The whole graph with one take attached, in a form `gst-launch-1.0 -e` runs as is.
     public func launchDescription(recordingTo location: String?) throws(DuoError) -> String {
         var d = try liveDescription()
-        if let location { d += "  t. ! " + (try recordDescription(location: location)) }
+        if let location {
+            d += "  t. ! " + (try recordVideoDescription(location: location))
+            if let audio = try recordAudioDescription() { d += "  at. ! \(audio)" }
+        }
         return d
     }
 }

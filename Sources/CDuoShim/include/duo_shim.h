@@ -60,6 +60,28 @@ void duo_detach_branch_when_idle(GstElement *tee, GstPad *tee_pad, GstPad *branc
 /// never with a frame from before it (which would carry a negative timestamp once shifted to zero).
 void duo_drop_buffers_before(GstPad *pad, GstClockTime running_time);
 
+// ---- Take start gate: duo_drop_buffers_before that also remembers what it let through ---------------------
+/// The running time of the first buffer a take's tee pad let through, so the record-start latency (first
+/// recorded frame against the countdown's end) is measured from buffer timestamps, not from a wall clock.
+/// Reference-counted like DuoFrameCounter: the probe holds one reference, the caller another.
+typedef struct {
+    GstClockTime threshold;
+    gint64 first_running_time;  // -1 until the first buffer at or after threshold passed
+    gint refcount;
+} DuoStartGate;
+
+/// Adds the dropping probe to `pad` and returns a gate holding one reference (the caller's).
+DuoStartGate *duo_start_gate_attach(GstPad *pad, GstClockTime running_time);
+gint64 duo_start_gate_first_running_time(DuoStartGate *gate);
+void duo_start_gate_unref(DuoStartGate *gate);
+
+// ---- Branch fault isolation -------------------------------------------------------------------------------
+/// Makes the sink ghost pad of a take's bin report success upstream whatever the branch returns (a full
+/// disk, an encoder failure, a branch being torn down). Without it the error flows back through the tee
+/// to the camera's streaming thread and stops the preview. The element that failed still posts its error
+/// on the bus, which ends the take. Why C: it replaces the pad's chain function, called once per frame.
+void duo_isolate_branch_errors(GstPad *ghost_sink);
+
 // ---- Properties -------------------------------------------------------------------------------------------
 void duo_set_bool(gpointer object, const gchar *name, gboolean value);
 void duo_set_int(gpointer object, const gchar *name, gint value);
