@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, renderSubject = "render-subject", help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, renderSubject = "render-subject", inspect, help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -32,7 +32,7 @@ public struct Options: Sendable {
 
     public init() {}
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject"]
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject", "inspect"]
 
     /// Parses `arguments` (without the program name). Throws a usage error naming the bad option.
     public static func parse(_ arguments: [String]) throws(DuoError) -> Options {
@@ -42,7 +42,7 @@ public struct Options: Sendable {
             o.command = Command(rawValue: first)!
             args = args.dropFirst()
             // render-subject has its own options (DuoRender parses them).
-            if o.command == .renderSubject {
+            if o.command == .renderSubject || o.command == .inspect {
                 o.passthrough = Array(args)
                 return o
             }

@@ -124,8 +124,17 @@ public actor CaptureSession {
         }
     }
 
-    public init(plan: GraphPlan) {
+    private let subjectDrawer: (any I420FrameDrawer)?
+    private var subjectProbe: FrameDrawerProbe?
+    private let sampleLuma: Bool
+
+    /// - Parameters:
+    ///   - subjectDrawer: draws the subject view (teleprompter, countdown, light) into each subject frame.
+    ///   - sampleLuma: frame counters also record each frame's first luma byte (tests of pixel isolation).
+    public init(plan: GraphPlan, subjectDrawer: (any I420FrameDrawer)? = nil, sampleLuma: Bool = false) {
         self.plan = plan
+        self.subjectDrawer = subjectDrawer
+        self.sampleLuma = sampleLuma
         (events, eventSink) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingNewest(256))
     }
 
@@ -150,11 +159,15 @@ public actor CaptureSession {
         if plan.audio != .none {
             guard let at = p.child(named: "at") else { preconditionFailure("audio graph has no tee named at") }
             audioTee = at
-            counters["audio"] = p.child(named: "audio_sink")?.staticPad("sink").map(FrameCounter.init(pad:))
+            counters["audio"] = p.child(named: "audio_sink")?.staticPad("sink").map { FrameCounter(pad: $0) }
         }
-        counters["camera"] = p.child(named: "camera_caps")?.staticPad("src").map(FrameCounter.init(pad:))
-        counters["operator"] = p.child(named: "operator_sink")?.staticPad("sink").map(FrameCounter.init(pad:))
-        counters["subject"] = p.child(named: "subject_sink")?.staticPad("sink").map(FrameCounter.init(pad:))
+        let sample = sampleLuma
+        counters["camera"] = p.child(named: "camera_caps")?.staticPad("src").map { FrameCounter(pad: $0, sampleLuma: sample) }
+        counters["operator"] = p.child(named: "operator_sink")?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
+        counters["subject"] = p.child(named: "subject_sink")?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
+        if let drawer = subjectDrawer, let pad = p.child(named: "subject_sink")?.staticPad("sink") {
+            subjectProbe = FrameDrawerProbe(pad: pad, drawer: drawer)
+        }
 
         let (stream, continuation) = AsyncStream.makeStream(of: BusEvent.self, bufferingPolicy: .unbounded)
         bus = BusWatch(pipeline: p) { continuation.yield($0) }
@@ -185,6 +198,7 @@ public actor CaptureSession {
         var result: TakeResult?
         if take != nil { result = try? await stopTake() }
         counters.removeAll()
+        subjectProbe = nil
         if let p = pipeline {
             p.setState(GST_STATE_NULL)
         }

@@ -42,8 +42,9 @@ final class TakeTests: XCTestCase {
         let syncError = offset - captured
         print("A/V: first audio - first video in the file \(Double(offset) / 1e6) ms, at capture \(Double(captured) / 1e6) ms, sync error \(Double(syncError) / 1e6) ms")
         XCTAssertLessThan(abs(offset), interval, "audio starts within one frame of video")
-        // Matroska stores milliseconds, so each stream may be rounded by up to 1 ms.
-        XCTAssertLessThan(abs(syncError), 3_000_000, "audio and video keep their capture-time relation within 3 ms")
+        // Matroska stores milliseconds (each stream rounded by up to 1 ms) and Opus re-frames the audio, so
+        // a few ms are measurement grain; a real sync fault is a frame or more.
+        XCTAssertLessThan(abs(syncError), 5_000_000, "audio and video keep their capture-time relation within 5 ms")
         // The audio covers the video: same length within one frame plus one audio buffer.
         let videoEnd = try XCTUnwrap(decoded.video.lastPTS) + interval
         let audioEnd = try XCTUnwrap(decoded.audio.lastPTS)

@@ -38,6 +38,9 @@ typedef struct {
     gint64 max_gap;     // largest PTS step between consecutive buffers, ns
     gint64 backwards;   // number of PTS steps that went backwards
     gint64 keyframe_first; // 1 if the first buffer was not a delta unit, 0 if it was, -1 unknown
+    gint64 luma_sample;    // first Y byte of the last buffer when sampling is on, else -1
+    gint64 luma_max;       // largest first-Y byte seen when sampling is on, else -1
+    gint sample_luma;
     gint refcount;         // the probe holds one reference, the Swift owner another
 } DuoFrameCounter;
 
@@ -81,6 +84,21 @@ void duo_start_gate_unref(DuoStartGate *gate);
 /// to the camera's streaming thread and stops the preview. The element that failed still posts its error
 /// on the bus, which ends the take. Why C: it replaces the pad's chain function, called once per frame.
 void duo_isolate_branch_errors(GstPad *ghost_sink);
+
+// ---- Drawing into live frames ------------------------------------------------------------------------
+/// Called once per frame on the streaming thread with the mapped, writable I420 planes and the frame's
+/// running time (ns).
+typedef void (*DuoI420DrawFunc)(gpointer context, guint8 *y, gint y_stride, guint8 *u, gint u_stride,
+                                guint8 *v, gint v_stride, gint width, gint height, gint64 running_time);
+
+/// Adds a buffer probe on `pad` (which must carry I420) that makes each buffer writable — a tee shares
+/// buffers between branches, so drawing in place would otherwise paint the operator preview and the
+/// recording too — maps it and calls `draw`. `destroy(context)` runs when the probe is removed.
+gulong duo_attach_i420_drawer(GstPad *pad, DuoI420DrawFunc draw, gpointer context, GDestroyNotify destroy);
+
+/// Frame counters can also sample the first luma byte of each raw video buffer (for tests that check a
+/// branch's pixels were not touched by another branch). Off by default: it maps every buffer.
+void duo_frame_counter_sample_luma(DuoFrameCounter *counter, gboolean enabled);
 
 // ---- Properties -------------------------------------------------------------------------------------------
 void duo_set_bool(gpointer object, const gchar *name, gboolean value);
