@@ -22,6 +22,8 @@ public enum DuoCaptureMain {
                 print(try RenderSubjectCommand.run(arguments: options.passthrough))
             case .inspect:
                 print(try InspectCommand.run(options.passthrough))
+            case .remux:
+                print(try RemuxCommand.run(options.passthrough))
             case .cameras:
                 print(CamerasCommand.run())
             case .run:

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, renderSubject = "render-subject", inspect, help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, renderSubject = "render-subject", inspect, remux, help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -24,6 +24,11 @@ public struct Options: Sendable {
     public var container: ContainerChoice = .mkv
     public var encoder: EncoderChoice?
     public var aspect: AspectRatio?
+    /// `--audio`: auto (the default input, none if there is none), none, test, or a source description.
+    public enum AudioChoice: Sendable, Equatable { case auto, none, test, description(String) }
+    public var audio: AudioChoice = .auto
+    /// `--countdown`: seconds before a `--record` take starts.
+    public var countdown = try! Countdown()
     public var pipelinesDirectory: String?
     public var json = false
     public var quiet = false
@@ -32,7 +37,7 @@ public struct Options: Sendable {
 
     public init() {}
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject", "inspect"]
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject", "inspect", "remux"]
 
     /// Parses `arguments` (without the program name). Throws a usage error naming the bad option.
     public static func parse(_ arguments: [String]) throws(DuoError) -> Options {
@@ -42,7 +47,7 @@ public struct Options: Sendable {
             o.command = Command(rawValue: first)!
             args = args.dropFirst()
             // render-subject has its own options (DuoRender parses them).
-            if o.command == .renderSubject || o.command == .inspect {
+            if o.command == .renderSubject || o.command == .inspect || o.command == .remux {
                 o.passthrough = Array(args)
                 return o
             }
@@ -125,6 +130,23 @@ public struct Options: Sendable {
                     throw .usage("--aspect \(v): expected one of \(AspectRatio.supported.map(\.description).joined(separator: ", "))")
                 }
                 o.aspect = a
+            case "--audio":
+                let v = try value(name)
+                switch v {
+                case "auto": o.audio = .auto
+                case "none": o.audio = .none
+                case "test": o.audio = .test
+                default:
+                    guard !v.trimmingCharacters(in: .whitespaces).isEmpty else {
+                        throw .usage("--audio needs auto, none, test or a GStreamer source such as \"pulsesrc device=NAME\"")
+                    }
+                    o.audio = .description(v)
+                }
+            case "--countdown":
+                let v = try value(name)
+                do { o.countdown = try Countdown.parse(v) } catch {
+                    throw .usage("--countdown \(v): give whole seconds from 0 to 10 (default 3)")
+                }
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)
             default:

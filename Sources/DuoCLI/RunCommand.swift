@@ -40,25 +40,56 @@ enum RunCommand {
         try await session.start()
         log("duo-capture: capturing \(plan.camera.label) at \(plan.format) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat))")
 
-        let watcher = Task {
+        let sidecars = SidecarWriter(plan: plan, countdown: options.countdown, log: log)
+        // Every take ends through the session's events (a stop, a signal or a full disk), so the sidecar
+        // and the summary see each take exactly once.
+        let watcher = Task { () -> [TakeResult] in
+            var ended: [TakeResult] = []
             for await event in session.events {
                 switch event {
                 case .failed(let e): endSink.yield(.failed(e))
                 case .warning(let w): log("duo-capture: warning: \(w)")
-                case .takeEnded(let r) where r.failure != nil: log("duo-capture: \(r.failure!.message)")
+                case .takeStarted(let number, let path): sidecars.started(take: number, path: path)
+                case .takeEnded(let r):
+                    if let failure = r.failure { log("duo-capture: \(failure.message)") }
+                    sidecars.ended(r)
+                    ended.append(r)
                 default: break
                 }
             }
+            return ended
         }
-        var takes: [TakeResult] = []
+        // With --record the take starts when the countdown ends; --duration then counts from there.
+        var takeTimer: Task<Void, Never>?
         if options.record, let dir = setup.recordDirectory {
-            let naming = TakeNaming(directory: dir, fileExtension: plan.container.rawValue)
-            let path = naming.path(take: 1, at: Date()) { FileManager.default.fileExists(atPath: $0) }
-            try await session.startTake(path: path)
-            log("duo-capture: recording take 1 to \(path)")
+            let countdown = Int64(options.countdown.seconds) * nanosecondsPerSecond
+            let countdownEnd = await session.runningTime + countdown
+            if countdown > 0 { log("duo-capture: recording starts in \(options.countdown.seconds) s") }
+            takeTimer = Task {
+                // Attach the branch a little early so the encoder is ready; the start gate still drops
+                // every frame captured before the countdown's end.
+                let lead: Int64 = 150_000_000
+                let wait = countdown - lead
+                if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait)) }
+                guard !Task.isCancelled else { return }
+                let naming = TakeNaming(directory: dir, fileExtension: plan.container.rawValue)
+                let path = naming.path(take: 1, at: Date()) { FileManager.default.fileExists(atPath: $0) }
+                do {
+                    try await session.startTake(path: path, startingAt: countdownEnd)
+                    log("duo-capture: recording take 1 to \(path)")
+                } catch {
+                    endSink.yield(.failed((error as? DuoError) ?? .runtime("cannot start the take: \(error)")))
+                    return
+                }
+                if let seconds = options.duration {
+                    let untilEnd = Double(max(0, countdownEnd - (await session.runningTime))) / 1e9
+                    try? await Task.sleep(nanoseconds: UInt64((untilEnd + seconds) * 1e9))
+                    endSink.yield(.duration)
+                }
+            }
         }
-        let timer = options.duration.map { seconds in
-            Task {
+        let timer = options.duration.flatMap { seconds in
+            options.record ? nil : Task {
                 try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
                 endSink.yield(.duration)
             }
@@ -66,11 +97,13 @@ enum RunCommand {
         var reason = EndReason.duration
         for await r in ends { reason = r; break }
         timer?.cancel()
+        takeTimer?.cancel()
+        await takeTimer?.value
 
-        if await session.isRecording, let result = try? await session.stopTake() { takes.append(result) }
+        if await session.isRecording { _ = try? await session.stopTake() }
         let counts = await session.counts
         await session.stop()
-        watcher.cancel()
+        let takes = await watcher.value
 
         let interval = plan.format.frameRate.frameDurationNanoseconds
         let summary = RunSummary(
@@ -81,6 +114,9 @@ enum RunCommand {
             subjectView: RunSummary.branch(counts.subjectView, interval: interval),
             takes: takes.map { .init(number: $0.number, file: $0.path, frames: $0.frames.frames,
                                      durationSeconds: Double($0.frames.frames) / plan.format.frameRate.value,
+                                     startLatencyMs: $0.startLatency.map { Double($0) / 1e6 },
+                                     audioBuffers: $0.audio?.frames,
+                                     dropped: RunSummary.branch($0.frames, interval: interval).dropped,
                                      error: $0.failure?.message) })
         if case .failed(let error) = reason {
             log(options.json ? summary.json : summary.text)
@@ -110,5 +146,62 @@ final class SignalWatch: @unchecked Sendable {
     func cancel() {
         for s in sources { s.cancel() }
         sources.removeAll()
+    }
+}
+
+/// Writes each take's JSON sidecar: a preliminary one when the take starts (so a killed run still leaves
+/// its metadata) and the final one when it ends.
+///
+/// Thread: called from the run's event task, one call at a time; the lock only guards the shared map.
+final class SidecarWriter: @unchecked Sendable {
+    private let plan: GraphPlan
+    private let countdown: Countdown
+    private let log: @Sendable (String) -> Void
+    private let lock = Lock()
+    private var open: [Int: TakeSidecar] = [:]
+
+    init(plan: GraphPlan, countdown: Countdown, log: @escaping @Sendable (String) -> Void) {
+        self.plan = plan
+        self.countdown = countdown
+        self.log = log
+    }
+
+    private var recordedFormat: String {
+        let f = plan.format
+        guard let crop = plan.aspect?.centredCrop(frameWidth: f.width, frameHeight: f.height) else { return f.description }
+        return VideoFormat(width: f.width - crop.left - crop.right, height: f.height - crop.top - crop.bottom,
+                           frameRate: f.frameRate).description
+    }
+
+    func started(take number: Int, path: String) {
+        let audio = plan.audio == .none ? nil
+            : TakeSidecar.Audio(source: plan.audio.label, encoder: plan.container == .mkv ? "opusenc" : "avenc_aac", buffers: nil)
+        let sidecar = TakeSidecar(
+            toolVersion: DuoCaptureMain.version, gstreamerVersion: GStreamer.version, take: number,
+            file: (path as NSString).lastPathComponent, started: Date(), countdownSeconds: countdown.seconds,
+            cameras: [.init(role: "A", label: plan.camera.label, mode: "\(plan.cameraMode.format) \(plan.cameraMode.pixelFormat)")],
+            format: recordedFormat, aspect: plan.aspect?.description, encoder: plan.encoder.element,
+            container: plan.container.element, audio: audio)
+        lock.withLock { open[number] = sidecar }
+        write(sidecar, path)
+    }
+
+    func ended(_ result: TakeResult) {
+        guard var s = lock.withLock({ open.removeValue(forKey: result.number) }) else { return }
+        let interval = plan.format.frameRate.frameDurationNanoseconds
+        s.started = TakeSidecar.timestamp(result.startDate)
+        s.ended = TakeSidecar.timestamp(result.endDate)
+        s.complete = result.failure == nil
+        s.frames = result.frames.frames
+        s.droppedFrames = RunSummary.branch(result.frames, interval: interval).dropped
+        s.durationSeconds = Double(result.frames.frames) * Double(interval) / 1e9
+        s.startLatencyMs = result.startLatency.map { Double($0) / 1e6 }
+        s.audio?.buffers = result.audio?.frames
+        s.error = result.failure?.message
+        write(s, result.path)
+    }
+
+    private func write(_ sidecar: TakeSidecar, _ path: String) {
+        do { try sidecar.write(nextTo: path) } catch { log("duo-capture: warning: \(error.message)") }
     }
 }

@@ -18,8 +18,9 @@ struct SessionSetup {
         let library = try PipelineLibrary.locate(override: options.pipelinesDirectory)
         let camera = try resolveCamera(options.source, notices: &notices)
         let encoder = try chooseEncoder(options.encoder)
+        let audio = try resolveAudio(options.audio, notices: &notices)
         let plan = try GraphPlan(library: library, camera: camera, requested: options.format, aspect: options.aspect,
-                                 encoder: encoder, container: options.container)
+                                 encoder: encoder, container: options.container, audio: audio)
         var dir: String?
         if options.record {
             dir = try prepareRecordDirectory(options.recordDirectory)
@@ -42,6 +43,26 @@ struct SessionSetup {
             let inner = try loadProfile("inner")
             notices.append("no camera found; using the simulated inner camera (--camera inner)")
             return .simulated(inner)
+        }
+    }
+
+    /// `--audio auto` takes the desktop's default input when there is one and records silently-without
+    /// audio (saying so) when there is none; a user's description must parse and be a source.
+    static func resolveAudio(_ choice: Options.AudioChoice, notices: inout [String]) throws(DuoError) -> AudioSource {
+        switch choice {
+        case .none: return .none
+        case .test: return .test
+        case .auto:
+            guard GStreamer.hasElement("autoaudiosrc"), GStreamer.hasAudioInput() else {
+                notices.append("no audio input found; recording without sound (--audio test for a test tone, --audio none to silence this)")
+                return .none
+            }
+            return .device
+        case .description(let d):
+            if let problem = GStreamer.parseProblem(d) {
+                throw .usage("--audio \"\(d)\" is not a GStreamer source description: \(problem); try --audio \"pulsesrc\" or --audio test")
+            }
+            return .custom(d)
         }
     }
 

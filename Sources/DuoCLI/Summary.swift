@@ -16,6 +16,10 @@ struct RunSummary: Encodable {
         let file: String
         let frames: Int64
         let durationSeconds: Double
+        /// First recorded frame after the countdown's end, ms (capture timestamps).
+        let startLatencyMs: Double?
+        let audioBuffers: Int64?
+        let dropped: Int64
         let error: String?
     }
     let source: String
@@ -44,6 +48,9 @@ struct RunSummary: Encodable {
         ]
         for t in takes {
             lines.append("  take \(t.number)    \(t.file): \(t.frames) frames, \(String(format: "%.2f", t.durationSeconds)) s, \(encoder) in \(container)"
+                         + (t.audioBuffers.map { ", \($0) audio buffers" } ?? "")
+                         + (t.startLatencyMs.map { String(format: ", first frame %.1f ms after the countdown", $0) } ?? "")
+                         + (t.dropped > 0 ? ", \(t.dropped) dropped" : "")
                          + (t.error.map { " — \($0)" } ?? ""))
         }
         return lines.joined(separator: "\n")

@@ -36,6 +36,31 @@ public enum GStreamer {
         }
     }
 
+    /// Why `description` does not parse as a gst-launch fragment, or nil when it does. Builds nothing
+    /// lasting: the parsed elements are released at once (a device is not opened before PLAYING).
+    public static func parseProblem(_ description: String) -> String? {
+        initialize()
+        var error: UnsafeMutablePointer<GError>? = nil
+        let bin = gst_parse_bin_from_description(description, 0, &error)
+        if let bin { gst_object_unref(UnsafeMutableRawPointer(bin)) }
+        guard let error else { return bin == nil ? "it does not parse" : nil }
+        defer { g_error_free(error) }
+        return String(cString: error.pointee.message)
+    }
+
+    /// Whether any audio input device is present (GstDeviceMonitor, class Audio/Source).
+    public static func hasAudioInput() -> Bool {
+        initialize()
+        guard let monitor = gst_device_monitor_new() else { return false }
+        defer { gst_object_unref(UnsafeMutableRawPointer(monitor)) }
+        gst_device_monitor_add_filter(monitor, "Audio/Source", nil)
+        guard gst_device_monitor_start(monitor) != 0 else { return false }
+        defer { gst_device_monitor_stop(monitor) }
+        let devices = gst_device_monitor_get_devices(monitor)
+        defer { g_list_free_full(devices) { gst_object_unref($0) } }
+        return devices != nil
+    }
+
     /// Element factory names used by a gst-launch description (the first word of each `!`-separated
     /// segment that is not caps or a pad reference), so they can be checked before parsing.
     public static func elementNames(in description: String) -> [String] {

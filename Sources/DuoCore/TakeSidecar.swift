@@ -1,0 +1,128 @@
+import Foundation
+
+/// The JSON file written next to each take (`duo-…-take01.json` beside `duo-…-take01.mkv`): what was
+/// recorded, with what, and what happened during it. A preliminary copy (`complete: false`) is written
+/// when the take starts, so even a killed run leaves its metadata; the final copy replaces it when the
+/// take ends.
+///
+/// Thread: value type; written synchronously by whoever ends the take.
+public struct TakeSidecar: Codable, Sendable, Equatable {
+    public struct Camera: Codable, Sendable, Equatable {
+        /// Which of the configured cameras (`A`, later `B` for the second one).
+        public var role: String
+        public var label: String
+        /// The mode the camera was opened in, e.g. `1920x1080@30 I420`.
+        public var mode: String
+        public init(role: String, label: String, mode: String) { self.role = role; self.label = label; self.mode = mode }
+    }
+    /// A camera swap during the take (none yet: swaps arrive with the second camera).
+    public struct Swap: Codable, Sendable, Equatable {
+        public var atSeconds: Double
+        public var from: String
+        public var to: String
+        public var format: String
+        public init(atSeconds: Double, from: String, to: String, format: String) {
+            self.atSeconds = atSeconds; self.from = from; self.to = to; self.format = format
+        }
+    }
+    /// A script marker (heading) the teleprompter passed during the take.
+    public struct Marker: Codable, Sendable, Equatable {
+        public var title: String
+        public var atSeconds: Double
+        public init(title: String, atSeconds: Double) { self.title = title; self.atSeconds = atSeconds }
+    }
+    public struct Audio: Codable, Sendable, Equatable {
+        public var source: String
+        public var encoder: String
+        public var buffers: Int64?
+        public init(source: String, encoder: String, buffers: Int64?) { self.source = source; self.encoder = encoder; self.buffers = buffers }
+    }
+
+    public var tool = "duo-capture"
+    public var toolVersion: String
+    public var gstreamerVersion: String
+    public var take: Int
+    public var file: String
+    /// False while the take records (and after a crash); true once the file was finalised.
+    public var complete: Bool
+    /// ISO 8601 with milliseconds, local offset.
+    public var started: String
+    public var ended: String?
+    public var countdownSeconds: Int
+    public var cameras: [Camera]
+    /// The recorded picture after the --aspect crop, e.g. `1080x1080@30`.
+    public var format: String
+    public var aspect: String?
+    public var encoder: String
+    public var container: String
+    public var audio: Audio?
+    public var swaps: [Swap]
+    public var markersPassed: [Marker]
+    public var frames: Int64?
+    public var droppedFrames: Int64?
+    public var durationSeconds: Double?
+    /// First recorded frame's capture time after the countdown's end, ms.
+    public var startLatencyMs: Double?
+    public var error: String?
+
+    public init(toolVersion: String, gstreamerVersion: String, take: Int, file: String, started: Date,
+                countdownSeconds: Int, cameras: [Camera], format: String, aspect: String?, encoder: String,
+                container: String, audio: Audio?) {
+        self.toolVersion = toolVersion
+        self.gstreamerVersion = gstreamerVersion
+        self.take = take
+        self.file = file
+        self.complete = false
+        self.started = Self.timestamp(started)
+        self.countdownSeconds = countdownSeconds
+        self.cameras = cameras
+        self.format = format
+        self.aspect = aspect
+        self.encoder = encoder
+        self.container = container
+        self.audio = audio
+        self.swaps = []
+        self.markersPassed = []
+    }
+
+    /// The sidecar's path for a take file: same name, `.json`.
+    public static func path(forTake file: String) -> String {
+        ((file as NSString).deletingPathExtension as NSString).appendingPathExtension("json")!
+    }
+
+    public static func timestamp(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        f.timeZone = .current
+        return f.string(from: date)
+    }
+
+    public static func date(_ text: String) -> Date? {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.date(from: text)
+    }
+
+    public var json: Data {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return (try? e.encode(self)) ?? Data()
+    }
+
+    /// Writes (atomically: a crash leaves the old copy or the new one, never half of one) next to `file`.
+    public func write(nextTo file: String) throws(DuoError) {
+        let path = Self.path(forTake: file)
+        do {
+            try json.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .runtime("cannot write the take's sidecar \(path): \(error.localizedDescription); check free space in the record folder")
+        }
+    }
+
+    public static func read(_ path: String) throws(DuoError) -> TakeSidecar {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .input("sidecar \(path) cannot be read") }
+        do { return try JSONDecoder().decode(TakeSidecar.self, from: data) } catch {
+            throw .input("sidecar \(path) is not a duo-capture take sidecar: \(error)")
+        }
+    }
+}

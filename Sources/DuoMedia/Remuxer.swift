@@ -1,0 +1,68 @@
+import CDuoShim
+import CGStreamer
+import DuoCore
+import Foundation
+
+//  Matroska → MP4 without re-encoding: the H.264 and audio packets are copied as they are.
+//
+//   filesrc ─▶ matroskademux ─┬─▶ video_0 ─▶ queue ─▶ h264parse ─▶ mp4mux ─▶ filesink
+//                             └─▶ audio_0 ─▶ queue ───────────────▲ (when the take has audio)
+
+/// Turns a Matroska take into an MP4 next to it (`duo-capture remux`).
+///
+/// Thread: any; synchronous, owns its own short-lived pipeline.
+public enum Remuxer {
+    /// Writes `output` from `input` and waits until the MP4 is finalised. `output` must not exist.
+    public static func remux(_ input: String, to output: String, timeoutSeconds: Double = 600) throws(DuoError) {
+        GStreamer.initialize()
+        guard FileManager.default.fileExists(atPath: input) else {
+            throw .input("\(input) does not exist; give a Matroska take such as ~/Videos/duo-capture/duo-…-take01.mkv")
+        }
+        precondition(!FileManager.default.fileExists(atPath: output), "remux never overwrites")
+        let hasAudio = try MediaInspector.audioStreamCount(input) > 0
+        func quoted(_ path: String) -> String {
+            "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        var description = """
+            filesrc location=\(quoted(input)) ! matroskademux name=demux \
+            demux.video_0 ! queue ! h264parse ! mp4mux name=mux faststart=true ! filesink location=\(quoted(output))
+            """
+        if hasAudio { description += "  demux.audio_0 ! queue ! mux." }
+        for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
+            throw ElementPackages.missingElementError(element, neededFor: "remuxing to MP4")
+        }
+        let pipeline = try CaptureSession.parse(description)
+        defer { pipeline.setState(GST_STATE_NULL) }
+        pipeline.setState(GST_STATE_PLAYING)
+        let bus = gst_element_get_bus(pipeline.pointer)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
+        guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(timeoutSeconds * 1e9), types) else {
+            pipeline.setState(GST_STATE_NULL)
+            try? FileManager.default.removeItem(atPath: output)
+            throw .runtime("remuxing \(input) did not finish within \(Int(timeoutSeconds)) s")
+        }
+        defer { gst_message_unref(message) }
+        if duo_message_type(message) == GST_MESSAGE_ERROR {
+            var error: UnsafeMutablePointer<GError>? = nil
+            gst_message_parse_error(message, &error, nil)
+            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            pipeline.setState(GST_STATE_NULL)
+            try? FileManager.default.removeItem(atPath: output)
+            throw .input("\(input) cannot be remuxed to MP4: \(text); it must be an H.264 Matroska file such as a duo-capture take")
+        }
+    }
+
+    /// `take.mkv` → `take.mp4`, or `take-2.mp4`, `take-3.mp4`… when that exists: never overwrites.
+    public static func outputPath(for input: String, exists: (String) -> Bool) -> String {
+        let base = (input as NSString).deletingPathExtension
+        var candidate = "\(base).mp4"
+        var n = 2
+        while exists(candidate) {
+            candidate = "\(base)-\(n).mp4"
+            n += 1
+        }
+        return candidate
+    }
+}
