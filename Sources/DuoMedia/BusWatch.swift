@@ -8,7 +8,10 @@ import Foundation
 public enum BusEvent: Sendable, Equatable {
     /// An element failed. `source` is the element's name, `sourceIdentity` its address (to tell which
     /// branch it belongs to), `domainCode` is "domain:code" of the GError.
-    case error(source: String, sourceIdentity: UInt, message: String, debug: String, domainCode: String)
+    /// `takeNumber` is set when the element sits inside a take's bin (`take<N>`), read while the message
+    /// still holds the element, so a late error from a take being torn down is never mistaken for one from
+    /// the live graph.
+    case error(source: String, sourceIdentity: UInt, message: String, debug: String, domainCode: String, takeNumber: Int?)
     case warning(source: String, message: String)
     case endOfStream
     /// A child posted EOS (seen through `message-forward`); `sourceIdentity` is the element's address.
@@ -69,7 +72,8 @@ public final class BusWatch: @unchecked Sendable {
             if type == GST_MESSAGE_WARNING { return .warning(source: srcName, message: text) }
             let domain = error.flatMap { g_quark_to_string($0.pointee.domain) }.map { String(cString: $0) } ?? ""
             let code = error.map { $0.pointee.code } ?? 0
-            return .error(source: srcName, sourceIdentity: UInt(bitPattern: src), message: text, debug: dbg, domainCode: "\(domain):\(code)")
+            return .error(source: srcName, sourceIdentity: UInt(bitPattern: src), message: text, debug: dbg,
+                          domainCode: "\(domain):\(code)", takeNumber: src.flatMap(Self.takeNumber(of:)))
         case GST_MESSAGE_EOS:
             return .endOfStream
         case GST_MESSAGE_ELEMENT:
@@ -87,6 +91,17 @@ public final class BusWatch: @unchecked Sendable {
         default:
             return nil
         }
+    }
+
+    /// N when `object` is, or is inside, the bin named `take<N>` (CaptureSession names take bins so).
+    private static func takeNumber(of object: UnsafeMutablePointer<GstObject>) -> Int? {
+        guard let path = gst_object_get_path_string(object) else { return nil }
+        defer { g_free(path) }
+        for component in String(cString: path).split(separator: "/") {
+            let name = component.split(separator: ":").last ?? component
+            if name.hasPrefix("take"), let n = Int(name.dropFirst(4)) { return n }
+        }
+        return nil
     }
 
     /// Stops reading and waits for the bus thread to finish. Idempotent.

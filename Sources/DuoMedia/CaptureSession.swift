@@ -230,6 +230,8 @@ public actor CaptureSession {
     public var audioLevel: AudioLevel? { lastAudioLevel }
 
     public var isRecording: Bool { take != nil }
+    /// Every take this session ended, in order, however it ended (stopTake, a failure, stop()).
+    public private(set) var endedTakes: [TakeResult] = []
     /// Frames that entered the running take's branch so far (nil when not recording).
     public var takeFrames: FrameCount? { take?.counter.read() }
 
@@ -283,8 +285,8 @@ public actor CaptureSession {
                           FrameCounter(pad: audioQueue.staticPad("src")!))
         }
 
-        gst_bin_add(duo_as_bin(p.pointer), bin.pointer)  // the pipeline now holds a reference too
-        gst_object_ref(UnsafeMutableRawPointer(bin.pointer))
+        // The pipeline takes its own reference (the bin is no longer floating); ours stays with ElementRef.
+        gst_bin_add(duo_as_bin(p.pointer), bin.pointer)
         let start = max(requestedStart ?? 0, runningTime)
         // Shift the branch so its running time starts at 0 at the take's start; frames captured before
         // that moment are dropped at the tee pads (DuoStartGate), so the first frame in the file is the
@@ -364,6 +366,7 @@ public actor CaptureSession {
                                 firstFrameRunningTime: current.video.firstRunningTime,
                                 firstAudioRunningTime: current.audio?.firstRunningTime,
                                 startDate: current.startDate, endDate: Date(), failure: current.failure)
+        endedTakes.append(result)
         eventSink.yield(.takeEnded(result))
         return result
     }
@@ -400,8 +403,13 @@ public actor CaptureSession {
         case .childEndOfStream(let id):
             eosSeen.insert(id)
             resumeEOSWaiter(eosAliases[id] ?? id)
-        case .error(let source, let identity, let message, let debug, let domainCode):
-            if let current = take, Self.isDescendant(identity, of: current.bin) {
+        case .error(let source, _, let message, let debug, let domainCode, let takeNumber):
+            if let takeNumber, takeNumber != take?.number {
+                // A take being torn down (or already gone) reports the consequences of its own end, such
+                // as a queue told EOS after the disk filled. It has been dealt with; the preview is fine.
+                return
+            }
+            if let current = take, takeNumber == current.number {
                 // The take failed (disk full, encoder error): end it, keep the preview. Only the first
                 // error counts; the elements behind it report their own consequences.
                 guard current.failure == nil else { return }
@@ -433,12 +441,6 @@ public actor CaptureSession {
         let waiters = playingWaiters
         playingWaiters.removeAll()
         for w in waiters { w.resume() }
-    }
-
-    private static func isDescendant(_ identity: UInt, of bin: ElementRef) -> Bool {
-        guard let object = UnsafeMutableRawPointer(bitPattern: identity) else { return false }
-        return identity == bin.identity
-            || gst_object_has_as_ancestor(object.assumingMemoryBound(to: GstObject.self), duo_as_gst_object(bin.pointer)) != 0
     }
 
     // MARK: Parsing
