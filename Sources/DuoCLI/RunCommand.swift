@@ -122,6 +122,12 @@ enum RunCommand {
             log(options.json ? summary.json : summary.text)
             throw error
         }
+        // A take that ended by itself (full disk, encoder failure) is a failed recording even though the
+        // preview ran on: the summary goes to stdout as usual, the error decides the exit code.
+        if let failed = takes.first(where: { $0.failure != nil }), let error = failed.failure {
+            print(options.json ? summary.json : summary.text)
+            throw error
+        }
         return options.json ? summary.json : summary.text
     }
 }
