@@ -230,6 +230,13 @@ public actor CaptureSession {
     public var audioLevel: AudioLevel? { lastAudioLevel }
 
     public var isRecording: Bool { take != nil }
+    /// Tests turn this off to keep a failed take attached and prove the tee is shielded from its errors
+    /// (duo_isolate_branch_errors) rather than rescued by how fast the bus is read.
+    var detachesFailedTakes = true
+    func setDetachesFailedTakes(_ value: Bool) { detachesFailedTakes = value }
+    /// The running take's failure, before the take has been detached.
+    var runningTakeFailure: DuoError? { take?.failure }
+
     /// Every take this session ended, in order, however it ended (stopTake, a failure, stop()).
     public private(set) var endedTakes: [TakeResult] = []
     /// Frames that entered the running take's branch so far (nil when not recording).
@@ -417,7 +424,7 @@ public actor CaptureSession {
                 current.failure = domainCode == Self.noSpaceLeft
                     ? .runtime("take \(current.number) stopped: the disk holding \(directory) is full; free space or give another --record-dir (the file holds what was recorded before, the preview goes on)")
                     : .runtime("take \(current.number) stopped: \(message) (\(source)); the file holds what was recorded before")
-                Task { _ = try? await self.stopTake() }
+                if detachesFailedTakes { Task { _ = try? await self.stopTake() } }
                 return
             }
             let error = DuoError.runtime("\(source): \(message)" + (debug.isEmpty ? "" : " [\(debug.split(separator: "\n").first ?? "")]"))

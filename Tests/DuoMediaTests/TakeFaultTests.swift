@@ -1,5 +1,5 @@
 import DuoCore
-import DuoMedia
+@testable import DuoMedia
 import Foundation
 import XCTest
 
@@ -78,5 +78,36 @@ final class TakeFaultTests: XCTestCase {
         XCTAssertGreaterThan(partial.audio.frames, 0, "the partial file keeps its audio")
         let decodedNext = try MediaInspector.decode(nextPath)
         XCTAssertEqual(Double(decodedNext.video.frames), Double(next.frames.frames), accuracy: 1)
+    }
+
+    /// The shield itself: a take whose disk is full stays attached (the session is told not to detach
+    /// it), and still the camera, the preview and the live audio run on, because the branch's errors never
+    /// travel back through the tees.
+    func testAFailedTakeStillAttachedNeverStopsTheCamera() async throws {
+        let full = try SizeLimitedFolder(kilobytes: 64, test: self)
+        let plan = try smallPlan(audio: .test)
+        let interval = plan.format.frameRate.frameDurationNanoseconds
+        let session = CaptureSession(plan: plan)
+        await session.setDetachesFailedTakes(false)
+        try await session.start()
+        try await session.startTake(path: "\(full.path)/take.mkv")
+        let deadline = Date().addingTimeInterval(30)
+        while await session.runningTakeFailure == nil {
+            XCTAssertLessThan(Date(), deadline, "the disk never filled")
+            if Date() > deadline { break }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        let operatorAtFailure = await session.counts.operatorView.frames
+        let audioAtFailure = await session.audioCount?.frames ?? 0
+        try await session.waitUntil(timeout: 10) { counts, _ in counts.operatorView.frames >= operatorAtFailure + 45 }
+        let audioLater = await session.audioCount?.frames ?? 0
+        let preview = await session.counts.operatorView
+        let stillAttached = await session.isRecording
+        let take = try await session.stopTake()
+        await session.stop()
+        XCTAssertTrue(stillAttached, "the failed take stayed attached for the whole check")
+        XCTAssertNotNil(take.failure)
+        XCTAssertGreaterThan(audioLater, audioAtFailure + 50, "live audio kept flowing")
+        XCTAssertLessThanOrEqual(preview.maxGap, interval + interval / 2)
     }
 }
