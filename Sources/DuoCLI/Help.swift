@@ -10,6 +10,8 @@ enum Help {
       duo-capture pipeline [OPTIONS]       print the assembled graph in gst-launch-1.0 syntax
       duo-capture cameras                  list cameras (V4L2 devices) with their formats
       duo-capture inspect FILE [--json]    decode a take completely and report frames, size and length
+      duo-capture remux FILE.mkv           copy a Matroska take into an MP4 next to it, without
+                                           re-encoding (FILE.mp4, or FILE-2.mp4 if that exists)
       duo-capture render-subject --script FILE --at SECONDS --out FILE.png [...]
                                            render one subject (teleprompter) frame to PNG;
                                            `duo-capture render-subject --help` lists its options
@@ -29,12 +31,15 @@ enum Help {
 
     RUNNING
       --headless                           no windows: operator and subject branches end in fakesink
-      --duration SECONDS                   stop after this long (default: until SIGINT/SIGTERM)
+      --duration SECONDS                   stop after this long (default: until SIGINT/SIGTERM); with
+                                           --record, the take's length after the countdown
       --quiet                              no progress lines, only errors and the summary
       --json                               print the end-of-run summary as JSON
 
     RECORDING
-      --record                             record one take from start to end of the run
+      --record                             record one take, from the countdown's end to the end of the run
+      --countdown SECONDS                  0 to 10 (default 3): the take starts when it ends, its first
+                                           frame a keyframe within one frame interval
       --record-dir DIR                     where takes go (default: $XDG_VIDEOS_DIR/duo-capture,
                                            else ~/Videos/duo-capture); an unwritable DIR is refused
                                            before anything starts
@@ -42,7 +47,16 @@ enum Help {
       --encoder auto|vaapih264|x264|openh264
                                            H.264 encoder; auto picks the best one installed
       --aspect 16:9|9:16|1:1|4:3           crop the recording to this ratio, centred
-      Files are named duo-YYYY-MM-DD_HHMMSS-takeNN.mkv and never overwrite an existing file.
+      --audio auto|none|test|SOURCE        sound for the level meter and the takes (Opus in mkv, AAC in
+                                           mp4): auto = the default input, or none (with a notice) if
+                                           there is none; test = a tone; SOURCE = a GStreamer source such
+                                           as "pulsesrc device=NAME"
+      Files are named duo-YYYY-MM-DD_HHMMSS-takeNN.mkv and never overwrite an existing file. Each take
+      gets a JSON sidecar next to it (duo-…-takeNN.json: tool version, start and end, cameras, formats,
+      swaps, script markers passed, dropped frames), written when the take starts and completed when
+      it ends. SIGINT and SIGTERM finalise the take and exit 0; after SIGKILL the Matroska file plays
+      up to about a second before the kill; a full disk ends the take (exit 70) while the preview
+      runs on, and the partial file plays.
 
     ADVANCED
       --pipelines DIR                      load branch descriptions (*.gst) from DIR instead of the

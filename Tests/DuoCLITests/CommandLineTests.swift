@@ -104,7 +104,8 @@ final class CommandLineTests: XCTestCase {
         let run = try duoCapture(["--help"])
         XCTAssertEqual(run.status, 0)
         for option in ["--source", "--camera", "--format", "--headless", "--duration", "--record", "--record-dir",
-                       "--container", "--encoder", "--aspect", "--pipelines", "--json", "pipeline", "cameras", "EXIT CODES"] {
+                       "--container", "--encoder", "--aspect", "--pipelines", "--json", "pipeline", "cameras", "EXIT CODES",
+                       "--audio", "--countdown", "remux", "sidecar"] {
             XCTAssertTrue(run.stdout.contains(option), "--help lacks \(option)")
         }
     }
