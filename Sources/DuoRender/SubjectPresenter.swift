@@ -66,18 +66,8 @@ public actor SubjectPresenter {
             style: PromptStyle(fontSize: setup.fontSize, theme: setup.theme), countdown: setup.countdown,
             aspect: setup.aspect, scriptPath: setup.scriptPath)
         if let subject = script?.subject {
-            let speed: ScrollSpeed
-            if subject.separatesWords {
-                if setup.linesPerMinute != nil {
-                    throw .usage("--lines-per-minute is for scripts without spaces; this script has words, use --wpm N")
-                }
-                speed = .wordsPerMinute(setup.wordsPerMinute ?? 160)
-            } else {
-                if setup.wordsPerMinute != nil {
-                    throw .usage("this script has no spaces between words; use --lines-per-minute N instead of --wpm")
-                }
-                speed = .linesPerMinute(setup.linesPerMinute ?? 12)
-            }
+            let speed = try ScrollSpeed.requested(wordsPerMinute: setup.wordsPerMinute, linesPerMinute: setup.linesPerMinute,
+                                                  separatesWords: subject.separatesWords)
             unitsAreWords = subject.separatesWords
             state.scroll = overlay.scrollModel(for: .whitelisted(from: state), speed: speed)
             markers = overlay.markerUnits
