@@ -259,6 +259,7 @@ public actor CaptureSession {
             gst_bin_remove(duo_as_bin(p.pointer), bin.pointer)
             throw .runtime("cannot start take \(number): linking the record branch failed (\(linked.rawValue))")
         }
+        dumpGraph("take\(number)")
         take = ActiveTake(number: number, path: path, bin: bin, sink: sink, teePad: teePad, binSink: binSink,
                           counter: counter, startRunningTime: start, startDate: Date())
         eventSink.yield(.takeStarted(number: number, path: path))
@@ -316,6 +317,7 @@ public actor CaptureSession {
         switch event {
         case .pipelineState(let state):
             if state == "PLAYING" {
+                dumpGraph("playing")
                 isPlaying = true
                 resumePlayingWaiters()
             }
@@ -352,6 +354,12 @@ public actor CaptureSession {
         guard let object = UnsafeMutableRawPointer(bitPattern: identity) else { return false }
         return identity == bin.identity
             || gst_object_has_as_ancestor(object.assumingMemoryBound(to: GstObject.self), duo_as_gst_object(bin.pointer)) != 0
+    }
+
+    /// Writes the graph as Graphviz when GST_DEBUG_DUMP_DOT_DIR is set, as gst-launch-1.0 does (no-op otherwise).
+    private func dumpGraph(_ name: String) {
+        guard let p = pipeline else { return }
+        gst_debug_bin_to_dot_file(duo_as_bin(p.pointer), GST_DEBUG_GRAPH_SHOW_ALL, "duo-capture-\(name)")
     }
 
     // MARK: Parsing
