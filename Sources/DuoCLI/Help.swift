@@ -36,6 +36,21 @@ enum Help {
       --quiet                              no progress lines, only errors and the summary
       --json                               print the end-of-run summary as JSON
 
+    SUBJECT VIEW (the accessory on the subject's monitor)
+      --accessory teleprompter|preview|countdown|off
+                                           what the subject sees (default: teleprompter with --script,
+                                           else countdown: countdown and recording light only); off
+                                           shuts the subject branch, which then costs nothing
+      --script FILE                        teleprompter script: UTF-8 .txt or Markdown .md; [[note: …]]
+                                           is for the operator only, [PAUSE] stops scrolling, headings
+                                           are markers
+      --display-profile FILE               subject monitor insets and camera occlusions (JSON, see
+                                           Assets/displays/); the reading line sits next to the camera
+      --wpm N | --lines-per-minute N       scroll speed (lines for scripts without spaces); scrolling
+                                           starts with the take
+      --mirror h|v|hv|none                 mirror the subject view for beam-splitter glass
+      --font-size N  --theme default|high-contrast  --reading-line FRACTION
+
     RECORDING
       --record                             record one take, from the countdown's end to the end of the run
       --countdown SECONDS                  0 to 10 (default 3): the take starts when it ends, its first

@@ -1,5 +1,6 @@
 import DuoCore
 import DuoMedia
+import DuoRender
 import Foundation
 
 /// Everything the command line can say, parsed and validated, before anything starts.
@@ -28,14 +29,23 @@ public struct Options: Sendable {
     public enum AudioChoice: Sendable, Equatable { case auto, none, test, description(String) }
     public var audio: AudioChoice = .auto
     /// `--countdown`: seconds before a `--record` take starts.
-    public var countdown = try! Countdown()
+    public var countdown = Countdown.defaultValue
     public var pipelinesDirectory: String?
     public var json = false
     public var quiet = false
+    /// The subject view: accessory kind, script, display profile, prompter settings.
+    public var subject = SubjectSetup()
     /// Arguments handed on unparsed to a sub-command with its own options.
     public var passthrough: [String] = []
 
     public init() {}
+
+    static func number(_ name: String, _ text: String, _ range: ClosedRange<Double>) throws(DuoError) -> Double {
+        guard let n = Double(text), n.isFinite, range.contains(n) else {
+            throw .usage("\(name) \(text): give a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return n
+    }
 
     static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject", "inspect", "remux"]
 
@@ -64,6 +74,7 @@ public struct Options: Sendable {
             sourceGiven = option
             o.source = s
         }
+        var accessoryGiven = false
         while let arg = args.popFirst() {
             // Accept --name=value as well as --name value.
             var name = arg
@@ -147,6 +158,25 @@ public struct Options: Sendable {
                 do { o.countdown = try Countdown.parse(v) } catch {
                     throw .usage("--countdown \(v): give whole seconds from 0 to 10 (default 3)")
                 }
+            case "--accessory":
+                o.subject.accessory = try AccessoryKind.parse(try value(name))
+                accessoryGiven = true
+            case "--script":
+                o.subject.scriptPath = try value(name)
+            case "--display-profile":
+                o.subject.displayProfilePath = try value(name)
+            case "--mirror":
+                o.subject.mirror = try MirrorFlags.parse(try value(name))
+            case "--theme":
+                o.subject.theme = try PromptTheme.parse(try value(name))
+            case "--wpm":
+                o.subject.wordsPerMinute = try number(name, try value(name), 1...1000)
+            case "--lines-per-minute":
+                o.subject.linesPerMinute = try number(name, try value(name), 0.1...300)
+            case "--font-size":
+                o.subject.fontSize = try number(name, try value(name), 6...400)
+            case "--reading-line":
+                o.subject.readingLine = try number(name, try value(name), 0.05...0.95)
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)
             default:
@@ -156,10 +186,10 @@ public struct Options: Sendable {
                 throw .usage("unexpected argument \(arg); run duo-capture --help for the commands")
             }
         }
-        if o.command == .run, o.record, o.duration == nil, o.headless {
-            // A headless take with no end would only stop on a signal; that is allowed (SIGINT ends it
-            // cleanly), so no error, but nothing to check here either.
-        }
+        o.subject.aspect = o.aspect ?? o.subject.aspect
+        o.subject.countdown = o.countdown
+        // Default kind: the teleprompter when there is a script, else the countdown and recording light.
+        if !accessoryGiven { o.subject.accessory = o.subject.scriptPath == nil ? .countdown : .teleprompter }
         return o
     }
 }

@@ -1,5 +1,6 @@
 import DuoCore
 import DuoMedia
+import DuoRender
 import Foundation
 
 /// `duo-capture [run]`: the capture session. Headless for now; the desktop windows attach to the same
@@ -29,7 +30,11 @@ enum RunCommand {
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log("duo-capture: \(n)") }
         let plan = setup.plan
-        let session = CaptureSession(plan: plan)
+        // Headless there are no windows to gate the accessory on: the subject branch runs (and is drawn)
+        // whenever the accessory is enabled, so CI exercises the same drawing path as the desktop.
+        let presenter = options.subject.accessory == .off ? nil
+            : try SubjectPresenter(options.subject, width: plan.subjectSize.width, height: plan.subjectSize.height)
+        let session = CaptureSession(plan: plan, subjectDrawer: presenter?.drawer, subjectBranchOpen: presenter != nil)
 
         // Signals end the run cleanly: the running take is finalised first.
         let (ends, endSink) = AsyncStream.makeStream(of: EndReason.self, bufferingPolicy: .bufferingNewest(8))
@@ -64,7 +69,10 @@ enum RunCommand {
         if options.record, let dir = setup.recordDirectory {
             let countdown = Int64(options.countdown.seconds) * nanosecondsPerSecond
             let countdownEnd = await session.runningTime + countdown
-            if countdown > 0 { log("duo-capture: recording starts in \(options.countdown.seconds) s") }
+            if countdown > 0 {
+                log("duo-capture: recording starts in \(options.countdown.seconds) s")
+                await presenter?.countdownStarted(at: countdownEnd - countdown)
+            }
             takeTimer = Task {
                 // Attach the branch a little early so the encoder is ready; the start gate still drops
                 // every frame captured before the countdown's end.
@@ -76,6 +84,7 @@ enum RunCommand {
                 let path = naming.path(take: 1, at: Date()) { FileManager.default.fileExists(atPath: $0) }
                 do {
                     try await session.startTake(path: path, startingAt: countdownEnd)
+                    await presenter?.takeStarted(at: countdownEnd)
                     log("duo-capture: recording take 1 to \(path)")
                 } catch {
                     endSink.yield(.failed((error as? DuoError) ?? .runtime("cannot start the take: \(error)")))
@@ -124,7 +133,10 @@ enum RunCommand {
         }
         // A take that ended by itself (full disk, encoder failure) is a failed recording even though the
         // preview ran on: the summary goes to stdout as usual, the error decides the exit code.
-        if let failed = takes.first(where: { $0.failure != nil }), let error = failed.failure {
+        // (A take a signal cut off before its first frame is no failure: there was nothing to keep.)
+        let signalled = if case .signal = reason { true } else { false }
+        if let failed = takes.first(where: { $0.failure != nil && !(signalled && $0.frames.frames == 0) }),
+           let error = failed.failure {
             print(options.json ? summary.json : summary.text)
             throw error
         }
@@ -204,6 +216,11 @@ final class SidecarWriter: @unchecked Sendable {
         s.startLatencyMs = result.startLatency.map { Double($0) / 1e6 }
         s.audio?.buffers = result.audio?.frames
         s.error = result.failure?.message
+        guard FileManager.default.fileExists(atPath: result.path) else {
+            // No frame was recorded and no file kept: no metadata for a file that does not exist.
+            try? FileManager.default.removeItem(atPath: TakeSidecar.path(forTake: result.path))
+            return
+        }
         write(s, result.path)
     }
 

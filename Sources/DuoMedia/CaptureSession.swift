@@ -127,12 +127,16 @@ public actor CaptureSession {
     private let subjectDrawer: (any I420FrameDrawer)?
     private var subjectProbe: FrameDrawerProbe?
     private let sampleLuma: Bool
+    private let initialSubjectOpen: Bool
 
     /// - Parameters:
     ///   - subjectDrawer: draws the subject view (teleprompter, countdown, light) into each subject frame.
     ///   - sampleLuma: frame counters also record each frame's first luma byte (tests of pixel isolation).
-    public init(plan: GraphPlan, subjectDrawer: (any I420FrameDrawer)? = nil, sampleLuma: Bool = false) {
+    ///   - subjectBranchOpen: whether the subject branch runs from the start (see `setSubjectBranchOpen`).
+    public init(plan: GraphPlan, subjectDrawer: (any I420FrameDrawer)? = nil, subjectBranchOpen: Bool = true,
+                sampleLuma: Bool = false) {
         self.plan = plan
+        self.initialSubjectOpen = subjectBranchOpen
         self.subjectDrawer = subjectDrawer
         self.sampleLuma = sampleLuma
         (events, eventSink) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingNewest(256))
@@ -165,6 +169,7 @@ public actor CaptureSession {
         counters["camera"] = p.child(named: "camera_caps")?.staticPad("src").map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["operator"] = p.child(named: "operator_sink")?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["subject"] = p.child(named: "subject_sink")?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
+        p.child(named: "subject_valve")?.set("drop", !initialSubjectOpen)
         if let drawer = subjectDrawer, let pad = p.child(named: "subject_sink")?.staticPad("sink") {
             subjectProbe = FrameDrawerProbe(pad: pad, drawer: drawer)
         }
@@ -185,6 +190,45 @@ public actor CaptureSession {
             await stop()
             throw failure
         }
+        startStallWatch()
+    }
+
+    // MARK: Camera watchdog
+
+    /// How long the camera may deliver nothing (after its first frame) before the session gives up on it.
+    /// An unplugged camera usually posts an error, but sometimes just goes quiet.
+    public var stallTimeout: Double {
+        max(2.0, 4.0 / plan.format.frameRate.value)
+    }
+    private var stallWatch: Task<Void, Never>?
+    private var lastCameraFrames: Int64 = 0
+    private var lastCameraProgress = Date()
+
+    private func startStallWatch() {
+        lastCameraProgress = Date()
+        stallWatch = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 250_000_000)
+                guard let self, await self.checkForStall() == false else { return }
+            }
+        }
+    }
+
+    /// True when the watch should end (stalled, failed or stopped).
+    private func checkForStall() -> Bool {
+        guard pipeline != nil, failure == nil, let camera = counters["camera"] else { return true }
+        let frames = camera.read().frames
+        if frames != lastCameraFrames || frames == 0 {
+            lastCameraFrames = frames
+            lastCameraProgress = Date()
+            return false
+        }
+        let quiet = Date().timeIntervalSince(lastCameraProgress)
+        guard quiet > stallTimeout else { return false }
+        let error = DuoError.runtime("camera \(plan.camera.label) delivered no frame for \(String(format: "%.1f", quiet)) s (unplugged or stalled); check the camera and start again")
+        failure = error
+        eventSink.yield(.failed(error))
+        return true
     }
 
     private func waitUntilPlaying() async {
@@ -196,6 +240,8 @@ public actor CaptureSession {
     @discardableResult
     public func stop() async -> TakeResult? {
         var result: TakeResult?
+        stallWatch?.cancel()
+        stallWatch = nil
         if take != nil { result = try? await stopTake() }
         counters.removeAll()
         subjectProbe = nil
@@ -214,6 +260,13 @@ public actor CaptureSession {
         eosWaiters.removeAll()
         eventSink.finish()
         return result
+    }
+
+    /// Opens or shuts the subject branch at its valve. Shut, the branch does no work at all: no scaling,
+    /// no drawing, no sink. (The valve drops buffers and, from GStreamer 1.22, re-sends sticky events
+    /// when it opens again.)
+    public func setSubjectBranchOpen(_ open: Bool) {
+        pipeline?.child(named: "subject_valve")?.set("drop", !open)
     }
 
     // MARK: State
@@ -321,6 +374,7 @@ public actor CaptureSession {
             }
             audio = linked
         }
+        dumpGraph("take\(number)")
         take = ActiveTake(number: number, path: path, bin: bin, sink: sink, video: video, audio: audio,
                           counter: counter, audioCounter: audioInput?.counter, startRunningTime: start, startDate: Date())
         eventSink.yield(.takeStarted(number: number, path: path))
@@ -367,12 +421,19 @@ public actor CaptureSession {
         gst_bin_remove(duo_as_bin(p.pointer), current.bin.pointer)
         eosSeen.remove(sinkID)
         eosSeen.remove(binID)
-        let result = TakeResult(number: current.number, path: current.path, frames: current.counter.read(),
+        let frames = current.counter.read()
+        var failure = current.failure
+        if frames.frames == 0 {
+            // A file with headers and no frame does not play; leave nothing rather than a broken file.
+            try? FileManager.default.removeItem(atPath: current.path)
+            failure = failure ?? .runtime("take \(current.number) recorded no frames, so no file was kept")
+        }
+        let result = TakeResult(number: current.number, path: current.path, frames: frames,
                                 audio: current.audioCounter?.read(),
                                 startRunningTime: current.startRunningTime, endRunningTime: end,
                                 firstFrameRunningTime: current.video.firstRunningTime,
                                 firstAudioRunningTime: current.audio?.firstRunningTime,
-                                startDate: current.startDate, endDate: Date(), failure: current.failure)
+                                startDate: current.startDate, endDate: Date(), failure: failure)
         endedTakes.append(result)
         eventSink.yield(.takeEnded(result))
         return result
@@ -404,6 +465,7 @@ public actor CaptureSession {
         switch event {
         case .pipelineState(let state):
             if state == "PLAYING" {
+                dumpGraph("playing")
                 isPlaying = true
                 resumePlayingWaiters()
             }
@@ -448,6 +510,12 @@ public actor CaptureSession {
         let waiters = playingWaiters
         playingWaiters.removeAll()
         for w in waiters { w.resume() }
+    }
+
+    /// Writes the graph as Graphviz when GST_DEBUG_DUMP_DOT_DIR is set, as gst-launch-1.0 does (no-op otherwise).
+    private func dumpGraph(_ name: String) {
+        guard let p = pipeline else { return }
+        gst_debug_bin_to_dot_file(duo_as_bin(p.pointer), GST_DEBUG_GRAPH_SHOW_ALL, "duo-capture-\(name)")
     }
 
     // MARK: Parsing

@@ -100,6 +100,18 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try MediaInspector.decode(file).video.frames, 30)
     }
 
+    /// GST_DEBUG_DUMP_DOT_DIR works as in gst-launch-1.0: the running graph and each take's graph are dumped.
+    func testGraphDumpsFollowGStreamerConvention() throws {
+        let dir = try scratchDirectory(self)
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "160x120@15", "--duration", "0.5",
+                                  "--record", "--record-dir", dir, "--quiet"], environment: ["GST_DEBUG_DUMP_DOT_DIR": dir])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let playing = try String(contentsOfFile: "\(dir)/duo-capture-playing.dot", encoding: .utf8)
+        XCTAssertTrue(playing.contains("operator_sink") && playing.contains("subject_sink"))
+        let take = try String(contentsOfFile: "\(dir)/duo-capture-take1.dot", encoding: .utf8)
+        XCTAssertTrue(take.contains("record_sink"))
+    }
+
     func testHelpTellsTheWholeStory() throws {
         let run = try duoCapture(["--help"])
         XCTAssertEqual(run.status, 0)
@@ -174,6 +186,15 @@ final class CommandLineTests: XCTestCase {
     /// A runtime failure: /dev/null exists but is no camera.
     func testRuntimeFailureExits70() throws {
         try assertError(["--headless", "--camera", "v4l2:/dev/null", "--duration", "1"], exit: 70, mentions: ["/dev/null"])
+    }
+
+    /// A camera another duo-capture owns: the second one is told which pid has it, before it touches the device.
+    func testACameraInUseNamesItsOwner() throws {
+        let runtime = try scratchDirectory(self)
+        let held = try CameraLock(device: "/dev/null", directory: "\(runtime)/duo-capture")
+        try assertError(["--headless", "--camera", "v4l2:/dev/null", "--duration", "1"], exit: 70,
+                        mentions: ["/dev/null is in use by duo-capture pid \(getpid())"], environment: ["XDG_RUNTIME_DIR": runtime])
+        withExtendedLifetime(held) {}
     }
 
     private func machineTriplet() -> String {
