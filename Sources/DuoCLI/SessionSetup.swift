@@ -27,7 +27,7 @@ struct SessionSetup {
         let camera = try resolveCamera(options.source, notices: &notices)
         if lock == nil, case .v4l2(let device, _) = camera { lock = try CameraLock(device: device) }
         let encoder = try chooseEncoder(options.encoder)
-        let audio = try resolveAudio(options.audio, notices: &notices)
+        let audio = try resolveAudio(options.audio, recording: options.record, notices: &notices)
         let plan = try GraphPlan(library: library, camera: camera, requested: options.format, aspect: options.aspect,
                                  encoder: encoder, container: options.container, audio: audio)
         var dir: String?
@@ -59,15 +59,17 @@ struct SessionSetup {
         }
     }
 
-    /// `--audio auto` takes the desktop's default input when there is one and records silently-without
-    /// audio (saying so) when there is none; a user's description must parse and be a source.
-    static func resolveAudio(_ choice: Options.AudioChoice, notices: inout [String]) throws(DuoError) -> AudioSource {
+    /// `--audio auto` takes the desktop's default input when there is one, and records without audio
+    /// when there is none (saying so when a take is to be recorded); a user's description must parse.
+    static func resolveAudio(_ choice: Options.AudioChoice, recording: Bool, notices: inout [String]) throws(DuoError) -> AudioSource {
         switch choice {
         case .none: return .none
         case .test: return .test
         case .auto:
             guard GStreamer.hasElement("autoaudiosrc"), GStreamer.hasAudioInput() else {
-                notices.append("no audio input found; recording without sound (--audio test for a test tone, --audio none to silence this)")
+                if recording {
+                    notices.append("no audio input found; recording without sound (--audio test for a test tone, --audio none to silence this)")
+                }
                 return .none
             }
             return .device

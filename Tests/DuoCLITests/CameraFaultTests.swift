@@ -30,7 +30,7 @@ final class CameraFaultTests: XCTestCase {
             ! identity error-after=45
             """)
         let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--record",
-                                  "--record-dir", dir, "--pipelines", pipelines, "--duration", "30", "--quiet"])
+                                  "--record-dir", dir, "--pipelines", pipelines, "--duration", "30", "--quiet", "--countdown", "0"])
         XCTAssertEqual(run.status, 70, run.stderr)
         XCTAssertTrue(run.stderr.split(separator: "\n").last?.hasPrefix("duo-capture: error: ") ?? false, run.stderr)
         let decoded = try MediaInspector.decode(try takeFile(in: dir))
@@ -46,7 +46,7 @@ final class CameraFaultTests: XCTestCase {
             ! video/x-raw,format={{camera_format}},width={{camera_width}},height={{camera_height}},framerate={{camera_rate}}
             """)
         let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--record",
-                                  "--record-dir", dir, "--pipelines", pipelines, "--duration", "30", "--quiet"])
+                                  "--record-dir", dir, "--pipelines", pipelines, "--duration", "30", "--quiet", "--countdown", "0"])
         XCTAssertEqual(run.status, 70, run.stderr)
         XCTAssertTrue(run.stderr.contains("delivered no frame for"), run.stderr)
         let decoded = try MediaInspector.decode(try takeFile(in: dir))
