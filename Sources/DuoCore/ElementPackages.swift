@@ -24,7 +24,7 @@ public enum ElementPackages {
         "jpegdec": "gstreamer1.0-plugins-good", "autoaudiosrc": "gstreamer1.0-plugins-good",
         "pulsesrc": "gstreamer1.0-pulseaudio", "splitmuxsink": "gstreamer1.0-plugins-good",
         "cairooverlay": "gstreamer1.0-plugins-good", "gtksink": "gstreamer1.0-gtk3",
-        "avimux": "gstreamer1.0-plugins-good",
+        "avimux": "gstreamer1.0-plugins-good", "aacparse": "gstreamer1.0-plugins-good",
         // bad
         "h264parse": "gstreamer1.0-plugins-bad", "openh264enc": "gstreamer1.0-plugins-bad",
         "openh264dec": "gstreamer1.0-plugins-bad", "vaapih264enc": "gstreamer1.0-vaapi",

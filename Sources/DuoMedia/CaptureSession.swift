@@ -7,7 +7,13 @@ import Foundation
 //
 //   camera ─▶ normalise ─▶ tee ─┬─▶ operator branch
 //                               ├─▶ subject branch
-//                               └─▶ take N (added with startTake, removed with stopTake)
+//                               └─▶ ┐ take N (bin "takeN", added with startTake, removed with stopTake):
+//   audio ─▶ level ─▶ tee "at" ─┬─▶ ┘ one muxer, both pads gated and shifted to the same start
+//                               └─▶ fakesink
+//
+//  Each take input is a tee request pad ─▶ start gate (drops what was captured before the take's start)
+//  ─▶ the bin's ghost sink, whose chain function hides the branch's flow errors from the tee, so a full
+//  disk ends the take and never the preview.
 //
 //  Every change to the graph is a serial transaction on this actor; callers (CLI, GTK, control socket)
 //  send it Sendable commands and await the result, so no UI thread ever blocks on a state change.
