@@ -93,15 +93,23 @@ extension TakeTests {
         let rssBefore = residentKilobytes()
         let before = await session.counts.operatorView
         var results: [TakeResult] = []
-        for i in 3...52 { results.append(try await cycle(i)) }
+        var readings: [Int] = []
+        for i in 3...52 {
+            results.append(try await cycle(i))
+            if i % 10 == 2 { readings.append(residentKilobytes()) }
+        }
         let rssAfter = residentKilobytes()
         let after = await session.counts.operatorView
         await session.stop()
 
         let growth = rssAfter - rssBefore
-        print("memory over 50 take cycles: VmRSS \(rssBefore) kB -> \(rssAfter) kB (\(growth >= 0 ? "+" : "")\(growth) kB)")
-        // Leaking each take's bin (encoder and all) cost about 10 MB here; the fixed code grows about 4 MB.
+        // The first takes settle the allocator; after that a leak shows as a steady slope.
+        let steady = readings[readings.count - 1] - readings[0]
+        print("memory over 50 take cycles: VmRSS \(rssBefore) kB -> \(rssAfter) kB (\(growth >= 0 ? "+" : "")\(growth) kB); "
+              + "every 10 takes: \(readings.map(String.init).joined(separator: ", ")) kB; takes 10-50: +\(steady) kB")
+        // Leaking each take's bin (encoder and all) cost about 10 MB over 50 takes here, ~200 kB a take.
         XCTAssertLessThan(growth, 8 * 1024, "RSS growth over 50 takes")
+        XCTAssertLessThan(steady, 2 * 1024, "RSS growth over the last 40 takes (a leak's steady slope)")
         for r in results {
             XCTAssertNil(r.failure, r.path)
             let decoded = try MediaInspector.decode(r.path)
