@@ -253,4 +253,44 @@ final class TakeCommandTests: XCTestCase {
             XCTAssertTrue(run.stderr.contains(word), "\(args): \(run.stderr)")
         }
     }
+
+    /// A record folder on a read-only filesystem is refused before anything starts (as root, permission
+    /// bits would not stop the write, so a read-only mount it is, in a private mount namespace).
+    func testReadOnlyRecordFolderIsRefusedBeforeTheTake() throws {
+        let dir = try scratchDirectory(self)
+        let readOnly = "\(dir)/ro"
+        try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: true)
+        let script = """
+            mount -t tmpfs -o ro,size=64k duo-capture-ro "\(readOnly)" || exit 99
+            exec "$0" "$@"
+            """
+        let unshare = getuid() == 0 ? ["/usr/bin/unshare", "-m"] : ["/usr/bin/unshare", "-r", "-m"]
+        let run = try BackgroundRun(base + ["--countdown", "0", "--duration", "1", "--record-dir", readOnly], directory: dir,
+                                    launcher: unshare + ["/bin/sh", "-c", script])
+        XCTAssertEqual(run.finish(), 64, run.stderr)
+        XCTAssertTrue(run.stderr.contains("not writable") && run.stderr.contains("--record-dir"), run.stderr)
+        XCTAssertEqual(run.stdout, "", "nothing ran")
+    }
+
+    /// `duo-capture pipeline --audio test` prints a graph gst-launch-1.0 runs, and its file has sound.
+    func testPipelineCommandWithAudioRunsUnderGstLaunch() throws {
+        let dir = try scratchDirectory(self)
+        let printed = try duoCapture(["pipeline", "--source", "videotestsrc", "--format", "320x240@30", "--audio", "test", "--record-dir", dir])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        XCTAssertTrue(printed.stdout.contains("at. ! queue name=record_audio_queue"), printed.stdout)
+        let file = "\(dir)/launch.mkv"
+        var line = String(printed.stdout.dropFirst("gst-launch-1.0 -e ".count)).trimmingCharacters(in: .whitespacesAndNewlines)
+        line = line.replacingOccurrences(of: "is-live=true", with: "is-live=true num-buffers=30")
+        line = line.replacingOccurrences(of: "samplesperbuffer=480", with: "samplesperbuffer=480 num-buffers=100")
+        line = line.replacingOccurrences(of: #"location="[^"]*""#, with: "location=\"\(file)\"", options: .regularExpression)
+        let launch = Process()
+        launch.executableURL = URL(fileURLWithPath: "/bin/sh")
+        launch.arguments = ["-c", "gst-launch-1.0 -q -e \(line)"]
+        try launch.run()
+        launch.waitUntilExit()
+        XCTAssertEqual(launch.terminationStatus, 0)
+        let decoded = try MediaInspector.decode(file)
+        XCTAssertEqual(decoded.video.frames, 30)
+        XCTAssertGreaterThan(decoded.audio.frames, 0)
+    }
 }

@@ -133,3 +133,39 @@ func assertDuration(_ duration: Int64, frames: Int64, interval: Int64, _ path: S
     XCTAssertGreaterThanOrEqual(duration, video - interval, "\(path): duration \(duration) ns for \(frames) frames", file: file, line: line)
     XCTAssertLessThanOrEqual(duration, video + 150_000_000, "\(path): duration \(duration) ns for \(frames) frames", file: file, line: line)
 }
+
+extension TakeTests {
+    /// The level meter for the operator HUD: readings arrive about ten times a second and match the test
+    /// tone (a sine at 0.3 of full scale: rms 20·log10(0.3/√2) ≈ -13.5 dBFS).
+    func testAudioLevelReadingsFollowTheSource() async throws {
+        let session = CaptureSession(plan: try smallPlan(audio: .test))
+        try await session.start()
+        var seen: [AudioLevel] = []
+        let deadline = Date().addingTimeInterval(10)
+        while seen.count < 5, Date() < deadline {
+            if let level = await session.audioLevel, level.runningTime != seen.last?.runningTime { seen.append(level) }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        let audio = await session.audioCount
+        await session.stop()
+        XCTAssertEqual(seen.count, 5, "level readings keep coming")
+        for level in seen {
+            XCTAssertEqual(level.rmsDB, -13.5, accuracy: 1.5)
+            XCTAssertEqual(level.peakDB, -10.5, accuracy: 1.5)
+        }
+        XCTAssertGreaterThan(audio?.frames ?? 0, 0, "audio reaches its live sink")
+    }
+
+    /// --audio none leaves the graph exactly as it was before audio existed: no audio element at all.
+    func testNoAudioMeansTheVideoOnlyGraph() throws {
+        let plan = try smallPlan(audio: .none)
+        let live = try plan.liveDescription()
+        for word in ["audio", "level", "at."] { XCTAssertFalse(live.contains(word), "\(word) in \(live)") }
+        XCTAssertFalse(try plan.recordDescription(location: "/tmp/x.mkv").contains("audio"))
+        XCTAssertFalse(plan.recordElements.contains("opusenc"))
+        let withAudio = try smallPlan(audio: .test)
+        XCTAssertTrue(try withAudio.liveDescription().hasPrefix(live), "audio only adds a chain")
+        XCTAssertTrue(try withAudio.recordDescription(location: "/tmp/x.mkv").contains("opusenc"))
+        XCTAssertTrue(try smallPlan(container: .mp4, audio: .test).recordDescription(location: "/tmp/x.mp4").contains("avenc_aac"))
+    }
+}
