@@ -9,6 +9,7 @@ enum Help {
       duo-capture [run] [OPTIONS]          run a capture session (the default command)
       duo-capture pipeline [OPTIONS]       print the assembled graph in gst-launch-1.0 syntax
       duo-capture cameras                  list cameras (V4L2 devices) with their formats
+      duo-capture monitors                 list monitors: index, connector, geometry
       duo-capture render-subject --script FILE --at SECONDS --out FILE.png [...]
                                            render one subject (teleprompter) frame to PNG;
                                            `duo-capture render-subject --help` lists its options
@@ -31,6 +32,9 @@ enum Help {
       --duration SECONDS                   stop after this long (default: until SIGINT/SIGTERM)
       --quiet                              no progress lines, only errors and the summary
       --json                               print the end-of-run summary as JSON
+
+    DESKTOP (without --headless: needs a display)
+    \(DesktopOptions.help)
 
     RECORDING
       --record                             record one take from start to end of the run

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, renderSubject = "render-subject", help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, monitors, renderSubject = "render-subject", help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -27,12 +27,14 @@ public struct Options: Sendable {
     public var pipelinesDirectory: String?
     public var json = false
     public var quiet = false
+    /// Desktop mode (see DesktopOptions.swift): monitor indices and the events file.
+    public var desktop = DesktopOptions()
     /// Arguments handed on unparsed to a sub-command with its own options.
     public var passthrough: [String] = []
 
     public init() {}
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject"]
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "monitors", "render-subject"]
 
     /// Parses `arguments` (without the program name). Throws a usage error naming the bad option.
     public static func parse(_ arguments: [String]) throws(DuoError) -> Options {
@@ -127,6 +129,8 @@ public struct Options: Sendable {
                 o.aspect = a
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)
+            case _ where DesktopOptions.names.contains(name):
+                try o.desktop.parse(name, DesktopOptions.flags.contains(name) ? "" : try value(name))
             default:
                 if arg.hasPrefix("-") {
                     throw .usage("unknown option \(arg); run duo-capture --help for the list")

@@ -24,7 +24,7 @@ enum RunCommand {
                ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"]?.isEmpty ?? true {
                 throw .usage("no display found (DISPLAY is not set); run with --headless to capture without windows")
             }
-            throw .usage("the desktop windows are not available in this build yet; run with --headless")
+            return try await DesktopRun.run(options, log: log)
         }
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log("duo-capture: \(n)") }

@@ -96,6 +96,11 @@ public struct AccessoryState: Sendable, Hashable {
     public var available: Bool { reasons.isEmpty }
     public var shown: Bool { enabled && available }
 
+    /// The state as a change report, for announcing the initial state.
+    public var current: AccessoryChange {
+        AccessoryChange(cause: .availability, enabled: enabled, available: available, reasons: reasons, shown: shown)
+    }
+
     /// Applies new system facts. Returns a change when availability or its reasons changed (so every
     /// change is logged with its reasons), nil when nothing observable changed. Never touches `enabled`.
     public mutating func update(_ newInputs: AvailabilityInputs) -> AccessoryChange? {

@@ -1,0 +1,346 @@
+import DuoCore
+import DuoDesktop
+import DuoMedia
+import Foundation
+
+//  Desktop mode: the capture session behind two GTK windows.
+//
+//   main thread:   gtk_main ─ DesktopUI (windows, keys, monitors, fullscreen state, accessory state)
+//                     │  DesktopCommand (AsyncStream, never blocks)        ▲ GtkMain.post (g_idle_add)
+//                     ▼                                                    │
+//   controller:    DesktopController (actor) ─ countdown, takes, frames-flowing watchdog, HUD figures
+//                     │  await
+//                     ▼
+//   session:       CaptureSession (actor) ─ the GStreamer graph; gtksinks in the windows
+
+/// What reaches the controller: keys, accessory changes (to open or shut the subject branch), ticks.
+enum DesktopCommand: Sendable {
+    case action(DesktopAction)
+    case subjectBranch(open: Bool)
+    case tick
+    case countdownEnded(id: Int)
+    case end(RunCommand.EndReason)
+}
+
+/// `duo-capture` without `--headless`, and `duo-capture monitors`.
+///
+/// Thread: called from the main task; hops to the main thread for GTK.
+enum DesktopRun {
+    static func requireDisplay() throws(DuoError) {
+        let env = ProcessInfo.processInfo.environment
+        if env["DISPLAY"]?.isEmpty ?? true, env["WAYLAND_DISPLAY"]?.isEmpty ?? true {
+            throw .usage("no display found (DISPLAY is not set); run with --headless to capture without windows")
+        }
+    }
+
+    static func monitors() async throws(DuoError) -> String {
+        try requireDisplay()
+        let result: Result<[MonitorInfo], DuoError> = await MainActor.run {
+            do throws(DuoError) {
+                try GtkMain.initialize()
+                return .success(Monitors.list())
+            } catch { return .failure(error) }
+        }
+        let list = try result.get()
+        if list.isEmpty { return "no monitors found" }
+        return (["index\tconnector\tgeometry"] + list.map(\.description)).joined(separator: "\n")
+    }
+
+    static func run(_ options: Options, log: @escaping @Sendable (String) -> Void) async throws(DuoError) -> String {
+        try requireDisplay()
+        let setup = try SessionSetup.prepare(options)
+        for n in setup.notices { log("duo-capture: \(n)") }
+        var plan = setup.plan
+        plan.sinks = .desktop
+        let events = try EventLog(path: options.desktop.eventsPath)
+        defer { events.close() }
+        let session = CaptureSession(plan: plan)
+        let (commands, commandSink) = AsyncStream.makeStream(of: DesktopCommand.self, bufferingPolicy: .unbounded)
+        let signals = SignalWatch(signals: [SIGINT, SIGTERM]) { commandSink.yield(.end(.signal($0 == SIGINT ? "SIGINT" : "SIGTERM"))) }
+        defer { signals.cancel() }
+
+        let desktop = options.desktop
+        let enabled = DesktopRun.accessoryInitiallyEnabled(options)
+        let outcome: Result<DesktopController, DuoError> = await MainActor.run {
+            do throws(DuoError) {
+                try GtkMain.initialize()
+                var config = DesktopUI.Configuration(operatorMonitor: desktop.operatorMonitor, subjectMonitor: desktop.subjectMonitor,
+                                                     accessoryEnabled: enabled)
+                config.startFullscreen = !desktop.windowed
+                let ui = try DesktopUI(config)
+                events.emit("monitors", ["monitors": ui.monitors.map { ["index": $0.index, "connector": $0.connector,
+                                                                          "geometry": "\($0.width)x\($0.height)+\($0.x)+\($0.y)"] }])
+                ui.onAction = { commandSink.yield(.action($0)) }
+                ui.onFullscreen = { fullscreen in events.emit("fullscreen", ["fullscreen": fullscreen]) }
+                ui.onAccessoryChange = { change, hud in
+                    events.emit(change, subjectMonitor: hud.subjectMonitor)
+                    commandSink.yield(.subjectBranch(open: change.shown))
+                    let state = change.available ? "available on \(hud.subjectMonitor ?? "?")"
+                        : "unavailable (" + change.reasons.map(\.explanation).joined(separator: "; ") + ")"
+                    log("duo-capture: accessory \(change.enabled ? "enabled" : "disabled"), \(state)")
+                }
+                ui.announce()
+                var hud = ui.hud
+                hud.cameraLabel = plan.camera.label
+                hud.format = plan.format.description
+                hud.videoWidth = plan.format.width
+                hud.videoHeight = plan.format.height
+                hud.aspect = plan.aspect
+                ui.hud = hud
+                let controller = DesktopController(options: options, setup: setup, plan: plan, session: session,
+                                                   ui: ui, events: events, log: log, commands: commandSink)
+                Task.detached { await controller.run(commands) }
+                GtkMain.run()
+                return .success(controller)
+            } catch { return .failure(error) }
+        }
+        let controller = try outcome.get()
+        return try await controller.finish()
+    }
+
+    /// The accessory starts enabled unless the user turned it off (`--accessory off` once main's option lands).
+    static func accessoryInitiallyEnabled(_ options: Options) -> Bool { true }
+}
+
+/// The desktop run's policy: countdown and takes on Space, quit on Q, frames-flowing watchdog, HUD figures.
+///
+/// Thread: actor; talks to the GTK thread only through `GtkMain.post`.
+actor DesktopController {
+    let options: Options
+    let setup: SessionSetup
+    let plan: GraphPlan
+    let session: CaptureSession
+    let ui: DesktopUI
+    let events: EventLog
+    let log: @Sendable (String) -> Void
+    let commands: AsyncStream<DesktopCommand>.Continuation
+
+    private var started = Date()
+    private var endReason: RunCommand.EndReason = .duration
+    private var takes: [TakeResult] = []
+    private var finalCounts: BranchCounts?
+    private var recordDirectory: String?
+    private var takeStartedAt: Date?
+    private var takeNumber: Int?
+    private var countdownID = 0
+    private var countdownStartedAt: Date?
+    private let countdown = Countdown.defaultValue
+    private var lastCameraFrames: Int64 = -1
+    private var lastFrameAt = Date.distantPast
+    private var framesFlowing = false
+    private var finished: CheckedContinuation<Void, Never>?
+    private var done = false
+
+    init(options: Options, setup: SessionSetup, plan: GraphPlan, session: CaptureSession, ui: DesktopUI,
+         events: EventLog, log: @escaping @Sendable (String) -> Void, commands: AsyncStream<DesktopCommand>.Continuation) {
+        self.options = options; self.setup = setup; self.plan = plan; self.session = session; self.ui = ui
+        self.events = events; self.log = log; self.commands = commands
+        recordDirectory = setup.recordDirectory
+    }
+
+    func run(_ stream: AsyncStream<DesktopCommand>) async {
+        let ui = self.ui
+        do throws(DuoError) {
+            try await session.start { graph throws(DuoError) in
+                let op = try graph.gtkWidget(sink: "operator_sink")
+                let subject = try graph.gtkWidget(sink: "subject_sink")
+                await GtkMain.perform { ui.attach(operatorWidget: op.pointer, subjectWidget: subject.pointer) }
+            }
+        } catch {
+            endReason = .failed(error)
+            await shutDown()
+            return
+        }
+        started = Date()
+        log("duo-capture: capturing \(plan.camera.label) at \(plan.format) in two windows")
+        events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
+        let sink = commands
+        let watcher = Task {
+            for await event in session.events {
+                if case .failed(let e) = event { sink.yield(.end(.failed(e))) }
+                if case .warning(let w) = event { self.log("duo-capture: warning: \(w)") }
+            }
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                sink.yield(.tick)
+                try? await Task.sleep(nanoseconds: 200_000_000)
+            }
+        }
+        let timer = options.duration.map { seconds in
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                sink.yield(.end(.duration))
+            }
+        }
+        if options.record { await startTake() }
+
+        for await command in stream {
+            switch command {
+            case .action(let action):
+                if action == .quit { endReason = .signal("Q"); break }
+                await handle(action)
+                continue
+            case .subjectBranch(let open):
+                await session.setSubjectBranchOpen(open)
+                continue
+            case .tick:
+                await tick()
+                continue
+            case .countdownEnded(let id):
+                if id == countdownID, countdownStartedAt != nil {
+                    countdownStartedAt = nil
+                    await startTake()
+                }
+                continue
+            case .end(let reason):
+                endReason = reason
+            }
+            break
+        }
+        ticker.cancel()
+        timer?.cancel()
+        watcher.cancel()
+        await shutDown()
+    }
+
+    private func handle(_ action: DesktopAction) async {
+        switch action {
+        case .recordOrStop:
+            if await session.isRecording {
+                await stopTake()
+            } else if countdownStartedAt != nil {
+                cancelCountdown()
+            } else if countdown.seconds == 0 {
+                await startTake()
+            } else {
+                countdownID += 1
+                countdownStartedAt = Date()
+                events.emit("countdown", ["seconds": countdown.seconds])
+                let id = countdownID, sink = commands, seconds = countdown.seconds
+                Task {
+                    try? await Task.sleep(nanoseconds: UInt64(seconds) * 1_000_000_000)
+                    sink.yield(.countdownEnded(id: id))
+                }
+                await tick()
+            }
+        case .cancelCountdown:
+            cancelCountdown()
+        default:
+            // Teleprompter keys: handled once the teleprompter is wired into the subject branch.
+            events.emit("key", ["action": action.rawValue])
+        }
+    }
+
+    private func cancelCountdown() {
+        guard countdownStartedAt != nil else { return }
+        countdownStartedAt = nil
+        countdownID += 1
+        events.emit("countdown-cancelled")
+        GtkMain.post { [ui] in ui.hud.countdown = nil }
+    }
+
+    private func startTake() async {
+        do throws(DuoError) {
+            let dir: String
+            if let d = recordDirectory { dir = d } else {
+                dir = try SessionSetup.prepareRecordDirectory(options.recordDirectory)
+                recordDirectory = dir
+            }
+            let naming = TakeNaming(directory: dir, fileExtension: plan.container.rawValue)
+            let path = naming.path(take: (takes.last?.number ?? 0) + 1, at: Date()) { FileManager.default.fileExists(atPath: $0) }
+            let number = try await session.startTake(path: path)
+            takeStartedAt = Date()
+            takeNumber = number
+            events.emit("take-started", ["take": number, "file": path])
+            log("duo-capture: recording take \(number) to \(path)")
+        } catch {
+            events.emit("error", ["message": error.message])
+            log("duo-capture: \(error.message)")
+            let message = error.message
+            GtkMain.post { [ui] in ui.hud.message = message }
+        }
+        await tick()
+    }
+
+    private func stopTake() async {
+        guard let result = try? await session.stopTake() else { return }
+        takes.append(result)
+        takeStartedAt = nil
+        events.emit("take-ended", ["take": result.number, "file": result.path, "frames": result.frames.frames,
+                                   "error": result.failure?.message ?? NSNull()])
+        log("duo-capture: take \(result.number) ended: \(result.path), \(result.frames.frames) frames")
+        await tick()
+    }
+
+    /// Frames-flowing watchdog and HUD figures, every 200 ms.
+    private func tick() async {
+        let counts = await session.counts
+        let now = Date()
+        if counts.camera.frames != lastCameraFrames {
+            lastCameraFrames = counts.camera.frames
+            lastFrameAt = now
+        }
+        let flowing = counts.camera.frames > 0 && now.timeIntervalSince(lastFrameAt) < 1.0
+        if flowing != framesFlowing {
+            framesFlowing = flowing
+            events.emit("frames", ["flowing": flowing, "cameraFrames": counts.camera.frames])
+            GtkMain.post { [ui] in ui.setFramesFlowing(flowing) }
+        }
+        let interval = plan.format.frameRate.frameDurationNanoseconds
+        let droppedOperator = RunSummary.branch(counts.operatorView, interval: interval).dropped
+        let droppedSubject = RunSummary.branch(counts.subjectView, interval: interval).dropped
+        let recording = await session.isRecording
+        let elapsed = takeStartedAt.map { now.timeIntervalSince($0) } ?? 0
+        let countdownValue = countdownStartedAt.map { countdown.displayedValue(elapsed: Int64(now.timeIntervalSince($0) * 1e9)) ?? 1 }
+        let take = takeNumber
+        GtkMain.post { [ui] in
+            var hud = ui.hud
+            hud.recording = recording
+            hud.takeNumber = take
+            hud.elapsedSeconds = elapsed
+            hud.countdown = countdownValue
+            hud.droppedOperator = droppedOperator
+            hud.droppedSubject = droppedSubject
+            ui.hud = hud
+        }
+    }
+
+    /// Finalises a running take, stops the graph (the gtksinks stop on the GTK thread, which is free),
+    /// then closes the windows and ends the GTK main loop.
+    private func shutDown() async {
+        if countdownStartedAt != nil { cancelCountdown() }
+        if await session.isRecording { await stopTake() }
+        finalCounts = await session.counts
+        await session.stop()
+        events.emit("stopped", ["reason": endReason.text])
+        done = true
+        GtkMain.post { [ui] in
+            ui.close()
+            GtkMain.quit()
+        }
+    }
+
+    /// After the GTK loop has ended: the run's summary, or the error that ended it.
+    func finish() throws(DuoError) -> String {
+        guard let counts = finalCounts else {
+            if case .failed(let error) = endReason { throw error }
+            throw .runtime("the desktop session ended before it started")
+        }
+        let interval = plan.format.frameRate.frameDurationNanoseconds
+        let summary = RunSummary(
+            source: plan.camera.label, format: plan.format.description, encoder: plan.encoder.element,
+            container: plan.container.element, seconds: Date().timeIntervalSince(started), endReason: endReason.text,
+            camera: RunSummary.branch(counts.camera, interval: interval),
+            operatorView: RunSummary.branch(counts.operatorView, interval: interval),
+            subjectView: RunSummary.branch(counts.subjectView, interval: interval),
+            takes: takes.map { .init(number: $0.number, file: $0.path, frames: $0.frames.frames,
+                                     durationSeconds: Double($0.frames.frames) / plan.format.frameRate.value,
+                                     error: $0.failure?.message) })
+        if case .failed(let error) = endReason {
+            if finalCounts != nil { log(options.json ? summary.json : summary.text) }
+            throw error
+        }
+        return options.json ? summary.json : summary.text
+    }
+}
