@@ -62,7 +62,7 @@ let package = Package(
 
         .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"]),
         .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore"]),
-        .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoCore"]),
+        .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore"]),
         // End to end on a real two-monitor X desktop (Xorg + dummy driver + openbox), driving the binary.
         .testTarget(name: "DuoDesktopTests", dependencies: ["DuoCore"], exclude: ["Fixtures"]),
         .testTarget(name: "DuoRenderTests", dependencies: ["DuoRender", "DuoCore"], exclude: ["Golden"]),

@@ -10,7 +10,7 @@ app/bare REPEATS times and the medians are compared, because this machine is sha
 
 Usage: python3 Benchmarks/graph-cpu.py [FRAMES] [REPEATS]    (defaults 300 frames, 3 repeats)
 """
-import os, re, resource, shutil, statistics, subprocess, sys, tempfile
+import json, os, re, resource, shutil, statistics, subprocess, sys, tempfile
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 frames = int(sys.argv[1]) if len(sys.argv) > 1 else 300
@@ -28,10 +28,8 @@ def cpu_of(cmd):
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), run.stdout
 
 def decoded_frames(path):
-    out = subprocess.run(["gst-launch-1.0", "-q", "filesrc", f"location={path}", "!", "matroskademux", "!",
-                          "h264parse", "!", "avdec_h264", "!", "fakesink", "silent=false", "-v"],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
-    return out.count("chain   ******* ")
+    out = subprocess.run([app, "inspect", path, "--json"], stdout=subprocess.PIPE, text=True, check=True).stdout
+    return json.loads(out)["videoFrames"]
 
 print(f"duo-capture graph CPU: {frames} frames per run, median of {repeats} alternating runs")
 print(f"{'format':<14}{'app cpu s':>10}{'bare cpu s':>11}{'ratio':>7}{'app frames':>12}{'bare frames':>12}{'app missing':>12}{'bare missing':>13}")

@@ -1,4 +1,5 @@
 #include "duo_shim.h"
+#include <gst/video/video.h>
 
 GstBin *duo_as_bin(GstElement *element) { return GST_BIN(element); }
 GObject *duo_as_object(gpointer instance) { return G_OBJECT(instance); }
@@ -52,6 +53,17 @@ static GstPadProbeReturn count_frame(GstPad *pad, GstPadProbeInfo *info, gpointe
     if (n == 0) {
         __atomic_store_n(&c->keyframe_first, GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT) ? 0 : 1, __ATOMIC_RELAXED);
     }
+    if (g_atomic_int_get(&c->sample_luma)) {
+        GstMapInfo map;
+        if (gst_buffer_map(buffer, &map, GST_MAP_READ)) {
+            if (map.size > 0) {
+                gint64 y = map.data[0];
+                __atomic_store_n(&c->luma_sample, y, __ATOMIC_RELAXED);
+                if (y > __atomic_load_n(&c->luma_max, __ATOMIC_RELAXED)) __atomic_store_n(&c->luma_max, y, __ATOMIC_RELAXED);
+            }
+            gst_buffer_unmap(buffer, &map);
+        }
+    }
     if (GST_BUFFER_PTS_IS_VALID(buffer)) {
         gint64 pts = (gint64)GST_BUFFER_PTS(buffer);
         gint64 last = __atomic_load_n(&c->last_pts, __ATOMIC_RELAXED);
@@ -73,6 +85,8 @@ DuoFrameCounter *duo_frame_counter_new(void) {
     c->first_pts = -1;
     c->last_pts = -1;
     c->keyframe_first = -1;
+    c->luma_sample = -1;
+    c->luma_max = -1;
     c->refcount = 1;
     return c;
 }
@@ -95,6 +109,8 @@ void duo_frame_counter_snapshot(DuoFrameCounter *c, DuoFrameCounter *out) {
     out->max_gap = __atomic_load_n(&c->max_gap, __ATOMIC_RELAXED);
     out->backwards = __atomic_load_n(&c->backwards, __ATOMIC_RELAXED);
     out->keyframe_first = __atomic_load_n(&c->keyframe_first, __ATOMIC_RELAXED);
+    out->luma_sample = __atomic_load_n(&c->luma_sample, __ATOMIC_RELAXED);
+    out->luma_max = __atomic_load_n(&c->luma_max, __ATOMIC_RELAXED);
 }
 
 typedef struct {
@@ -149,6 +165,69 @@ void duo_drop_buffers_before(GstPad *pad, GstClockTime running_time) {
     GstClockTime *threshold = g_new(GstClockTime, 1);
     *threshold = running_time;
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, drop_before, threshold, g_free);
+}
+
+void duo_frame_counter_sample_luma(DuoFrameCounter *counter, gboolean enabled) {
+    g_atomic_int_set(&counter->sample_luma, enabled ? 1 : 0);
+}
+
+typedef struct {
+    DuoI420DrawFunc draw;
+    gpointer context;
+    GDestroyNotify destroy;
+} DrawerContext;
+
+static void drawer_context_free(gpointer data) {
+    DrawerContext *d = data;
+    if (d->destroy) d->destroy(d->context);
+    g_free(d);
+}
+
+static GstPadProbeReturn draw_i420(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
+    DrawerContext *d = user_data;
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (!buffer) return GST_PAD_PROBE_OK;
+    GstCaps *caps = gst_pad_get_current_caps(pad);
+    if (!caps) return GST_PAD_PROBE_OK;
+    GstVideoInfo vinfo;
+    gboolean ok = gst_video_info_from_caps(&vinfo, caps);
+    gst_caps_unref(caps);
+    if (!ok || GST_VIDEO_INFO_FORMAT(&vinfo) != GST_VIDEO_FORMAT_I420) return GST_PAD_PROBE_OK;
+
+    buffer = gst_buffer_make_writable(buffer);
+    GST_PAD_PROBE_INFO_DATA(info) = buffer;
+
+    gint64 running_time = -1;
+    if (GST_BUFFER_PTS_IS_VALID(buffer)) {
+        running_time = (gint64)GST_BUFFER_PTS(buffer);
+        GstEvent *event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0);
+        if (event) {
+            const GstSegment *segment = NULL;
+            gst_event_parse_segment(event, &segment);
+            if (segment && segment->format == GST_FORMAT_TIME) {
+                GstClockTime rt = gst_segment_to_running_time(segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
+                if (GST_CLOCK_TIME_IS_VALID(rt)) running_time = (gint64)rt;
+            }
+            gst_event_unref(event);
+        }
+    }
+    GstVideoFrame frame;
+    if (!gst_video_frame_map(&frame, &vinfo, buffer, GST_MAP_READWRITE)) return GST_PAD_PROBE_OK;
+    d->draw(d->context,
+            GST_VIDEO_FRAME_PLANE_DATA(&frame, 0), GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0),
+            GST_VIDEO_FRAME_PLANE_DATA(&frame, 1), GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 1),
+            GST_VIDEO_FRAME_PLANE_DATA(&frame, 2), GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 2),
+            GST_VIDEO_FRAME_WIDTH(&frame), GST_VIDEO_FRAME_HEIGHT(&frame), running_time);
+    gst_video_frame_unmap(&frame);
+    return GST_PAD_PROBE_OK;
+}
+
+gulong duo_attach_i420_drawer(GstPad *pad, DuoI420DrawFunc draw, gpointer context, GDestroyNotify destroy) {
+    DrawerContext *d = g_new0(DrawerContext, 1);
+    d->draw = draw;
+    d->context = context;
+    d->destroy = destroy;
+    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, draw_i420, d, drawer_context_free);
 }
 
 void duo_set_bool(gpointer object, const gchar *name, gboolean value) { g_object_set(object, name, value, NULL); }

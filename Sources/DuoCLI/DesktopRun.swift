@@ -1,6 +1,7 @@
 import DuoCore
 import DuoDesktop
 import DuoMedia
+import DuoRender
 import Foundation
 
 //  Desktop mode: the capture session behind two GTK windows.
@@ -54,7 +55,12 @@ enum DesktopRun {
         plan.sinks = .desktop
         let events = try EventLog(path: options.desktop.eventsPath)
         defer { events.close() }
-        let session = CaptureSession(plan: plan)
+        // The subject view is drawn into the subject branch; its valve stays shut until the view is shown.
+        // With --accessory off the kind stays ready for the T key (enabled is the user's, not the kind).
+        var subjectSetup = options.subject
+        if subjectSetup.accessory == .off { subjectSetup.accessory = subjectSetup.scriptPath == nil ? .countdown : .teleprompter }
+        let presenter = try SubjectPresenter(subjectSetup, width: plan.subjectSize.width, height: plan.subjectSize.height)
+        let session = CaptureSession(plan: plan, subjectDrawer: presenter.drawer, subjectBranchOpen: false)
         let (commands, commandSink) = AsyncStream.makeStream(of: DesktopCommand.self, bufferingPolicy: .unbounded)
         let signals = SignalWatch(signals: [SIGINT, SIGTERM]) { commandSink.yield(.end(.signal($0 == SIGINT ? "SIGINT" : "SIGTERM"))) }
         defer { signals.cancel() }
@@ -87,7 +93,7 @@ enum DesktopRun {
                 hud.videoHeight = plan.format.height
                 hud.aspect = plan.aspect
                 ui.hud = hud
-                let controller = DesktopController(options: options, setup: setup, plan: plan, session: session,
+                let controller = DesktopController(options: options, setup: setup, plan: plan, session: session, presenter: presenter,
                                                    ui: ui, events: events, log: log, commands: commandSink)
                 Task.detached { await controller.run(commands) }
                 GtkMain.run()
@@ -98,8 +104,8 @@ enum DesktopRun {
         return try await controller.finish()
     }
 
-    /// The accessory starts enabled unless the user turned it off (`--accessory off` once main's option lands).
-    static func accessoryInitiallyEnabled(_ options: Options) -> Bool { true }
+    /// The accessory starts enabled unless the user turned it off with `--accessory off`.
+    static func accessoryInitiallyEnabled(_ options: Options) -> Bool { options.subject.accessory != .off }
 }
 
 /// The desktop run's policy: countdown and takes on Space, quit on Q, frames-flowing watchdog, HUD figures.
@@ -110,6 +116,7 @@ actor DesktopController {
     let setup: SessionSetup
     let plan: GraphPlan
     let session: CaptureSession
+    let presenter: SubjectPresenter
     let ui: DesktopUI
     let events: EventLog
     let log: @Sendable (String) -> Void
@@ -124,16 +131,18 @@ actor DesktopController {
     private var takeNumber: Int?
     private var countdownID = 0
     private var countdownStartedAt: Date?
-    private let countdown = Countdown.defaultValue
+    private let countdown: Countdown
+    private var lastPrompterEvent = Date.distantPast
     private var lastCameraFrames: Int64 = -1
     private var lastFrameAt = Date.distantPast
     private var framesFlowing = false
     private var finished: CheckedContinuation<Void, Never>?
     private var done = false
 
-    init(options: Options, setup: SessionSetup, plan: GraphPlan, session: CaptureSession, ui: DesktopUI,
+    init(options: Options, setup: SessionSetup, plan: GraphPlan, session: CaptureSession, presenter: SubjectPresenter, ui: DesktopUI,
          events: EventLog, log: @escaping @Sendable (String) -> Void, commands: AsyncStream<DesktopCommand>.Continuation) {
-        self.options = options; self.setup = setup; self.plan = plan; self.session = session; self.ui = ui
+        self.options = options; self.setup = setup; self.plan = plan; self.session = session; self.presenter = presenter; self.ui = ui
+        countdown = options.subject.countdown
         self.events = events; self.log = log; self.commands = commands
         recordDirectory = setup.recordDirectory
     }
@@ -143,7 +152,7 @@ actor DesktopController {
         do throws(DuoError) {
             try await session.start { graph throws(DuoError) in
                 let op = try graph.gtkWidget(sink: "operator_sink")
-                let subject = try graph.gtkWidget(sink: "subject_sink")
+                let subject = try graph.gtkWidget(sink: "subject_window")
                 await GtkMain.perform { ui.attach(operatorWidget: op.pointer, subjectWidget: subject.pointer) }
             }
         } catch {
@@ -210,12 +219,13 @@ actor DesktopController {
             if await session.isRecording {
                 await stopTake()
             } else if countdownStartedAt != nil {
-                cancelCountdown()
+                await cancelCountdown()
             } else if countdown.seconds == 0 {
                 await startTake()
             } else {
                 countdownID += 1
                 countdownStartedAt = Date()
+                await presenter.countdownStarted(at: await session.runningTime)
                 events.emit("countdown", ["seconds": countdown.seconds])
                 let id = countdownID, sink = commands, seconds = countdown.seconds
                 Task {
@@ -225,17 +235,37 @@ actor DesktopController {
                 await tick()
             }
         case .cancelCountdown:
-            cancelCountdown()
-        default:
-            // Teleprompter keys: handled once the teleprompter is wired into the subject branch.
+            await cancelCountdown()
+        case .speedUp: await presenter.stepSpeed(1, at: await session.runningTime)
+        case .speedDown: await presenter.stepSpeed(-1, at: await session.runningTime)
+        case .pauseScroll: await presenter.togglePause(at: await session.runningTime)
+        case .restartScript: await presenter.restart(at: await session.runningTime)
+        case .previousMarker: await presenter.previousMarker(at: await session.runningTime)
+        case .nextMarker: await presenter.nextMarker(at: await session.runningTime)
+        case .mirror: await presenter.cycleMirror(at: await session.runningTime)
+        case .quit: break
+        }
+        if action != .recordOrStop && action != .cancelCountdown {
             events.emit("key", ["action": action.rawValue])
+            await prompterEvent()
+            await tick()
         }
     }
 
-    private func cancelCountdown() {
+    /// The teleprompter's position, speed and state (at most once a second, and after each key).
+    private func prompterEvent() async {
+        let status = await presenter.status(at: await session.runningTime)
+        lastPrompterEvent = Date()
+        events.emit("prompter", ["position": status.position, "length": status.length, "paused": status.paused,
+                                 "speed": status.speed, "secondsLeft": status.secondsLeft,
+                                 "mirror": "\(status.mirror.horizontal ? "h" : "")\(status.mirror.vertical ? "v" : "")"])
+    }
+
+    private func cancelCountdown() async {
         guard countdownStartedAt != nil else { return }
         countdownStartedAt = nil
         countdownID += 1
+        await presenter.countdownCancelled(at: await session.runningTime)
         events.emit("countdown-cancelled")
         GtkMain.post { [ui] in ui.hud.countdown = nil }
     }
@@ -250,6 +280,7 @@ actor DesktopController {
             let naming = TakeNaming(directory: dir, fileExtension: plan.container.rawValue)
             let path = naming.path(take: (takes.last?.number ?? 0) + 1, at: Date()) { FileManager.default.fileExists(atPath: $0) }
             let number = try await session.startTake(path: path)
+            await presenter.takeStarted(at: await session.runningTime)
             takeStartedAt = Date()
             takeNumber = number
             events.emit("take-started", ["take": number, "file": path])
@@ -265,6 +296,7 @@ actor DesktopController {
 
     private func stopTake() async {
         guard let result = try? await session.stopTake() else { return }
+        await presenter.takeEnded(at: await session.runningTime)
         takes.append(result)
         takeStartedAt = nil
         events.emit("take-ended", ["take": result.number, "file": result.path, "frames": result.frames.frames,
@@ -294,8 +326,20 @@ actor DesktopController {
         let elapsed = takeStartedAt.map { now.timeIntervalSince($0) } ?? 0
         let countdownValue = countdownStartedAt.map { countdown.displayedValue(elapsed: Int64(now.timeIntervalSince($0) * 1e9)) ?? 1 }
         let take = takeNumber
+        let prompter = await presenter.status(at: await session.runningTime)
+        let hasScript = options.subject.scriptPath != nil
+        if hasScript, now.timeIntervalSince(lastPrompterEvent) >= 1 { await prompterEvent() }
         GtkMain.post { [ui] in
             var hud = ui.hud
+            hud.accessoryKind = prompter.accessory.rawValue
+            if hasScript {
+                hud.scriptProgress = prompter.length > 0 ? min(1, prompter.position / prompter.length) : 0
+                hud.secondsLeft = prompter.secondsLeft
+                hud.speed = prompter.speed
+                hud.scrollPaused = prompter.paused
+                hud.notes = prompter.notes
+            }
+            hud.mirrored = prompter.mirror != .none
             hud.recording = recording
             hud.takeNumber = take
             hud.elapsedSeconds = elapsed
@@ -309,7 +353,7 @@ actor DesktopController {
     /// Finalises a running take, stops the graph (the gtksinks stop on the GTK thread, which is free),
     /// then closes the windows and ends the GTK main loop.
     private func shutDown() async {
-        if countdownStartedAt != nil { cancelCountdown() }
+        if countdownStartedAt != nil { await cancelCountdown() }
         if await session.isRecording { await stopTake() }
         finalCounts = await session.counts
         await session.stop()

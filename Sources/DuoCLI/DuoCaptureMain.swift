@@ -20,6 +20,8 @@ public enum DuoCaptureMain {
                 print(try PipelineCommand.run(options))
             case .renderSubject:
                 print(try RenderSubjectCommand.run(arguments: options.passthrough))
+            case .inspect:
+                print(try InspectCommand.run(options.passthrough))
             case .cameras:
                 print(CamerasCommand.run())
             case .monitors:
@@ -58,5 +60,45 @@ enum CamerasCommand {
             let best = FormatSelection.best(of: c.modes.map(\.format), upTo: nil).map(\.description) ?? "no usable formats"
             return "\(c.devicePath ?? "-")\t\(c.name)\tbest \(best), \(c.modes.count) modes"
         }.joined(separator: "\n")
+    }
+}
+
+/// `duo-capture inspect FILE [--json]`: decodes a take completely, as a player would, and reports what it
+/// holds. Proves a file plays (after a crash, say) without any other tool.
+enum InspectCommand {
+    struct Report: Encodable {
+        let file: String
+        let videoFrames: Int64
+        let width: Int?
+        let height: Int?
+        let firstFrameIsKeyframe: Bool?
+        let videoSeconds: Double
+        let audioBuffers: Int64
+        let containerSeconds: Double?
+    }
+
+    static func run(_ arguments: [String]) throws(DuoError) -> String {
+        let json = arguments.contains("--json")
+        let files = arguments.filter { $0 != "--json" }
+        guard files.count == 1, let path = files.first, !path.hasPrefix("-") else {
+            throw .usage("inspect needs exactly one file: duo-capture inspect FILE.mkv [--json]")
+        }
+        let d = try MediaInspector.decode(path)
+        var seconds = 0.0
+        if let first = d.video.firstPTS, let last = d.video.lastPTS, d.video.frames > 1 {
+            seconds = Double(last - first) / 1e9 * Double(d.video.frames) / Double(d.video.frames - 1)
+        }
+        let r = Report(file: path, videoFrames: d.video.frames, width: d.width, height: d.height,
+                       firstFrameIsKeyframe: d.encodedVideo.firstIsKeyframe, videoSeconds: seconds,
+                       audioBuffers: d.audio.frames, containerSeconds: d.duration.map { Double($0) / 1e9 })
+        if json {
+            let e = JSONEncoder()
+            e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: (try? e.encode(r)) ?? Data(), as: UTF8.self)
+        }
+        let size = d.width.map { "\($0)x\(d.height ?? 0)" } ?? "no video"
+        return "\(path): \(d.video.frames) frames \(size), \(String(format: "%.2f", seconds)) s"
+            + (d.audio.frames > 0 ? ", \(d.audio.frames) audio buffers" : ", no audio")
+            + (d.encodedVideo.firstIsKeyframe == false ? ", first frame is not a keyframe" : "")
     }
 }

@@ -10,6 +10,7 @@ enum Help {
       duo-capture pipeline [OPTIONS]       print the assembled graph in gst-launch-1.0 syntax
       duo-capture cameras                  list cameras (V4L2 devices) with their formats
       duo-capture monitors                 list monitors: index, connector, geometry
+      duo-capture inspect FILE [--json]    decode a take completely and report frames, size and length
       duo-capture render-subject --script FILE --at SECONDS --out FILE.png [...]
                                            render one subject (teleprompter) frame to PNG;
                                            `duo-capture render-subject --help` lists its options
@@ -32,6 +33,21 @@ enum Help {
       --duration SECONDS                   stop after this long (default: until SIGINT/SIGTERM)
       --quiet                              no progress lines, only errors and the summary
       --json                               print the end-of-run summary as JSON
+
+    SUBJECT VIEW (the accessory on the subject's monitor)
+      --accessory teleprompter|preview|countdown|off
+                                           what the subject sees (default: teleprompter with --script,
+                                           else countdown: countdown and recording light only); off
+                                           shuts the subject branch, which then costs nothing
+      --script FILE                        teleprompter script: UTF-8 .txt or Markdown .md; [[note: …]]
+                                           is for the operator only, [PAUSE] stops scrolling, headings
+                                           are markers
+      --display-profile FILE               subject monitor insets and camera occlusions (JSON, see
+                                           Assets/displays/); the reading line sits next to the camera
+      --wpm N | --lines-per-minute N       scroll speed (lines for scripts without spaces); scrolling
+                                           starts with the take
+      --mirror h|v|hv|none                 mirror the subject view for beam-splitter glass
+      --font-size N  --theme default|high-contrast  --reading-line FRACTION
 
     DESKTOP (without --headless: needs a display)
     \(DesktopOptions.help)

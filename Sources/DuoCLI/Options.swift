@@ -1,12 +1,13 @@
 import DuoCore
 import DuoMedia
+import DuoRender
 import Foundation
 
 /// Everything the command line can say, parsed and validated, before anything starts.
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, monitors, renderSubject = "render-subject", help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, monitors, renderSubject = "render-subject", inspect, help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -29,12 +30,21 @@ public struct Options: Sendable {
     public var quiet = false
     /// Desktop mode (see DesktopOptions.swift): monitor indices and the events file.
     public var desktop = DesktopOptions()
+    /// The subject view: accessory kind, script, display profile, prompter settings.
+    public var subject = SubjectSetup()
     /// Arguments handed on unparsed to a sub-command with its own options.
     public var passthrough: [String] = []
 
     public init() {}
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras", "monitors", "render-subject"]
+    static func number(_ name: String, _ text: String, _ range: ClosedRange<Double>) throws(DuoError) -> Double {
+        guard let n = Double(text), n.isFinite, range.contains(n) else {
+            throw .usage("\(name) \(text): give a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return n
+    }
+
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject", "inspect", "monitors"]
 
     /// Parses `arguments` (without the program name). Throws a usage error naming the bad option.
     public static func parse(_ arguments: [String]) throws(DuoError) -> Options {
@@ -44,7 +54,7 @@ public struct Options: Sendable {
             o.command = Command(rawValue: first)!
             args = args.dropFirst()
             // render-subject has its own options (DuoRender parses them).
-            if o.command == .renderSubject {
+            if o.command == .renderSubject || o.command == .inspect {
                 o.passthrough = Array(args)
                 return o
             }
@@ -61,6 +71,7 @@ public struct Options: Sendable {
             sourceGiven = option
             o.source = s
         }
+        var accessoryGiven = false
         while let arg = args.popFirst() {
             // Accept --name=value as well as --name value.
             var name = arg
@@ -127,6 +138,25 @@ public struct Options: Sendable {
                     throw .usage("--aspect \(v): expected one of \(AspectRatio.supported.map(\.description).joined(separator: ", "))")
                 }
                 o.aspect = a
+            case "--accessory":
+                o.subject.accessory = try AccessoryKind.parse(try value(name))
+                accessoryGiven = true
+            case "--script":
+                o.subject.scriptPath = try value(name)
+            case "--display-profile":
+                o.subject.displayProfilePath = try value(name)
+            case "--mirror":
+                o.subject.mirror = try MirrorFlags.parse(try value(name))
+            case "--theme":
+                o.subject.theme = try PromptTheme.parse(try value(name))
+            case "--wpm":
+                o.subject.wordsPerMinute = try number(name, try value(name), 1...1000)
+            case "--lines-per-minute":
+                o.subject.linesPerMinute = try number(name, try value(name), 0.1...300)
+            case "--font-size":
+                o.subject.fontSize = try number(name, try value(name), 6...400)
+            case "--reading-line":
+                o.subject.readingLine = try number(name, try value(name), 0.05...0.95)
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)
             case _ where DesktopOptions.names.contains(name):
@@ -138,10 +168,9 @@ public struct Options: Sendable {
                 throw .usage("unexpected argument \(arg); run duo-capture --help for the commands")
             }
         }
-        if o.command == .run, o.record, o.duration == nil, o.headless {
-            // A headless take with no end would only stop on a signal; that is allowed (SIGINT ends it
-            // cleanly), so no error, but nothing to check here either.
-        }
+        o.subject.aspect = o.aspect ?? o.subject.aspect
+        // Default kind: the teleprompter when there is a script, else the countdown and recording light.
+        if !accessoryGiven { o.subject.accessory = o.subject.scriptPath == nil ? .countdown : .teleprompter }
         return o
     }
 }

@@ -1,5 +1,6 @@
 import DuoCore
 import DuoMedia
+import DuoRender
 import Foundation
 
 /// `duo-capture [run]`: the capture session. Headless for now; the desktop windows attach to the same
@@ -29,7 +30,11 @@ enum RunCommand {
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log("duo-capture: \(n)") }
         let plan = setup.plan
-        let session = CaptureSession(plan: plan)
+        // Headless there are no windows to gate the accessory on: the subject branch runs (and is drawn)
+        // whenever the accessory is enabled, so CI exercises the same drawing path as the desktop.
+        let presenter = options.subject.accessory == .off ? nil
+            : try SubjectPresenter(options.subject, width: plan.subjectSize.width, height: plan.subjectSize.height)
+        let session = CaptureSession(plan: plan, subjectDrawer: presenter?.drawer, subjectBranchOpen: presenter != nil)
 
         // Signals end the run cleanly: the running take is finalised first.
         let (ends, endSink) = AsyncStream.makeStream(of: EndReason.self, bufferingPolicy: .bufferingNewest(8))
@@ -55,6 +60,7 @@ enum RunCommand {
             let naming = TakeNaming(directory: dir, fileExtension: plan.container.rawValue)
             let path = naming.path(take: 1, at: Date()) { FileManager.default.fileExists(atPath: $0) }
             try await session.startTake(path: path)
+            await presenter?.takeStarted(at: await session.runningTime)
             log("duo-capture: recording take 1 to \(path)")
         }
         let timer = options.duration.map { seconds in

@@ -11,12 +11,21 @@ struct SessionSetup {
     let recordDirectory: String?
     /// One-line notices for the user (fallbacks taken).
     let notices: [String]
+    /// Held while this setup lives: a real camera belongs to one duo-capture at a time.
+    let cameraLock: CameraLock?
 
     static func prepare(_ options: Options) throws(DuoError) -> SessionSetup {
         GStreamer.initialize()
         var notices: [String] = []
         let library = try PipelineLibrary.locate(override: options.pipelinesDirectory)
+        // A real camera is locked before it is opened, so a second duo-capture hears who owns it rather
+        // than V4L2's "device busy".
+        var lock: CameraLock?
+        if case .v4l2(let device) = options.source, FileManager.default.fileExists(atPath: device) {
+            lock = try CameraLock(device: device)
+        }
         let camera = try resolveCamera(options.source, notices: &notices)
+        if lock == nil, case .v4l2(let device, _) = camera { lock = try CameraLock(device: device) }
         let encoder = try chooseEncoder(options.encoder)
         let plan = try GraphPlan(library: library, camera: camera, requested: options.format, aspect: options.aspect,
                                  encoder: encoder, container: options.container)
@@ -24,7 +33,7 @@ struct SessionSetup {
         if options.record {
             dir = try prepareRecordDirectory(options.recordDirectory)
         }
-        return SessionSetup(plan: plan, recordDirectory: dir, notices: notices)
+        return SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: lock)
     }
 
     static func resolveCamera(_ choice: Options.SourceChoice, notices: inout [String]) throws(DuoError) -> CameraSource {
@@ -32,6 +41,9 @@ struct SessionSetup {
         case .testSource:
             return .testSource
         case .v4l2(let device):
+            guard FileManager.default.fileExists(atPath: device) else {
+                throw .usage("camera \(device) does not exist; list cameras with: duo-capture cameras")
+            }
             return .v4l2(device: device, modes: try CameraDiscovery.probeV4L2(device))
         case .profile(let nameOrPath):
             return .simulated(try loadProfile(nameOrPath))

@@ -21,6 +21,21 @@ public enum ScrollSpeed: Sendable, Hashable, CustomStringConvertible {
         separatesWords ? .wordsPerMinute(160) : .linesPerMinute(12)
     }
 
+    /// The speed the user asked for, checked against the script: words per minute only make sense for a
+    /// script with spaces, lines per minute for one without. Nil values take the defaults.
+    public static func requested(wordsPerMinute: Double?, linesPerMinute: Double?, separatesWords: Bool) throws(DuoError) -> ScrollSpeed {
+        if separatesWords {
+            if linesPerMinute != nil {
+                throw .usage("--lines-per-minute is for scripts without spaces; this script has words, use --wpm N")
+            }
+            return wordsPerMinute.map { .wordsPerMinute($0) } ?? defaultFor(separatesWords: true)
+        }
+        if wordsPerMinute != nil {
+            throw .usage("this script has no spaces between words, so words per minute mean nothing; use --lines-per-minute N")
+        }
+        return linesPerMinute.map { .linesPerMinute($0) } ?? defaultFor(separatesWords: false)
+    }
+
     /// Scroll units (words or lines) per second.
     public var unitsPerSecond: Double {
         switch self {

@@ -86,8 +86,21 @@ public actor CaptureSession {
         }
     }
 
-    public init(plan: GraphPlan) {
+    private let subjectDrawer: (any I420FrameDrawer)?
+    private var subjectProbe: FrameDrawerProbe?
+    private let sampleLuma: Bool
+    private let initialSubjectOpen: Bool
+
+    /// - Parameters:
+    ///   - subjectDrawer: draws the subject view (teleprompter, countdown, light) into each subject frame.
+    ///   - sampleLuma: frame counters also record each frame's first luma byte (tests of pixel isolation).
+    ///   - subjectBranchOpen: whether the subject branch runs from the start (see `setSubjectBranchOpen`).
+    public init(plan: GraphPlan, subjectDrawer: (any I420FrameDrawer)? = nil, subjectBranchOpen: Bool = true,
+                sampleLuma: Bool = false) {
         self.plan = plan
+        self.initialSubjectOpen = subjectBranchOpen
+        self.subjectDrawer = subjectDrawer
+        self.sampleLuma = sampleLuma
         (events, eventSink) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingNewest(256))
     }
 
@@ -112,9 +125,14 @@ public actor CaptureSession {
         guard let t = p.child(named: "t") else { preconditionFailure("graph has no tee named t") }
         pipeline = p
         tee = t
-        counters["camera"] = p.child(named: "camera_caps")?.staticPad("src").map(FrameCounter.init(pad:))
-        counters["operator"] = p.child(named: "operator_sink")?.staticPad("sink").map(FrameCounter.init(pad:))
-        counters["subject"] = p.child(named: "subject_sink")?.staticPad("sink").map(FrameCounter.init(pad:))
+        let sample = sampleLuma
+        counters["camera"] = p.child(named: "camera_caps")?.staticPad("src").map { FrameCounter(pad: $0, sampleLuma: sample) }
+        counters["operator"] = p.child(named: "operator_sink")?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
+        counters["subject"] = p.child(named: "subject_sink")?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
+        p.child(named: "subject_valve")?.set("drop", !initialSubjectOpen)
+        if let drawer = subjectDrawer, let pad = p.child(named: "subject_sink")?.staticPad("sink") {
+            subjectProbe = FrameDrawerProbe(pad: pad, drawer: drawer)
+        }
 
         let (stream, continuation) = AsyncStream.makeStream(of: BusEvent.self, bufferingPolicy: .unbounded)
         bus = BusWatch(pipeline: p) { continuation.yield($0) }
@@ -148,6 +166,7 @@ public actor CaptureSession {
         var result: TakeResult?
         if take != nil { result = try? await stopTake() }
         counters.removeAll()
+        subjectProbe = nil
         if let p = pipeline {
             p.setState(GST_STATE_NULL)
         }
@@ -162,6 +181,13 @@ public actor CaptureSession {
         eosWaiters.removeAll()
         eventSink.finish()
         return result
+    }
+
+    /// Opens or shuts the subject branch at its valve. Shut, the branch does no work at all: no scaling,
+    /// no drawing, no sink. (The valve drops buffers and, from GStreamer 1.22, re-sends sticky events
+    /// when it opens again.)
+    public func setSubjectBranchOpen(_ open: Bool) {
+        pipeline?.child(named: "subject_valve")?.set("drop", !open)
     }
 
     // MARK: State

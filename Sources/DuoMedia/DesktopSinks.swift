@@ -40,12 +40,6 @@ public struct PreparedGraph: @unchecked Sendable {
 }
 
 extension CaptureSession {
-    /// Opens or shuts the subject branch (the `subject_valve`). Shut, the branch does no work: frames are
-    /// dropped before scaling, overlay, conversion and the sink. Thread-safe property write; returns at once.
-    public func setSubjectBranchOpen(_ open: Bool) {
-        pipeline?.child(named: "subject_valve")?.set("drop", !open)
-    }
-
     /// Frames rendered and dropped by a sink (basesink `stats`), nil if it has no such element.
     public func sinkStats(_ name: String) -> (rendered: UInt64, dropped: UInt64)? {
         guard let sink = pipeline?.child(named: name) else { return nil }

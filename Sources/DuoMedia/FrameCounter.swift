@@ -13,8 +13,11 @@ public struct FrameCount: Sendable, Equatable, Codable {
     public var backwardSteps: Int64
     /// Whether the first buffer was a keyframe (not a delta unit); nil before the first buffer.
     public var firstIsKeyframe: Bool?
+    /// First luma byte of the last buffer, and the largest seen, when sampling is on (raw video only).
+    public var lumaSample: Int?
+    public var lumaMax: Int?
 
-    public static let zero = FrameCount(frames: 0, firstPTS: nil, lastPTS: nil, maxGap: 0, backwardSteps: 0, firstIsKeyframe: nil)
+    public static let zero = FrameCount(frames: 0, firstPTS: nil, lastPTS: nil, maxGap: 0, backwardSteps: 0, firstIsKeyframe: nil, lumaSample: nil, lumaMax: nil)
 }
 
 /// A buffer probe that counts frames on a pad, in C on the streaming thread (see CDuoShim). The probe
@@ -26,9 +29,10 @@ public final class FrameCounter: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<DuoFrameCounter>
     private let probeID: gulong
 
-    init(pad: PadRef) {
+    init(pad: PadRef, sampleLuma: Bool = false) {
         self.pad = pad
         storage = duo_frame_counter_new()
+        duo_frame_counter_sample_luma(storage, sampleLuma ? 1 : 0)
         probeID = duo_attach_frame_counter(pad.pointer, storage)
     }
 
@@ -41,7 +45,9 @@ public final class FrameCounter: @unchecked Sendable {
             lastPTS: s.last_pts >= 0 ? Int64(s.last_pts) : nil,
             maxGap: Int64(s.max_gap),
             backwardSteps: Int64(s.backwards),
-            firstIsKeyframe: s.keyframe_first < 0 ? nil : s.keyframe_first == 1)
+            firstIsKeyframe: s.keyframe_first < 0 ? nil : s.keyframe_first == 1,
+            lumaSample: s.luma_sample < 0 ? nil : Int(s.luma_sample),
+            lumaMax: s.luma_max < 0 ? nil : Int(s.luma_max))
     }
 
     deinit {
@@ -49,4 +55,29 @@ public final class FrameCounter: @unchecked Sendable {
         gst_pad_remove_probe(pad.pointer, probeID)
         duo_frame_counter_unref(storage)
     }
+}
+
+/// A drawer attached to a pad: each I420 buffer is made writable, mapped and handed to `drawer` on the
+/// streaming thread. The probe (and its retain of the drawer) goes away when the token is released.
+///
+/// Thread: created and released on the session actor; `drawer.draw` runs on the streaming thread.
+final class FrameDrawerProbe: @unchecked Sendable {
+    private let pad: PadRef
+    private let probeID: gulong
+
+    init(pad: PadRef, drawer: any I420FrameDrawer) {
+        self.pad = pad
+        final class Box { let drawer: any I420FrameDrawer; init(_ d: any I420FrameDrawer) { drawer = d } }
+        let context = Unmanaged.passRetained(Box(drawer)).toOpaque()
+        probeID = duo_attach_i420_drawer(pad.pointer, { context, y, ys, u, us, v, vs, w, h, time in
+            guard let context, let y, let u, let v else { return }
+            let box = Unmanaged<AnyObject>.fromOpaque(context).takeUnretainedValue() as! Box
+            box.drawer.draw(into: I420Planes(y: y, yStride: Int(ys), u: u, uStride: Int(us), v: v, vStride: Int(vs),
+                                             width: Int(w), height: Int(h)), at: Int64(time))
+        }, context, { context in
+            if let context { Unmanaged<AnyObject>.fromOpaque(context).release() }
+        })
+    }
+
+    deinit { gst_pad_remove_probe(pad.pointer, probeID) }
 }

@@ -136,19 +136,9 @@ public enum RenderSubjectCommand {
             preview: o.accessory == .preview ? .testPattern(width: 320, height: 180) : nil,
             scriptPath: o.script)
 
-        var speed: ScrollSpeed? = nil
-        if let subject = parsed?.subject {
-            if subject.separatesWords {
-                if o.linesPerMinute != nil {
-                    throw .usage("--lines-per-minute is for scripts without spaces; this script has words, use --wpm N")
-                }
-                speed = .wordsPerMinute(o.wordsPerMinute ?? 160)
-            } else {
-                if o.wordsPerMinute != nil {
-                    throw .usage("this script has no spaces between words, so words per minute mean nothing; use --lines-per-minute N")
-                }
-                speed = .linesPerMinute(o.linesPerMinute ?? 12)
-            }
+        let speed = try parsed.map { script throws(DuoError) in
+            try ScrollSpeed.requested(wordsPerMinute: o.wordsPerMinute, linesPerMinute: o.linesPerMinute,
+                                      separatesWords: script.subject.separatesWords)
         }
         // Lay out once with no scroll, then fit the scroll model to the layout's units and cues (lines
         // for scripts without spaces) and rebuild the scene reusing the layout.

@@ -112,6 +112,12 @@ public final class SubjectOverlay: @unchecked Sendable {
         }
     }
 
+    /// Where the headings (markers) of the script last passed to `scrollModel(for:speed:)` start, in
+    /// scroll units. Thread: the session actor.
+    public var markerUnits: [Double] {
+        work.sync { laidOut?.strip?.layout.markerUnits ?? [] }
+    }
+
     /// Blocks until every queued update and tile render has finished. Not for the streaming thread:
     /// for tests, the benchmark and shutdown.
     public func waitUntilIdle() {

@@ -175,6 +175,15 @@ final class CommandLineTests: XCTestCase {
         try assertError(["--headless", "--camera", "v4l2:/dev/null", "--duration", "1"], exit: 70, mentions: ["/dev/null"])
     }
 
+    /// A camera another duo-capture owns: the second one is told which pid has it, before it touches the device.
+    func testACameraInUseNamesItsOwner() throws {
+        let runtime = try scratchDirectory(self)
+        let held = try CameraLock(device: "/dev/null", directory: "\(runtime)/duo-capture")
+        try assertError(["--headless", "--camera", "v4l2:/dev/null", "--duration", "1"], exit: 70,
+                        mentions: ["/dev/null is in use by duo-capture pid \(getpid())"], environment: ["XDG_RUNTIME_DIR": runtime])
+        withExtendedLifetime(held) {}
+    }
+
     private func machineTriplet() -> String {
         #if arch(arm64)
         "aarch64-linux-gnu"

@@ -16,7 +16,7 @@ final class ScriptTests: XCTestCase {
 
     private func write(_ name: String, _ bytes: [UInt8]) -> String {
         let path = directory.appendingPathComponent(name).path
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         return path
     }
 
@@ -158,7 +158,7 @@ final class ScriptTests: XCTestCase {
 
     func testFiftyMegabyteScriptIsRefusedBeforeReading() throws {
         let path = directory.appendingPathComponent("huge.txt").path
-        FileManager.default.createFile(atPath: path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
         try handle.truncate(atOffset: 50 * 1024 * 1024) // sparse: no 50 MB write, and no read either
         try handle.close()

@@ -37,9 +37,9 @@ final class RenderSubjectCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let binary = dir.appendingPathComponent("b.md").path
-        FileManager.default.createFile(atPath: binary, contents: Data([0x7F, 0x45, 0x4C, 0x46, 0, 0, 0]))
+        XCTAssertTrue(FileManager.default.createFile(atPath: binary, contents: Data([0x7F, 0x45, 0x4C, 0x46, 0, 0, 0])))
         let badProfile = dir.appendingPathComponent("p.json").path
-        FileManager.default.createFile(atPath: badProfile, contents: Data("{".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: badProfile, contents: Data("{".utf8)))
         let out = dir.appendingPathComponent("o.png").path
         XCTAssertEqual(error(["--script", binary, "--at", "0", "--out", out])?.kind, .input)
         XCTAssertEqual(error(["--script", dir.appendingPathComponent("none.md").path, "--at", "0", "--out", out])?.kind, .input)

@@ -38,6 +38,9 @@ typedef struct {
     gint64 max_gap;     // largest PTS step between consecutive buffers, ns
     gint64 backwards;   // number of PTS steps that went backwards
     gint64 keyframe_first; // 1 if the first buffer was not a delta unit, 0 if it was, -1 unknown
+    gint64 luma_sample;    // first Y byte of the last buffer when sampling is on, else -1
+    gint64 luma_max;       // largest first-Y byte seen when sampling is on, else -1
+    gint sample_luma;
     gint refcount;         // the probe holds one reference, the Swift owner another
 } DuoFrameCounter;
 
@@ -59,6 +62,21 @@ void duo_detach_branch_when_idle(GstElement *tee, GstPad *tee_pad, GstPad *branc
 /// buffer at or after it. A take then starts with the first frame captured after the take began, and
 /// never with a frame from before it (which would carry a negative timestamp once shifted to zero).
 void duo_drop_buffers_before(GstPad *pad, GstClockTime running_time);
+
+// ---- Drawing into live frames ------------------------------------------------------------------------
+/// Called once per frame on the streaming thread with the mapped, writable I420 planes and the frame's
+/// running time (ns).
+typedef void (*DuoI420DrawFunc)(gpointer context, guint8 *y, gint y_stride, guint8 *u, gint u_stride,
+                                guint8 *v, gint v_stride, gint width, gint height, gint64 running_time);
+
+/// Adds a buffer probe on `pad` (which must carry I420) that makes each buffer writable — a tee shares
+/// buffers between branches, so drawing in place would otherwise paint the operator preview and the
+/// recording too — maps it and calls `draw`. `destroy(context)` runs when the probe is removed.
+gulong duo_attach_i420_drawer(GstPad *pad, DuoI420DrawFunc draw, gpointer context, GDestroyNotify destroy);
+
+/// Frame counters can also sample the first luma byte of each raw video buffer (for tests that check a
+/// branch's pixels were not touched by another branch). Off by default: it maps every buffer.
+void duo_frame_counter_sample_luma(DuoFrameCounter *counter, gboolean enabled);
 
 // ---- Properties -------------------------------------------------------------------------------------------
 void duo_set_bool(gpointer object, const gchar *name, gboolean value);

@@ -1,0 +1,55 @@
+import DuoCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One process owns a camera (DESIGN §2, the session arbiter): an exclusive `flock` on a file under
+/// `$XDG_RUNTIME_DIR/duo-capture/`, holding the owner's pid. A second duo-capture asking for the same
+/// device gets "camera X is in use by duo-capture pid N" instead of a cryptic "device busy" from V4L2.
+/// The kernel drops the lock when the owner exits, even on SIGKILL, so a crash never leaves it stale.
+///
+/// Thread: created at start-up on the main task; released on deinit.
+public final class CameraLock: @unchecked Sendable {
+    private let fd: Int32
+    public let path: String
+
+    /// Takes the lock for `device`, or throws a runtime error naming the pid that holds it.
+    public init(device: String, directory: String? = nil) throws(DuoError) {
+        let base = directory ?? Self.defaultDirectory()
+        do {
+            try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .runtime("cannot create \(base) for the camera lock; set XDG_RUNTIME_DIR to a writable folder")
+        }
+        let name = device.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+        path = (base as NSString).appendingPathComponent("camera-\(name).lock")
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw .runtime("cannot open the camera lock \(path); set XDG_RUNTIME_DIR to a writable folder")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            close(fd)
+            let who = holder.flatMap { Int($0) }.map { "duo-capture pid \($0)" } ?? "another duo-capture"
+            throw .runtime("camera \(device) is in use by \(who); stop it first or pick another --camera")
+        }
+        ftruncate(fd, 0)
+        let pid = "\(getpid())\n"
+        _ = pid.withCString { write(fd, $0, strlen($0)) }
+        self.fd = fd
+    }
+
+    deinit {
+        ftruncate(fd, 0)
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+
+    static func defaultDirectory() -> String {
+        let env = ProcessInfo.processInfo.environment
+        let runtime = env["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp/duo-capture-\(getuid())"
+        return (runtime as NSString).appendingPathComponent("duo-capture")
+    }
+}

@@ -1,0 +1,184 @@
+import DuoCore
+import Foundation
+
+/// How the subject view is set up for a session (the command line's `--accessory`, `--script`, …).
+///
+/// Thread: value type, Sendable.
+public struct SubjectSetup: Sendable {
+    public var accessory: AccessoryKind = .teleprompter
+    public var scriptPath: String?
+    public var displayProfilePath: String?
+    public var mirror: MirrorFlags = .none
+    public var wordsPerMinute: Double?
+    public var linesPerMinute: Double?
+    public var fontSize: Double?
+    public var readingLine: Double?
+    public var theme: PromptTheme = .standard
+    public var countdown: Countdown = .defaultValue
+    public var aspect: AspectRatio?
+    public init() {}
+}
+
+/// What the operator sees of the teleprompter (never sent to the subject).
+///
+/// Thread: value type, Sendable.
+public struct PrompterStatus: Sendable, Equatable {
+    public var accessory: AccessoryKind
+    public var position: Double
+    public var length: Double
+    public var unitsAreWords: Bool
+    public var secondsLeft: Double
+    public var paused: Bool
+    public var heldAtCue: Bool
+    public var speed: String
+    public var mirror: MirrorFlags
+    public var countdownValue: Int?
+    /// The operator's private notes near the current position.
+    public var notes: [String]
+}
+
+/// The subject view's state and its commands: the session state (private fields included), the
+/// whitelisted view model derived from it, and the live overlay that draws it into subject frames.
+/// Every command takes the pipeline running time at which it happens, so scroll positions line up with
+/// the frames' timestamps.
+///
+/// Thread: an actor; commands come from the CLI, the keys of the operator window and the control socket.
+/// The overlay it feeds is drawn on the streaming thread from a lock-protected snapshot.
+public actor SubjectPresenter {
+    public nonisolated let drawer: any I420FrameDrawer
+    private let overlay: SubjectOverlay
+    private var state: PrompterSessionState
+    private var markers: [Double] = []
+    private var unitsAreWords = true
+
+    /// Loads the script and display profile (one-line errors), lays the script out once for a
+    /// `width`×`height` subject view.
+    public init(_ setup: SubjectSetup, width: Int, height: Int) throws(DuoError) {
+        let script = try setup.scriptPath.map { path throws(DuoError) in try ScriptParser.load(path: path) }
+        if setup.accessory == .teleprompter && script == nil {
+            throw .usage("--accessory teleprompter needs --script FILE (a .txt or .md script); or use --accessory countdown, preview or off")
+        }
+        let profile = try setup.displayProfilePath.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
+        overlay = SubjectOverlay(width: width, height: height, profile: profile)
+        drawer = SubjectFrameDrawer(overlay: overlay)
+        state = PrompterSessionState(
+            accessory: setup.accessory, script: script, readingLine: setup.readingLine, mirror: setup.mirror,
+            style: PromptStyle(fontSize: setup.fontSize, theme: setup.theme), countdown: setup.countdown,
+            aspect: setup.aspect, scriptPath: setup.scriptPath)
+        if let subject = script?.subject {
+            let speed = try ScrollSpeed.requested(wordsPerMinute: setup.wordsPerMinute, linesPerMinute: setup.linesPerMinute,
+                                                  separatesWords: subject.separatesWords)
+            unitsAreWords = subject.separatesWords
+            state.scroll = overlay.scrollModel(for: .whitelisted(from: state), speed: speed)
+            markers = overlay.markerUnits
+        }
+        overlay.update(.whitelisted(from: state))
+    }
+
+    private func publish(at time: Int64) { overlay.update(.whitelisted(from: state), preparingAt: time) }
+
+    // MARK: Take lifecycle
+
+    public func countdownStarted(at time: Int64) {
+        state.countdownStartedAt = time
+        publish(at: time)
+    }
+
+    public func countdownCancelled(at time: Int64) {
+        state.countdownStartedAt = nil
+        publish(at: time)
+    }
+
+    /// The take started recording: the light goes on and the script starts scrolling.
+    public func takeStarted(at time: Int64) {
+        state.countdownStartedAt = nil
+        state.recordingStartedAt = time
+        state.scroll?.start(at: time)
+        publish(at: time)
+    }
+
+    public func takeEnded(at time: Int64) {
+        state.recordingStartedAt = nil
+        state.scroll?.pause(at: time)
+        publish(at: time)
+    }
+
+    // MARK: Operator commands
+
+    public func togglePause(at time: Int64) { state.scroll?.togglePause(at: time); publish(at: time) }
+    public func reverse(at time: Int64) { state.scroll?.reverse(at: time); publish(at: time) }
+    public func restart(at time: Int64) { state.scroll?.jump(to: 0, at: time); publish(at: time) }
+    public func nextMarker(at time: Int64) { _ = state.scroll?.jumpToNextMarker(markers, at: time); publish(at: time) }
+    public func previousMarker(at time: Int64) { _ = state.scroll?.jumpToPreviousMarker(markers, at: time); publish(at: time) }
+
+    /// Speeds up (+1) or slows down (−1) by one preset step.
+    public func stepSpeed(_ direction: Int, at time: Int64) {
+        guard let scroll = state.scroll else { return }
+        let presets = unitsAreWords ? ScrollSpeed.wordPresets : ScrollSpeed.linePresets
+        let current = scroll.speed.unitsPerSecond * 60
+        let next = direction > 0 ? presets.first { $0 > current + 0.01 } : presets.last { $0 < current - 0.01 }
+        guard let value = next else { return }
+        state.scroll?.setSpeed(unitsAreWords ? .wordsPerMinute(value) : .linesPerMinute(value), at: time)
+        publish(at: time)
+    }
+
+    /// Speed preset 1–5 (number keys).
+    public func preset(_ number: Int, at time: Int64) {
+        guard let speed = ScrollSpeed.preset(number, separatesWords: unitsAreWords) else { return }
+        state.scroll?.setSpeed(speed, at: time)
+        publish(at: time)
+    }
+
+    /// Cycles none → horizontal → vertical → both (for beam-splitter glass).
+    public func cycleMirror(at time: Int64) {
+        let m = state.mirror
+        state.mirror = !m.horizontal && !m.vertical ? MirrorFlags(horizontal: true, vertical: false)
+            : m.horizontal && !m.vertical ? MirrorFlags(horizontal: false, vertical: true)
+            : !m.horizontal ? MirrorFlags(horizontal: true, vertical: true) : .none
+        publish(at: time)
+    }
+
+    public func setAccessory(_ kind: AccessoryKind, at time: Int64) {
+        state.accessory = kind
+        publish(at: time)
+    }
+
+    // MARK: Operator view
+
+    public func status(at time: Int64) -> PrompterStatus {
+        let scroll = state.scroll
+        let position = scroll?.position(at: time) ?? 0
+        var notes: [String] = []
+        if let script = state.script {
+            // Notes of the block being read: the last heading/paragraph boundary at or before the position.
+            let block = script.subject.blockIndex(atWord: Int(position))
+            notes = script.operatorNotes.filter { $0.blockIndex == block }.map(\.text)
+        }
+        return PrompterStatus(
+            accessory: state.accessory, position: position, length: scroll?.length ?? 0, unitsAreWords: unitsAreWords,
+            secondsLeft: scroll?.secondsLeft(at: time) ?? 0, paused: scroll?.isPaused ?? true,
+            heldAtCue: scroll?.isHeldAtCue(at: time) ?? false, speed: scroll?.speed.description ?? "-",
+            mirror: state.mirror,
+            countdownValue: state.countdownStartedAt.flatMap { state.countdown.displayedValue(elapsed: time - $0) },
+            notes: notes)
+    }
+
+    /// Blocks until the overlay has built the latest scene (tests, shutdown).
+    public func settle() { overlay.waitUntilIdle() }
+}
+
+/// Draws the subject view into the subject branch's frames. Kinds other than `preview` show the view on
+/// black, not over the camera picture: the subject reads text, the camera image behind it would distract.
+///
+/// Thread: `draw` on the streaming thread; reads the overlay's lock-protected scene.
+final class SubjectFrameDrawer: I420FrameDrawer, @unchecked Sendable {
+    let overlay: SubjectOverlay
+    init(overlay: SubjectOverlay) { self.overlay = overlay }
+
+    func draw(into planes: I420Planes, at runningTime: Int64) {
+        if overlay.currentScene?.viewModel.kind != .preview {
+            I420Blend.fillRect(YUV(y: 16, u: 128, v: 128), alpha: 255, x: 0, y: 0, width: planes.width, height: planes.height, into: planes)
+        }
+        overlay.draw(into: planes, at: runningTime)
+    }
+}

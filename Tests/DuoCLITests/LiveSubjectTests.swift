@@ -1,0 +1,66 @@
+import DuoCore
+import DuoMedia
+import DuoRender
+import Foundation
+import XCTest
+
+/// Wraps the real subject drawer and keeps a copy of the last drawn frame's luma plane.
+final class FrameTap: I420FrameDrawer, @unchecked Sendable {
+    let inner: any I420FrameDrawer
+    private let lock = Lock()
+    private var luma: [UInt8] = []
+    private(set) var width = 0, height = 0
+    private var drawn = 0
+    init(_ inner: any I420FrameDrawer) { self.inner = inner }
+    func draw(into planes: I420Planes, at runningTime: Int64) {
+        inner.draw(into: planes, at: runningTime)
+        var copy = [UInt8](repeating: 0, count: planes.width * planes.height)
+        for row in 0..<planes.height {
+            copy.withUnsafeMutableBufferPointer { dst in
+                (dst.baseAddress! + row * planes.width).update(from: planes.y + row * planes.yStride, count: planes.width)
+            }
+        }
+        lock.withLock { luma = copy; width = planes.width; height = planes.height; drawn += 1 }
+    }
+    var frames: Int { lock.withLock { drawn } }
+    var lastLuma: [UInt8] { lock.withLock { luma } }
+}
+
+final class LiveSubjectTests: XCTestCase {
+    private var root: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+
+    /// In the running graph, subject frames show the teleprompter on black: text pixels in the panel, and
+    /// none of the camera's colour bars anywhere.
+    func testSubjectFramesShowTheTeleprompterNotTheCamera() async throws {
+        var setup = SubjectSetup()
+        setup.accessory = .teleprompter
+        setup.scriptPath = root.appendingPathComponent("Assets/scripts/talk.md").path
+        let plan = try GraphPlan(library: PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path),
+                                 camera: .testSource, requested: VideoFormat.parse("640x360@30"), aspect: nil,
+                                 encoder: .x264, container: .mkv)
+        let presenter = try SubjectPresenter(setup, width: plan.subjectSize.width, height: plan.subjectSize.height)
+        await presenter.settle()
+        let tap = FrameTap(presenter.drawer)
+        let session = CaptureSession(plan: plan, subjectDrawer: tap)
+        try await session.start()
+        await presenter.takeStarted(at: await session.runningTime)
+        await presenter.settle()
+        let drawnBefore = tap.frames
+        try await session.waitUntil { counts, _ in counts.subjectView.frames >= 10 && tap.frames >= drawnBefore + 5 }
+        let luma = tap.lastLuma
+        await session.stop()
+
+        XCTAssertEqual(luma.count, 640 * 360)
+        let bright = luma.filter { $0 > 170 }.count
+        let black = luma.filter { $0 == 16 }.count
+        XCTAssertGreaterThan(bright, 500, "text pixels on the subject view")
+        XCTAssertGreaterThan(black, luma.count / 3, "the view sits on black")
+        // Below the prompt panel and between the safe-frame corners, the view is plain black: the camera's
+        // colour bars (luma 35…180) must not show through.
+        var below: [UInt8] = []
+        for row in 300..<340 { below += luma[(row * 640 + 100)..<(row * 640 + 540)] }
+        XCTAssertTrue(below.allSatisfy { $0 == 16 }, "camera picture leaks into the subject view: \(Set(below).sorted())")
+        let status = await presenter.status(at: await session.runningTime)
+        XCTAssertFalse(status.paused, "scrolling started with the take")
+    }
+}

@@ -1,0 +1,44 @@
+import DuoCore
+import DuoMedia
+import Foundation
+import XCTest
+
+/// A drawer that paints the whole luma plane one value and counts its frames.
+final class PaintingDrawer: I420FrameDrawer, @unchecked Sendable {
+    let value: UInt8
+    private let lock = Lock()
+    private var frames = 0
+    private var times: [Int64] = []
+    init(value: UInt8) { self.value = value }
+    func draw(into planes: I420Planes, at runningTime: Int64) {
+        for row in 0..<planes.height { (planes.y + row * planes.yStride).update(repeating: value, count: planes.width) }
+        lock.withLock { frames += 1; times.append(runningTime) }
+    }
+    var count: Int { lock.withLock { frames } }
+    var runningTimes: [Int64] { lock.withLock { times } }
+}
+
+final class SubjectDrawingTests: XCTestCase {
+    /// The subject view is drawn into the subject branch's frames only. At 320x240 the subject branch's
+    /// scaler passes buffers through, so the buffer is the very one the tee gives the operator branch: the
+    /// drawer must get a private copy, or the operator preview (and takes) would show the teleprompter.
+    func testSubjectDrawingNeverReachesTheOperatorPreview() async throws {
+        let drawer = PaintingDrawer(value: 7)
+        let plan = try smallPlan("320x240@30")
+        XCTAssertEqual(plan.subjectSize.width, 320, "this test needs a passthrough subject scaler")
+        let session = CaptureSession(plan: plan, subjectDrawer: drawer, sampleLuma: true)
+        try await session.start()
+        try await session.waitUntil { counts, _ in counts.operatorView.frames >= 30 && counts.subjectView.frames >= 30 }
+        let counts = await session.counts
+        await session.stop()
+
+        XCTAssertGreaterThanOrEqual(drawer.count, 30, "the drawer ran on subject frames")
+        let cameraLuma = try XCTUnwrap(counts.camera.lumaSample)
+        XCTAssertNotEqual(cameraLuma, 7)
+        XCTAssertEqual(counts.operatorView.lumaSample, cameraLuma, "operator frames keep the camera's pixels")
+        XCTAssertNotEqual(counts.operatorView.lumaMax, 7)
+        // Drawn at the frames' running time: increasing, one frame interval apart.
+        let times = drawer.runningTimes
+        XCTAssertTrue(zip(times, times.dropFirst()).allSatisfy { $1 > $0 })
+    }
+}
