@@ -247,18 +247,22 @@ actor DesktopController {
         }
         if action != .recordOrStop && action != .cancelCountdown {
             events.emit("key", ["action": action.rawValue])
-            await prompterEvent()
+            await statusEvent()
             await tick()
         }
     }
 
-    /// The teleprompter's position, speed and state (at most once a second, and after each key).
-    private func prompterEvent() async {
+    /// Once a second and after each key: frames through each branch (the subject's stand still while its
+    /// view is hidden), recording, and the teleprompter's position, speed and state.
+    private func statusEvent() async {
         let status = await presenter.status(at: await session.runningTime)
+        let counts = await session.counts
         lastPrompterEvent = Date()
-        events.emit("prompter", ["position": status.position, "length": status.length, "paused": status.paused,
-                                 "speed": status.speed, "secondsLeft": status.secondsLeft,
-                                 "mirror": "\(status.mirror.horizontal ? "h" : "")\(status.mirror.vertical ? "v" : "")"])
+        events.emit("status", ["position": status.position, "length": status.length, "paused": status.paused,
+                               "speed": status.speed, "secondsLeft": status.secondsLeft,
+                               "mirror": "\(status.mirror.horizontal ? "h" : "")\(status.mirror.vertical ? "v" : "")",
+                               "cameraFrames": counts.camera.frames, "operatorFrames": counts.operatorView.frames,
+                               "subjectFrames": counts.subjectView.frames, "recording": await session.isRecording])
     }
 
     private func cancelCountdown() async {
@@ -328,7 +332,7 @@ actor DesktopController {
         let take = takeNumber
         let prompter = await presenter.status(at: await session.runningTime)
         let hasScript = options.subject.scriptPath != nil
-        if hasScript, now.timeIntervalSince(lastPrompterEvent) >= 1 { await prompterEvent() }
+        if now.timeIntervalSince(lastPrompterEvent) >= 1 { await statusEvent() }
         GtkMain.post { [ui] in
             var hud = ui.hud
             hud.accessoryKind = prompter.accessory.rawValue

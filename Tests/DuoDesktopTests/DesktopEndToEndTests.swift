@@ -117,7 +117,7 @@ final class DesktopEndToEndTests: XCTestCase {
         try desktop.key("space")
         try app.wait("the countdown") { $0["event"] as? String == "countdown" }
         try app.wait("take 1 to start", timeout: 20) { $0["event"] as? String == "take-started" }
-        let moving = try app.wait("the script to scroll") { $0["event"] as? String == "prompter" && ($0["position"] as? Double ?? 0) > 1 }
+        let moving = try app.wait("the script to scroll") { $0["event"] as? String == "status" && ($0["position"] as? Double ?? 0) > 1 }
         let positionBefore = moving.event["position"] as! Double
 
         // Esc leaves fullscreen: the subject view goes, enabled stays on.
@@ -130,6 +130,22 @@ final class DesktopEndToEndTests: XCTestCase {
         XCTAssertTrue(app.all().dropFirst(mark).contains { $0["event"] as? String == "fullscreen" && $0["fullscreen"] as? Bool == false })
         let windowed = try waitForScreen(desktop, "the subject view to disappear") { s in !self.isTeleprompter(self.subjectStats(s)) }
         XCTAssertGreaterThan(windowed.stats(x: 0, y: 0, width: 1280, height: 720).saturated, 0.2, "the operator window still shows the preview")
+        // Hidden, the subject branch does no work: its frame count stands still while the camera's runs on.
+        let s1 = try app.wait("a status while hidden", after: left.index + 1) { $0["event"] as? String == "status" }
+        let s2 = try app.wait("a later status while hidden", after: s1.index + 1) { $0["event"] as? String == "status" }
+        XCTAssertEqual(s1.event["subjectFrames"] as? Int, s2.event["subjectFrames"] as? Int, "no subject frames while hidden")
+        XCTAssertGreaterThan(s2.event["cameraFrames"] as? Int ?? 0, s1.event["cameraFrames"] as? Int ?? 0)
+
+        // T turns the accessory off and on: enabled changes, availability does not.
+        mark = app.count
+        try desktop.key("t")
+        let off = try app.wait("the accessory to be disabled", after: mark) { $0["event"] as? String == "accessory" }
+        XCTAssertEqual(off.event["enabled"] as? Bool, false)
+        XCTAssertEqual(off.event["reasons"] as? [String], ["operator-not-fullscreen"], "T does not change availability")
+        try desktop.key("t")
+        let on = try app.wait("the accessory to be enabled", after: off.index + 1) { $0["event"] as? String == "accessory" }
+        XCTAssertEqual(on.event["enabled"] as? Bool, true)
+        XCTAssertEqual(on.event["shown"] as? Bool, false, "still unavailable: not fullscreen")
 
         // F11 re-enters fullscreen: the subject view comes back; the script continues where it was.
         mark = app.count
@@ -139,7 +155,11 @@ final class DesktopEndToEndTests: XCTestCase {
         XCTAssertEqual(back.event["shown"] as? Bool, true)
         let again = try waitForScreen(desktop, "the teleprompter to return") { s in self.isTeleprompter(self.subjectStats(s)) }
         assertOperatorShowsBars(again)
-        let after = try app.wait("the script position after re-entering", after: back.index) { $0["event"] as? String == "prompter" }
+        let shownStatus = try app.wait("a status while shown", after: back.index + 1) { $0["event"] as? String == "status" }
+        try app.wait("subject frames to flow again", after: shownStatus.index + 1) {
+            $0["event"] as? String == "status" && ($0["subjectFrames"] as? Int ?? 0) > (shownStatus.event["subjectFrames"] as? Int ?? 0)
+        }
+        let after = try app.wait("the script position after re-entering", after: back.index + 1) { $0["event"] as? String == "status" }
         XCTAssertGreaterThan(after.event["position"] as! Double, positionBefore, "the script kept scrolling through the fullscreen toggle")
 
         // Unplug the subject monitor during the take: unavailable with that reason; the take goes on.
@@ -150,7 +170,7 @@ final class DesktopEndToEndTests: XCTestCase {
         XCTAssertEqual(unplugged.event["enabled"] as? Bool, true)
         let single = try waitForScreen(desktop, "the desktop to shrink to the operator monitor") { $0.width == 1280 }
         assertOperatorShowsBars(single)
-        let during = try app.wait("the script to go on while unplugged", after: unplugged.index) { $0["event"] as? String == "prompter" }
+        let during = try app.wait("the script to go on while unplugged", after: unplugged.index + 1) { $0["event"] as? String == "status" }
         XCTAssertGreaterThan(during.event["position"] as! Double, after.event["position"] as! Double)
 
         // Plug it back: available and shown again.
