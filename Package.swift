@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore"]),
         .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore"]),
         // End to end on a real two-monitor X desktop (Xorg + dummy driver + openbox), driving the binary.
-        .testTarget(name: "DuoDesktopTests", dependencies: ["DuoCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "DuoDesktopTests", dependencies: ["DuoDesktop", "DuoCore"], exclude: ["Fixtures"]),
         .testTarget(name: "DuoRenderTests", dependencies: ["DuoRender", "DuoCore"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -12,6 +12,11 @@ public struct MonitorInfo: Sendable, Hashable, CustomStringConvertible {
     public let x: Int, y: Int, width: Int, height: Int
     public let primary: Bool
 
+    public init(index: Int, connector: String, x: Int, y: Int, width: Int, height: Int, primary: Bool) {
+        self.index = index; self.connector = connector
+        self.x = x; self.y = y; self.width = width; self.height = height; self.primary = primary
+    }
+
     public var description: String {
         "\(index)\t\(connector)\t\(width)x\(height)+\(x)+\(y)" + (primary ? "\tprimary" : "")
     }

@@ -229,6 +229,24 @@ final class DesktopEndToEndTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("--subject-monitor 5") && bad.stderr.contains("duo-capture monitors"), bad.stderr)
     }
 
+    /// `--help` lists the desktop options and every key of the operator window.
+    func testHelpListsTheKeysAndMonitorOptions() throws {
+        let p = Process()
+        p.executableURL = Self.binary
+        p.arguments = ["--help"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        for needle in ["--operator-monitor N", "--subject-monitor N", "duo-capture monitors", "--events FILE",
+                       "Space", "record / stop", "T ", "F11", "Esc", "Up / Down", "P ", "Home", "PgUp / PgDn", "M ", "Q ",
+                       "finalised first"] {
+            XCTAssertTrue(text.contains(needle), "--help lacks \(needle)")
+        }
+    }
+
     /// No display and no --headless: one line suggesting --headless, exit 64.
     func testNoDisplaySuggestsHeadless() throws {
         let p = Process()
