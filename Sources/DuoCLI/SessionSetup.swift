@@ -36,7 +36,8 @@ struct SessionSetup {
         return SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: lock)
     }
 
-    static func resolveCamera(_ choice: Options.SourceChoice, notices: inout [String]) throws(DuoError) -> CameraSource {
+    static func resolveCamera(_ choice: Options.SourceChoice, notices: inout [String],
+                              discover: () -> [DiscoveredCamera] = CameraDiscovery.list) throws(DuoError) -> CameraSource {
         switch choice {
         case .testSource:
             return .testSource
@@ -48,7 +49,7 @@ struct SessionSetup {
         case .profile(let nameOrPath):
             return .simulated(try loadProfile(nameOrPath))
         case .auto:
-            if let camera = CameraDiscovery.list().first(where: { $0.devicePath != nil }), let path = camera.devicePath {
+            if let camera = discover().first(where: { $0.devicePath != nil }), let path = camera.devicePath {
                 return .v4l2(device: path, modes: try CameraDiscovery.probeV4L2(path))
             }
             let inner = try loadProfile("inner")

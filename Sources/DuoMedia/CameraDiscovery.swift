@@ -9,6 +9,12 @@ public struct DiscoveredCamera: Sendable, Equatable {
     /// `device.path` (/dev/videoN) when the provider is V4L2; nil for other providers (PipeWire, libcamera).
     public let devicePath: String?
     public let modes: [CameraProfile.Mode]
+
+    public init(name: String, devicePath: String?, modes: [CameraProfile.Mode]) {
+        self.name = name
+        self.devicePath = devicePath
+        self.modes = modes
+    }
 }
 
 /// Finds and probes real cameras. Everything here talks to devices, so it is only called at start-up or

@@ -153,6 +153,45 @@ public actor CaptureSession {
             await stop()
             throw failure
         }
+        startStallWatch()
+    }
+
+    // MARK: Camera watchdog
+
+    /// How long the camera may deliver nothing (after its first frame) before the session gives up on it.
+    /// An unplugged camera usually posts an error, but sometimes just goes quiet.
+    public var stallTimeout: Double {
+        max(2.0, 4.0 / plan.format.frameRate.value)
+    }
+    private var stallWatch: Task<Void, Never>?
+    private var lastCameraFrames: Int64 = 0
+    private var lastCameraProgress = Date()
+
+    private func startStallWatch() {
+        lastCameraProgress = Date()
+        stallWatch = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 250_000_000)
+                guard let self, await self.checkForStall() == false else { return }
+            }
+        }
+    }
+
+    /// True when the watch should end (stalled, failed or stopped).
+    private func checkForStall() -> Bool {
+        guard pipeline != nil, failure == nil, let camera = counters["camera"] else { return true }
+        let frames = camera.read().frames
+        if frames != lastCameraFrames || frames == 0 {
+            lastCameraFrames = frames
+            lastCameraProgress = Date()
+            return false
+        }
+        let quiet = Date().timeIntervalSince(lastCameraProgress)
+        guard quiet > stallTimeout else { return false }
+        let error = DuoError.runtime("camera \(plan.camera.label) delivered no frame for \(String(format: "%.1f", quiet)) s (unplugged or stalled); check the camera and start again")
+        failure = error
+        eventSink.yield(.failed(error))
+        return true
     }
 
     private func waitUntilPlaying() async {
@@ -164,6 +203,8 @@ public actor CaptureSession {
     @discardableResult
     public func stop() async -> TakeResult? {
         var result: TakeResult?
+        stallWatch?.cancel()
+        stallWatch = nil
         if take != nil { result = try? await stopTake() }
         counters.removeAll()
         subjectProbe = nil
@@ -265,6 +306,7 @@ public actor CaptureSession {
             gst_bin_remove(duo_as_bin(p.pointer), bin.pointer)
             throw .runtime("cannot start take \(number): linking the record branch failed (\(linked.rawValue))")
         }
+        dumpGraph("take\(number)")
         take = ActiveTake(number: number, path: path, bin: bin, sink: sink, teePad: teePad, binSink: binSink,
                           counter: counter, startRunningTime: start, startDate: Date())
         eventSink.yield(.takeStarted(number: number, path: path))
@@ -289,9 +331,16 @@ public actor CaptureSession {
         gst_bin_remove(duo_as_bin(p.pointer), current.bin.pointer)
         eosSeen.remove(sinkID)
         eosSeen.remove(binID)
-        let result = TakeResult(number: current.number, path: current.path, frames: current.counter.read(),
+        let frames = current.counter.read()
+        var failure = current.failure
+        if frames.frames == 0 {
+            // A file with headers and no frame does not play; leave nothing rather than a broken file.
+            try? FileManager.default.removeItem(atPath: current.path)
+            failure = failure ?? .runtime("take \(current.number) recorded no frames, so no file was kept")
+        }
+        let result = TakeResult(number: current.number, path: current.path, frames: frames,
                                 startRunningTime: current.startRunningTime, endRunningTime: end,
-                                startDate: current.startDate, endDate: Date(), failure: current.failure)
+                                startDate: current.startDate, endDate: Date(), failure: failure)
         eventSink.yield(.takeEnded(result))
         return result
     }
@@ -322,6 +371,7 @@ public actor CaptureSession {
         switch event {
         case .pipelineState(let state):
             if state == "PLAYING" {
+                dumpGraph("playing")
                 isPlaying = true
                 resumePlayingWaiters()
             }
@@ -358,6 +408,12 @@ public actor CaptureSession {
         guard let object = UnsafeMutableRawPointer(bitPattern: identity) else { return false }
         return identity == bin.identity
             || gst_object_has_as_ancestor(object.assumingMemoryBound(to: GstObject.self), duo_as_gst_object(bin.pointer)) != 0
+    }
+
+    /// Writes the graph as Graphviz when GST_DEBUG_DUMP_DOT_DIR is set, as gst-launch-1.0 does (no-op otherwise).
+    private func dumpGraph(_ name: String) {
+        guard let p = pipeline else { return }
+        gst_debug_bin_to_dot_file(duo_as_bin(p.pointer), GST_DEBUG_GRAPH_SHOW_ALL, "duo-capture-\(name)")
     }
 
     // MARK: Parsing

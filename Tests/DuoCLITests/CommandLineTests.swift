@@ -100,6 +100,18 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try MediaInspector.decode(file).video.frames, 30)
     }
 
+    /// GST_DEBUG_DUMP_DOT_DIR works as in gst-launch-1.0: the running graph and each take's graph are dumped.
+    func testGraphDumpsFollowGStreamerConvention() throws {
+        let dir = try scratchDirectory(self)
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "160x120@15", "--duration", "0.5",
+                                  "--record", "--record-dir", dir, "--quiet"], environment: ["GST_DEBUG_DUMP_DOT_DIR": dir])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let playing = try String(contentsOfFile: "\(dir)/duo-capture-playing.dot", encoding: .utf8)
+        XCTAssertTrue(playing.contains("operator_sink") && playing.contains("subject_sink"))
+        let take = try String(contentsOfFile: "\(dir)/duo-capture-take1.dot", encoding: .utf8)
+        XCTAssertTrue(take.contains("record_sink"))
+    }
+
     func testHelpTellsTheWholeStory() throws {
         let run = try duoCapture(["--help"])
         XCTAssertEqual(run.status, 0)

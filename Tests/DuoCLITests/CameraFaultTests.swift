@@ -1,0 +1,75 @@
+import DuoCore
+import DuoMedia
+import Foundation
+import XCTest
+
+/// A camera lost mid-take, simulated through a user pipeline folder (`--pipelines`) whose camera file
+/// misbehaves: the take is finalised and plays, the error is one line, the exit code says runtime.
+final class CameraFaultTests: XCTestCase {
+    private func pipelines(cameraFile: String) throws -> (dir: String, pipelines: String) {
+        let dir = try scratchDirectory(self)
+        let pipelines = "\(dir)/Pipelines"
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Pipelines").path
+        try FileManager.default.copyItem(atPath: shipped, toPath: pipelines)
+        try Data(cameraFile.utf8).write(to: URL(fileURLWithPath: "\(pipelines)/camera-test.gst"))
+        return (dir, pipelines)
+    }
+
+    private func takeFile(in dir: String) throws -> String {
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".mkv") }
+        XCTAssertEqual(files.count, 1, "one take file: \(files)")
+        return "\(dir)/\(try XCTUnwrap(files.first))"
+    }
+
+    /// The camera errors out (as an unplugged V4L2 device does) after 45 frames.
+    func testCameraErrorMidTakeKeepsTheTake() throws {
+        let (dir, pipelines) = try pipelines(cameraFile: """
+            videotestsrc name={{name}} is-live=true pattern={{pattern}}
+            ! video/x-raw,format={{camera_format}},width={{camera_width}},height={{camera_height}},framerate={{camera_rate}}
+            ! identity error-after=45
+            """)
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--record",
+                                  "--record-dir", dir, "--pipelines", pipelines, "--duration", "30", "--quiet"])
+        XCTAssertEqual(run.status, 70, run.stderr)
+        XCTAssertTrue(run.stderr.split(separator: "\n").last?.hasPrefix("duo-capture: error: ") ?? false, run.stderr)
+        let decoded = try MediaInspector.decode(try takeFile(in: dir))
+        XCTAssertGreaterThanOrEqual(decoded.video.frames, 35, "the frames before the loss are in the file")
+        XCTAssertLessThanOrEqual(decoded.video.frames, 46)
+    }
+
+    /// The camera ends its stream without an error after 45 frames, then stays silent: the watchdog ends
+    /// the run, and the take is kept.
+    func testSilentCameraIsDetectedAndTheTakeKept() throws {
+        let (dir, pipelines) = try pipelines(cameraFile: """
+            videotestsrc name={{name}} is-live=true pattern={{pattern}} num-buffers=45
+            ! video/x-raw,format={{camera_format}},width={{camera_width}},height={{camera_height}},framerate={{camera_rate}}
+            """)
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--record",
+                                  "--record-dir", dir, "--pipelines", pipelines, "--duration", "30", "--quiet"])
+        XCTAssertEqual(run.status, 70, run.stderr)
+        XCTAssertTrue(run.stderr.contains("delivered no frame for"), run.stderr)
+        let decoded = try MediaInspector.decode(try takeFile(in: dir))
+        XCTAssertGreaterThanOrEqual(decoded.video.frames, 35, "the frames before the silence are in the file")
+    }
+}
+
+/// A take that never got a frame leaves no unplayable file behind.
+final class EmptyTakeTests: XCTestCase {
+    func testATakeWithoutFramesLeavesNoFile() async throws {
+        let dir = try scratchDirectory(self)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let plan = try GraphPlan(library: PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path),
+                                 camera: .testSource, requested: VideoFormat.parse("160x120@1"), aspect: nil,
+                                 encoder: .x264, container: .mkv)
+        let session = CaptureSession(plan: plan)
+        try await session.start()
+        // Stopped a millisecond later, long before the next frame (1 s apart at 1 fps) can enter the take.
+        try await session.startTake(path: "\(dir)/empty.mkv")
+        let result = try await session.stopTake()
+        await session.stop()
+        XCTAssertEqual(result.frames.frames, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(dir)/empty.mkv"), "an empty take is removed")
+        XCTAssertTrue(result.failure?.message.contains("no frames") ?? false, "\(String(describing: result.failure))")
+    }
+}

@@ -1,0 +1,24 @@
+@testable import DuoCLI
+import DuoCore
+import DuoMedia
+import XCTest
+
+final class SessionSetupTests: XCTestCase {
+    /// No camera on the machine: the simulated inner camera stands in, and the user is told in one line.
+    func testWithoutACameraTheSimulatedInnerCameraStandsIn() throws {
+        var notices: [String] = []
+        let source = try SessionSetup.resolveCamera(.auto, notices: &notices, discover: { [] })
+        guard case .simulated(let profile) = source else { return XCTFail("expected the simulated camera, got \(source)") }
+        XCTAssertEqual(profile.id, "inner")
+        XCTAssertEqual(notices, ["no camera found; using the simulated inner camera (--camera inner)"])
+    }
+
+    /// Cameras that are not V4L2 (no device path) do not count as "a real camera found".
+    func testNonV4L2DevicesAreNotPicked() throws {
+        var notices: [String] = []
+        let pipewireOnly = DiscoveredCamera(name: "PipeWire camera", devicePath: nil, modes: [])
+        let source = try SessionSetup.resolveCamera(.auto, notices: &notices, discover: { [pipewireOnly] })
+        guard case .simulated = source else { return XCTFail("expected the simulated camera, got \(source)") }
+        XCTAssertEqual(notices.count, 1)
+    }
+}
