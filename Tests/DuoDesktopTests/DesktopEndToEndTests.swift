@@ -118,7 +118,11 @@ final class DesktopEndToEndTests: XCTestCase {
         try app.wait("the countdown") { $0["event"] as? String == "countdown" }
         try app.wait("take 1 to start", timeout: 20) { $0["event"] as? String == "take-started" }
         let moving = try app.wait("the script to scroll") { $0["event"] as? String == "status" && ($0["position"] as? Double ?? 0) > 1 }
-        let positionBefore = moving.event["position"] as! Double
+        // Up: faster. The speed, like the position, must survive what follows.
+        try desktop.key("Up")
+        let faster = try app.wait("the speed to go up", after: moving.index + 1) { $0["event"] as? String == "status" && $0["speed"] as? String != moving.event["speed"] as? String }
+        let speed = try XCTUnwrap(faster.event["speed"] as? String)
+        let positionBefore = faster.event["position"] as! Double
 
         // Esc leaves fullscreen: the subject view goes, enabled stays on.
         var mark = app.count
@@ -161,6 +165,8 @@ final class DesktopEndToEndTests: XCTestCase {
         }
         let after = try app.wait("the script position after re-entering", after: back.index + 1) { $0["event"] as? String == "status" }
         XCTAssertGreaterThan(after.event["position"] as! Double, positionBefore, "the script kept scrolling through the fullscreen toggle")
+        XCTAssertEqual(after.event["speed"] as? String, speed, "the speed survived the fullscreen toggle")
+        XCTAssertEqual(after.event["recording"] as? Bool, true)
 
         // Unplug the subject monitor during the take: unavailable with that reason; the take goes on.
         mark = app.count
@@ -207,6 +213,18 @@ final class DesktopEndToEndTests: XCTestCase {
         try app.wait("fullscreen") { $0["event"] as? String == "fullscreen" && $0["fullscreen"] as? Bool == true }
         let shot = try waitForScreen(desktop, "the preview") { s in s.pixel(Int(4.5 * 1280 / 7), 260).r > 120 }
         assertOperatorShowsBars(shot)
+        // Esc during the countdown cancels it (and does not leave fullscreen); no take starts.
+        try desktop.key("space")
+        let countdown = try app.wait("the countdown") { $0["event"] as? String == "countdown" }
+        try desktop.key("Escape")
+        try app.wait("the countdown to be cancelled", after: countdown.index + 1) { $0["event"] as? String == "countdown-cancelled" }
+        let later = try app.wait("a status after the countdown would have ended", timeout: 20) {
+            $0["event"] as? String == "status" && ($0["t"] as? Double ?? 0) > (countdown.event["t"] as? Double ?? 0) + 4
+        }
+        XCTAssertEqual(later.event["recording"] as? Bool, false)
+        XCTAssertFalse(app.all().contains { $0["event"] as? String == "take-started" })
+        XCTAssertFalse(app.all().contains { $0["event"] as? String == "fullscreen" && $0["fullscreen"] as? Bool == false })
+
         let availability = app.all().filter { $0["event"] as? String == "availability" }
         XCTAssertFalse(availability.isEmpty)
         XCTAssertTrue(availability.allSatisfy { $0["available"] as? Bool == false && $0["shown"] as? Bool == false }, "\(availability)")
