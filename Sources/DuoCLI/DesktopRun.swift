@@ -18,6 +18,7 @@ import Foundation
 enum DesktopCommand: Sendable {
     case action(DesktopAction)
     case subjectBranch(open: Bool)
+    case started
     case tick
     case countdownEnded(id: Int)
     case end(RunCommand.EndReason)
@@ -136,8 +137,7 @@ actor DesktopController {
     private var lastCameraFrames: Int64 = -1
     private var lastFrameAt = Date.distantPast
     private var framesFlowing = false
-    private var finished: CheckedContinuation<Void, Never>?
-    private var done = false
+    private var isRunning = false
 
     init(options: Options, setup: SessionSetup, plan: GraphPlan, session: CaptureSession, presenter: SubjectPresenter, ui: DesktopUI,
          events: EventLog, log: @escaping @Sendable (String) -> Void, commands: AsyncStream<DesktopCommand>.Continuation) {
@@ -148,22 +148,21 @@ actor DesktopController {
     }
 
     func run(_ stream: AsyncStream<DesktopCommand>) async {
-        let ui = self.ui
-        do throws(DuoError) {
-            try await session.start { graph throws(DuoError) in
-                let op = try graph.gtkWidget(sink: "operator_sink")
-                let subject = try graph.gtkWidget(sink: "subject_window")
-                await GtkMain.perform { ui.attach(operatorWidget: op.pointer, subjectWidget: subject.pointer) }
+        let ui = self.ui, session = self.session, sink = commands
+        // The graph starts while commands are already handled, so Q, SIGINT and SIGTERM work even if the
+        // camera never delivers (start waits for PLAYING).
+        Task {
+            do throws(DuoError) {
+                try await session.start { graph throws(DuoError) in
+                    let op = try graph.gtkWidget(sink: "operator_sink")
+                    let subject = try graph.gtkWidget(sink: "subject_window")
+                    await GtkMain.perform { ui.attach(operatorWidget: op.pointer, subjectWidget: subject.pointer) }
+                }
+                sink.yield(.started)
+            } catch {
+                sink.yield(.end(.failed(error)))
             }
-        } catch {
-            endReason = .failed(error)
-            await shutDown()
-            return
         }
-        started = Date()
-        log("duo-capture: capturing \(plan.camera.label) at \(plan.format) in two windows")
-        events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
-        let sink = commands
         let watcher = Task {
             for await event in session.events {
                 if case .failed(let e) = event { sink.yield(.end(.failed(e))) }
@@ -182,7 +181,6 @@ actor DesktopController {
                 sink.yield(.end(.duration))
             }
         }
-        if options.record { await startTake() }
 
         for await command in stream {
             switch command {
@@ -193,8 +191,15 @@ actor DesktopController {
             case .subjectBranch(let open):
                 await session.setSubjectBranchOpen(open)
                 continue
+            case .started:
+                started = Date()
+                isRunning = true
+                log("duo-capture: capturing \(plan.camera.label) at \(plan.format) in two windows")
+                events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
+                if options.record { await startTake() }
+                continue
             case .tick:
-                await tick()
+                if isRunning { await tick() }
                 continue
             case .countdownEnded(let id):
                 if id == countdownID, countdownStartedAt != nil {
@@ -362,7 +367,6 @@ actor DesktopController {
         finalCounts = await session.counts
         await session.stop()
         events.emit("stopped", ["reason": endReason.text])
-        done = true
         GtkMain.post { [ui] in
             ui.close()
             GtkMain.quit()
