@@ -15,6 +15,8 @@ import Foundation
 //   session:       CaptureSession (actor) ─ the GStreamer graph; gtksinks in the windows
 
 /// What reaches the controller: keys, accessory changes (to open or shut the subject branch), ticks.
+///
+/// Thread: value type, Sendable; yielded from any thread (GTK, signals, timers), consumed by the controller.
 enum DesktopCommand: Sendable {
     case action(DesktopAction)
     case subjectBranch(open: Bool)

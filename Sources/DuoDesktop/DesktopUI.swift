@@ -3,6 +3,8 @@ import DuoCore
 
 /// What the operator asks for with a key (or the window's close button). Sent to the controller as a
 /// Sendable command; the GTK thread never waits for it to be carried out.
+///
+/// Thread: value type, Sendable.
 public enum DesktopAction: String, Sendable, CaseIterable {
     case recordOrStop = "record"
     case cancelCountdown = "cancel-countdown"
@@ -13,6 +15,8 @@ public enum DesktopAction: String, Sendable, CaseIterable {
 }
 
 /// The keys of the operator window, as `--help` lists them.
+///
+/// Thread: immutable; any thread.
 public enum DesktopKeys {
     public static let help: [(key: String, does: String)] = [
         ("Space", "record / stop (a countdown runs first)"),

@@ -11,7 +11,7 @@ final class DesktopEndToEndTests: XCTestCase {
         return VirtualDesktop.repositoryRoot.appendingPathComponent(".build/debug/duo-capture")
     }
 
-    /// A running duo-capture and its `--events` file.
+    /// A running duo-capture and its `--events` file. Thread: the test's thread.
     final class App {
         let process: Process
         let events: URL

@@ -146,6 +146,7 @@ final class VirtualDesktop {
     }
 }
 
+/// A failed step of a desktop test, with what was seen. Thread: value type.
 struct Failure: Error, CustomStringConvertible {
     let description: String
     init(_ d: String) { description = d }
@@ -163,6 +164,8 @@ func waitFor(_ what: String, timeout: Double, interval: Double = 0.05, _ conditi
 }
 
 /// An RGB screenshot.
+///
+/// Thread: value type; the test's thread.
 struct Screenshot {
     let width: Int, height: Int
     let rgb: [UInt8]
