@@ -199,6 +199,33 @@ final class DesktopEndToEndTests: XCTestCase {
         XCTAssertGreaterThan(size, 10_000, "the take file \(file) has the recording")
     }
 
+    /// `--accessory off`: available but not shown (enabled is the user's); T shows it, T hides it again.
+    func testAccessoryOffUntilTheUserTurnsItOn() throws {
+        let desktop = try VirtualDesktop(test: self)
+        let app = try startApp(desktop, ["--accessory", "off"])
+        let ready = try app.wait("availability") { $0["event"] as? String == "availability" && $0["available"] as? Bool == true }
+        XCTAssertEqual(ready.event["enabled"] as? Bool, false)
+        XCTAssertEqual(ready.event["shown"] as? Bool, false)
+        let shot = try waitForScreen(desktop, "the preview") { s in s.pixel(Int(4.5 * 1280 / 7), 260).r > 120 }
+        assertOperatorShowsBars(shot)
+        XCTAssertFalse(isTeleprompter(subjectStats(shot)), "disabled: nothing on the subject monitor")
+
+        try desktop.key("t")
+        let on = try app.wait("the accessory to be enabled", after: ready.index + 1) { $0["event"] as? String == "accessory" }
+        XCTAssertEqual(on.event["enabled"] as? Bool, true)
+        XCTAssertEqual(on.event["shown"] as? Bool, true)
+        _ = try waitForScreen(desktop, "the teleprompter") { s in self.isTeleprompter(self.subjectStats(s)) }
+
+        try desktop.key("t")
+        let off = try app.wait("the accessory to be disabled", after: on.index + 1) { $0["event"] as? String == "accessory" }
+        XCTAssertEqual(off.event["shown"] as? Bool, false)
+        XCTAssertEqual(off.event["available"] as? Bool, true, "turning it off does not change availability")
+        _ = try waitForScreen(desktop, "the subject view to go") { s in !self.isTeleprompter(self.subjectStats(s)) }
+        try desktop.key("q")
+        try waitFor("duo-capture to exit", timeout: 20) { !app.process.isRunning }
+        XCTAssertEqual(app.process.terminationStatus, 0, desktop.tail("duo-capture.log"))
+    }
+
     /// One monitor: the operator view works, the accessory is unavailable for want of a second monitor,
     /// and the monitors command lists the one monitor.
     func testOneMonitorRunsWithTheAccessoryUnavailable() throws {

@@ -89,7 +89,7 @@ final class VirtualDesktop {
         for (k, v) in environment { env[k] = v }
         p.environment = env
         if let cwd { p.currentDirectoryURL = cwd }
-        FileManager.default.createFile(atPath: directory.appendingPathComponent(log).path, contents: nil)
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(log).path, contents: nil)
         let out = try FileHandle(forWritingTo: directory.appendingPathComponent(log))
         p.standardOutput = out
         p.standardError = out
