@@ -12,7 +12,7 @@ import XCTest
 /// Thread: the test's thread.
 final class VirtualDesktop {
     static let mode = "1280x720_60"
-    let display: String
+    private(set) var display = ""
     let directory: URL
     private var processes: [Process] = []
 
@@ -23,16 +23,27 @@ final class VirtualDesktop {
     init(monitors: Int = 2, test: XCTestCase) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("duo-desktop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        display = ":\(Self.freeDisplayNumber())"
         test.addTeardownBlock { [self] in stop() }
 
+        // A free number can be taken between the check and the start (another test run): then Xorg exits
+        // at once, and the next number is tried.
         let config = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/dummy.conf")
-        let xorg = try launch("/usr/bin/Xorg", [display, "-noreset", "-config", config.path,
-                                                 "-logfile", directory.appendingPathComponent("Xorg.log").path, "-nolisten", "tcp"],
-                              log: "xorg.out")
-        try waitFor("the X server on \(display)", timeout: 30) {
-            guard xorg.isRunning else { throw Failure("Xorg exited: \(self.tail("Xorg.log"))") }
-            return (try? self.run("xdpyinfo", []))?.status == 0
+        var number = Self.freeDisplayNumber(from: 60 + Int(getpid() % 200))
+        for attempt in 1...5 {
+            display = ":\(number)"
+            let xorg = try launch("/usr/bin/Xorg", [display, "-noreset", "-config", config.path,
+                                                     "-logfile", directory.appendingPathComponent("Xorg.log").path, "-nolisten", "tcp"],
+                                  log: "xorg.out")
+            do {
+                try waitFor("the X server on \(display)", timeout: 30) {
+                    guard xorg.isRunning else { throw Failure("Xorg exited: \(self.tail("Xorg.log"))") }
+                    return (try? self.run("xdpyinfo", []))?.status == 0
+                }
+                break
+            } catch {
+                if xorg.isRunning || attempt == 5 { throw error }
+                number = Self.freeDisplayNumber(from: number + 1)
+            }
         }
         try xrandr(["--newmode", Self.mode, "74.48", "1280", "1336", "1472", "1664", "720", "721", "724", "746", "-HSync", "+Vsync"])
         try xrandr(["--addmode", "DUMMY0", Self.mode])
@@ -137,8 +148,8 @@ final class VirtualDesktop {
     }
 
     /// A display number with no server and no lock file, away from the usual :0…:20 and from other tests.
-    static func freeDisplayNumber() -> Int {
-        var n = 60 + Int(getpid() % 200)
+    static func freeDisplayNumber(from start: Int) -> Int {
+        var n = start
         while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") || FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") {
             n += 1
         }
