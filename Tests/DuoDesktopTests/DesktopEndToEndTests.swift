@@ -221,7 +221,10 @@ final class DesktopEndToEndTests: XCTestCase {
         XCTAssertEqual(off.event["shown"] as? Bool, false)
         XCTAssertEqual(off.event["available"] as? Bool, true, "turning it off does not change availability")
         _ = try waitForScreen(desktop, "the subject view to go") { s in !self.isTeleprompter(self.subjectStats(s)) }
-        try desktop.key("q")
+        // SIGTERM ends a desktop run cleanly too.
+        kill(app.process.processIdentifier, SIGTERM)
+        let stopped = try app.wait("the run to stop") { $0["event"] as? String == "stopped" }
+        XCTAssertEqual(stopped.event["reason"] as? String, "SIGTERM received")
         try waitFor("duo-capture to exit", timeout: 20) { !app.process.isRunning }
         XCTAssertEqual(app.process.terminationStatus, 0, desktop.tail("duo-capture.log"))
     }
