@@ -3,7 +3,9 @@ import DuoCore
 
 //  The GTK main loop and the two ways across it.
 //
-//  gtk_main() runs on the process's main thread, inside one MainActor job, for the whole desktop run.
+//  gtk_main() runs inside one MainActor job, for the whole desktop run. (On Linux, with an async main,
+//  the main actor's queue is drained by a dispatch worker thread once the process's first thread has
+//  parked in dispatchMain; GTK only needs every call on the thread that called gtk_init, which this is.)
 //  While it runs, the main dispatch queue is not drained, so `await MainActor.run` and `Task { @MainActor }`
 //  would never run: other threads reach the GTK thread only through `GtkMain.post` (g_idle_add), and GTK
 //  callbacks reach the rest of the program through Sendable commands (AsyncStream continuations), never
