@@ -66,6 +66,13 @@ final class DesktopEndToEndTests: XCTestCase {
         }
     }
 
+    /// Red text pixels in the HUD's first line (the "● REC" line is drawn red while recording or counting down).
+    func recordingLightPixels(_ shot: Screenshot) -> Int {
+        var n = 0
+        for y in 10..<34 { for x in 10..<200 { let p = shot.pixel(x, y); if p.r > 200 && p.g < 110 && p.b < 110 { n += 1 } } }
+        return n
+    }
+
     /// The teleprompter: mostly dark, with light text in several separate lines, and no test-pattern colour.
     func isTeleprompter(_ s: Screenshot.Stats) -> Bool {
         s.dark > 0.5 && s.bright > 0.003 && s.bright < 0.3 && s.saturated < 0.02 && s.brightBands >= 2
@@ -113,10 +120,13 @@ final class DesktopEndToEndTests: XCTestCase {
         assertOperatorShowsBars(both)
         XCTAssertFalse(isTeleprompter(both.stats(x: 0, y: 200, width: 1280, height: 520)), "the operator monitor shows the camera, not the prompter")
 
+        XCTAssertEqual(recordingLightPixels(both), 0, "no red REC line in the HUD before the take")
+
         // A take, so the script scrolls.
         try desktop.key("space")
         try app.wait("the countdown") { $0["event"] as? String == "countdown" }
         try app.wait("take 1 to start", timeout: 20) { $0["event"] as? String == "take-started" }
+        _ = try waitForScreen(desktop, "the HUD's red REC line") { self.recordingLightPixels($0) > 20 }
         let moving = try app.wait("the script to scroll") { $0["event"] as? String == "status" && ($0["position"] as? Double ?? 0) > 1 }
         // Up: faster. The speed, like the position, must survive what follows.
         try desktop.key("Up")
