@@ -197,6 +197,20 @@ final class DesktopEndToEndTests: XCTestCase {
         _ = try waitForScreen(desktop, "the teleprompter on the replugged monitor") { s in s.width == 2560 && self.isTeleprompter(self.subjectStats(s)) }
         XCTAssertFalse(app.all().contains { $0["event"] as? String == "take-ended" }, "the take ran through the unplug")
 
+        // The teleprompter keys reach the subject view's script: P pauses, Home restarts, PgDn jumps to the
+        // next marker (heading), M mirrors.
+        // (The status that follows the key's own event, not a periodic one from before the key was handled.)
+        func afterKey(_ key: String, _ action: String) throws -> [String: Any] {
+            let mark = app.count
+            try desktop.key(key)
+            let handled = try app.wait("the \(action) key", after: mark) { $0["event"] as? String == "key" && $0["action"] as? String == action }
+            return try app.wait("a status after \(action)", after: handled.index + 1) { $0["event"] as? String == "status" }.event
+        }
+        XCTAssertEqual(try afterKey("p", "pause")["paused"] as? Bool, true)
+        XCTAssertEqual(try afterKey("Home", "home")["position"] as? Double ?? -1, 0, accuracy: 0.5)
+        XCTAssertGreaterThan(try afterKey("Next", "next-marker")["position"] as? Double ?? 0, 1)
+        XCTAssertEqual(try afterKey("m", "mirror")["mirror"] as? String, "h")
+
         // Q finalises the take and quits.
         try desktop.key("q")
         let ended = try app.wait("take 1 to end") { $0["event"] as? String == "take-ended" }
