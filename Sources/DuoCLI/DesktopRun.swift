@@ -169,6 +169,7 @@ actor DesktopController {
             for await event in session.events {
                 if case .failed(let e) = event { sink.yield(.end(.failed(e))) }
                 if case .warning(let w) = event { self.log("duo-capture: warning: \(w)") }
+                if case .audioLevel(_, let peak) = event { GtkMain.post { ui.hud.audioPeakDB = peak.rounded() } }
             }
         }
         let ticker = Task {

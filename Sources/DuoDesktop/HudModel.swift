@@ -31,6 +31,8 @@ public struct HudModel: Sendable, Hashable {
     /// The operator's private notes nearest the reading position (never sent to the subject view).
     public var notes: [String] = []
 
+    /// Audio peak level, dBFS, when the session has an audio branch with a level meter.
+    public var audioPeakDB: Double?
     public var droppedOperator: Int64 = 0
     public var droppedSubject: Int64 = 0
     public var message: String?
@@ -60,6 +62,7 @@ public struct HudModel: Sendable, Hashable {
             l.append(s)
         }
         for n in notes.prefix(3) { l.append("note: \(n)") }
+        if let db = audioPeakDB { l.append(String(format: "audio peak %.0f dB", db)) }
         l.append("dropped frames: operator \(droppedOperator), subject \(droppedSubject)")
         if let message { l.append(message) }
         return l

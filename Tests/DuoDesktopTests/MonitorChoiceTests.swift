@@ -77,6 +77,9 @@ final class MonitorChoiceTests: XCTestCase {
         XCTAssertTrue(more.contains("script 50%  1:15 left"), more)
         XCTAssertTrue(more.contains("note: smile"), more)
         XCTAssertTrue(more.contains("dropped frames: operator 3"), more)
+        XCTAssertFalse(more.contains("audio"), "no audio line without an audio branch")
+        hud.audioPeakDB = -12
+        XCTAssertTrue(hud.lines.contains("audio peak -12 dB"), "\(hud.lines)")
         // A 16:9 picture in a 4:3 window: letterboxed, centred.
         let fit = hud.previewRect(width: 1024, height: 768)
         XCTAssertEqual(fit.width, 1024, accuracy: 0.01)
