@@ -38,7 +38,10 @@ enum DesktopRun {
     }
 
     static func monitors() async throws(DuoError) -> String {
-        try requireDisplay()
+        let env = ProcessInfo.processInfo.environment
+        if env["DISPLAY"]?.isEmpty ?? true, env["WAYLAND_DISPLAY"]?.isEmpty ?? true {
+            throw .usage("no display found (DISPLAY is not set); run duo-capture monitors on the desktop whose monitors you want listed")
+        }
         let result: Result<[MonitorInfo], DuoError> = await MainActor.run {
             do throws(DuoError) {
                 try GtkMain.initialize()

@@ -321,9 +321,17 @@ final class DesktopEndToEndTests: XCTestCase {
 
     /// No display and no --headless: one line suggesting --headless, exit 64.
     func testNoDisplaySuggestsHeadless() throws {
+        let text = try runWithoutDisplay(["--source", "videotestsrc"])
+        XCTAssertTrue(text.contains("--headless"), text)
+        let monitors = try runWithoutDisplay(["monitors"])
+        XCTAssertTrue(monitors.contains("no display found"), monitors)
+    }
+
+    /// Runs the binary with no DISPLAY; expects exit 64 and one line on stderr, which it returns.
+    func runWithoutDisplay(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let p = Process()
         p.executableURL = Self.binary
-        p.arguments = ["--source", "videotestsrc"]
+        p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "DISPLAY")
         env.removeValue(forKey: "WAYLAND_DISPLAY")
@@ -334,8 +342,8 @@ final class DesktopEndToEndTests: XCTestCase {
         try p.run()
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 64)
-        XCTAssertEqual(text.split(separator: "\n").count, 1, text)
-        XCTAssertTrue(text.contains("--headless"), text)
+        XCTAssertEqual(p.terminationStatus, 64, file: file, line: line)
+        XCTAssertEqual(text.split(separator: "\n").count, 1, text, file: file, line: line)
+        return text
     }
 }
