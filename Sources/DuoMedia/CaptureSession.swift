@@ -142,6 +142,8 @@ public actor CaptureSession {
 
         if let beforePlaying {
             do throws(DuoError) { try await beforePlaying(PreparedGraph(pipeline: p)) } catch { await stop(); throw error }
+            // stop() may have run while the hook was suspended: then never start this graph.
+            guard pipeline === p else { throw .runtime("the capture session was stopped before it started") }
         }
         if p.setState(GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
             let reason = failure?.message ?? "the pipeline refused to start"
