@@ -3,6 +3,7 @@
 //
 //   duo-capture (executable) ─▶ DuoCLI ─▶ DuoMedia ─▶ DuoCore (pure Swift, no C imports)
 //                                   │          └──────▶ CDuoShim ─▶ CGStreamer (system library)
+//                                   ├─▶ DuoDesktop ─▶ CGtk (system library: gtk+-3.0)
 //                                   ├─▶ DuoRender ─▶ DuoCore
 //                                   │       └──────▶ CCairo (system library: cairo, pangocairo)
 //                                   └─▶ DuoCore
@@ -33,6 +34,13 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
 
+        // GTK3 for the desktop windows (Debian: libgtk-3-dev).
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "gtk+-3.0",
+            providers: [.apt(["libgtk-3-dev"])]
+        ),
+
         .target(name: "DuoCore"),
         .target(
             name: "DuoMedia",
@@ -45,7 +53,9 @@ let package = Package(
             dependencies: ["DuoCore", "CCairo"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
-        .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender"]),
+        // Operator and subject windows, monitors and hotplug, fullscreen state, keys: every gtk_*/gdk_* call.
+        .target(name: "DuoDesktop", dependencies: ["DuoCore", "CGtk"]),
+        .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender", "DuoDesktop"]),
         // Overlay cost benchmark (build with -c release): Benchmarks/overlay-cost.sh runs it.
         .executableTarget(name: "duo-bench-overlay", dependencies: ["DuoRender", "DuoCore"], path: "Benchmarks/duo-bench-overlay"),
         .executableTarget(name: "duo-capture", dependencies: ["DuoCLI"]),
@@ -53,6 +63,8 @@ let package = Package(
         .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"]),
         .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore"]),
         .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore"]),
+        // End to end on a real two-monitor X desktop (Xorg + dummy driver + openbox), driving the binary.
+        .testTarget(name: "DuoDesktopTests", dependencies: ["DuoDesktop", "DuoCore"], exclude: ["Fixtures"]),
         .testTarget(name: "DuoRenderTests", dependencies: ["DuoRender", "DuoCore"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -26,6 +26,8 @@ public enum DuoCaptureMain {
                 print(try RemuxCommand.run(options.passthrough))
             case .cameras:
                 print(CamerasCommand.run())
+            case .monitors:
+                print(try await DesktopRun.monitors())
             case .run:
                 let quiet = options.quiet
                 print(try await RunCommand.run(options) { line in if !quiet { log(line) } })

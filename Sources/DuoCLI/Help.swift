@@ -9,6 +9,7 @@ enum Help {
       duo-capture [run] [OPTIONS]          run a capture session (the default command)
       duo-capture pipeline [OPTIONS]       print the assembled graph in gst-launch-1.0 syntax
       duo-capture cameras                  list cameras (V4L2 devices) with their formats
+      duo-capture monitors                 list monitors: index, connector, geometry
       duo-capture inspect FILE [--json]    decode a take completely and report frames, size and length
       duo-capture remux FILE.mkv           copy a Matroska take into an MP4 next to it, without
                                            re-encoding (FILE.mp4, or FILE-2.mp4 if that exists)
@@ -50,6 +51,9 @@ enum Help {
                                            starts with the take
       --mirror h|v|hv|none                 mirror the subject view for beam-splitter glass
       --font-size N  --theme default|high-contrast  --reading-line FRACTION
+
+    DESKTOP (without --headless: needs a display)
+    \(DesktopOptions.help)
 
     RECORDING
       --record                             record one take, from the countdown's end to the end of the run

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, renderSubject = "render-subject", inspect, remux, help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, monitors, renderSubject = "render-subject", inspect, remux, help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -33,6 +33,8 @@ public struct Options: Sendable {
     public var pipelinesDirectory: String?
     public var json = false
     public var quiet = false
+    /// Desktop mode (see DesktopOptions.swift): monitor indices and the events file.
+    public var desktop = DesktopOptions()
     /// The subject view: accessory kind, script, display profile, prompter settings.
     public var subject = SubjectSetup()
     /// Arguments handed on unparsed to a sub-command with its own options.
@@ -47,7 +49,7 @@ public struct Options: Sendable {
         return n
     }
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject", "inspect", "remux"]
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject", "inspect", "monitors", "remux"]
 
     /// Parses `arguments` (without the program name). Throws a usage error naming the bad option.
     public static func parse(_ arguments: [String]) throws(DuoError) -> Options {
@@ -179,6 +181,8 @@ public struct Options: Sendable {
                 o.subject.readingLine = try number(name, try value(name), 0.05...0.95)
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)
+            case _ where DesktopOptions.names.contains(name):
+                try o.desktop.parse(name, DesktopOptions.flags.contains(name) ? "" : try value(name))
             default:
                 if arg.hasPrefix("-") {
                     throw .usage("unknown option \(arg); run duo-capture --help for the list")

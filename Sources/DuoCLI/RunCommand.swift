@@ -25,7 +25,7 @@ enum RunCommand {
                ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"]?.isEmpty ?? true {
                 throw .usage("no display found (DISPLAY is not set); run with --headless to capture without windows")
             }
-            throw .usage("the desktop windows are not available in this build yet; run with --headless")
+            return try await DesktopRun.run(options, log: log)
         }
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log("duo-capture: \(n)") }
@@ -121,12 +121,7 @@ enum RunCommand {
             camera: RunSummary.branch(counts.camera, interval: interval),
             operatorView: RunSummary.branch(counts.operatorView, interval: interval),
             subjectView: RunSummary.branch(counts.subjectView, interval: interval),
-            takes: takes.map { .init(number: $0.number, file: $0.path, frames: $0.frames.frames,
-                                     durationSeconds: Double($0.frames.frames) / plan.format.frameRate.value,
-                                     startLatencyMs: $0.startLatency.map { Double($0) / 1e6 },
-                                     audioBuffers: $0.audio?.frames,
-                                     dropped: RunSummary.branch($0.frames, interval: interval).dropped,
-                                     error: $0.failure?.message) })
+            takes: takes.map { RunSummary.take($0, plan: plan) })
         if case .failed(let error) = reason {
             log(options.json ? summary.json : summary.text)
             throw error

@@ -33,6 +33,15 @@ struct RunSummary: Encodable {
     let subjectView: Branch
     let takes: [Take]
 
+    /// A take's line in the summary, from what the session saw.
+    static func take(_ r: TakeResult, plan: GraphPlan) -> Take {
+        let interval = plan.format.frameRate.frameDurationNanoseconds
+        return Take(number: r.number, file: r.path, frames: r.frames.frames,
+                    durationSeconds: Double(r.frames.frames) / plan.format.frameRate.value,
+                    startLatencyMs: r.startLatency.map { Double($0) / 1e6 }, audioBuffers: r.audio?.frames,
+                    dropped: branch(r.frames, interval: interval).dropped, error: r.failure?.message)
+    }
+
     static func branch(_ c: FrameCount, interval: Int64) -> Branch {
         guard let first = c.firstPTS, let last = c.lastPTS, c.frames > 0 else { return Branch(frames: c.frames, dropped: 0) }
         let expected = Int64((Double(last - first) / Double(interval)).rounded()) + 1

@@ -77,7 +77,7 @@ public actor CaptureSession {
     public nonisolated let events: AsyncStream<SessionEvent>
     private let eventSink: AsyncStream<SessionEvent>.Continuation
 
-    private var pipeline: ElementRef?
+    private(set) var pipeline: ElementRef?
     private var tee: ElementRef?
     private var audioTee: ElementRef?
     private var lastAudioLevel: AudioLevel?
@@ -152,7 +152,10 @@ public actor CaptureSession {
 
     /// Builds the graph and brings it to PLAYING. Throws a dependency error naming the Debian package if
     /// an element is missing, a runtime error if the camera cannot start.
-    public func start() async throws(DuoError) {
+    ///
+    /// `beforePlaying` runs once the graph is built and before it starts: desktop mode puts the gtksink
+    /// widgets into their windows there (see DesktopSinks.swift).
+    public func start(beforePlaying: (@Sendable (PreparedGraph) async throws(DuoError) -> Void)? = nil) async throws(DuoError) {
         precondition(pipeline == nil, "CaptureSession.start called twice")
         GStreamer.initialize()
         let description = try plan.liveDescription()
@@ -186,6 +189,11 @@ public actor CaptureSession {
             for await event in stream { await self?.handle(event) }
         }
 
+        if let beforePlaying {
+            do throws(DuoError) { try await beforePlaying(PreparedGraph(pipeline: p)) } catch { await stop(); throw error }
+            // stop() may have run while the hook was suspended: then never start this graph.
+            guard pipeline === p else { throw .runtime("the capture session was stopped before it started") }
+        }
         if p.setState(GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
             let reason = failure?.message ?? "the pipeline refused to start"
             await stop()

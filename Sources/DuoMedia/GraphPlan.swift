@@ -137,6 +137,8 @@ public struct GraphPlan: Sendable {
     public let container: ContainerChoice
     public let bitrateKbps: Int
     public let audio: AudioSource
+    /// Where the operator and subject branches end: fakesinks (headless) or GTK windows (desktop).
+    public var sinks: SinkMode = .headless
 
     public init(library: PipelineLibrary, camera: CameraSource, requested: VideoFormat?, aspect: AspectRatio?,
                 encoder: EncoderChoice, container: ContainerChoice, bitrateKbps: Int? = nil,
@@ -197,8 +199,8 @@ public struct GraphPlan: Sendable {
 
     /// The running graph without takes: camera ─▶ tee ─▶ operator, subject.
     public func liveDescription() throws(DuoError) -> String {
-        let op = try library.render("operator-headless", [:])
-        let subject = try library.render("subject-headless", [
+        let op = try library.render("operator-\(sinks.rawValue)", [:])
+        let subject = try library.render("subject-\(sinks.rawValue)", [
             "subject_width": "\(subjectSize.width)", "subject_height": "\(subjectSize.height)",
         ])
         var d = "\(try cameraDescription()) ! tee name=t allow-not-linked=true  t. ! \(op)  t. ! \(subject)"

@@ -1,0 +1,56 @@
+import DuoCore
+import DuoDesktop
+import Foundation
+
+/// The desktop mode's own options, kept apart from `Options` so both evolve without colliding.
+///
+/// Thread: value type; parsed on the main thread at start-up.
+public struct DesktopOptions: Sendable {
+    /// `--operator-monitor N`: index as `duo-capture monitors` lists it; default the primary monitor.
+    public var operatorMonitor: Int?
+    /// `--subject-monitor N`: default any monitor that is not the operator's.
+    public var subjectMonitor: Int?
+    /// `--events FILE`: JSON lines (availability with reasons, fullscreen, takes) for tests and scripts.
+    public var eventsPath: String?
+    /// `--windowed`: start with the operator window not fullscreen (F11 makes it fullscreen).
+    public var windowed = false
+
+    public init() {}
+
+    static let names: Set<String> = ["--operator-monitor", "--subject-monitor", "--events", "--windowed"]
+    static let flags: Set<String> = ["--windowed"]
+
+    mutating func parse(_ name: String, _ value: String) throws(DuoError) {
+        func index() throws(DuoError) -> Int {
+            guard let n = Int(value), n >= 0, n < 64 else {
+                throw .usage("\(name) \(value): expected a monitor index such as 0 or 1; run duo-capture monitors to list them")
+            }
+            return n
+        }
+        switch name {
+        case "--operator-monitor": operatorMonitor = try index()
+        case "--subject-monitor": subjectMonitor = try index()
+        case "--events": eventsPath = value
+        case "--windowed": windowed = true
+        default: preconditionFailure("not a desktop option: \(name)")
+        }
+    }
+
+    static var help: String {
+        var lines = [
+            "  --operator-monitor N                 the operator window's monitor (default: the primary one)",
+            "  --subject-monitor N                  the subject view's monitor (default: another one)",
+            "  --windowed                           start the operator window not fullscreen (F11 toggles)",
+            "  --events FILE                        write events as JSON lines: accessory availability with its",
+            "                                       reasons, fullscreen, takes started and ended",
+            "  The subject view is shown, fullscreen on its monitor, while the accessory is enabled (yours:",
+            "  --accessory, key T) and available (the operator window is fullscreen, frames are flowing and a",
+            "  subject monitor other than the operator's is plugged in). The operator HUD says why not.",
+            "  Keys on the operator window:",
+        ]
+        for (key, does) in DesktopKeys.help {
+            lines.append("    " + key.padding(toLength: 13, withPad: " ", startingAt: 0) + does)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,43 @@
+import DuoCore
+import Foundation
+
+/// Events as JSON lines (`--events FILE`), one object per line with `event` and `t` (seconds since the
+/// run started), written and flushed at once so tests and scripts can follow the file while it grows.
+///
+/// Thread: any; writes are serialised by a lock.
+final class EventLog: @unchecked Sendable {
+    private let handle: FileHandle?
+    private let lock = Lock()
+    private let start = Date()
+
+    init(path: String?) throws(DuoError) {
+        guard let path else { handle = nil; return }
+        guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+            throw .usage("--events \(path) cannot be written; give a writable file path")
+        }
+        handle = h
+    }
+
+    func emit(_ event: String, _ fields: [String: Any] = [:]) {
+        guard let handle else { return }
+        var object = fields
+        object["event"] = event
+        object["t"] = (Date().timeIntervalSince(start) * 1000).rounded() / 1000
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        lock.withLock {
+            handle.write(data)
+            handle.write(Data("\n".utf8))
+        }
+    }
+
+    func emit(_ change: AccessoryChange, enabledOnly: Bool = false, subjectMonitor: String?) {
+        emit(change.cause == .enabled ? "accessory" : "availability", [
+            "enabled": change.enabled, "available": change.available, "shown": change.shown,
+            "reasons": change.reasons.map(\.rawValue), "subjectMonitor": subjectMonitor ?? NSNull(),
+        ])
+    }
+
+    func close() {
+        lock.withLock { try? handle?.close() }
+    }
+}

@@ -1,0 +1,303 @@
+import CGtk
+import DuoCore
+
+/// What the operator asks for with a key (or the window's close button). Sent to the controller as a
+/// Sendable command; the GTK thread never waits for it to be carried out.
+///
+/// Thread: value type, Sendable.
+public enum DesktopAction: String, Sendable, CaseIterable {
+    case recordOrStop = "record"
+    case cancelCountdown = "cancel-countdown"
+    case speedUp = "speed-up", speedDown = "speed-down"
+    case pauseScroll = "pause", restartScript = "home"
+    case previousMarker = "previous-marker", nextMarker = "next-marker"
+    case mirror, quit
+}
+
+/// The keys of the operator window, as `--help` lists them.
+///
+/// Thread: immutable; any thread.
+public enum DesktopKeys {
+    public static let help: [(key: String, does: String)] = [
+        ("Space", "record / stop (a countdown runs first)"),
+        ("T", "accessory (subject view) on / off"),
+        ("F11", "fullscreen on / off (the subject view needs fullscreen)"),
+        ("Esc", "cancel a countdown, else leave fullscreen"),
+        ("Up / Down", "teleprompter faster / slower"),
+        ("P", "pause / resume scrolling"),
+        ("Home", "restart the script"),
+        ("PgUp / PgDn", "previous / next marker (heading)"),
+        ("M", "mirror the subject view"),
+        ("Q", "quit (a running take is finalised first)"),
+    ]
+}
+
+/// The two windows: the operator's (preview `gtksink` widget with the HUD drawn over it, fullscreen on
+/// the operator monitor) and the subject's (the subject branch's `gtksink` widget, fullscreen on the
+/// subject monitor, shown iff the accessory is enabled and available). Owns the accessory state and
+/// feeds it only facts: the window manager's fullscreen state (window-state-event), monitor hotplug and
+/// whether frames flow.
+///
+/// Thread: GTK main thread (MainActor while gtk_main runs; see GtkMain).
+@MainActor
+public final class DesktopUI {
+    public struct Configuration: Sendable {
+        public var operatorMonitor: Int?
+        public var subjectMonitor: Int?
+        public var accessoryEnabled: Bool
+        public var startFullscreen = true
+        public init(operatorMonitor: Int?, subjectMonitor: Int?, accessoryEnabled: Bool) {
+            self.operatorMonitor = operatorMonitor; self.subjectMonitor = subjectMonitor
+            self.accessoryEnabled = accessoryEnabled
+        }
+    }
+
+    /// Called on the GTK thread with each accessory change (availability with reasons, or enabled) and
+    /// the monitors at that moment. The controller logs it and opens or shuts the subject branch.
+    public var onAccessoryChange: (AccessoryChange, HudModel) -> Void = { _, _ in }
+    /// Called on the GTK thread for each key action; must only hand the action on (never block).
+    public var onAction: (DesktopAction) -> Void = { _ in }
+    /// Called on the GTK thread when the fullscreen state the window manager reports changes.
+    public var onFullscreen: (Bool) -> Void = { _ in }
+
+    public private(set) var accessory: AccessoryState
+    public private(set) var monitors: [MonitorInfo] = []
+    public var hud = HudModel() { didSet { if hud != oldValue, let area = hudArea { gtk_widget_queue_draw(area) } } }
+
+    private let choice: MonitorChoice
+    private let operatorWindow: UnsafeMutablePointer<GtkWidget>
+    private let operatorOverlay: UnsafeMutablePointer<GtkWidget>
+    private var hudArea: UnsafeMutablePointer<GtkWidget>?
+    private let subjectWindow: UnsafeMutablePointer<GtkWidget>
+    private var subjectVisible = false
+    private var subjectShownOn: String?
+    private var fullscreenRequested = true
+
+    /// Creates both windows (the subject's hidden) and shows the operator window fullscreen on its
+    /// monitor. Throws a usage error for a monitor index that does not exist.
+    public init(_ config: Configuration) throws(DuoError) {
+        monitors = Monitors.list()
+        choice = try MonitorChoice.resolve(monitors, operatorIndex: config.operatorMonitor, subjectIndex: config.subjectMonitor)
+        accessory = AccessoryState(enabled: config.accessoryEnabled)
+        fullscreenRequested = config.startFullscreen
+
+        operatorWindow = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        gtk_window_set_title(operatorWindow.asWindow, "duo-capture operator")
+        operatorOverlay = gtk_overlay_new()
+        gtk_container_add(operatorWindow.asContainer, operatorOverlay)
+
+        subjectWindow = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        gtk_window_set_title(subjectWindow.asWindow, "duo-capture subject")
+        // The subject window must never take the keyboard from the operator.
+        gtk_window_set_accept_focus(subjectWindow.asWindow, 0)
+        gtk_window_set_focus_on_map(subjectWindow.asWindow, 0)
+        let black = "window { background-color: black; }"
+        let css = gtk_css_provider_new()
+        gtk_css_provider_load_from_data(css, black, -1, nil)
+        gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(css), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+
+        connect(operatorWindow.raw, "window-state-event", Self.windowStateCallback, self)
+        connect(operatorWindow.raw, "key-press-event", Self.keyCallback, self)
+        connect(subjectWindow.raw, "key-press-event", Self.keyCallback, self)
+        connect(operatorWindow.raw, "delete-event", Self.deleteCallback, self)
+        connect(subjectWindow.raw, "delete-event", Self.subjectDeleteCallback, self)
+        if let screen = gdk_screen_get_default() {
+            connect(UnsafeMutableRawPointer(screen), "monitors-changed", Self.monitorsChangedCallback, self)
+        }
+        if let display = gdk_display_get_default() {
+            connect(UnsafeMutableRawPointer(display), "monitor-added", Self.monitorAddedCallback, self)
+            connect(UnsafeMutableRawPointer(display), "monitor-removed", Self.monitorAddedCallback, self)
+        }
+        refresh()
+    }
+
+    /// Reports the current accessory state through `onAccessoryChange` (the first event of a run).
+    public func announce() {
+        onAccessoryChange(accessory.current, hud)
+    }
+
+    // MARK: Sinks
+
+    /// Puts the two `gtksink` widgets into their windows. Must happen before the sinks start (before
+    /// PLAYING), or gtksink opens windows of its own. Then shows the operator window.
+    public func attach(operatorWidget: UnsafeMutableRawPointer, subjectWidget: UnsafeMutableRawPointer) {
+        let op = operatorWidget.assumingMemoryBound(to: GtkWidget.self)
+        gtk_container_add(operatorOverlay.asContainer, op)
+        let area = gtk_drawing_area_new()!
+        gtk_widget_set_app_paintable(area, 1)
+        connect(area.raw, "draw", Self.drawCallback, self)
+        gtk_overlay_add_overlay(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), area)
+        gtk_overlay_set_overlay_pass_through(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), area, 1)
+        hudArea = area
+        gtk_container_add(subjectWindow.asContainer, subjectWidget.assumingMemoryBound(to: GtkWidget.self))
+        gtk_widget_show_all(gtk_bin_get_child(UnsafeMutableRawPointer(subjectWindow).assumingMemoryBound(to: GtkBin.self)))
+        showOperator()
+    }
+
+    private func showOperator() {
+        let op = choice.operatorMonitor(in: monitors)
+        if let op {
+            gtk_window_move(operatorWindow.asWindow, gint(op.x), gint(op.y))
+            gtk_window_set_default_size(operatorWindow.asWindow, gint(op.width * 3 / 4), gint(op.height * 3 / 4))
+        }
+        gtk_widget_show_all(operatorWindow)
+        if fullscreenRequested { enterFullscreen() }
+        gtk_window_present(operatorWindow.asWindow)
+    }
+
+    // MARK: Facts in
+
+    /// Frames flowing (or not): one of availability's inputs.
+    public func setFramesFlowing(_ flowing: Bool) {
+        apply(accessory.update { $0.framesFlowing = flowing })
+    }
+
+    /// The user's choice (key T, --accessory, the control socket). Never changes availability.
+    public func setEnabled(_ on: Bool) {
+        apply(accessory.setEnabled(on))
+    }
+
+    public func toggleFullscreen() {
+        if accessory.inputs.operatorFullscreen { leaveFullscreen() } else { enterFullscreen() }
+    }
+
+    public func enterFullscreen() {
+        fullscreenRequested = true
+        if let op = choice.operatorMonitor(in: monitors), let screen = gdk_screen_get_default() {
+            gtk_window_fullscreen_on_monitor(operatorWindow.asWindow, screen, gint(op.index))
+        } else {
+            gtk_window_fullscreen(operatorWindow.asWindow)
+        }
+    }
+
+    public func leaveFullscreen() {
+        fullscreenRequested = false
+        gtk_window_unfullscreen(operatorWindow.asWindow)
+    }
+
+    /// Closes both windows (after the pipeline has stopped, so no sink renders into a destroyed widget).
+    public func close() {
+        gtk_widget_destroy(subjectWindow)
+        gtk_widget_destroy(operatorWindow)
+    }
+
+    // MARK: State → windows
+
+    private func refresh() {
+        monitors = Monitors.list()
+        let op = choice.operatorMonitor(in: monitors)
+        let subject = choice.subjectMonitor(in: monitors)
+        apply(accessory.update {
+            $0.operatorMonitor = op?.connector
+            $0.subjectMonitor = subject?.connector
+        })
+        // A monitor change can move the subject monitor (its index) while staying available.
+        if accessory.shown, subject?.connector != subjectShownOn { placeSubject() }
+    }
+
+    private func apply(_ change: AccessoryChange?) {
+        hud.enabled = accessory.enabled
+        hud.available = accessory.available
+        hud.reasons = accessory.reasons
+        hud.subjectMonitor = accessory.inputs.subjectMonitor
+        guard let change else { return }
+        if change.shown != subjectVisible {
+            if change.shown { placeSubject() } else { hideSubject() }
+        }
+        onAccessoryChange(change, hud)
+    }
+
+    private func placeSubject() {
+        guard let subject = choice.subjectMonitor(in: monitors), let screen = gdk_screen_get_default() else { return }
+        subjectVisible = true
+        subjectShownOn = subject.connector
+        gtk_window_move(subjectWindow.asWindow, gint(subject.x), gint(subject.y))
+        gtk_window_set_default_size(subjectWindow.asWindow, gint(subject.width), gint(subject.height))
+        gtk_window_fullscreen_on_monitor(subjectWindow.asWindow, screen, gint(subject.index))
+        gtk_widget_show(subjectWindow)
+    }
+
+    private func hideSubject() {
+        subjectVisible = false
+        subjectShownOn = nil
+        gtk_widget_hide(subjectWindow)
+    }
+
+    // MARK: Callbacks (GTK thread)
+
+    private nonisolated static func this(_ data: UnsafeMutableRawPointer?) -> DesktopUI {
+        Unmanaged<DesktopUI>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    private static let windowStateCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, event, data in
+        let e = event!.assumingMemoryBound(to: GdkEventWindowState.self).pointee
+        let fullscreen = e.new_window_state.rawValue & GDK_WINDOW_STATE_FULLSCREEN.rawValue != 0
+        let ui = this(data)
+        MainActor.assumeIsolated {
+            if fullscreen != ui.accessory.inputs.operatorFullscreen {
+                ui.onFullscreen(fullscreen)
+                ui.apply(ui.accessory.update { $0.operatorFullscreen = fullscreen })
+            }
+        }
+        return 0
+    }
+
+    private static let keyCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, event, data in
+        let key = Int32(event!.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval)
+        let ui = this(data)
+        return MainActor.assumeIsolated { ui.key(key) ? 1 : 0 }
+    }
+
+    private func key(_ keyval: Int32) -> Bool {
+        switch keyval {
+        case GDK_KEY_space: onAction(.recordOrStop)
+        case GDK_KEY_t, GDK_KEY_T: setEnabled(!accessory.enabled)
+        case GDK_KEY_F11: toggleFullscreen()
+        case GDK_KEY_Escape:
+            if hud.countdown != nil { onAction(.cancelCountdown) } else if accessory.inputs.operatorFullscreen { leaveFullscreen() }
+        case GDK_KEY_Up: onAction(.speedUp)
+        case GDK_KEY_Down: onAction(.speedDown)
+        case GDK_KEY_p, GDK_KEY_P: onAction(.pauseScroll)
+        case GDK_KEY_Home: onAction(.restartScript)
+        case GDK_KEY_Page_Up: onAction(.previousMarker)
+        case GDK_KEY_Page_Down: onAction(.nextMarker)
+        case GDK_KEY_m, GDK_KEY_M: onAction(.mirror)
+        case GDK_KEY_q, GDK_KEY_Q: onAction(.quit)
+        default: return false
+        }
+        return true
+    }
+
+    private static let deleteCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in
+        // Closing the operator window quits like Q: the take is finalised, then the windows go.
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.onAction(.quit) }
+        return 1
+    }
+
+    private static let subjectDeleteCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in
+        // Closing the subject window is the user turning the accessory off.
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.setEnabled(false) }
+        return 1
+    }
+
+    private static let monitorsChangedCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.refresh() }
+    }
+
+    private static let monitorAddedCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _, data in
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.refresh() }
+    }
+
+    private static let drawCallback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { widget, cr, data in
+        let w = widget!.assumingMemoryBound(to: GtkWidget.self)
+        let width = Double(gtk_widget_get_allocated_width(w)), height = Double(gtk_widget_get_allocated_height(w))
+        let ui = this(data)
+        let hud = MainActor.assumeIsolated { ui.hud }
+        HudPainter.draw(hud, cr: cr!, width: width, height: height)
+        return 0
+    }
+}

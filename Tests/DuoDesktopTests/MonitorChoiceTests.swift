@@ -1,0 +1,89 @@
+import DuoCore
+import DuoDesktop
+import XCTest
+
+/// Which monitor is the operator's and which the subject's, from the monitor list and the options, and
+/// what availability makes of it. Pure: no display needed.
+final class MonitorChoiceTests: XCTestCase {
+    func monitor(_ i: Int, _ name: String, primary: Bool = false, x: Int = 0) -> MonitorInfo {
+        MonitorInfo(index: i, connector: name, x: x, y: 0, width: 1280, height: 720, primary: primary)
+    }
+
+    func testDefaultsArePrimaryForTheOperatorAndAnotherForTheSubject() throws {
+        let two = [monitor(0, "HDMI-1", x: 0), monitor(1, "DP-1", primary: true, x: 1280)]
+        let choice = try MonitorChoice.resolve(two, operatorIndex: nil, subjectIndex: nil)
+        XCTAssertEqual(choice.operatorMonitor(in: two)?.connector, "DP-1")
+        XCTAssertEqual(choice.subjectMonitor(in: two)?.connector, "HDMI-1")
+        // No primary: the first monitor is the operator's.
+        let plain = [monitor(0, "A"), monitor(1, "B")]
+        let c2 = try MonitorChoice.resolve(plain, operatorIndex: nil, subjectIndex: nil)
+        XCTAssertEqual(c2.operatorMonitor(in: plain)?.connector, "A")
+        XCTAssertEqual(c2.subjectMonitor(in: plain)?.connector, "B")
+    }
+
+    func testExplicitIndicesAndTheSameMonitorForBoth() throws {
+        let two = [monitor(0, "A", primary: true), monitor(1, "B")]
+        let swapped = try MonitorChoice.resolve(two, operatorIndex: 1, subjectIndex: 0)
+        XCTAssertEqual(swapped.operatorMonitor(in: two)?.connector, "B")
+        XCTAssertEqual(swapped.subjectMonitor(in: two)?.connector, "A")
+        let same = try MonitorChoice.resolve(two, operatorIndex: 0, subjectIndex: 0)
+        let inputs = AvailabilityInputs(operatorFullscreen: true, framesFlowing: true,
+                                        subjectMonitor: same.subjectMonitor(in: two)?.connector,
+                                        operatorMonitor: same.operatorMonitor(in: two)?.connector)
+        XCTAssertEqual(inputs.reasons, [.subjectMonitorIsOperators])
+    }
+
+    func testAMonitorThatDoesNotExistIsAUsageErrorPointingAtTheMonitorsCommand() {
+        let one = [monitor(0, "A", primary: true)]
+        XCTAssertThrowsError(try MonitorChoice.resolve(one, operatorIndex: nil, subjectIndex: 1)) { error in
+            let e = error as! DuoError
+            XCTAssertEqual(e.kind, .usage)
+            XCTAssertTrue(e.message.contains("--subject-monitor 1") && e.message.contains("duo-capture monitors"), e.message)
+        }
+        XCTAssertThrowsError(try MonitorChoice.resolve(one, operatorIndex: 3, subjectIndex: nil))
+    }
+
+    func testUnplugAndReplugAreFollowedByConnectorNotIndex() throws {
+        let two = [monitor(0, "A", primary: true), monitor(1, "B", x: 1280)]
+        let choice = try MonitorChoice.resolve(two, operatorIndex: nil, subjectIndex: 1)
+        let unplugged = [monitor(0, "A", primary: true)]
+        XCTAssertNil(choice.subjectMonitor(in: unplugged), "the requested subject monitor is gone: no subject monitor")
+        XCTAssertEqual(AvailabilityInputs(operatorFullscreen: true, framesFlowing: true,
+                                          subjectMonitor: choice.subjectMonitor(in: unplugged)?.connector,
+                                          operatorMonitor: "A").reasons, [.noSubjectMonitor])
+        // Back, at another index (a third monitor came first): still found by its connector.
+        let replugged = [monitor(0, "A", primary: true), monitor(1, "C", x: 1280), monitor(2, "B", x: 2560)]
+        XCTAssertEqual(choice.subjectMonitor(in: replugged)?.index, 2)
+        XCTAssertEqual(choice.operatorMonitor(in: replugged)?.connector, "A")
+        // One monitor only, no request: nothing for the subject.
+        let auto = try MonitorChoice.resolve(unplugged, operatorIndex: nil, subjectIndex: nil)
+        XCTAssertNil(auto.subjectMonitor(in: unplugged))
+    }
+
+    func testHudSaysWhyTheAccessoryIsUnavailableAndFitsThePreview() {
+        var hud = HudModel()
+        hud.enabled = true
+        hud.available = false
+        hud.reasons = [.operatorNotFullscreen, .noSubjectMonitor]
+        hud.videoWidth = 1920
+        hud.videoHeight = 1080
+        let text = hud.lines.joined(separator: "\n")
+        XCTAssertTrue(text.contains("unavailable: operator window is not fullscreen (F11); no second monitor for the subject"), text)
+        hud.scriptProgress = 0.5
+        hud.secondsLeft = 75
+        hud.notes = ["smile"]
+        hud.droppedOperator = 3
+        let more = hud.lines.joined(separator: "\n")
+        XCTAssertTrue(more.contains("script 50%  1:15 left"), more)
+        XCTAssertTrue(more.contains("note: smile"), more)
+        XCTAssertTrue(more.contains("dropped frames: operator 3"), more)
+        XCTAssertFalse(more.contains("audio"), "no audio line without an audio branch")
+        hud.audioPeakDB = -12
+        XCTAssertTrue(hud.lines.contains("audio peak -12 dB"), "\(hud.lines)")
+        // A 16:9 picture in a 4:3 window: letterboxed, centred.
+        let fit = hud.previewRect(width: 1024, height: 768)
+        XCTAssertEqual(fit.width, 1024, accuracy: 0.01)
+        XCTAssertEqual(fit.height, 576, accuracy: 0.01)
+        XCTAssertEqual(fit.y, 96, accuracy: 0.01)
+    }
+}
