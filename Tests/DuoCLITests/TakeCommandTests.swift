@@ -139,6 +139,11 @@ final class TakeCommandTests: XCTestCase {
         let sidecar = try TakeSidecar.read(sidecarPath)
         XCTAssertFalse(sidecar.complete, "the preliminary sidecar says the take was not finalised")
         XCTAssertEqual(sidecar.file, (file as NSString).lastPathComponent)
+        // And the killed take can still become an MP4 for an editor.
+        let remux = try duoCapture(["remux", file])
+        XCTAssertEqual(remux.status, 0, remux.stderr)
+        let mp4 = try MediaInspector.decode(remux.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        XCTAssertEqual(mp4.video.frames, decoded.video.frames)
     }
 
     /// --countdown: the take starts when it ends, its first frame within one frame interval (from the
