@@ -144,29 +144,6 @@ void duo_detach_branch_when_idle(GstElement *tee, GstPad *tee_pad, GstPad *branc
     gst_pad_add_probe(tee_pad, GST_PAD_PROBE_TYPE_IDLE, detach_on_idle, ctx, detach_context_free);
 }
 
-static GstPadProbeReturn drop_before(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
-    GstClockTime threshold = *(GstClockTime *)user_data;
-    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
-    if (!buffer || !GST_BUFFER_PTS_IS_VALID(buffer)) return GST_PAD_PROBE_OK;
-    GstClockTime rt = GST_BUFFER_PTS(buffer);
-    GstEvent *event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0);
-    if (event) {
-        const GstSegment *segment = NULL;
-        gst_event_parse_segment(event, &segment);
-        if (segment && segment->format == GST_FORMAT_TIME)
-            rt = gst_segment_to_running_time(segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
-        gst_event_unref(event);
-    }
-    if (GST_CLOCK_TIME_IS_VALID(rt) && rt < threshold) return GST_PAD_PROBE_DROP;
-    return GST_PAD_PROBE_REMOVE;
-}
-
-void duo_drop_buffers_before(GstPad *pad, GstClockTime running_time) {
-    GstClockTime *threshold = g_new(GstClockTime, 1);
-    *threshold = running_time;
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, drop_before, threshold, g_free);
-}
-
 static GstPadProbeReturn gate_probe(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
     DuoStartGate *gate = user_data;
     GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);

@@ -58,14 +58,13 @@ void duo_frame_counter_snapshot(DuoFrameCounter *counter, DuoFrameCounter *out);
 /// request pad on `tee`. Takes its own references; the caller keeps its own.
 void duo_detach_branch_when_idle(GstElement *tee, GstPad *tee_pad, GstPad *branch_sink);
 
-/// Drops buffers on `pad` whose running time is before `running_time`, then removes itself at the first
-/// buffer at or after it. A take then starts with the first frame captured after the take began, and
-/// never with a frame from before it (which would carry a negative timestamp once shifted to zero).
-void duo_drop_buffers_before(GstPad *pad, GstClockTime running_time);
 
-// ---- Take start gate: duo_drop_buffers_before that also remembers what it let through ---------------------
-/// The running time of the first buffer a take's tee pad let through, so the record-start latency (first
-/// recorded frame against the countdown's end) is measured from buffer timestamps, not from a wall clock.
+// ---- Take start gate --------------------------------------------------------------------------------------
+/// A buffer probe on a take's tee pad that drops buffers whose running time is before the take's start,
+/// then removes itself at the first buffer at or after it, remembering that buffer's running time. A take
+/// then starts with the first frame captured after its start (never one from before, which would carry a
+/// negative timestamp once shifted to zero), and the record-start latency (first recorded frame against
+/// the countdown's end) is measured from buffer timestamps, not from a wall clock.
 /// Reference-counted like DuoFrameCounter: the probe holds one reference, the caller another.
 typedef struct {
     GstClockTime threshold;
