@@ -298,4 +298,24 @@ final class TakeCommandTests: XCTestCase {
         XCTAssertEqual(decoded.video.frames, 30)
         XCTAssertGreaterThan(decoded.audio.frames, 0)
     }
+
+    /// --audio auto (the default): the default input when the machine has one; otherwise a one-line
+    /// notice and a take without sound, never a failure.
+    func testAutoAudioFallsBackToNoneWithANoticeWhenThereIsNoInput() throws {
+        let dir = try scratchDirectory(self)
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--record", "--json",
+                                  "--countdown", "0", "--duration", "0.5", "--record-dir", dir])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let take = try XCTUnwrap(try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8)).takes.first)
+        let decoded = try MediaInspector.decode(take.file)
+        if GStreamer.hasAudioInput() {
+            XCTAssertGreaterThan(decoded.audio.frames, 0, "the default input is recorded")
+        } else {
+            XCTAssertTrue(run.stderr.contains("duo-capture: no audio input found; recording without sound"), run.stderr)
+            XCTAssertEqual(run.stderr.components(separatedBy: "no audio input").count, 2, "said once")
+            XCTAssertEqual(decoded.audio.frames, 0)
+            XCTAssertNil(take.audioBuffers)
+            XCTAssertGreaterThan(decoded.video.frames, 10)
+        }
+    }
 }
