@@ -23,6 +23,8 @@ enum DesktopCommand: Sendable {
     case started
     case tick
     case countdownEnded(id: Int)
+    /// A take ended by itself (a full disk, an encoder failure) while the preview runs on.
+    case takeFailed(TakeResult)
     case end(RunCommand.EndReason)
 }
 
@@ -176,6 +178,7 @@ actor DesktopController {
                 if case .failed(let e) = event { sink.yield(.end(.failed(e))) }
                 if case .warning(let w) = event { self.log("duo-capture: warning: \(w)") }
                 if case .audioLevel(_, let peak) = event { GtkMain.post { ui.hud.audioPeakDB = peak.rounded() } }
+                if case .takeEnded(let r) = event, r.failure != nil { sink.yield(.takeFailed(r)) }
             }
         }
         let ticker = Task {
@@ -209,6 +212,9 @@ actor DesktopController {
                 continue
             case .tick:
                 if isRunning { await tick() }
+                continue
+            case .takeFailed(let result):
+                await takeEnded(result)
                 continue
             case .countdownEnded(let id):
                 if id == countdownID, countdownStartedAt != nil {
@@ -323,10 +329,21 @@ actor DesktopController {
 
     private func stopTake() async {
         guard let result = try? await session.stopTake() else { return }
+        await takeEnded(result)
+    }
+
+    /// Every take's end, whether Space stopped it or it failed by itself: reported once.
+    private func takeEnded(_ result: TakeResult) async {
+        guard !takes.contains(where: { $0.number == result.number }) else { return }
         await presenter.takeEnded(at: await session.runningTime)
         sidecars.ended(result)
         takes.append(result)
         takeStartedAt = nil
+        if let failure = result.failure {
+            log("duo-capture: \(failure.message)")
+            let message = failure.message
+            GtkMain.post { [ui] in ui.hud.message = message }
+        }
         events.emit("take-ended", ["take": result.number, "file": result.path, "frames": result.frames.frames,
                                    "error": result.failure?.message ?? NSNull()])
         log("duo-capture: take \(result.number) ended: \(result.path), \(result.frames.frames) frames")
