@@ -318,4 +318,17 @@ final class TakeCommandTests: XCTestCase {
             XCTAssertGreaterThan(decoded.video.frames, 10)
         }
     }
+
+    /// SIGINT during the countdown: no take, no file, no sidecar, exit 0.
+    func testSIGINTDuringTheCountdownRecordsNothing() throws {
+        let dir = try scratchDirectory(self)
+        let run = try BackgroundRun(base + ["--countdown", "10", "--record-dir", dir], directory: dir)
+        try run.wait(for: "the countdown") { run.stderr.contains("recording starts in 10 s") }
+        kill(run.process.processIdentifier, SIGINT)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.endReason, "SIGINT received")
+        XCTAssertEqual(report.takes.count, 0)
+        XCTAssertEqual(files(in: dir, "mkv") + files(in: dir, "json"), [])
+    }
 }
