@@ -415,14 +415,7 @@ actor DesktopController {
             if case .failed(let error) = endReason { throw error }
             throw .runtime("the desktop session ended before it started")
         }
-        let interval = plan.format.frameRate.frameDurationNanoseconds
-        let summary = RunSummary(
-            source: plan.camera.label, format: plan.format.description, encoder: plan.encoder.element,
-            container: plan.container.element, seconds: Date().timeIntervalSince(started), endReason: endReason.text,
-            camera: RunSummary.branch(counts.camera, interval: interval),
-            operatorView: RunSummary.branch(counts.operatorView, interval: interval),
-            subjectView: RunSummary.branch(counts.subjectView, interval: interval),
-            takes: takes.map { RunSummary.take($0, plan: plan) })
+        let summary = RunSummary(plan: plan, counts: counts, takes: takes, started: started, endReason: endReason.text)
         if case .failed(let error) = endReason {
             if finalCounts != nil { log(options.json ? summary.json : summary.text) }
             throw error

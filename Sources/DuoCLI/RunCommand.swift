@@ -114,14 +114,7 @@ enum RunCommand {
         await session.stop()
         let takes = await watcher.value
 
-        let interval = plan.format.frameRate.frameDurationNanoseconds
-        let summary = RunSummary(
-            source: plan.camera.label, format: plan.format.description, encoder: plan.encoder.element,
-            container: plan.container.element, seconds: Date().timeIntervalSince(started), endReason: reason.text,
-            camera: RunSummary.branch(counts.camera, interval: interval),
-            operatorView: RunSummary.branch(counts.operatorView, interval: interval),
-            subjectView: RunSummary.branch(counts.subjectView, interval: interval),
-            takes: takes.map { RunSummary.take($0, plan: plan) })
+        let summary = RunSummary(plan: plan, counts: counts, takes: takes, started: started, endReason: reason.text)
         if case .failed(let error) = reason {
             log(options.json ? summary.json : summary.text)
             throw error

@@ -33,6 +33,24 @@ struct RunSummary: Encodable {
     let subjectView: Branch
     let takes: [Take]
 
+    /// The summary of a finished run, headless or desktop, from what the session saw.
+    init(plan: GraphPlan, counts: BranchCounts, takes: [TakeResult], started: Date, endReason: String) {
+        let interval = plan.format.frameRate.frameDurationNanoseconds
+        self.init(source: plan.camera.label, format: plan.format.description, encoder: plan.encoder.element,
+                  container: plan.container.element, seconds: Date().timeIntervalSince(started), endReason: endReason,
+                  camera: Self.branch(counts.camera, interval: interval),
+                  operatorView: Self.branch(counts.operatorView, interval: interval),
+                  subjectView: Self.branch(counts.subjectView, interval: interval),
+                  takes: takes.map { Self.take($0, plan: plan) })
+    }
+
+    init(source: String, format: String, encoder: String, container: String, seconds: Double, endReason: String,
+         camera: Branch, operatorView: Branch, subjectView: Branch, takes: [Take]) {
+        self.source = source; self.format = format; self.encoder = encoder; self.container = container
+        self.seconds = seconds; self.endReason = endReason; self.camera = camera
+        self.operatorView = operatorView; self.subjectView = subjectView; self.takes = takes
+    }
+
     /// A take's line in the summary, from what the session saw.
     static func take(_ r: TakeResult, plan: GraphPlan) -> Take {
         let interval = plan.format.frameRate.frameDurationNanoseconds

@@ -136,3 +136,28 @@ public final class PadRef: @unchecked Sendable {
     init(adopting pointer: UnsafeMutablePointer<GstPad>) { self.pointer = pointer }
     deinit { gst_object_unref(UnsafeMutableRawPointer(pointer)) }
 }
+
+/// How a finite pipeline (decode, remux) ended.
+enum FiniteRunOutcome {
+    case finished
+    case failed(String)
+    case timedOut
+}
+
+extension ElementRef {
+    /// Plays a finite pipeline until EOS or the first error, waiting on its bus at most `seconds`; the
+    /// pipeline is left PLAYING (queries still work) for the caller to set to NULL.
+    func runToEnd(timeout seconds: Double) -> FiniteRunOutcome {
+        setState(GST_STATE_PLAYING)
+        let bus = gst_element_get_bus(pointer)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
+        guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(seconds * 1e9), types) else { return .timedOut }
+        defer { gst_message_unref(message) }
+        guard duo_message_type(message) == GST_MESSAGE_ERROR else { return .finished }
+        var error: UnsafeMutablePointer<GError>? = nil
+        gst_message_parse_error(message, &error, nil)
+        defer { if let error { g_error_free(error) } }
+        return .failed(error.map { String(cString: $0.pointee.message) } ?? "unknown error")
+    }
+}

@@ -50,21 +50,10 @@ public enum MediaInspector {
         let encoded = FrameCounter(pad: parsePad)
         let audio = FrameCounter(pad: audioPad)
         defer { pipeline.setState(GST_STATE_NULL) }
-        pipeline.setState(GST_STATE_PLAYING)
-
-        let bus = gst_element_get_bus(pipeline.pointer)!
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
-        guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(timeoutSeconds * 1e9), types) else {
-            throw .runtime("decoding \(path) did not finish within \(Int(timeoutSeconds)) s")
-        }
-        defer { gst_message_unref(message) }
-        if duo_message_type(message) == GST_MESSAGE_ERROR {
-            var error: UnsafeMutablePointer<GError>? = nil
-            gst_message_parse_error(message, &error, nil)
-            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
-            throw .runtime("\(path) does not decode: \(text)")
+        switch pipeline.runToEnd(timeout: timeoutSeconds) {
+        case .finished: break
+        case .timedOut: throw .runtime("decoding \(path) did not finish within \(Int(timeoutSeconds)) s")
+        case .failed(let text): throw .runtime("\(path) does not decode: \(text)")
         }
         var duration: gint64 = -1
         let known = gst_element_query_duration(pipeline.pointer, GST_FORMAT_TIME, &duration) != 0 && duration >= 0

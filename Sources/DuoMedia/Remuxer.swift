@@ -33,21 +33,14 @@ public enum Remuxer {
         }
         let pipeline = try CaptureSession.parse(description)
         defer { pipeline.setState(GST_STATE_NULL) }
-        pipeline.setState(GST_STATE_PLAYING)
-        let bus = gst_element_get_bus(pipeline.pointer)!
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
-        guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(timeoutSeconds * 1e9), types) else {
+        switch pipeline.runToEnd(timeout: timeoutSeconds) {
+        case .finished:
+            break
+        case .timedOut:
             pipeline.setState(GST_STATE_NULL)
             try? FileManager.default.removeItem(atPath: output)
             throw .runtime("remuxing \(input) did not finish within \(Int(timeoutSeconds)) s")
-        }
-        defer { gst_message_unref(message) }
-        if duo_message_type(message) == GST_MESSAGE_ERROR {
-            var error: UnsafeMutablePointer<GError>? = nil
-            gst_message_parse_error(message, &error, nil)
-            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
+        case .failed(let text):
             pipeline.setState(GST_STATE_NULL)
             try? FileManager.default.removeItem(atPath: output)
             throw .input("\(input) cannot be remuxed to MP4: \(text); it must be an H.264 Matroska file such as a duo-capture take")
