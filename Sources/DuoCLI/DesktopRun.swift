@@ -311,7 +311,7 @@ actor DesktopController {
             countdownEnd = nil
             let number = try await session.startTake(path: path, startingAt: start)
             let startedAt: Int64
-            if let start { startedAt = start } else { startedAt = await session.runningTime }
+            if let actual = await session.takeStartRunningTime { startedAt = actual } else if let start { startedAt = start } else { startedAt = await session.runningTime }
             await presenter.takeStarted(at: startedAt)
             sidecars.started(take: number, path: path)
             takeStartedAt = Date()
@@ -336,7 +336,7 @@ actor DesktopController {
     private func takeEnded(_ result: TakeResult) async {
         guard !takes.contains(where: { $0.number == result.number }) else { return }
         await presenter.takeEnded(at: await session.runningTime)
-        sidecars.ended(result)
+        sidecars.ended(result, markers: await presenter.markersPassed(from: result.startRunningTime, to: result.endRunningTime))
         takes.append(result)
         takeStartedAt = nil
         if let failure = result.failure {

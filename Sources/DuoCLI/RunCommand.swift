@@ -57,7 +57,8 @@ enum RunCommand {
                 case .takeStarted(let number, let path): sidecars.started(take: number, path: path)
                 case .takeEnded(let r):
                     if let failure = r.failure { log("duo-capture: \(failure.message)") }
-                    sidecars.ended(r)
+                    let markers = await presenter?.markersPassed(from: r.startRunningTime, to: r.endRunningTime) ?? []
+                    sidecars.ended(r, markers: markers)
                     ended.append(r)
                 default: break
                 }
@@ -84,7 +85,7 @@ enum RunCommand {
                 let path = naming.path(take: 1, at: Date()) { FileManager.default.fileExists(atPath: $0) }
                 do {
                     try await session.startTake(path: path, startingAt: countdownEnd)
-                    await presenter?.takeStarted(at: countdownEnd)
+                    await presenter?.takeStarted(at: await session.takeStartRunningTime ?? countdownEnd)
                     log("duo-capture: recording take 1 to \(path)")
                 } catch {
                     endSink.yield(.failed((error as? DuoError) ?? .runtime("cannot start the take: \(error)")))
@@ -192,8 +193,9 @@ final class SidecarWriter: @unchecked Sendable {
         write(sidecar, path)
     }
 
-    func ended(_ result: TakeResult) {
+    func ended(_ result: TakeResult, markers: [TakeSidecar.Marker] = []) {
         guard var s = lock.withLock({ open.removeValue(forKey: result.number) }) else { return }
+        s.markersPassed = markers
         let interval = plan.format.frameRate.frameDurationNanoseconds
         s.started = TakeSidecar.timestamp(result.startDate)
         s.ended = TakeSidecar.timestamp(result.endDate)

@@ -306,6 +306,10 @@ public actor CaptureSession {
 
     /// Every take this session ended, in order, however it ended (stopTake, a failure, stop()).
     public private(set) var endedTakes: [TakeResult] = []
+    /// The running take's start in pipeline running time (ns): the later of the requested start and the
+    /// moment it was attached. The teleprompter's scroll and the sidecar's markers use this same instant.
+    public var takeStartRunningTime: Int64? { take?.startRunningTime }
+
     /// Frames that entered the running take's branch so far (nil when not recording).
     public var takeFrames: FrameCount? { take?.counter.read() }
 

@@ -143,6 +143,35 @@ public actor SubjectPresenter {
         publish(at: time)
     }
 
+    /// The script's headings the reading position moved past between `start` and `end` (pipeline running
+    /// time, ns), with the time into the take at which it did: the sidecar's "markers passed". A heading
+    /// counts once the position is beyond its start, so scrolling held by a `[PAUSE]` just before a
+    /// heading has not passed it. Headings already behind the position when the take began do not count.
+    public func markersPassed(from start: Int64, to end: Int64) -> [TakeSidecar.Marker] {
+        guard let scroll = state.scroll, let script = state.script?.subject, end > start else { return [] }
+        let titles: [String] = script.markerBlockIndices.map { index in
+            if case .heading(_, let runs) = script.blocks[index] { return runs.map(\.text).joined() }
+            return ""
+        }
+        let startPosition = scroll.position(at: start)
+        var pending = zip(markers, titles).filter { $0.0 >= startPosition }.map { $0 }
+        var passed: [TakeSidecar.Marker] = []
+        // The position is piecewise linear with pauses and reversals; sampling every 20 ms finds each first
+        // crossing to within one frame at 50 fps, at a cost of microseconds per minute of take.
+        let step: Int64 = 20_000_000
+        var t = start
+        while !pending.isEmpty {
+            let position = scroll.position(at: t)
+            while let next = pending.first, position > next.0 {
+                passed.append(TakeSidecar.Marker(title: next.1, atSeconds: Double(t - start) / 1e9))
+                pending.removeFirst()
+            }
+            if t >= end { break }
+            t = min(end, t + step)
+        }
+        return passed
+    }
+
     // MARK: Operator view
 
     public func status(at time: Int64) -> PrompterStatus {

@@ -176,13 +176,29 @@ final class TakeCommandTests: XCTestCase {
         XCTAssertEqual(s.audio?.source, "audiotestsrc")
         XCTAssertEqual(s.audio?.buffers, take.audioBuffers)
         XCTAssertEqual(s.swaps, [])
-        XCTAssertEqual(s.markersPassed, [])
+        XCTAssertEqual(s.markersPassed, [], "no script, no markers")
         XCTAssertEqual(s.frames, take.frames)
         XCTAssertEqual(s.droppedFrames, 0)
         XCTAssertEqual(try XCTUnwrap(s.startLatencyMs), latency, accuracy: 0.001)
         let started = try XCTUnwrap(TakeSidecar.date(s.started)), ended = try XCTUnwrap(TakeSidecar.date(try XCTUnwrap(s.ended)))
         XCTAssertEqual(ended.timeIntervalSince(started), 1, accuracy: 0.3)
         XCTAssertEqual(try MediaInspector.decode(take.file).width, 240)
+    }
+
+    /// With a script, the sidecar lists the headings the teleprompter reached during the take, and when.
+    func testSidecarListsTheScriptMarkersPassed() throws {
+        let dir = try scratchDirectory(self)
+        let talk = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/scripts/talk.md").path
+        let run = try duoCapture(base + ["--countdown", "0", "--duration", "2", "--record-dir", dir,
+                                         "--script", talk, "--wpm", "1000"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        let s = try TakeSidecar.read(TakeSidecar.path(forTake: try XCTUnwrap(report.takes.first).file))
+        // 1000 wpm reaches the second heading after about 1.4 s; the [PAUSE] before the third holds there.
+        XCTAssertEqual(s.markersPassed.map(\.title), ["Welcome", "Why two screens"])
+        XCTAssertEqual(s.markersPassed.first?.atSeconds ?? -1, 0, accuracy: 0.05)
+        XCTAssertEqual(s.markersPassed.last?.atSeconds ?? -1, 1.4, accuracy: 0.3)
     }
 
     /// remux: an MP4 with the same frames and audio, next to the take, never overwriting.
