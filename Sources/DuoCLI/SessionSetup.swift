@@ -28,8 +28,9 @@ struct SessionSetup {
         if lock == nil, case .v4l2(let device, _) = camera { lock = try CameraLock(device: device) }
         let encoder = try chooseEncoder(options.encoder)
         let audio = try resolveAudio(options.audio, recording: options.record, notices: &notices)
-        let plan = try GraphPlan(library: library, camera: camera, requested: options.format, aspect: options.aspect,
+        var plan = try GraphPlan(library: library, camera: camera, requested: options.format, aspect: options.aspect,
                                  encoder: encoder, container: options.container, audio: audio)
+        plan.subjectPictureMirrored = options.subject.accessory == .preview
         var dir: String?
         if options.record {
             dir = try prepareRecordDirectory(options.recordDirectory)

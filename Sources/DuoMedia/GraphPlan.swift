@@ -139,6 +139,9 @@ public struct GraphPlan: Sendable {
     public let audio: AudioSource
     /// Where the operator and subject branches end: fakesinks (headless) or GTK windows (desktop).
     public var sinks: SinkMode = .headless
+    /// Mirror the subject branch's picture (the `preview` accessory kind): the person in front of a camera
+    /// that faces them expects a mirror image, as in any selfie view. The recording is never mirrored.
+    public var subjectPictureMirrored = false
 
     public init(library: PipelineLibrary, camera: CameraSource, requested: VideoFormat?, aspect: AspectRatio?,
                 encoder: EncoderChoice, container: ContainerChoice, bitrateKbps: Int? = nil,
@@ -166,7 +169,9 @@ public struct GraphPlan: Sendable {
         self.bitrateKbps = bitrateKbps ?? max(1000, format.pixels * Int(format.frameRate.value.rounded()) / 10_000)
     }
 
-    static let rotationMethods = [0: "none", 90: "clockwise", 180: "rotate-180", 270: "counterclockwise"]
+    /// videoflip's `video-direction` per clockwise rotation. (Its deprecated `method` property is ignored
+    /// when set from a launch description in GStreamer 1.22: frames passed through unrotated.)
+    static let rotationDirections = [0: "identity", 90: "90r", 180: "180", 270: "90l"]
 
     public func cameraDescription(name: String = "camera") throws(DuoError) -> String {
         var values = [
@@ -191,7 +196,7 @@ public struct GraphPlan: Sendable {
         let source = try library.render(file, values)
         let normalise = try library.render("normalise", [
             "name": name,
-            "rotation_method": Self.rotationMethods[camera.rotation] ?? "none",
+            "rotation": Self.rotationDirections[camera.rotation] ?? "identity",
             "width": "\(format.width)", "height": "\(format.height)", "rate": format.frameRate.capsValue,
         ])
         return "\(source) ! \(normalise)"
@@ -202,6 +207,7 @@ public struct GraphPlan: Sendable {
         let op = try library.render("operator-\(sinks.rawValue)", [:])
         let subject = try library.render("subject-\(sinks.rawValue)", [
             "subject_width": "\(subjectSize.width)", "subject_height": "\(subjectSize.height)",
+            "subject_mirror": subjectPictureMirrored ? "horiz" : "identity",
         ])
         var d = "\(try cameraDescription()) ! tee name=t allow-not-linked=true  t. ! \(op)  t. ! \(subject)"
         if let source = audio.sourceDescription {

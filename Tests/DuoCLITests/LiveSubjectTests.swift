@@ -63,4 +63,30 @@ final class LiveSubjectTests: XCTestCase {
         let status = await presenter.status(at: await session.runningTime)
         XCTAssertFalse(status.paused, "scrolling started with the take")
     }
+
+    /// The `preview` kind shows the camera picture to the subject mirrored, like a mirror; the operator
+    /// preview and the recording stay the right way round.
+    func testPreviewKindMirrorsThePictureForTheSubjectOnly() async throws {
+        var setup = SubjectSetup()
+        setup.accessory = .preview
+        var plan = try GraphPlan(library: PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path),
+                                 camera: .testSource, requested: VideoFormat.parse("640x360@30"), aspect: nil,
+                                 encoder: .x264, container: .mkv)
+        plan.subjectPictureMirrored = true
+        let presenter = try SubjectPresenter(setup, width: plan.subjectSize.width, height: plan.subjectSize.height)
+        await presenter.settle()
+        let tap = FrameTap(presenter.drawer)
+        let session = CaptureSession(plan: plan, subjectDrawer: tap, sampleLuma: true)
+        try await session.start()
+        try await session.waitUntil { counts, _ in counts.subjectView.frames >= 5 && tap.frames >= 5 }
+        let luma = tap.lastLuma
+        let operatorLuma = await session.counts.operatorView.lumaSample
+        await session.stop()
+
+        // SMPTE bars run white (luma ~180) on the left to blue (~35) on the right.
+        let row = 120 * 640
+        XCTAssertLessThan(luma[row + 10], 80, "the subject's left edge shows the camera's right edge (blue)")
+        XCTAssertGreaterThan(luma[row + 629], 150, "the subject's right edge shows the camera's left edge (white)")
+        XCTAssertGreaterThan(try XCTUnwrap(operatorLuma), 150, "the operator preview keeps white on the left")
+    }
 }

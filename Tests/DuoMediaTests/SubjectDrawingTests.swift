@@ -42,3 +42,43 @@ final class SubjectDrawingTests: XCTestCase {
         XCTAssertTrue(zip(times, times.dropFirst()).allSatisfy { $1 > $0 })
     }
 }
+
+/// Copies the first row of luma of each frame it sees (draws nothing).
+final class RowTap: I420FrameDrawer, @unchecked Sendable {
+    private let lock = Lock()
+    private var row: [UInt8] = []
+    private var size = (0, 0)
+    func draw(into planes: I420Planes, at runningTime: Int64) {
+        let copy = Array(UnsafeBufferPointer(start: planes.y, count: planes.width))
+        lock.withLock { row = copy; size = (planes.width, planes.height) }
+    }
+    var firstRow: [UInt8] { lock.withLock { row } }
+    var frameSize: (Int, Int) { lock.withLock { size } }
+}
+
+final class RotationTests: XCTestCase {
+    /// A sensor mounted sideways (profile rotation 90) is turned upright once, before the tee: every branch
+    /// gets the rotated picture at the swapped size.
+    func testProfileRotationTurnsThePictureClockwise() async throws {
+        let profile = CameraProfile(id: "sideways", name: "Sideways sensor", rotation: 90, testPattern: "smpte",
+                                    modes: [.init(pixelFormat: "I420", format: VideoFormat.parse("320x240@30")!)])
+        let plan = try GraphPlan(library: library(), camera: .simulated(profile), requested: nil, aspect: nil,
+                                 encoder: .x264, container: .mkv)
+        XCTAssertEqual(plan.format.description, "240x320@30")
+        let tap = RowTap()
+        let session = CaptureSession(plan: plan, subjectDrawer: tap)
+        try await session.start()
+        try await session.waitUntil { counts, _ in counts.subjectView.frames >= 3 }
+        try await session.waitUntil { _, _ in !tap.firstRow.isEmpty }
+        let row = tap.firstRow
+        let size = tap.frameSize
+        await session.stop()
+
+        XCTAssertEqual(size.0, 240)
+        XCTAssertEqual(size.1, 320)
+        // Turned clockwise, the camera's left column (the white bar, luma 235, on the upper two thirds)
+        // becomes the top row's right part; unrotated, the top row would end in the blue bar (luma 41).
+        XCTAssertGreaterThan(row[230], 200, "top row, right: \(row[230])")
+        XCTAssertLessThan(row[5], 120, "top row, left is the bottom of the camera's picture: \(row[5])")
+    }
+}
