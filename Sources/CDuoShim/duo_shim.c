@@ -51,6 +51,7 @@ static GstPadProbeReturn count_frame(GstPad *pad, GstPadProbeInfo *info, gpointe
     if (!buffer) return GST_PAD_PROBE_OK;
     gint64 n = __atomic_fetch_add(&c->frames, 1, __ATOMIC_RELAXED);
     if (n == 0) {
+        __atomic_store_n(&c->first_arrival_us, g_get_monotonic_time(), __ATOMIC_RELAXED);
         __atomic_store_n(&c->keyframe_first, GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT) ? 0 : 1, __ATOMIC_RELAXED);
     }
     if (g_atomic_int_get(&c->sample_luma)) {
@@ -83,6 +84,7 @@ static GstPadProbeReturn count_frame(GstPad *pad, GstPadProbeInfo *info, gpointe
 DuoFrameCounter *duo_frame_counter_new(void) {
     DuoFrameCounter *c = g_new0(DuoFrameCounter, 1);
     c->first_pts = -1;
+    c->first_arrival_us = -1;
     c->last_pts = -1;
     c->keyframe_first = -1;
     c->luma_sample = -1;
@@ -105,6 +107,7 @@ gulong duo_attach_frame_counter(GstPad *pad, DuoFrameCounter *counter) {
 void duo_frame_counter_snapshot(DuoFrameCounter *c, DuoFrameCounter *out) {
     out->frames = __atomic_load_n(&c->frames, __ATOMIC_RELAXED);
     out->first_pts = __atomic_load_n(&c->first_pts, __ATOMIC_RELAXED);
+    out->first_arrival_us = __atomic_load_n(&c->first_arrival_us, __ATOMIC_RELAXED);
     out->last_pts = __atomic_load_n(&c->last_pts, __ATOMIC_RELAXED);
     out->max_gap = __atomic_load_n(&c->max_gap, __ATOMIC_RELAXED);
     out->backwards = __atomic_load_n(&c->backwards, __ATOMIC_RELAXED);

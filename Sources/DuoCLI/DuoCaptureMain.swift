@@ -7,7 +7,11 @@ import Foundation
 public enum DuoCaptureMain {
     public static let version = "0.1.0"
 
+    /// When `run` was entered (CLOCK_MONOTONIC µs): the start of "process start to first preview frame".
+    nonisolated(unsafe) static var launchMicros: Int64 = 0
+
     public static func run(_ arguments: [String]) async -> Int32 {
+        launchMicros = GStreamer.monotonicMicros()
         let log: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         do {
             let options = try Options.parse(arguments)

@@ -32,6 +32,10 @@ struct RunSummary: Encodable {
     let operatorView: Branch
     let subjectView: Branch
     let takes: [Take]
+    /// From entering main to the first frame reaching the operator preview, ms.
+    let firstPreviewFrameMs: Double?
+    /// The same instant as CLOCK_MONOTONIC µs, so a caller can measure from before it spawned the process.
+    let firstPreviewFrameMonotonicMicros: Int64?
 
     /// The summary of a finished run, headless or desktop, from what the session saw.
     init(plan: GraphPlan, counts: BranchCounts, takes: [TakeResult], started: Date, endReason: String) {
@@ -41,11 +45,14 @@ struct RunSummary: Encodable {
                   camera: Self.branch(counts.camera, interval: interval),
                   operatorView: Self.branch(counts.operatorView, interval: interval),
                   subjectView: Self.branch(counts.subjectView, interval: interval),
-                  takes: takes.map { Self.take($0, plan: plan) })
+                  takes: takes.map { Self.take($0, plan: plan) },
+                  firstPreviewFrame: counts.operatorView.firstArrivalMicros)
     }
 
     init(source: String, format: String, encoder: String, container: String, seconds: Double, endReason: String,
-         camera: Branch, operatorView: Branch, subjectView: Branch, takes: [Take]) {
+         camera: Branch, operatorView: Branch, subjectView: Branch, takes: [Take], firstPreviewFrame: Int64? = nil) {
+        firstPreviewFrameMonotonicMicros = firstPreviewFrame
+        firstPreviewFrameMs = firstPreviewFrame.map { Double($0 - DuoCaptureMain.launchMicros) / 1000 }
         self.source = source; self.format = format; self.encoder = encoder; self.container = container
         self.seconds = seconds; self.endReason = endReason; self.camera = camera
         self.operatorView = operatorView; self.subjectView = subjectView; self.takes = takes
@@ -70,7 +77,8 @@ struct RunSummary: Encodable {
         var lines = [
             "duo-capture: \(String(format: "%.1f", seconds)) s from \(source) at \(format) (\(endReason))",
             "  camera    \(camera.frames) frames, \(camera.dropped) dropped",
-            "  operator  \(operatorView.frames) frames, \(operatorView.dropped) dropped",
+            "  operator  \(operatorView.frames) frames, \(operatorView.dropped) dropped"
+                + (firstPreviewFrameMs.map { String(format: ", first after %.0f ms", $0) } ?? ""),
             "  subject   \(subjectView.frames) frames, \(subjectView.dropped) dropped",
         ]
         for t in takes {

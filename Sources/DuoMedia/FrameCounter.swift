@@ -7,6 +7,8 @@ public struct FrameCount: Sendable, Equatable, Codable {
     public var frames: Int64
     /// PTS of the first and last buffer, ns (nil before the first buffer).
     public var firstPTS: Int64?
+    /// When the first buffer arrived, CLOCK_MONOTONIC in µs (the clock Python's time.monotonic reads).
+    public var firstArrivalMicros: Int64?
     public var lastPTS: Int64?
     /// Largest step between consecutive PTS, ns: more than one frame interval means frames were lost.
     public var maxGap: Int64
@@ -17,7 +19,7 @@ public struct FrameCount: Sendable, Equatable, Codable {
     public var lumaSample: Int?
     public var lumaMax: Int?
 
-    public static let zero = FrameCount(frames: 0, firstPTS: nil, lastPTS: nil, maxGap: 0, backwardSteps: 0, firstIsKeyframe: nil, lumaSample: nil, lumaMax: nil)
+    public static let zero = FrameCount(frames: 0, firstPTS: nil, firstArrivalMicros: nil, lastPTS: nil, maxGap: 0, backwardSteps: 0, firstIsKeyframe: nil, lumaSample: nil, lumaMax: nil)
 }
 
 /// A buffer probe that counts frames on a pad, in C on the streaming thread (see CDuoShim). The probe
@@ -42,6 +44,7 @@ public final class FrameCounter: @unchecked Sendable {
         return FrameCount(
             frames: Int64(s.frames),
             firstPTS: s.first_pts >= 0 ? Int64(s.first_pts) : nil,
+            firstArrivalMicros: s.first_arrival_us >= 0 ? Int64(s.first_arrival_us) : nil,
             lastPTS: s.last_pts >= 0 ? Int64(s.last_pts) : nil,
             maxGap: Int64(s.max_gap),
             backwardSteps: Int64(s.backwards),

@@ -21,6 +21,9 @@ public enum GStreamer {
         return String(cString: v)
     }
 
+    /// CLOCK_MONOTONIC in µs (`g_get_monotonic_time`): the clock frame counters stamp first arrivals with.
+    public static func monotonicMicros() -> Int64 { Int64(g_get_monotonic_time()) }
+
     /// Whether an element factory is registered (`gst_element_factory_find`).
     public static func hasElement(_ name: String) -> Bool {
         initialize()

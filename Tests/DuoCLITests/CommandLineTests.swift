@@ -57,12 +57,14 @@ final class CommandLineTests: XCTestCase {
             struct Take: Decodable { let file: String; let frames: Int64; let durationSeconds: Double }
             let camera: Branch, operatorView: Branch, subjectView: Branch
             let takes: [Take]
+            let firstPreviewFrameMs: Double?
         }
         let summary = try JSONDecoder().decode(Summary.self, from: Data(run.stdout.utf8))
         XCTAssertGreaterThan(summary.camera.frames, 40)
         XCTAssertGreaterThan(summary.operatorView.frames, 40)
         XCTAssertGreaterThan(summary.subjectView.frames, 40)
         XCTAssertEqual(summary.operatorView.dropped, 0)
+        XCTAssertGreaterThan(try XCTUnwrap(summary.firstPreviewFrameMs), 0, "the first preview frame is reported (Benchmarks/startup.py)")
         XCTAssertEqual(summary.takes.count, 1)
         let take = summary.takes[0]
         XCTAssertTrue(take.file.hasPrefix(dir) && take.file.hasSuffix("-take01.mkv"), take.file)

@@ -34,6 +34,7 @@ gboolean duo_level_values(GstMessage *message, gdouble *rms_db, gdouble *peak_db
 typedef struct {
     gint64 frames;
     gint64 first_pts;   // -1 until the first timestamped buffer
+    gint64 first_arrival_us; // g_get_monotonic_time() (CLOCK_MONOTONIC, µs) at the first buffer, -1 before
     gint64 last_pts;    // -1 until the first timestamped buffer
     gint64 max_gap;     // largest PTS step between consecutive buffers, ns
     gint64 backwards;   // number of PTS steps that went backwards
