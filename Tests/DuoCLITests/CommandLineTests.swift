@@ -38,6 +38,21 @@ func duoCapture(_ arguments: [String], environment: [String: String] = [:]) thro
                stderr: String(decoding: errData, as: UTF8.self))
 }
 
+/// Runs what `duo-capture pipeline` printed under gst-launch-1.0 for 30 video frames (plus `limits`, such
+/// as an audio source's num-buffers), writing the take to `file`. Returns gst-launch's exit status.
+func runPrintedGraph(_ printed: String, writingTo file: String, limits: [String: String] = [:]) throws -> Int32 {
+    var line = String(printed.dropFirst("gst-launch-1.0 -e ".count)).trimmingCharacters(in: .whitespacesAndNewlines)
+    line = line.replacingOccurrences(of: "is-live=true", with: "is-live=true num-buffers=30")
+    for (from, to) in limits { line = line.replacingOccurrences(of: from, with: to) }
+    line = line.replacingOccurrences(of: #"location="[^"]*""#, with: "location=\"\(file)\"", options: .regularExpression)
+    let launch = Process()
+    launch.executableURL = URL(fileURLWithPath: "/bin/sh")
+    launch.arguments = ["-c", "gst-launch-1.0 -q -e \(line)"]
+    try launch.run()
+    launch.waitUntilExit()
+    return launch.terminationStatus
+}
+
 func scratchDirectory(_ test: XCTestCase) throws -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("duo-capture-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -90,15 +105,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("tee name=t") && run.stdout.contains("x264enc") && run.stdout.contains("matroskamux"))
         // Run exactly that graph for 30 frames with gst-launch-1.0 and check the file it writes decodes.
         let file = "\(dir)/launch.mkv"
-        var line = String(run.stdout.dropFirst("gst-launch-1.0 -e ".count)).trimmingCharacters(in: .whitespacesAndNewlines)
-        line = line.replacingOccurrences(of: "is-live=true", with: "is-live=true num-buffers=30")
-        line = line.replacingOccurrences(of: #"location="[^"]*""#, with: "location=\"\(file)\"", options: .regularExpression)
-        let launch = Process()
-        launch.executableURL = URL(fileURLWithPath: "/bin/sh")
-        launch.arguments = ["-c", "gst-launch-1.0 -q -e \(line)"]
-        try launch.run()
-        launch.waitUntilExit()
-        XCTAssertEqual(launch.terminationStatus, 0)
+        XCTAssertEqual(try runPrintedGraph(run.stdout, writingTo: file), 0)
         XCTAssertEqual(try MediaInspector.decode(file).video.frames, 30)
     }
 

@@ -300,16 +300,8 @@ final class TakeCommandTests: XCTestCase {
         XCTAssertEqual(printed.status, 0, printed.stderr)
         XCTAssertTrue(printed.stdout.contains("at. ! queue name=record_audio_queue"), printed.stdout)
         let file = "\(dir)/launch.mkv"
-        var line = String(printed.stdout.dropFirst("gst-launch-1.0 -e ".count)).trimmingCharacters(in: .whitespacesAndNewlines)
-        line = line.replacingOccurrences(of: "is-live=true", with: "is-live=true num-buffers=30")
-        line = line.replacingOccurrences(of: "samplesperbuffer=480", with: "samplesperbuffer=480 num-buffers=100")
-        line = line.replacingOccurrences(of: #"location="[^"]*""#, with: "location=\"\(file)\"", options: .regularExpression)
-        let launch = Process()
-        launch.executableURL = URL(fileURLWithPath: "/bin/sh")
-        launch.arguments = ["-c", "gst-launch-1.0 -q -e \(line)"]
-        try launch.run()
-        launch.waitUntilExit()
-        XCTAssertEqual(launch.terminationStatus, 0)
+        XCTAssertEqual(try runPrintedGraph(printed.stdout, writingTo: file,
+                                           limits: ["samplesperbuffer=480": "samplesperbuffer=480 num-buffers=100"]), 0)
         let decoded = try MediaInspector.decode(file)
         XCTAssertEqual(decoded.video.frames, 30)
         XCTAssertGreaterThan(decoded.audio.frames, 0)
