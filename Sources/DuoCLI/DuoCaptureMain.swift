@@ -4,6 +4,8 @@ import DuoRender
 import Foundation
 
 /// The executable's entry point: parse, dispatch, and turn every error into one line and an exit code.
+///
+/// Thread: the main task (async main); commands run there or hand work to actors.
 public enum DuoCaptureMain {
     public static let version = "0.1.0"
 
@@ -45,6 +47,8 @@ public enum DuoCaptureMain {
 }
 
 /// `duo-capture pipeline`: the whole graph, with one take attached, in gst-launch-1.0 syntax.
+///
+/// Thread: main task; synchronous.
 enum PipelineCommand {
     static func run(_ options: Options) throws(DuoError) -> String {
         var o = options
@@ -58,6 +62,8 @@ enum PipelineCommand {
 }
 
 /// `duo-capture cameras`: what GStreamer's device monitor sees.
+///
+/// Thread: main task; synchronous.
 enum CamerasCommand {
     static func run() -> String {
         let cameras = CameraDiscovery.list()
@@ -71,6 +77,8 @@ enum CamerasCommand {
 
 /// `duo-capture inspect FILE [--json]`: decodes a take completely, as a player would, and reports what it
 /// holds. Proves a file plays (after a crash, say) without any other tool.
+///
+/// Thread: main task; synchronous (decodes on GStreamer threads and waits).
 enum InspectCommand {
     struct Report: Encodable {
         let file: String

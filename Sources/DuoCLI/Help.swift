@@ -1,4 +1,6 @@
 /// `duo-capture --help`: the whole story in one screen.
+///
+/// Thread: constant text; any thread.
 enum Help {
     static let text = """
     duo-capture — camera capture for two monitors: the operator's full interface on one, a teleprompter,

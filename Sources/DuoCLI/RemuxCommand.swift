@@ -3,6 +3,8 @@ import DuoMedia
 import Foundation
 
 /// `duo-capture remux FILE.mkv`: an MP4 copy of a Matroska take, without re-encoding, next to it.
+///
+/// Thread: main task; synchronous (remuxes on GStreamer threads and waits).
 enum RemuxCommand {
     static func run(_ arguments: [String]) throws(DuoError) -> String {
         guard arguments.count == 1, let input = arguments.first, !input.hasPrefix("-") else {

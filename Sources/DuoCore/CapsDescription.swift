@@ -4,6 +4,8 @@
 ///
 /// Handles fixed values, lists (`{ 30/1, 15/1 }`) and ranges (`[ 1/1, 30/1 ]`, whose maximum is taken).
 /// Structures whose size is a range (a scaler, not a camera) are skipped.
+///
+/// Thread: stateless; any thread.
 public enum CapsDescription {
     public static func modes(from caps: String) -> [CameraProfile.Mode] {
         var modes: [CameraProfile.Mode] = []

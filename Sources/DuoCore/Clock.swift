@@ -1,5 +1,7 @@
 /// Time as duo-capture's models see it: nanoseconds on a monotonic timeline. Production code passes the
 /// pipeline's running time; tests pass a `ManualClock` and step it, so models are tested without sleeping.
+///
+/// Thread: implementations must be safe to call from any thread.
 public protocol MonotonicClock: Sendable {
     func now() -> Int64
 }

@@ -1,4 +1,6 @@
 /// The recorded composition: an aspect ratio the output is cropped to, centred, whatever the window sizes.
+///
+/// Thread: value type, Sendable.
 public struct AspectRatio: Sendable, Hashable, CustomStringConvertible {
     public let width: Int
     public let height: Int

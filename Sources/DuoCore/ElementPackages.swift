@@ -1,6 +1,8 @@
 /// Which Debian 12 package ships each GStreamer element duo-capture uses, so a missing element becomes
 /// "install gstreamer1.0-plugins-ugly" rather than a parse error. Checked against Debian 12's file lists
 /// (gst-inspect-1.0 on a full install); a unit test pins the entries most likely to be wrong.
+///
+/// Thread: stateless; any thread.
 public enum ElementPackages {
     public static let table: [String: String] = [
         // core

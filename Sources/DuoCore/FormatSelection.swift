@@ -1,5 +1,7 @@
 /// Choosing a camera format: pure functions over format lists, shared by single-camera selection and the
 /// virtual camera's intersection.
+///
+/// Thread: stateless; any thread.
 public enum FormatSelection {
     /// Orders formats best first: more pixels, then higher frame rate.
     public static func isBetter(_ a: VideoFormat, than b: VideoFormat) -> Bool {

@@ -4,6 +4,8 @@ import Foundation
 /// with `#` are comments (the files open with a diagram). Rendering fails, with the file named, when a
 /// placeholder has no value, so a user's edited pipeline file gets a clear error rather than a parse error
 /// from deep inside GStreamer.
+///
+/// Thread: value type, Sendable.
 public struct PipelineTemplate: Sendable, Equatable {
     public let name: String
     public let body: String

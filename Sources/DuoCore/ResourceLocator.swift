@@ -6,6 +6,8 @@ import Foundation
 /// Search order: an explicit override, `$DUO_CAPTURE_DATA`, next to the executable, `../share/duo-capture`
 /// from the executable, and every parent of the executable's folder (a source checkout running from
 /// `.build/`).
+///
+/// Thread: stateless; called at start-up on the main task.
 public enum ResourceLocator {
     public static func find(_ folder: String, marker: String, override: String? = nil,
                             executablePath: String = CommandLine.arguments.first ?? "") throws(DuoError) -> String {

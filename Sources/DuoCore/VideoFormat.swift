@@ -1,4 +1,6 @@
 /// A frame rate as GStreamer states it: a fraction (30/1, 30000/1001).
+///
+/// Thread: value type, Sendable.
 public struct FrameRate: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     public let numerator: Int
     public let denominator: Int
@@ -38,6 +40,8 @@ extension String {
 
 /// A decoded video format: size and frame rate. The pixel format is normalised after decoding, so it is
 /// not part of the identity used to compare or intersect cameras.
+///
+/// Thread: value type, Sendable.
 public struct VideoFormat: Sendable, Hashable, CustomStringConvertible {
     public let width: Int
     public let height: Int

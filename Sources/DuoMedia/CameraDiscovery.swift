@@ -4,6 +4,8 @@ import DuoCore
 import Foundation
 
 /// A camera the system offers (GstDeviceMonitor, class Video/Source).
+///
+/// Thread: value type, Sendable.
 public struct DiscoveredCamera: Sendable, Equatable {
     public let name: String
     /// `device.path` (/dev/videoN) when the provider is V4L2; nil for other providers (PipeWire, libcamera).

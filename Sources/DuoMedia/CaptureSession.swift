@@ -19,6 +19,8 @@ import Foundation
 //  send it Sendable commands and await the result, so no UI thread ever blocks on a state change.
 
 /// Frames seen on each branch so far.
+///
+/// Thread: value type, Sendable; a snapshot read on the session actor.
 public struct BranchCounts: Sendable, Equatable {
     public var camera: FrameCount
     public var operatorView: FrameCount
@@ -26,6 +28,8 @@ public struct BranchCounts: Sendable, Equatable {
 }
 
 /// One reading of the audio level meter (`level`, first channel).
+///
+/// Thread: value type, Sendable; parsed on the bus thread, delivered through the session actor.
 public struct AudioLevel: Sendable, Equatable {
     public let rmsDB: Double
     public let peakDB: Double
@@ -34,6 +38,8 @@ public struct AudioLevel: Sendable, Equatable {
 }
 
 /// A finished take, as the session saw it.
+///
+/// Thread: value type, Sendable; made by the session actor when a take ends.
 public struct TakeResult: Sendable {
     public let number: Int
     public let path: String
@@ -63,6 +69,7 @@ public struct TakeResult: Sendable {
     }
 }
 
+/// Thread: value type, Sendable; emitted by the session actor, read by any task.
 public enum SessionEvent: Sendable {
     case takeStarted(number: Int, path: String)
     case takeEnded(TakeResult)
@@ -72,6 +79,8 @@ public enum SessionEvent: Sendable {
     case audioLevel(rmsDB: Double, peakDB: Double)
 }
 
+/// Thread: an actor (the capture-session actor); its probes run on streaming threads, its bus
+/// watch on a thread of its own, and both only hand Sendable values back to the actor.
 public actor CaptureSession {
     public let plan: GraphPlan
     public nonisolated let events: AsyncStream<SessionEvent>

@@ -3,6 +3,8 @@ import CGStreamer
 import DuoCore
 
 /// What a frame counter saw on one pad.
+///
+/// Thread: value type, Sendable; a snapshot of a counter written on a streaming thread.
 public struct FrameCount: Sendable, Equatable, Codable {
     public var frames: Int64
     /// PTS of the first and last buffer, ns (nil before the first buffer).

@@ -141,6 +141,8 @@ public final class PadRef: @unchecked Sendable {
 }
 
 /// How a finite pipeline (decode, remux) ended.
+///
+/// Thread: value type, Sendable.
 enum FiniteRunOutcome {
     case finished
     case failed(String)

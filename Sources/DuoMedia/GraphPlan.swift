@@ -41,6 +41,8 @@ public struct PipelineLibrary: Sendable {
 }
 
 /// Where frames come from.
+///
+/// Thread: value type, Sendable; decided at start-up, read by the session actor.
 public enum CameraSource: Sendable, Equatable {
     /// `--source videotestsrc`: any format, no profile.
     case testSource
@@ -72,6 +74,8 @@ public enum CameraSource: Sendable, Equatable {
 }
 
 /// The H.264 encoders duo-capture knows, best first.
+///
+/// Thread: value type, Sendable.
 public enum EncoderChoice: String, Sendable, CaseIterable {
     case vaapih264, x264, openh264
 
@@ -84,6 +88,7 @@ public enum EncoderChoice: String, Sendable, CaseIterable {
     }
 }
 
+/// Thread: value type, Sendable.
 public enum ContainerChoice: String, Sendable, CaseIterable {
     case mkv, mp4
     public var element: String { self == .mkv ? "matroskamux" : "mp4mux" }
@@ -93,6 +98,8 @@ public enum ContainerChoice: String, Sendable, CaseIterable {
 }
 
 /// Where a take's sound comes from (`--audio`). With `.none` the graph is exactly the video-only graph.
+///
+/// Thread: value type, Sendable.
 public enum AudioSource: Sendable, Equatable {
     case none
     /// `audiotestsrc`, live: a quiet tone, for CI and benchmarks.
@@ -124,6 +131,8 @@ public enum AudioSource: Sendable, Equatable {
 }
 
 /// Everything the graph needs to be built, decided before any GStreamer object exists.
+///
+/// Thread: value type, Sendable; built at start-up, then owned (read-only) by the session actor.
 public struct GraphPlan: Sendable {
     public let library: PipelineLibrary
     public let camera: CameraSource

@@ -4,6 +4,8 @@ import DuoCore
 import Foundation
 
 /// What decoding a recorded file back found.
+///
+/// Thread: value type, Sendable.
 public struct DecodedMedia: Sendable {
     /// Decoded video frames and their timestamps.
     public let video: FrameCount
