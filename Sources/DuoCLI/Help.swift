@@ -50,7 +50,8 @@ enum Help {
       --display-profile FILE               subject monitor insets and camera occlusions (JSON, see
                                            Assets/displays/); the reading line sits next to the camera
       --wpm N | --lines-per-minute N       scroll speed (lines for scripts without spaces); scrolling
-                                           starts with the take
+                                           starts with the take. Without these, a script comes back at
+                                           the speed it was last read at ($XDG_STATE_HOME/duo-capture)
       --mirror h|v|hv|none                 mirror the subject view for beam-splitter glass
       --font-size N  --theme default|high-contrast  --reading-line FRACTION
 

@@ -191,6 +191,7 @@ public struct Options: Sendable {
             }
         }
         o.subject.aspect = o.aspect ?? o.subject.aspect
+        o.subject.speedMemory = SpeedMemory.standard()
         o.subject.countdown = o.countdown
         // Default kind: the teleprompter when there is a script, else the countdown and recording light.
         if !accessoryGiven { o.subject.accessory = o.subject.scriptPath == nil ? .countdown : .teleprompter }

@@ -14,6 +14,9 @@ public struct SubjectSetup: Sendable {
     public var fontSize: Double?
     public var readingLine: Double?
     public var theme: PromptTheme = .standard
+    /// Where speeds are remembered per script; nil remembers nothing. Without --wpm/--lines-per-minute,
+    /// a script starts at the speed it was last read at.
+    public var speedMemory: SpeedMemory?
     public var countdown: Countdown = .defaultValue
     public var aspect: AspectRatio?
     public init() {}
@@ -50,6 +53,9 @@ public actor SubjectPresenter {
     private var state: PrompterSessionState
     private var markers: [Double] = []
     private var unitsAreWords = true
+    private let speedMemory: SpeedMemory?
+    /// The last warning (a speed that could not be remembered), for the operator's log.
+    public private(set) var lastWarning: String?
 
     /// Loads the script and display profile (one-line errors), lays the script out once for a
     /// `width`×`height` subject view.
@@ -60,14 +66,21 @@ public actor SubjectPresenter {
         }
         let profile = try setup.displayProfilePath.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
         overlay = SubjectOverlay(width: width, height: height, profile: profile)
+        speedMemory = setup.speedMemory
         drawer = SubjectFrameDrawer(overlay: overlay)
         state = PrompterSessionState(
             accessory: setup.accessory, script: script, readingLine: setup.readingLine, mirror: setup.mirror,
             style: PromptStyle(fontSize: setup.fontSize, theme: setup.theme), countdown: setup.countdown,
             aspect: setup.aspect, scriptPath: setup.scriptPath)
         if let subject = script?.subject {
-            let speed = try ScrollSpeed.requested(wordsPerMinute: setup.wordsPerMinute, linesPerMinute: setup.linesPerMinute,
+            var speed = try ScrollSpeed.requested(wordsPerMinute: setup.wordsPerMinute, linesPerMinute: setup.linesPerMinute,
                                                   separatesWords: subject.separatesWords)
+            if setup.wordsPerMinute == nil, setup.linesPerMinute == nil, let path = setup.scriptPath,
+               let remembered = setup.speedMemory?.speed(for: path) {
+                // Only a speed in this script's own unit (a script edited to lose its spaces changes unit).
+                if case .wordsPerMinute = remembered, subject.separatesWords { speed = remembered }
+                if case .linesPerMinute = remembered, !subject.separatesWords { speed = remembered }
+            }
             unitsAreWords = subject.separatesWords
             state.scroll = overlay.scrollModel(for: .whitelisted(from: state), speed: speed)
             markers = overlay.markerUnits
@@ -119,6 +132,7 @@ public actor SubjectPresenter {
         let next = direction > 0 ? presets.first { $0 > current + 0.01 } : presets.last { $0 < current - 0.01 }
         guard let value = next else { return }
         state.scroll?.setSpeed(unitsAreWords ? .wordsPerMinute(value) : .linesPerMinute(value), at: time)
+        rememberSpeed()
         publish(at: time)
     }
 
@@ -126,6 +140,7 @@ public actor SubjectPresenter {
     public func preset(_ number: Int, at time: Int64) {
         guard let speed = ScrollSpeed.preset(number, separatesWords: unitsAreWords) else { return }
         state.scroll?.setSpeed(speed, at: time)
+        rememberSpeed()
         publish(at: time)
     }
 
@@ -136,6 +151,11 @@ public actor SubjectPresenter {
             : m.horizontal && !m.vertical ? MirrorFlags(horizontal: false, vertical: true)
             : !m.horizontal ? MirrorFlags(horizontal: true, vertical: true) : .none
         publish(at: time)
+    }
+
+    private func rememberSpeed() {
+        guard let memory = speedMemory, let path = state.scriptPath, let speed = state.scroll?.speed else { return }
+        lastWarning = memory.remember(speed, for: path)?.message
     }
 
     public func setAccessory(_ kind: AccessoryKind, at time: Int64) {

@@ -96,6 +96,7 @@ final class VirtualDesktop {
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = display
         env["HOME"] = directory.path
+        env["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path  // remembered speeds stay here
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         for (k, v) in environment { env[k] = v }
         p.environment = env
