@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  pkg-config
+  pkg-config python3
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libcairo2-dev libpango1.0-dev libgtk-3-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good

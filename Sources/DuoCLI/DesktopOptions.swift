@@ -42,7 +42,7 @@ public struct DesktopOptions: Sendable {
             "  --subject-monitor N                  the subject view's monitor (default: another one)",
             "  --windowed                           start the operator window not fullscreen (F11 toggles)",
             "  --events FILE                        write events as JSON lines: accessory availability with its",
-            "                                       reasons, fullscreen, takes started and ended",
+            "                                       reasons, fullscreen, takes started and ended (headless too)",
             "  The subject view is shown, fullscreen on its monitor, while the accessory is enabled (yours:",
             "  --accessory, key T) and available (the operator window is fullscreen, frames are flowing and a",
             "  subject monitor other than the operator's is plugged in). The operator HUD says why not.",

@@ -26,6 +26,8 @@ enum DesktopCommand: Sendable {
     /// A take ended by itself (a full disk, an encoder failure) while the preview runs on.
     case takeFailed(TakeResult)
     case end(RunCommand.EndReason)
+    /// A line from the control socket (`--control`).
+    case control(ControlCommand)
 }
 
 /// `duo-capture` without `--headless`, and `duo-capture monitors`.
@@ -75,6 +77,8 @@ enum DesktopRun {
 
         let desktop = options.desktop
         let enabled = DesktopRun.accessoryInitiallyEnabled(options)
+        let control = ControlHolder()
+        defer { control.close() }
         let outcome: Result<DesktopController, DuoError> = await MainActor.run {
             do throws(DuoError) {
                 try GtkMain.initialize()
@@ -101,6 +105,12 @@ enum DesktopRun {
                 hud.videoHeight = plan.format.height
                 hud.aspect = plan.aspect
                 ui.hud = hud
+                if let path = options.controlPath {
+                    let socket = try ControlSocket(path: path) { commandSink.yield(.control($0)) }
+                    events.tap = { line in socket.broadcast(line) }
+                    control.set(socket)
+                    log("duo-capture: control socket \(socket.path)")
+                }
                 let controller = DesktopController(options: options, setup: setup, plan: plan, session: session, presenter: presenter,
                                                    ui: ui, events: events, log: log, commands: commandSink)
                 Task.detached { await controller.run(commands) }
@@ -222,6 +232,11 @@ actor DesktopController {
                     await startTake()
                 }
                 continue
+            case .control(.quit):
+                endReason = .quit
+            case .control(let command):
+                await handle(command)
+                continue
             case .end(let reason):
                 endReason = reason
             }
@@ -231,6 +246,41 @@ actor DesktopController {
         timer?.cancel()
         watcher.cancel()
         await shutDown()
+    }
+
+    /// The control socket's commands, with explicit meanings (record never stops, stop never starts).
+    /// Accessory and fullscreen act on the windows, exactly as the T and F11 keys do.
+    private func handle(_ command: ControlCommand) async {
+        let recording = await session.isRecording
+        switch command {
+        case .record:
+            if recording || countdownStartedAt != nil {
+                events.emit("error", ["message": "control: a take is already recording or counting down; send stop first"])
+            } else {
+                await handle(.recordOrStop)
+            }
+        case .stop:
+            if countdownStartedAt != nil { await cancelCountdown() }
+            else if recording { await stopTake() }
+            else { events.emit("error", ["message": "control: nothing is recording"]) }
+        case .accessory(let on):
+            GtkMain.post { [ui] in ui.setEnabled(on) }
+        case .fullscreen(let on):
+            GtkMain.post { [ui] in if on { ui.enterFullscreen() } else { ui.leaveFullscreen() } }
+        case .speedStep(let step): await handle(step > 0 ? .speedUp : .speedDown)
+        case .speedPreset(let n):
+            await presenter.preset(n, at: await session.runningTime)
+            await statusEvent()
+        case .pause: await handle(.pauseScroll)
+        case .mirror: await handle(DesktopAction.mirror)
+        case .jump(.next): await handle(.nextMarker)
+        case .jump(.previous): await handle(.previousMarker)
+        case .jump(.start): await handle(.restartScript)
+        case .swap, .fold, .unfold:
+            events.emit("error", ["message": "control: camera swaps need a second camera; this session has one"])
+        case .quit:
+            break  // handled by the run loop
+        }
     }
 
     private func handle(_ action: DesktopAction) async {

@@ -8,6 +8,8 @@ import Foundation
 final class EventLog: @unchecked Sendable {
     private let handle: FileHandle?
     private let lock = Lock()
+    /// Also receives every event line (the control socket's clients); set before the run starts.
+    var tap: (@Sendable (String) -> Void)?
     private let start = Date()
 
     init(path: String?) throws(DuoError) {
@@ -19,15 +21,16 @@ final class EventLog: @unchecked Sendable {
     }
 
     func emit(_ event: String, _ fields: [String: Any] = [:]) {
-        guard let handle else { return }
+        guard handle != nil || tap != nil else { return }
         var object = fields
         object["event"] = event
         object["t"] = (Date().timeIntervalSince(start) * 1000).rounded() / 1000
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         lock.withLock {
-            handle.write(data)
-            handle.write(Data("\n".utf8))
+            handle?.write(data)
+            handle?.write(Data("\n".utf8))
         }
+        tap?(String(decoding: data, as: UTF8.self))
     }
 
     func emit(_ change: AccessoryChange, enabledOnly: Bool = false, subjectMonitor: String?) {

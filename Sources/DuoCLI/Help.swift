@@ -38,6 +38,13 @@ enum Help {
                                            --record, the take's length after the countdown
       --quiet                              no progress lines, only errors and the summary
       --json                               print the end-of-run summary as JSON
+      --control PATH                       a Unix socket (mode 0600; a bare NAME goes under
+                                           $XDG_RUNTIME_DIR/duo-capture/NAME.sock) taking one JSON
+                                           command per line: {"cmd":"record"}, stop, quit, pause, mirror,
+                                           {"cmd":"accessory","on":true}, {"cmd":"fullscreen","on":false},
+                                           {"cmd":"speed","step":1} or {"preset":1-5},
+                                           {"cmd":"jump","to":"next|previous|start"}; every event (takes
+                                           with their files, availability, errors) comes back as JSON lines
 
     SUBJECT VIEW (the accessory on the subject's monitor)
       --accessory teleprompter|preview|countdown|off

@@ -35,6 +35,8 @@ public struct Options: Sendable {
     public var quiet = false
     /// Desktop mode (see DesktopOptions.swift): monitor indices and the events file.
     public var desktop = DesktopOptions()
+    /// `--control PATH`: the JSON-lines control socket.
+    public var controlPath: String?
     /// The subject view: accessory kind, script, display profile, prompter settings.
     public var subject = SubjectSetup()
     /// Arguments handed on unparsed to a sub-command with its own options.
@@ -160,6 +162,8 @@ public struct Options: Sendable {
                 do { o.countdown = try Countdown.parse(v) } catch {
                     throw .usage("--countdown \(v): give whole seconds from 0 to 10 (default 3)")
                 }
+            case "--control":
+                o.controlPath = try value(name)
             case "--accessory":
                 o.subject.accessory = try AccessoryKind.parse(try value(name))
                 accessoryGiven = true

@@ -9,10 +9,11 @@ import Foundation
 /// Thread: main task; the session itself is an actor.
 enum RunCommand {
     enum EndReason: Sendable {
-        case duration, signal(String), failed(DuoError)
+        case duration, signal(String), failed(DuoError), quit
         var text: String {
             switch self {
             case .duration: "duration reached"
+            case .quit: "quit command"
             case .signal(let s): "\(s) received"
             case .failed: "failed"
             }
@@ -45,20 +46,46 @@ enum RunCommand {
         try await session.start()
         log("duo-capture: capturing \(plan.camera.label) at \(plan.format) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat))")
 
+        let events = try EventLog(path: options.desktop.eventsPath)
+        defer { events.close() }
         let sidecars = SidecarWriter(plan: plan, countdown: options.countdown, log: log)
+        let director = HeadlessDirector(options: options, plan: plan, session: session, presenter: presenter,
+                                        recordDirectory: setup.recordDirectory, events: events, log: log, ends: endSink)
+        var control: ControlSocket?
+        // Commands are carried out one at a time, in the order they arrived.
+        let (commands, commandSink) = AsyncStream.makeStream(of: ControlCommand.self, bufferingPolicy: .unbounded)
+        let commandLoop = Task { for await command in commands { await director.handle(command) } }
+        defer { commandSink.finish(); commandLoop.cancel() }
+        if let path = options.controlPath {
+            control = try ControlSocket(path: path) { commandSink.yield($0) }
+            events.tap = { [control] line in control?.broadcast(line) }
+            log("duo-capture: control socket \(control!.path)")
+        }
+        defer { control?.close() }
+        events.emit("started", ["format": plan.format.description, "camera": plan.camera.label])
         // Every take ends through the session's events (a stop, a signal or a full disk), so the sidecar
         // and the summary see each take exactly once.
         let watcher = Task { () -> [TakeResult] in
             var ended: [TakeResult] = []
             for await event in session.events {
                 switch event {
-                case .failed(let e): endSink.yield(.failed(e))
+                case .failed(let e):
+                    events.emit("error", ["message": e.message])
+                    endSink.yield(.failed(e))
                 case .warning(let w): log("duo-capture: warning: \(w)")
-                case .takeStarted(let number, let path): sidecars.started(take: number, path: path)
+                case .takeStarted(let number, let path):
+                    sidecars.started(take: number, path: path)
+                    events.emit("take-started", ["take": number, "file": path])
                 case .takeEnded(let r):
-                    if let failure = r.failure { log("duo-capture: \(failure.message)") }
+                    if let failure = r.failure {
+                        log("duo-capture: \(failure.message)")
+                        events.emit("error", ["message": failure.message])
+                    }
                     let markers = await presenter?.markersPassed(from: r.startRunningTime, to: r.endRunningTime) ?? []
+                    await presenter?.takeEnded(at: r.endRunningTime)
                     sidecars.ended(r, markers: markers)
+                    events.emit("take-ended", ["take": r.number, "file": r.path, "frames": r.frames.frames,
+                                               "kept": FileManager.default.fileExists(atPath: r.path)])
                     ended.append(r)
                 default: break
                 }
@@ -66,38 +93,7 @@ enum RunCommand {
             return ended
         }
         // With --record the take starts when the countdown ends; --duration then counts from there.
-        var takeTimer: Task<Void, Never>?
-        if options.record, let dir = setup.recordDirectory {
-            let countdown = Int64(options.countdown.seconds) * nanosecondsPerSecond
-            let countdownEnd = await session.runningTime + countdown
-            if countdown > 0 {
-                log("duo-capture: recording starts in \(options.countdown.seconds) s")
-                await presenter?.countdownStarted(at: countdownEnd - countdown)
-            }
-            takeTimer = Task {
-                // Attach the branch a little early so the encoder is ready; the start gate still drops
-                // every frame captured before the countdown's end.
-                let lead: Int64 = 150_000_000
-                let wait = countdown - lead
-                if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait)) }
-                guard !Task.isCancelled else { return }
-                let naming = TakeNaming(directory: dir, fileExtension: plan.container.rawValue)
-                let path = naming.path(take: 1, at: Date()) { FileManager.default.fileExists(atPath: $0) }
-                do {
-                    try await session.startTake(path: path, startingAt: countdownEnd)
-                    await presenter?.takeStarted(at: await session.takeStartRunningTime ?? countdownEnd)
-                    log("duo-capture: recording take 1 to \(path)")
-                } catch {
-                    endSink.yield(.failed((error as? DuoError) ?? .runtime("cannot start the take: \(error)")))
-                    return
-                }
-                if let seconds = options.duration {
-                    let untilEnd = Double(max(0, countdownEnd - (await session.runningTime))) / 1e9
-                    try? await Task.sleep(nanoseconds: UInt64((untilEnd + seconds) * 1e9))
-                    endSink.yield(.duration)
-                }
-            }
-        }
+        if options.record { await director.record(endingRunAfter: options.duration) }
         let timer = options.duration.flatMap { seconds in
             options.record ? nil : Task {
                 try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
@@ -107,8 +103,7 @@ enum RunCommand {
         var reason = EndReason.duration
         for await r in ends { reason = r; break }
         timer?.cancel()
-        takeTimer?.cancel()
-        await takeTimer?.value
+        await director.cancelCountdown()
 
         if await session.isRecording { _ = try? await session.stopTake() }
         let counts = await session.counts
@@ -216,5 +211,147 @@ final class SidecarWriter: @unchecked Sendable {
 
     private func write(_ sidecar: TakeSidecar, _ path: String) {
         do { try sidecar.write(nextTo: path) } catch { log("duo-capture: warning: \(error.message)") }
+    }
+}
+
+/// The headless run's takes: countdown, start, stop, and the control socket's commands. Headless there
+/// are no windows, so the accessory is simply on or off (its valve), and fullscreen does not apply.
+///
+/// Thread: an actor; commands arrive from the control socket's reader threads and from the run itself.
+actor HeadlessDirector {
+    let options: Options
+    let plan: GraphPlan
+    let session: CaptureSession
+    let presenter: SubjectPresenter?
+    let events: EventLog
+    let log: @Sendable (String) -> Void
+    let ends: AsyncStream<RunCommand.EndReason>.Continuation
+    private var recordDirectory: String?
+    private var countdown: Task<Void, Never>?
+    private var takes = 0
+
+    init(options: Options, plan: GraphPlan, session: CaptureSession, presenter: SubjectPresenter?, recordDirectory: String?,
+         events: EventLog, log: @escaping @Sendable (String) -> Void, ends: AsyncStream<RunCommand.EndReason>.Continuation) {
+        self.options = options; self.plan = plan; self.session = session; self.presenter = presenter
+        self.recordDirectory = recordDirectory; self.events = events; self.log = log; self.ends = ends
+    }
+
+    func handle(_ command: ControlCommand) async {
+        let now = await session.runningTime
+        switch command {
+        case .record:
+            let recording = await session.isRecording
+            if countdown != nil || recording { return refuse("a take is already recording or counting down; send stop first") }
+            await record(endingRunAfter: nil)
+        case .stop:
+            if countdown != nil { await cancelCountdown() }
+            else if await session.isRecording { _ = try? await session.stopTake() }
+            else { refuse("nothing is recording") }
+        case .quit:
+            ends.yield(.quit)
+        case .accessory(let on):
+            guard presenter != nil else { return refuse("the accessory was off at start; run with --accessory KIND to switch it") }
+            await session.setSubjectBranchOpen(on)
+            events.emit("accessory", ["enabled": on, "available": true, "shown": on, "reasons": [String]()])
+        case .fullscreen:
+            refuse("fullscreen needs the desktop windows; this run is --headless")
+        case .swap, .fold, .unfold:
+            refuse("camera swaps need a second camera; this session has one")
+        case .speedStep(let step):
+            guard let presenter else { return refuse("no teleprompter in this run; give --script FILE") }
+            await presenter.stepSpeed(step, at: now)
+            await status(presenter, now)
+        case .speedPreset(let n):
+            guard let presenter else { return refuse("no teleprompter in this run; give --script FILE") }
+            await presenter.preset(n, at: now)
+            await status(presenter, now)
+        case .pause:
+            guard let presenter else { return refuse("no teleprompter in this run; give --script FILE") }
+            await presenter.togglePause(at: now)
+            await status(presenter, now)
+        case .mirror:
+            guard let presenter else { return refuse("no subject view in this run; give --accessory KIND") }
+            await presenter.cycleMirror(at: now)
+            await status(presenter, now)
+        case .jump(let to):
+            guard let presenter else { return refuse("no teleprompter in this run; give --script FILE") }
+            switch to {
+            case .next: await presenter.nextMarker(at: now)
+            case .previous: await presenter.previousMarker(at: now)
+            case .start: await presenter.restart(at: now)
+            }
+            await status(presenter, now)
+        }
+    }
+
+    private func refuse(_ message: String) {
+        events.emit("error", ["message": "control: \(message)"])
+    }
+
+    private func status(_ presenter: SubjectPresenter, _ now: Int64) async {
+        let s = await presenter.status(at: now)
+        events.emit("status", ["position": s.position, "length": s.length, "paused": s.paused, "speed": s.speed,
+                               "secondsLeft": s.secondsLeft, "recording": await session.isRecording])
+    }
+
+    /// Starts the countdown; the take begins when it ends. With `endingRunAfter`, the run ends that many
+    /// seconds into the take (`--record --duration`).
+    func record(endingRunAfter seconds: Double?) async {
+        let dir: String
+        if let d = recordDirectory { dir = d } else {
+            do throws(DuoError) { dir = try SessionSetup.prepareRecordDirectory(options.recordDirectory) } catch {
+                return refuse(error.message)
+            }
+            recordDirectory = dir
+        }
+        let length = Int64(options.countdown.seconds) * nanosecondsPerSecond
+        let countdownEnd = await session.runningTime + length
+        if length > 0 {
+            log("duo-capture: recording starts in \(options.countdown.seconds) s")
+            events.emit("countdown", ["seconds": options.countdown.seconds])
+            await presenter?.countdownStarted(at: countdownEnd - length)
+        }
+        takes += 1
+        let number = takes
+        countdown = Task {
+            // Attach the branch a little early so the encoder is ready; the start gate still drops every
+            // frame captured before the countdown's end.
+            let lead: Int64 = 150_000_000
+            if length - lead > 0 { try? await Task.sleep(nanoseconds: UInt64(length - lead)) }
+            guard !Task.isCancelled else { return }
+            await begin(take: number, in: dir, at: countdownEnd, endingRunAfter: seconds)
+        }
+    }
+
+    private func begin(take number: Int, in dir: String, at countdownEnd: Int64, endingRunAfter seconds: Double?) async {
+        countdown = nil
+        let naming = TakeNaming(directory: dir, fileExtension: plan.container.rawValue)
+        let path = naming.path(take: number, at: Date()) { FileManager.default.fileExists(atPath: $0) }
+        do {
+            try await session.startTake(path: path, startingAt: countdownEnd)
+            await presenter?.takeStarted(at: await session.takeStartRunningTime ?? countdownEnd)
+            log("duo-capture: recording take \(number) to \(path)")
+        } catch {
+            ends.yield(.failed((error as? DuoError) ?? .runtime("cannot start the take: \(error)")))
+            return
+        }
+        if let seconds {
+            let untilEnd = Double(max(0, countdownEnd - (await session.runningTime))) / 1e9
+            let ends = self.ends
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64((untilEnd + seconds) * 1e9))
+                ends.yield(.duration)
+            }
+        }
+    }
+
+    /// Cancels a countdown that has not started its take (nothing is recorded, nothing is left behind).
+    func cancelCountdown() async {
+        guard let pending = countdown else { return }
+        pending.cancel()
+        countdown = nil
+        takes -= 1
+        await presenter?.countdownCancelled(at: await session.runningTime)
+        events.emit("countdown-cancelled")
     }
 }

@@ -125,7 +125,7 @@ final class CommandLineTests: XCTestCase {
         let run = try duoCapture(["--help"])
         XCTAssertEqual(run.status, 0)
         for option in ["--source", "--camera", "--format", "--headless", "--duration", "--record", "--record-dir",
-                       "--container", "--encoder", "--aspect", "--pipelines", "--json", "pipeline", "cameras", "EXIT CODES",
+                       "--container", "--encoder", "--aspect", "--pipelines", "--json", "--control", "pipeline", "cameras", "EXIT CODES",
                        "--audio", "--countdown", "remux", "sidecar"] {
             XCTAssertTrue(run.stdout.contains(option), "--help lacks \(option)")
         }

@@ -253,6 +253,48 @@ final class DesktopEndToEndTests: XCTestCase {
         XCTAssertEqual(app.process.terminationStatus, 0, desktop.tail("duo-capture.log"))
     }
 
+    /// The control socket drives the windows as the keys do: the accessory on, fullscreen off (and so the
+    /// accessory unavailable, still enabled), a bad line answered with an error event, quit ends the run.
+    func testControlSocketDrivesTheDesktop() throws {
+        let desktop = try VirtualDesktop(test: self)
+        let socket = desktop.directory.appendingPathComponent("control.sock").path
+        let app = try startApp(desktop, ["--accessory", "off", "--control", socket])
+        let ready = try app.wait("availability") { $0["event"] as? String == "availability" && $0["available"] as? Bool == true }
+        XCTAssertEqual(ready.event["shown"] as? Bool, false)
+        try waitFor("the control socket", timeout: 20) { FileManager.default.fileExists(atPath: socket) }
+
+        try send(#"{"cmd":"accessory","on":true}"#, to: socket)
+        let on = try app.wait("the accessory to be enabled", after: ready.index + 1) { $0["event"] as? String == "accessory" }
+        XCTAssertEqual(on.event["shown"] as? Bool, true)
+        _ = try waitForScreen(desktop, "the teleprompter") { s in self.isTeleprompter(self.subjectStats(s)) }
+
+        try send(#"{"cmd":"fullscreen","on":false}"#, to: socket)
+        let left = try app.wait("fullscreen to end", after: on.index + 1) { $0["event"] as? String == "availability" && $0["available"] as? Bool == false }
+        XCTAssertEqual(left.event["enabled"] as? Bool, true, "availability never changes enabled")
+        XCTAssertEqual(left.event["reasons"] as? [String], ["operator-not-fullscreen"])
+
+        try send(#"{"cmd":"swap"}"#, to: socket)
+        let refused = try app.wait("the refusal", after: left.index + 1) { $0["event"] as? String == "error" }
+        XCTAssertTrue((refused.event["message"] as? String ?? "").contains("second camera"))
+
+        try send(#"{"cmd":"quit"}"#, to: socket)
+        let stopped = try app.wait("the run to stop", after: refused.index + 1) { $0["event"] as? String == "stopped" }
+        XCTAssertEqual(stopped.event["reason"] as? String, "quit command")
+        try waitFor("duo-capture to exit", timeout: 20) { !app.process.isRunning }
+        XCTAssertEqual(app.process.terminationStatus, 0, desktop.tail("duo-capture.log"))
+    }
+
+    /// One line to the control socket, as a script would send it (Python's socket module).
+    private func send(_ line: String, to socket: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = ["-c", "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(sys.argv[2].encode()+b'\\n'); s.close()",
+                       socket, line]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "sending \(line)")
+    }
+
     /// One monitor: the operator view works, the accessory is unavailable for want of a second monitor,
     /// and the monitors command lists the one monitor.
     func testOneMonitorRunsWithTheAccessoryUnavailable() throws {

@@ -1,0 +1,160 @@
+import DuoCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--control PATH`: a Unix socket (mode 0600) speaking JSON lines. Each line a client sends is parsed
+/// into a `ControlCommand` and handed to `handler`; a bad line gets `{"event":"error","message":…}` back
+/// on that connection only. Every event the run emits goes to every connected client.
+///
+/// A bare name (`--control studio`) lives under `$XDG_RUNTIME_DIR/duo-capture/studio.sock`.
+///
+/// Thread: one thread accepts, one thread per client reads; `broadcast` may be called from any thread
+/// (a lock guards the client list). `handler` runs on the client's reader thread.
+final class ControlSocket: @unchecked Sendable {
+    let path: String
+    private let listener: Int32
+    private let handler: @Sendable (ControlCommand) -> Void
+    private let lock = Lock()
+    private var clients: [Int32] = []
+    private var closed = false
+
+    static func resolve(_ name: String) -> String {
+        if name.contains("/") { return name }
+        let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "/tmp/duo-capture-\(getuid())"
+        return "\(runtime)/duo-capture/\(name).sock"
+    }
+
+    init(path requested: String, handler: @escaping @Sendable (ControlCommand) -> Void) throws(DuoError) {
+        let path = Self.resolve(requested)
+        self.path = path
+        self.handler = handler
+        let dir = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        let pathBytes = Array(path.utf8) + [0]
+        guard pathBytes.count <= capacity else {
+            throw .usage("--control \(requested): the socket path is longer than \(capacity - 1) bytes; give a shorter one")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: pathBytes)
+        }
+        if FileManager.default.fileExists(atPath: path) {
+            // A live socket belongs to another run; a dead one is left over from a crash and goes.
+            let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            defer { Glibc.close(probe) }
+            if Self.connectOrBind(probe, &address, bind: false) == 0 {
+                throw .runtime("control socket \(path) is in use by another duo-capture; give another --control")
+            }
+            unlink(path)
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0, Self.connectOrBind(fd, &address, bind: true) == 0, chmod(path, 0o600) == 0, listen(fd, 8) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { Glibc.close(fd) }
+            throw .usage("--control \(requested): cannot open the socket \(path) (\(reason)); give a writable path")
+        }
+        listener = fd
+        let acceptor = Thread { [self] in acceptLoop() }
+        acceptor.name = "duo-capture control"
+        acceptor.start()
+    }
+
+    private static func connectOrBind(_ fd: Int32, _ address: inout sockaddr_un, bind: Bool) -> Int32 {
+        let length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind ? Glibc.bind(fd, $0, length) : Glibc.connect(fd, $0, length)
+            }
+        }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return  // closed
+            }
+            let keep = lock.withLock { () -> Bool in
+                if closed { return false }
+                clients.append(client)
+                return true
+            }
+            guard keep else { Glibc.close(client); return }
+            let reader = Thread { [self] in readLoop(client) }
+            reader.name = "duo-capture control client"
+            reader.start()
+        }
+    }
+
+    private func readLoop(_ fd: Int32) {
+        var pending = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            pending.append(contentsOf: buffer[0..<n])
+            if pending.count > 65_536 && !pending.contains(10) {
+                send(line: #"{"event":"error","message":"control: line longer than 64 KiB; send one JSON object per line"}"#, to: fd)
+                pending.removeAll()
+            }
+            while let newline = pending.firstIndex(of: 10) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                pending.removeSubrange(...newline)
+                if line.isEmpty { continue }
+                do {
+                    handler(try ControlCommand.parse(line))
+                } catch {
+                    send(line: Self.errorLine(error.message), to: fd)
+                }
+            }
+        }
+        lock.withLock { clients.removeAll { $0 == fd } }
+        Glibc.close(fd)
+    }
+
+    static func errorLine(_ message: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: ["event": "error", "message": message], options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func send(line: String, to fd: Int32) {
+        let bytes = Array((line + "\n").utf8)
+        // MSG_NOSIGNAL: a client that went away must not kill the run with SIGPIPE.
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Sends one JSON line to every connected client.
+    func broadcast(_ line: String) {
+        for fd in lock.withLock({ clients }) { send(line: line, to: fd) }
+    }
+
+    /// Sends an error event to every client (a command that could not be carried out).
+    func broadcastError(_ message: String) { broadcast(Self.errorLine(message)) }
+
+    func close() {
+        let fds = lock.withLock { () -> [Int32] in
+            defer { closed = true; clients.removeAll() }
+            return closed ? [] : clients
+        }
+        shutdown(listener, Int32(SHUT_RDWR))
+        Glibc.close(listener)
+        for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
+        unlink(path)
+    }
+}
+
+/// Keeps the desktop run's control socket (made on the GTK thread) until the run ends.
+///
+/// Thread: any; a lock guards the reference.
+final class ControlHolder: @unchecked Sendable {
+    private let lock = Lock()
+    private var socket: ControlSocket?
+    func set(_ s: ControlSocket) { lock.withLock { socket = s } }
+    func close() { lock.withLock { socket?.close(); socket = nil } }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// One command on the control socket (`--control`): a JSON object per line, `{"cmd": "record"}`.
+///
+///     {"cmd":"record"}                      start a take (after the countdown)
+///     {"cmd":"stop"}                        stop the take, or cancel the countdown
+///     {"cmd":"accessory","on":true}         the subject view on / off (the user's "enabled")
+///     {"cmd":"fullscreen","on":false}       the operator window fullscreen on / off (desktop)
+///     {"cmd":"speed","step":1}              teleprompter faster (1) or slower (-1); or {"preset":3}
+///     {"cmd":"pause"}                       pause / resume scrolling
+///     {"cmd":"jump","to":"next"}            next / previous marker, or "start"
+///     {"cmd":"mirror"}                      cycle the subject view's mirror
+///     {"cmd":"swap"} {"cmd":"fold"} {"cmd":"unfold"}   camera swaps (need a second camera)
+///     {"cmd":"quit"}                        end the run (a take is finalised first)
+///
+/// Thread: value type, Sendable; parsed on the socket's reader thread.
+public enum ControlCommand: Sendable, Equatable {
+    public enum Jump: String, Sendable { case next, previous, start }
+
+    case record, stop, quit, pause, mirror, swap, fold, unfold
+    case accessory(on: Bool)
+    case fullscreen(on: Bool)
+    case speedStep(Int)
+    case speedPreset(Int)
+    case jump(Jump)
+
+    public static let names = ["record", "stop", "accessory", "fullscreen", "speed", "pause", "jump", "mirror",
+                               "swap", "fold", "unfold", "quit"]
+
+    /// Parses one line. Every problem is a one-line usage error saying what a good line looks like.
+    public static func parse(_ line: String) throws(DuoError) -> ControlCommand {
+        guard let data = line.data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw .usage("control: not a JSON object; send one per line, such as {\"cmd\":\"record\"}")
+        }
+        guard let cmd = object["cmd"] as? String else {
+            throw .usage("control: missing \"cmd\"; send one of \(names.joined(separator: ", ")), such as {\"cmd\":\"record\"}")
+        }
+        func flag(_ key: String) throws(DuoError) -> Bool {
+            guard let on = object[key] as? Bool else {
+                throw .usage("control: \(cmd) needs \"\(key)\": true or false, such as {\"cmd\":\"\(cmd)\",\"\(key)\":true}")
+            }
+            return on
+        }
+        switch cmd {
+        case "record": return .record
+        case "stop": return .stop
+        case "quit": return .quit
+        case "pause": return .pause
+        case "mirror": return .mirror
+        case "swap": return .swap
+        case "fold": return .fold
+        case "unfold": return .unfold
+        case "accessory": return .accessory(on: try flag("on"))
+        case "fullscreen": return .fullscreen(on: try flag("on"))
+        case "speed":
+            if let step = object["step"] as? Int, step == 1 || step == -1 { return .speedStep(step) }
+            if let preset = object["preset"] as? Int, (1...5).contains(preset) { return .speedPreset(preset) }
+            throw .usage("control: speed needs \"step\": 1 or -1, or \"preset\": 1 to 5, such as {\"cmd\":\"speed\",\"step\":1}")
+        case "jump":
+            guard let to = (object["to"] as? String).flatMap(Jump.init(rawValue:)) else {
+                throw .usage("control: jump needs \"to\": \"next\", \"previous\" or \"start\"")
+            }
+            return .jump(to)
+        default:
+            throw .usage("control: unknown command \"\(cmd)\"; use one of \(names.joined(separator: ", "))")
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import DuoCore
+import DuoMedia
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A client of the control socket: sends JSON lines, reads event lines (each read waits at most 30 s).
+final class ControlClient {
+    private let fd: Int32
+    private var pending = [UInt8]()
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8) + [0]
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        // The socket file appears at bind, a moment before listen: a refused connection is retried briefly.
+        var ok: Int32 = -1
+        for _ in 0..<50 {
+            ok = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            if ok == 0 || errno != ECONNREFUSED { break }
+            usleep(20_000)
+        }
+        guard ok == 0 else { throw DuoError.runtime("cannot connect to \(path)") }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Reads events until one named `name` arrives; returns it. Throws on timeout or a closed socket.
+    func next(_ name: String) throws -> [String: Any] {
+        while true {
+            while let newline = pending.firstIndex(of: 10) {
+                let line = Data(pending[..<newline])
+                pending.removeSubrange(...newline)
+                if let object = try JSONSerialization.jsonObject(with: line) as? [String: Any], object["event"] as? String == name {
+                    return object
+                }
+            }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { throw DuoError.runtime("no \(name) event: the socket closed or timed out") }
+            pending.append(contentsOf: buffer[0..<n])
+        }
+    }
+}
+
+final class ControlSocketTests: XCTestCase {
+    /// A QA script drives a headless run over the socket: a bad line is answered with an error, record
+    /// and stop make a take that plays, a desktop-only command is refused, quit ends the run cleanly.
+    func testHeadlessRunDrivenOverTheControlSocket() throws {
+        let dir = try scratchDirectory(self)
+        let socketPath = "\(dir)/control.sock"
+        let run = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--countdown", "0",
+                                     "--record-dir", dir, "--control", socketPath, "--json", "--quiet"], directory: dir)
+        defer { if run.process.isRunning { run.process.terminate() } }
+        try run.wait(for: "the control socket") { FileManager.default.fileExists(atPath: socketPath) }
+        var info = stat()
+        XCTAssertEqual(stat(socketPath, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600, "only the owner may drive the session")
+
+        let client = try ControlClient(path: socketPath)
+        client.send(#"{"cmd":"dance"}"#)
+        XCTAssertTrue((try client.next("error")["message"] as? String ?? "").contains("unknown command \"dance\""))
+        client.send("not json")
+        XCTAssertTrue((try client.next("error")["message"] as? String ?? "").contains("not a JSON object"))
+
+        client.send(#"{"cmd":"record"}"#)
+        let started = try client.next("take-started")
+        let file = try XCTUnwrap(started["file"] as? String)
+        XCTAssertTrue(file.hasPrefix(dir))
+        client.send(#"{"cmd":"record"}"#)
+        XCTAssertTrue((try client.next("error")["message"] as? String ?? "").contains("already recording"))
+        client.send(#"{"cmd":"fullscreen","on":true}"#)
+        XCTAssertTrue((try client.next("error")["message"] as? String ?? "").contains("--headless"))
+
+        // Let the take gather frames (a real file that grows), then stop it over the socket.
+        try run.wait(for: "the take to grow") { ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0) > 20_000 }
+        client.send(#"{"cmd":"stop"}"#)
+        let ended = try client.next("take-ended")
+        XCTAssertEqual(ended["file"] as? String, file)
+        XCTAssertEqual(ended["kept"] as? Bool, true)
+        let frames = try XCTUnwrap(ended["frames"] as? Int)
+        XCTAssertGreaterThan(frames, 0)
+
+        client.send(#"{"cmd":"quit"}"#)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.endReason, "quit command")
+        XCTAssertEqual(report.takes.map(\.file), [file])
+        XCTAssertEqual(Double(try MediaInspector.decode(file).video.frames), Double(frames), accuracy: 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socketPath), "the socket is removed at the end")
+    }
+
+    /// A socket another run is serving is not taken over.
+    func testASocketInUseIsRefused() throws {
+        let dir = try scratchDirectory(self)
+        let socketPath = "\(dir)/control.sock"
+        let first = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "160x120@15", "--control", socketPath,
+                                       "--quiet"], directory: dir)
+        defer { if first.process.isRunning { first.process.terminate() } }
+        try first.wait(for: "the control socket") { FileManager.default.fileExists(atPath: socketPath) }
+        let second = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "160x120@15", "--control", socketPath, "--duration", "1"])
+        XCTAssertEqual(second.status, 70, second.stderr)
+        XCTAssertTrue(second.stderr.contains("in use by another duo-capture"), second.stderr)
+        first.process.interrupt()
+        XCTAssertEqual(first.finish(), 0)
+    }
+}

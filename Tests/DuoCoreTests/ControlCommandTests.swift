@@ -1,0 +1,31 @@
+import DuoCore
+import XCTest
+
+final class ControlCommandTests: XCTestCase {
+    func testParsesEveryCommand() throws {
+        let cases: [(String, ControlCommand)] = [
+            (#"{"cmd":"record"}"#, .record), (#"{"cmd":"stop"}"#, .stop), (#"{"cmd":"quit"}"#, .quit),
+            (#"{"cmd":"accessory","on":false}"#, .accessory(on: false)), (#"{"cmd":"fullscreen","on":true}"#, .fullscreen(on: true)),
+            (#"{"cmd":"speed","step":-1}"#, .speedStep(-1)), (#"{"cmd":"speed","preset":4}"#, .speedPreset(4)),
+            (#"{"cmd":"pause"}"#, .pause), (#"{"cmd":"jump","to":"next"}"#, .jump(.next)), (#"{"cmd":"mirror"}"#, .mirror),
+            (#"{"cmd":"swap"}"#, .swap), (#"{"cmd":"fold"}"#, .fold), (#"{"cmd":"unfold"}"#, .unfold),
+        ]
+        for (line, expected) in cases { XCTAssertEqual(try ControlCommand.parse(line), expected, line) }
+    }
+
+    func testBadLinesSayWhatAGoodOneLooksLike() {
+        let cases: [(String, String)] = [
+            ("record", "not a JSON object"), ("[1]", "not a JSON object"), (#"{"command":"record"}"#, "missing \"cmd\""),
+            (#"{"cmd":"dance"}"#, "unknown command \"dance\""), (#"{"cmd":"accessory"}"#, "true or false"),
+            (#"{"cmd":"speed","step":5}"#, "step"), (#"{"cmd":"jump","to":"end"}"#, "next"),
+        ]
+        for (line, words) in cases {
+            XCTAssertThrowsError(try ControlCommand.parse(line), line) { error in
+                let e = error as! DuoError
+                XCTAssertEqual(e.kind, .usage)
+                XCTAssertTrue(e.message.contains(words), "\(e.message) should mention \(words)")
+                XCTAssertFalse(e.message.contains("\n"))
+            }
+        }
+    }
+}
