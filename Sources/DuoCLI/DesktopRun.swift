@@ -141,6 +141,7 @@ actor DesktopController {
     let commands: AsyncStream<DesktopCommand>.Continuation
 
     private var started = Date()
+    private var replay: Task<Void, Never>?
     private var endReason: RunCommand.EndReason = .duration
     private var takes: [TakeResult] = []
     private var finalCounts: BranchCounts?
@@ -219,6 +220,12 @@ actor DesktopController {
                 log("duo-capture: capturing \(plan.camera.label) at \(plan.format) in two windows")
                 events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
                 if options.record { await startTake() }
+                if let timeline = options.timeline {
+                    let (timed, timedSink) = AsyncStream.makeStream(of: ControlCommand.self, bufferingPolicy: .unbounded)
+                    replay = RunCommand.replay(timeline, into: timedSink, events: events)
+                    let sink = commands
+                    Task { for await command in timed { sink.yield(.control(command)) } }
+                }
                 continue
             case .tick:
                 if isRunning { await tick() }
@@ -244,6 +251,7 @@ actor DesktopController {
         }
         ticker.cancel()
         timer?.cancel()
+        replay?.cancel()
         watcher.cancel()
         await shutDown()
     }

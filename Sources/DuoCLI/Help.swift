@@ -45,6 +45,9 @@ enum Help {
                                            {"cmd":"speed","step":1} or {"preset":1-5},
                                            {"cmd":"jump","to":"next|previous|start"}; every event (takes
                                            with their files, availability, errors) comes back as JSON lines
+      --timeline FILE                      replay timed commands for a reproducible session: one line
+                                           each, {"at": SECONDS, "cmd": …} (the --control commands),
+                                           counted from when the graph is running
 
     SUBJECT VIEW (the accessory on the subject's monitor)
       --accessory teleprompter|preview|countdown|off

@@ -37,6 +37,8 @@ public struct Options: Sendable {
     public var desktop = DesktopOptions()
     /// `--control PATH`: the JSON-lines control socket.
     public var controlPath: String?
+    /// `--timeline FILE`: control commands replayed at set times after the graph starts.
+    public var timeline: Timeline?
     /// The subject view: accessory kind, script, display profile, prompter settings.
     public var subject = SubjectSetup()
     /// Arguments handed on unparsed to a sub-command with its own options.
@@ -164,6 +166,8 @@ public struct Options: Sendable {
                 }
             case "--control":
                 o.controlPath = try value(name)
+            case "--timeline":
+                o.timeline = try Timeline.load(path: try value(name))
             case "--accessory":
                 o.subject.accessory = try AccessoryKind.parse(try value(name))
                 accessoryGiven = true

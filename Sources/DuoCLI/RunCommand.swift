@@ -94,6 +94,8 @@ enum RunCommand {
         }
         // With --record the take starts when the countdown ends; --duration then counts from there.
         if options.record { await director.record(endingRunAfter: options.duration) }
+        let replay = options.timeline.map { Self.replay($0, into: commandSink, events: events) }
+        defer { replay?.cancel() }
         let timer = options.duration.flatMap { seconds in
             options.record ? nil : Task {
                 try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
@@ -125,6 +127,22 @@ enum RunCommand {
             throw error
         }
         return options.json ? summary.json : summary.text
+    }
+}
+
+extension RunCommand {
+    /// Feeds a timeline's commands into a run's command stream at their times (from now, when the graph
+    /// is running), exactly as if they had come over the control socket.
+    static func replay(_ timeline: Timeline, into sink: AsyncStream<ControlCommand>.Continuation, events: EventLog) -> Task<Void, Never> {
+        let start = ContinuousClock.now
+        return Task {
+            for entry in timeline.entries {
+                try? await Task.sleep(until: start + .milliseconds(Int64(entry.at * 1000)), clock: .continuous)
+                if Task.isCancelled { return }
+                events.emit("timeline", ["at": entry.at])
+                sink.yield(entry.command)
+            }
+        }
     }
 }
 

@@ -118,3 +118,44 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertEqual(first.finish(), 0)
     }
 }
+
+final class TimelineRunTests: XCTestCase {
+    /// A timeline replays a QA session: two takes of about a second each, then quit. Both files play,
+    /// and each take's length follows the timeline.
+    func testTimelineReplaysTwoTakesAndQuits() throws {
+        let dir = try scratchDirectory(self)
+        let timeline = "\(dir)/session.jsonl"
+        try Data("""
+            # two one-second takes
+            {"at": 0.2, "cmd": "record"}
+            {"at": 1.2, "cmd": "stop"}
+            {"at": 1.5, "cmd": "record"}
+            {"at": 2.5, "cmd": "stop"}
+            {"at": 2.7, "cmd": "quit"}
+            """.utf8).write(to: URL(fileURLWithPath: timeline))
+        let events = "\(dir)/events.jsonl"
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--countdown", "0",
+                                  "--record-dir", dir, "--timeline", timeline, "--events", events, "--json", "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.endReason, "quit command")
+        XCTAssertEqual(report.takes.count, 2)
+        for take in report.takes {
+            let frames = try MediaInspector.decode(take.file).video.frames
+            XCTAssertTrue((20...40).contains(frames), "\(take.file): \(frames) frames for a one-second take")
+        }
+        let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains("\"event\":\"timeline\"") }.count, 5, "every timeline line was replayed")
+        XCTAssertEqual(lines.filter { $0.contains("\"event\":\"take-ended\"") }.count, 2)
+    }
+
+    func testABadTimelineIsRefusedBeforeAnythingStarts() throws {
+        let dir = try scratchDirectory(self)
+        let timeline = "\(dir)/bad.jsonl"
+        try Data("{\"at\": 1, \"cmd\": \"record\"}\n{\"at\": 2, \"cmd\": \"jump\"}\n".utf8).write(to: URL(fileURLWithPath: timeline))
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--timeline", timeline])
+        XCTAssertEqual(run.status, 65)
+        XCTAssertTrue(run.stderr.contains("bad.jsonl line 2") && run.stderr.contains("jump needs"), run.stderr)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1)
+    }
+}
