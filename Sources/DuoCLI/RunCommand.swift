@@ -336,12 +336,13 @@ actor HeadlessDirector {
             // frame captured before the countdown's end.
             let lead: Int64 = 150_000_000
             if length - lead > 0 { try? await Task.sleep(nanoseconds: UInt64(length - lead)) }
-            guard !Task.isCancelled else { return }
             await begin(take: number, in: dir, at: countdownEnd, endingRunAfter: seconds)
         }
     }
 
     private func begin(take number: Int, in dir: String, at countdownEnd: Int64, endingRunAfter seconds: Double?) async {
+        // Checked on the actor: a stop that cancelled the countdown wins, however late this task woke.
+        guard !Task.isCancelled, countdown != nil else { return }
         countdown = nil
         let naming = TakeNaming(directory: dir, fileExtension: plan.container.rawValue)
         let path = naming.path(take: number, at: Date()) { FileManager.default.fileExists(atPath: $0) }
