@@ -47,6 +47,17 @@ gboolean duo_level_values(GstMessage *message, gdouble *rms_db, gdouble *peak_db
 static GstPadProbeReturn count_frame(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
     (void)pad;
     DuoFrameCounter *c = user_data;
+    if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
+        GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+        if (event && GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
+            GstCaps *caps = NULL;
+            gst_event_parse_caps(event, &caps);
+            if (c->last_caps && caps && !gst_caps_is_equal(c->last_caps, caps))
+                __atomic_fetch_add(&c->caps_changes, 1, __ATOMIC_RELAXED);
+            if (caps) gst_caps_replace(&c->last_caps, caps);
+        }
+        return GST_PAD_PROBE_OK;
+    }
     GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
     if (!buffer) return GST_PAD_PROBE_OK;
     gint64 n = __atomic_fetch_add(&c->frames, 1, __ATOMIC_RELAXED);
@@ -94,14 +105,18 @@ DuoFrameCounter *duo_frame_counter_new(void) {
 }
 
 void duo_frame_counter_unref(DuoFrameCounter *counter) {
-    if (g_atomic_int_dec_and_test(&counter->refcount)) g_free(counter);
+    if (g_atomic_int_dec_and_test(&counter->refcount)) {
+        gst_caps_replace(&counter->last_caps, NULL);
+        g_free(counter);
+    }
 }
 
 static void frame_counter_probe_destroyed(gpointer data) { duo_frame_counter_unref(data); }
 
 gulong duo_attach_frame_counter(GstPad *pad, DuoFrameCounter *counter) {
     g_atomic_int_inc(&counter->refcount);
-    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, counter, frame_counter_probe_destroyed);
+    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, count_frame, counter,
+                             frame_counter_probe_destroyed);
 }
 
 void duo_frame_counter_snapshot(DuoFrameCounter *c, DuoFrameCounter *out) {
@@ -114,6 +129,8 @@ void duo_frame_counter_snapshot(DuoFrameCounter *c, DuoFrameCounter *out) {
     out->keyframe_first = __atomic_load_n(&c->keyframe_first, __ATOMIC_RELAXED);
     out->luma_sample = __atomic_load_n(&c->luma_sample, __ATOMIC_RELAXED);
     out->luma_max = __atomic_load_n(&c->luma_max, __ATOMIC_RELAXED);
+    out->caps_changes = __atomic_load_n(&c->caps_changes, __ATOMIC_RELAXED);
+    out->last_caps = NULL;
 }
 
 typedef struct {
@@ -267,6 +284,7 @@ void duo_set_bool(gpointer object, const gchar *name, gboolean value) { g_object
 void duo_set_int(gpointer object, const gchar *name, gint value) { g_object_set(object, name, value, NULL); }
 void duo_set_uint64(gpointer object, const gchar *name, guint64 value) { g_object_set(object, name, value, NULL); }
 void duo_set_string(gpointer object, const gchar *name, const gchar *value) { g_object_set(object, name, value, NULL); }
+void duo_set_object(gpointer object, const gchar *name, gpointer value) { g_object_set(object, name, value, NULL); }
 void duo_set_caps(gpointer object, const gchar *name, GstCaps *caps) { g_object_set(object, name, caps, NULL); }
 
 gboolean duo_has_property(gpointer object, const gchar *name) {

@@ -285,7 +285,16 @@ actor DesktopController {
         case .jump(.previous): await handle(.previousMarker)
         case .jump(.start): await handle(.restartScript)
         case .swap, .fold, .unfold:
-            events.emit("error", ["message": "control: camera swaps need a second camera; this session has one"])
+            let target: Int? = command == .fold ? 1 : command == .unfold ? 0 : nil
+            do {
+                if let swap = try await session.selectCamera(target) {
+                    events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
+                    let label = swap.to
+                    GtkMain.post { [ui] in ui.hud.cameraLabel = label }
+                }
+            } catch {
+                events.emit("error", ["message": "control: \(error.message)"])
+            }
         case .quit:
             break  // handled by the run loop
         }

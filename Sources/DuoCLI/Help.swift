@@ -29,6 +29,12 @@ enum Help {
                                             Assets/cameras/outer.json: up to 4K120)
                                            Default: the first V4L2 camera; without one, the simulated
                                            inner camera (a one-line notice says so).
+      --camera A --camera B                two cameras, like the Duo's inner and outer front cameras:
+                                           one virtual camera at their best common format (decoded size
+                                           and rate), swapped mid-take without a gap or a format change
+                                           (control: swap; fold picks B, unfold picks A)
+      --camera-mode virtual                the only two-camera mode so far (individual formats with
+                                           segment/lock policies are not built yet)
       --format WxH@FPS                     the best camera format at or below this; default 1920x1080@30
                                            for cameras, 1280x720@30 for videotestsrc
 

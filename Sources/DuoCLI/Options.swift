@@ -17,6 +17,11 @@ public struct Options: Sendable {
 
     public var command: Command = .run
     public var source: SourceChoice = .auto
+    /// Camera B, for a two-camera session (`--camera` given twice).
+    public var secondSource: SourceChoice?
+    /// `--camera-mode`: with two cameras, virtual (one common format, seamless swaps) is the default.
+    public var cameraMode: CameraMode = .virtual
+    public enum CameraMode: String, Sendable { case virtual, individual }
     public var format: VideoFormat?
     public var headless = false
     public var duration: Double?
@@ -74,11 +79,16 @@ public struct Options: Sendable {
             }
             return v
         }
-        var sourceGiven: String?
+        var sourcesGiven = 0
         func setSource(_ s: SourceChoice, _ option: String) throws(DuoError) {
-            if let prev = sourceGiven { throw .usage("\(option) conflicts with \(prev); give one camera source") }
-            sourceGiven = option
-            o.source = s
+            // The first camera is A; a second one (B) makes a two-camera session, like the Duo's inner
+            // and outer front cameras.
+            switch sourcesGiven {
+            case 0: o.source = s
+            case 1: o.secondSource = s
+            default: throw .usage("\(option): at most two cameras (A and B); give --camera twice at most")
+            }
+            sourcesGiven += 1
         }
         var accessoryGiven = false
         while let arg = args.popFirst() {
@@ -164,6 +174,10 @@ public struct Options: Sendable {
                 do { o.countdown = try Countdown.parse(v) } catch {
                     throw .usage("--countdown \(v): give whole seconds from 0 to 10 (default 3)")
                 }
+            case "--camera-mode":
+                let v = try value(name)
+                guard let mode = CameraMode(rawValue: v) else { throw .usage("--camera-mode \(v): expected virtual or individual") }
+                o.cameraMode = mode
             case "--control":
                 o.controlPath = try value(name)
             case "--timeline":
@@ -197,6 +211,12 @@ public struct Options: Sendable {
                 }
                 throw .usage("unexpected argument \(arg); run duo-capture --help for the commands")
             }
+        }
+        if o.cameraMode == .individual {
+            throw .usage("--camera-mode individual is not available yet; use --camera-mode virtual (the default), which swaps at the cameras' common format")
+        }
+        if o.secondSource != nil, o.source == o.secondSource, o.source != .testSource {
+            throw .usage("cameras A and B are the same; give two different --camera values")
         }
         o.subject.aspect = o.aspect ?? o.subject.aspect
         o.subject.speedMemory = SpeedMemory.standard()

@@ -193,13 +193,21 @@ final class SidecarWriter: @unchecked Sendable {
                            frameRate: f.frameRate).description
     }
 
+    private var cameras: [TakeSidecar.Camera] {
+        var list: [TakeSidecar.Camera] = [.init(role: "A", label: plan.camera.label, mode: "\(plan.cameraMode.format) \(plan.cameraMode.pixelFormat)")]
+        if let b = plan.secondCamera, let mode = plan.secondCameraMode {
+            list.append(.init(role: "B", label: b.label, mode: "\(mode.format) \(mode.pixelFormat)"))
+        }
+        return list
+    }
+
     func started(take number: Int, path: String) {
         let audio = plan.audio == .none ? nil
             : TakeSidecar.Audio(source: plan.audio.label, encoder: plan.container == .mkv ? "opusenc" : "avenc_aac", buffers: nil)
         let sidecar = TakeSidecar(
             toolVersion: DuoCaptureMain.version, gstreamerVersion: GStreamer.version, take: number,
             file: (path as NSString).lastPathComponent, started: Date(), countdownSeconds: countdown.seconds,
-            cameras: [.init(role: "A", label: plan.camera.label, mode: "\(plan.cameraMode.format) \(plan.cameraMode.pixelFormat)")],
+            cameras: cameras,
             format: recordedFormat, aspect: plan.aspect?.description, encoder: plan.encoder.element,
             container: plan.container.element, audio: audio)
         lock.withLock { open[number] = sidecar }
@@ -209,6 +217,7 @@ final class SidecarWriter: @unchecked Sendable {
     func ended(_ result: TakeResult, markers: [TakeSidecar.Marker] = []) {
         guard var s = lock.withLock({ open.removeValue(forKey: result.number) }) else { return }
         s.markersPassed = markers
+        s.swaps = result.swaps.map { .init(atSeconds: Double($0.runningTime - result.startRunningTime) / 1e9, from: $0.from, to: $0.to, format: $0.format) }
         let interval = plan.format.frameRate.frameDurationNanoseconds
         s.started = TakeSidecar.timestamp(result.startDate)
         s.ended = TakeSidecar.timestamp(result.endDate)
@@ -274,7 +283,15 @@ actor HeadlessDirector {
         case .fullscreen:
             refuse("fullscreen needs the desktop windows; this run is --headless")
         case .swap, .fold, .unfold:
-            refuse("camera swaps need a second camera; this session has one")
+            // Posture picks the camera as on the Duo: unfolded (open) uses camera A (inner), folded B (outer).
+            let target: Int? = command == .fold ? 1 : command == .unfold ? 0 : nil
+            do {
+                if let swap = try await session.selectCamera(target) {
+                    events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
+                }
+            } catch {
+                refuse(error.message)
+            }
         case .speedStep(let step):
             guard let presenter else { return refuse("no teleprompter in this run; give --script FILE") }
             await presenter.stepSpeed(step, at: now)

@@ -13,6 +13,7 @@ struct SessionSetup {
     let notices: [String]
     /// Held while this setup lives: a real camera belongs to one duo-capture at a time.
     let cameraLock: CameraLock?
+    let secondCameraLock: CameraLock?
 
     static func prepare(_ options: Options) throws(DuoError) -> SessionSetup {
         GStreamer.initialize()
@@ -26,16 +27,25 @@ struct SessionSetup {
         }
         let camera = try resolveCamera(options.source, notices: &notices)
         if lock == nil, case .v4l2(let device, _) = camera { lock = try CameraLock(device: device) }
+        var secondCamera: CameraSource?
+        var secondLock: CameraLock?
+        if let choice = options.secondSource {
+            if case .v4l2(let device) = choice, FileManager.default.fileExists(atPath: device) {
+                secondLock = try CameraLock(device: device)
+            }
+            // "auto" never reaches here: a second camera is always named.
+            secondCamera = try resolveCamera(choice, notices: &notices)
+        }
         let encoder = try chooseEncoder(options.encoder)
         let audio = try resolveAudio(options.audio, recording: options.record, notices: &notices)
-        var plan = try GraphPlan(library: library, camera: camera, requested: options.format, aspect: options.aspect,
-                                 encoder: encoder, container: options.container, audio: audio)
+        var plan = try GraphPlan(library: library, camera: camera, secondCamera: secondCamera, requested: options.format,
+                                 aspect: options.aspect, encoder: encoder, container: options.container, audio: audio)
         plan.subjectPictureMirrored = options.subject.accessory == .preview
         var dir: String?
         if options.record {
             dir = try prepareRecordDirectory(options.recordDirectory)
         }
-        return SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: lock)
+        return SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: lock, secondCameraLock: secondLock)
     }
 
     static func resolveCamera(_ choice: Options.SourceChoice, notices: inout [String],

@@ -37,6 +37,18 @@ public struct AudioLevel: Sendable, Equatable {
     public let runningTime: Int64
 }
 
+/// A switch between the two cameras of a virtual-camera session.
+///
+/// Thread: value type, Sendable.
+public struct CameraSwap: Sendable, Equatable {
+    /// Pipeline running time of the switch, ns.
+    public let runningTime: Int64
+    public let from: String
+    public let to: String
+    /// The (unchanged) format the session runs at.
+    public let format: String
+}
+
 /// A finished take, as the session saw it.
 ///
 /// Thread: value type, Sendable; made by the session actor when a take ends.
@@ -58,6 +70,8 @@ public struct TakeResult: Sendable {
     /// Set when the take ended because of an error (disk full, encoder failure); the file holds what was
     /// written before it.
     public let failure: DuoError?
+    /// Camera swaps while the take recorded.
+    public var swaps: [CameraSwap] = []
 
     /// Record-start latency: the first recorded frame's capture time after the take's start, ns.
     public var startLatency: Int64? { firstFrameRunningTime.map { $0 - startRunningTime } }
@@ -184,7 +198,9 @@ public actor CaptureSession {
             counters["audio"] = p.child(named: "audio_sink")?.staticPad("sink").map { FrameCounter(pad: $0) }
         }
         let sample = sampleLuma
-        counters["camera"] = p.child(named: "camera_caps")?.staticPad("src").map { FrameCounter(pad: $0, sampleLuma: sample) }
+        // With two cameras, "camera" counts what the selector lets through: the active camera's frames.
+        let cameraOut = p.child(named: "selector")?.staticPad("src") ?? p.child(named: "camera_caps")?.staticPad("src")
+        counters["camera"] = cameraOut.map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["operator"] = p.child(named: "operator_sink")?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["subject"] = p.child(named: "subject_sink")?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         p.child(named: "subject_valve")?.set("drop", !initialSubjectOpen)
@@ -290,6 +306,31 @@ public actor CaptureSession {
     /// when it opens again.)
     public func setSubjectBranchOpen(_ open: Bool) {
         pipeline?.child(named: "subject_valve")?.set("drop", !open)
+    }
+
+    // MARK: Two cameras
+
+    /// Which camera the selector passes: 0 for A, 1 for B.
+    public private(set) var activeCamera = 0
+    private var swaps: [CameraSwap] = []
+
+    /// Switches the virtual camera to camera `index` (0 = A, 1 = B), or to the other one. Both cameras
+    /// run at the same fixed caps, so nothing downstream renegotiates and a take goes on unbroken.
+    @discardableResult
+    public func selectCamera(_ index: Int? = nil) throws(DuoError) -> CameraSwap? {
+        guard let second = plan.secondCamera else {
+            throw .usage("camera swaps need a second camera; give --camera twice")
+        }
+        guard let selector = pipeline?.child(named: "selector") else { throw .runtime("the capture session is not running") }
+        let target = index ?? (1 - activeCamera)
+        guard target != activeCamera else { return nil }
+        guard let pad = selector.staticPad("sink_\(target)") else { preconditionFailure("selector lacks sink_\(target)") }
+        duo_set_object(UnsafeMutableRawPointer(selector.pointer), "active-pad", UnsafeMutableRawPointer(pad.pointer))
+        let labels = [plan.camera.label, second.label]
+        let swap = CameraSwap(runningTime: runningTime, from: labels[activeCamera], to: labels[target], format: plan.format.description)
+        activeCamera = target
+        swaps.append(swap)
+        return swap
     }
 
     // MARK: State
@@ -455,12 +496,13 @@ public actor CaptureSession {
             try? FileManager.default.removeItem(atPath: current.path)
             failure = failure ?? .runtime("take \(current.number) recorded no frames, so no file was kept")
         }
-        let result = TakeResult(number: current.number, path: current.path, frames: frames,
+        var result = TakeResult(number: current.number, path: current.path, frames: frames,
                                 audio: current.audioCounter?.read(),
                                 startRunningTime: current.startRunningTime, endRunningTime: end,
                                 firstFrameRunningTime: current.video.firstRunningTime,
                                 firstAudioRunningTime: current.audio?.firstRunningTime,
                                 startDate: current.startDate, endDate: Date(), failure: failure)
+        result.swaps = swaps.filter { $0.runningTime >= current.startRunningTime && $0.runningTime <= end }
         endedTakes.append(result)
         eventSink.yield(.takeEnded(result))
         return result

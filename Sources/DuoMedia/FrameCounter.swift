@@ -20,6 +20,8 @@ public struct FrameCount: Sendable, Equatable, Codable {
     /// First luma byte of the last buffer, and the largest seen, when sampling is on (raw video only).
     public var lumaSample: Int?
     public var lumaMax: Int?
+    /// Caps changes seen on the pad (renegotiations); a camera swap in virtual mode must cause none.
+    public var capsChanges: Int64 = 0
 
     public static let zero = FrameCount(frames: 0, firstPTS: nil, firstArrivalMicros: nil, lastPTS: nil, maxGap: 0, backwardSteps: 0, firstIsKeyframe: nil, lumaSample: nil, lumaMax: nil)
 }
@@ -52,7 +54,8 @@ public final class FrameCounter: @unchecked Sendable {
             backwardSteps: Int64(s.backwards),
             firstIsKeyframe: s.keyframe_first < 0 ? nil : s.keyframe_first == 1,
             lumaSample: s.luma_sample < 0 ? nil : Int(s.luma_sample),
-            lumaMax: s.luma_max < 0 ? nil : Int(s.luma_max))
+            lumaMax: s.luma_max < 0 ? nil : Int(s.luma_max),
+            capsChanges: Int64(s.caps_changes))
     }
 
     deinit {

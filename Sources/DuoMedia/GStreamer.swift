@@ -72,7 +72,7 @@ public enum GStreamer {
         var segment = ""
         func flush() {
             let words = segment.split(separator: " ").map(String.init)
-            if let first = words.first(where: { !$0.hasSuffix(".") }), !first.contains("/"), !first.contains("="),
+            if let first = words.first(where: { !$0.contains(".") }), !first.contains("/"), !first.contains("="),
                !first.contains(","), !first.hasPrefix("(") {
                 if !names.contains(first) { names.append(first) }
             }

@@ -138,6 +138,9 @@ public struct GraphPlan: Sendable {
     public let camera: CameraSource
     /// The mode the camera is opened in (native pixel format); nil for the plain test source.
     public let cameraMode: CameraProfile.Mode
+    /// Camera B of a two-camera (virtual) session, and the mode it opens in for the common format.
+    public let secondCamera: CameraSource?
+    public let secondCameraMode: CameraProfile.Mode?
     /// The fixed format after normalising: what the tee, every branch and every take carry.
     public let format: VideoFormat
     public let aspect: AspectRatio?
@@ -152,30 +155,71 @@ public struct GraphPlan: Sendable {
     /// that faces them expects a mirror image, as in any selfie view. The recording is never mirrored.
     public var subjectPictureMirrored = false
 
-    public init(library: PipelineLibrary, camera: CameraSource, requested: VideoFormat?, aspect: AspectRatio?,
-                encoder: EncoderChoice, container: ContainerChoice, bitrateKbps: Int? = nil,
+    public init(library: PipelineLibrary, camera: CameraSource, secondCamera: CameraSource? = nil, requested: VideoFormat?,
+                aspect: AspectRatio?, encoder: EncoderChoice, container: ContainerChoice, bitrateKbps: Int? = nil,
                 audio: AudioSource = .none) throws(DuoError) {
         self.library = library
         self.audio = audio
         self.camera = camera
+        self.secondCamera = secondCamera
         self.aspect = aspect
         self.encoder = encoder
         self.container = container
-        if let modes = camera.modes {
-            let chosen = try FormatSelection.choose(for: camera.label, offered: modes.map(\.format), upTo: requested ?? VideoFormat(width: 1920, height: 1080, frameRate: FrameRate(30)))
-            // Prefer a raw mode over MJPEG at the same size and rate: no decode cost.
-            let candidates = modes.filter { $0.format == chosen }
-            cameraMode = candidates.first { $0.pixelFormat != "jpeg" } ?? candidates[0]
+        let cameraLimit = VideoFormat(width: 1920, height: 1080, frameRate: FrameRate(30))
+        if let second = secondCamera {
+            // The virtual camera: the formats both cameras deliver upright, after decoding (the pixel
+            // format is normalised), best first; the session runs at one of them and never changes it.
+            let offeredA = Self.uprightFormats(camera), offeredB = Self.uprightFormats(second)
+            let common: [VideoFormat]?
+            switch (offeredA, offeredB) {
+            case (nil, nil): common = nil
+            case (let a?, nil): common = a
+            case (nil, let b?): common = b
+            case (let a?, let b?): common = FormatSelection.intersection(a, b)
+            }
+            if let common {
+                guard !common.isEmpty else {
+                    throw .usage("cameras A (\(camera.label)) and B (\(second.label)) share no format; give two cameras with a common size and frame rate")
+                }
+                format = try FormatSelection.choose(for: "A+B (virtual)", offered: common, upTo: requested ?? cameraLimit)
+            } else {
+                format = requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))
+            }
+            cameraMode = Self.mode(of: camera, upright: format)
+            secondCameraMode = Self.mode(of: second, upright: format)
         } else {
-            let f = requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))
-            cameraMode = .init(pixelFormat: "I420", format: f)
+            if let modes = camera.modes {
+                let chosen = try FormatSelection.choose(for: camera.label, offered: modes.map(\.format), upTo: requested ?? cameraLimit)
+                cameraMode = Self.preferredMode(modes.filter { $0.format == chosen })
+            } else {
+                let f = requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))
+                cameraMode = .init(pixelFormat: "I420", format: f)
+            }
+            let raw = cameraMode.format
+            format = camera.rotation % 180 == 0 ? raw : VideoFormat(width: raw.height, height: raw.width, frameRate: raw.frameRate)
+            secondCameraMode = nil
         }
-        let raw = cameraMode.format
-        format = camera.rotation % 180 == 0 ? raw : VideoFormat(width: raw.height, height: raw.width, frameRate: raw.frameRate)
         // The subject view needs little: at most 640 wide, keeping the camera's aspect, even sizes.
         let sw = min(640, format.width) & ~1
         subjectSize = (sw, max(2, (sw * format.height / format.width) & ~1))
         self.bitrateKbps = bitrateKbps ?? max(1000, format.pixels * Int(format.frameRate.value.rounded()) / 10_000)
+    }
+
+    /// A camera's formats as they leave the source chain (rotated upright); nil when any format goes.
+    static func uprightFormats(_ camera: CameraSource) -> [VideoFormat]? {
+        camera.modes?.map { camera.rotation % 180 == 0 ? $0.format : VideoFormat(width: $0.format.height, height: $0.format.width, frameRate: $0.format.frameRate) }
+    }
+
+    /// The mode a camera opens in to deliver `upright` (after its rotation).
+    static func mode(of camera: CameraSource, upright: VideoFormat) -> CameraProfile.Mode {
+        let sensor = camera.rotation % 180 == 0 ? upright : VideoFormat(width: upright.height, height: upright.width, frameRate: upright.frameRate)
+        guard let modes = camera.modes else { return .init(pixelFormat: "I420", format: sensor) }
+        return preferredMode(modes.filter { $0.format == sensor })
+    }
+
+    /// Prefer a raw mode over MJPEG at the same size and rate: no decode cost.
+    static func preferredMode(_ candidates: [CameraProfile.Mode]) -> CameraProfile.Mode {
+        candidates.first { $0.pixelFormat != "jpeg" } ?? candidates[0]
     }
 
     /// videoflip's `video-direction` per clockwise rotation. (Its deprecated `method` property is ignored
@@ -183,6 +227,10 @@ public struct GraphPlan: Sendable {
     static let rotationDirections = [0: "identity", 90: "90r", 180: "180", 270: "90l"]
 
     public func cameraDescription(name: String = "camera") throws(DuoError) -> String {
+        try cameraDescription(camera, mode: cameraMode, name: name)
+    }
+
+    func cameraDescription(_ camera: CameraSource, mode cameraMode: CameraProfile.Mode, name: String) throws(DuoError) -> String {
         var values = [
             "name": name,
             "camera_format": cameraMode.pixelFormat,
@@ -218,7 +266,16 @@ public struct GraphPlan: Sendable {
             "subject_width": "\(subjectSize.width)", "subject_height": "\(subjectSize.height)",
             "subject_mirror": subjectPictureMirrored ? "horiz" : "identity",
         ])
-        var d = "\(try cameraDescription()) ! tee name=t allow-not-linked=true  t. ! \(op)  t. ! \(subject)"
+        var d: String
+        if let second = secondCamera, let secondMode = secondCameraMode {
+            // Both cameras run all the time, each normalised to the same caps; the selector passes one.
+            // drop-backwards: a swap must not step timestamps back (GStreamer 1.22).
+            d = "input-selector name=selector drop-backwards=true ! tee name=t allow-not-linked=true  t. ! \(op)  t. ! \(subject)"
+            d += "  \(try cameraDescription(camera, mode: cameraMode, name: "camera")) ! selector.sink_0"
+            d += "  \(try cameraDescription(second, mode: secondMode, name: "camera_b")) ! selector.sink_1"
+        } else {
+            d = "\(try cameraDescription()) ! tee name=t allow-not-linked=true  t. ! \(op)  t. ! \(subject)"
+        }
         if let source = audio.sourceDescription {
             d += "  " + (try library.render("audio", ["audio_source": source]))
         }

@@ -159,3 +159,51 @@ final class TimelineRunTests: XCTestCase {
         XCTAssertEqual(run.stderr.split(separator: "\n").count, 1)
     }
 }
+
+final class TwoCameraRunTests: XCTestCase {
+    /// The Duo's two front cameras as one virtual camera: the run picks their common format, posture
+    /// commands swap mid-take, and the sidecar lists both cameras and every swap with its time.
+    func testPostureSwapsTheVirtualCameraMidTake() throws {
+        let dir = try scratchDirectory(self)
+        let timeline = "\(dir)/session.jsonl"
+        try Data("""
+            {"at": 0.2, "cmd": "record"}
+            {"at": 0.8, "cmd": "fold"}
+            {"at": 1.4, "cmd": "unfold"}
+            {"at": 1.4, "cmd": "unfold"}
+            {"at": 2.0, "cmd": "stop"}
+            {"at": 2.2, "cmd": "quit"}
+            """.utf8).write(to: URL(fileURLWithPath: timeline))
+        let events = "\(dir)/events.jsonl"
+        let run = try duoCapture(["--headless", "--camera", "inner", "--camera", "outer", "--format", "640x360@30",
+                                  "--countdown", "0", "--record-dir", dir, "--timeline", timeline, "--events", events,
+                                  "--json", "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        let take = try XCTUnwrap(report.takes.first)
+        let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: take.file))
+        XCTAssertEqual(sidecar.cameras.map(\.role), ["A", "B"])
+        XCTAssertEqual(sidecar.cameras.map(\.mode), ["640x360@30 NV12", "640x360@30 NV12"], "both at the common format")
+        // fold → B, unfold → A; the second unfold changes nothing and is not a swap.
+        XCTAssertEqual(sidecar.swaps.map(\.to), ["Outer front camera (beside the outer display) (simulated, outer)",
+                                                 "Inner front camera (under the inner display) (simulated, inner)"])
+        XCTAssertEqual(sidecar.swaps.map(\.format), ["640x360@30", "640x360@30"])
+        XCTAssertEqual(sidecar.swaps[0].atSeconds, 0.6, accuracy: 0.3)
+        XCTAssertEqual(take.dropped, 0, "no frame lost across the swaps")
+        let decoded = try MediaInspector.decode(take.file)
+        XCTAssertEqual(decoded.width, 640)
+        XCTAssertEqual(Double(decoded.video.frames), Double(take.frames), accuracy: 1)
+        let swaps = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").filter { $0.contains("\"event\":\"swap\"") }
+        XCTAssertEqual(swaps.count, 2)
+    }
+
+    func testCamerasWithoutACommonFormatAreRefused() throws {
+        let dir = try scratchDirectory(self)
+        let odd = "\(dir)/odd.json"
+        try Data(#"{"id": "odd", "name": "Odd", "formats": [{"width": 800, "height": 600, "frameRates": [25]}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: odd))
+        let run = try duoCapture(["--headless", "--camera", "inner", "--camera", "profile:\(odd)", "--duration", "1"])
+        XCTAssertEqual(run.status, 64, run.stderr)
+        XCTAssertTrue(run.stderr.contains("share no format"), run.stderr)
+    }
+}

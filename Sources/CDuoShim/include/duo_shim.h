@@ -41,6 +41,8 @@ typedef struct {
     gint64 keyframe_first; // 1 if the first buffer was not a delta unit, 0 if it was, -1 unknown
     gint64 luma_sample;    // first Y byte of the last buffer when sampling is on, else -1
     gint64 luma_max;       // largest first-Y byte seen when sampling is on, else -1
+    gint64 caps_changes;   // CAPS events whose caps differ from the previous ones (renegotiations)
+    GstCaps *last_caps;    // streaming thread only
     gint sample_luma;
     gint refcount;         // the probe holds one reference, the Swift owner another
 } DuoFrameCounter;
@@ -105,6 +107,7 @@ void duo_set_bool(gpointer object, const gchar *name, gboolean value);
 void duo_set_int(gpointer object, const gchar *name, gint value);
 void duo_set_uint64(gpointer object, const gchar *name, guint64 value);
 void duo_set_string(gpointer object, const gchar *name, const gchar *value);
+void duo_set_object(gpointer object, const gchar *name, gpointer value);
 void duo_set_caps(gpointer object, const gchar *name, GstCaps *caps);
 gboolean duo_has_property(gpointer object, const gchar *name);
 /// basesink "stats" (rendered, dropped); returns FALSE when `sink` has no such property.
