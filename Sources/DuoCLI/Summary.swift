@@ -20,6 +20,11 @@ struct RunSummary: Encodable {
         let startLatencyMs: Double?
         let audioBuffers: Int64?
         let dropped: Int64
+        /// Largest step between recorded frames' timestamps, ms (one frame interval when nothing was lost).
+        let maxGapMs: Double
+        /// Caps changes that reached the recording (a virtual-camera swap must cause none).
+        let capsChanges: Int64
+        let swaps: Int
         let error: String?
     }
     let source: String
@@ -64,7 +69,8 @@ struct RunSummary: Encodable {
         return Take(number: r.number, file: r.path, frames: r.frames.frames,
                     durationSeconds: Double(r.frames.frames) / plan.format.frameRate.value,
                     startLatencyMs: r.startLatency.map { Double($0) / 1e6 }, audioBuffers: r.audio?.frames,
-                    dropped: branch(r.frames, interval: interval).dropped, error: r.failure?.message)
+                    dropped: branch(r.frames, interval: interval).dropped, maxGapMs: Double(r.frames.maxGap) / 1e6,
+                    capsChanges: r.frames.capsChanges, swaps: r.swaps.count, error: r.failure?.message)
     }
 
     static func branch(_ c: FrameCount, interval: Int64) -> Branch {

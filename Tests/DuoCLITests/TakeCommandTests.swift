@@ -65,6 +65,7 @@ struct RunReport: Decodable {
     struct Take: Decodable {
         let file: String; let frames: Int64; let durationSeconds: Double; let startLatencyMs: Double?
         let audioBuffers: Int64?; let dropped: Int64; let error: String?
+        let capsChanges: Int64?; let maxGapMs: Double?; let swaps: Int?
     }
     let endReason: String
     let seconds: Double
