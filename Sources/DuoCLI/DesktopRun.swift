@@ -285,19 +285,34 @@ actor DesktopController {
         case .jump(.previous): await handle(.previousMarker)
         case .jump(.start): await handle(.restartScript)
         case .swap, .fold, .unfold:
-            let target: Int? = command == .fold ? 1 : command == .unfold ? 0 : nil
-            do {
-                if let swap = try await session.selectCamera(target) {
-                    events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
-                    let label = swap.to
-                    GtkMain.post { [ui] in ui.hud.cameraLabel = label }
-                }
-            } catch {
-                events.emit("error", ["message": "control: \(error.message)"])
-            }
+            await swapCameras(command == .fold ? 1 : command == .unfold ? 0 : nil)
         case .quit:
             break  // handled by the run loop
         }
+    }
+
+    /// A swap, with the take handled as `--swap-policy` says when the cameras' formats differ.
+    private func swapCameras(_ requested: Int?) async {
+        guard plan.secondCamera != nil else {
+            return events.emit("error", ["message": "control: camera swaps need a second camera; give --camera twice"])
+        }
+        let active = await session.activeCamera
+        let target = requested ?? (1 - active)
+        guard target != active else { return }
+        let decision = options.swapPolicy.decide(recording: await session.isRecording,
+                                                 formatsMatch: plan.format(ofCamera: 0) == plan.format(ofCamera: 1))
+        if case .refuse(let why) = decision { return events.emit("error", ["message": "control: \(why)"]) }
+        if decision == .segment || decision == .stopThenSwap { await stopTake() }
+        do {
+            if let swap = try await session.selectCamera(target) {
+                events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
+                let label = swap.to, format = swap.format
+                GtkMain.post { [ui] in ui.hud.cameraLabel = label; ui.hud.format = format }
+            }
+        } catch {
+            events.emit("error", ["message": "control: \(error.message)"])
+        }
+        if decision == .segment { await startTake() }
     }
 
     private func handle(_ action: DesktopAction) async {

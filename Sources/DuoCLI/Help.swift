@@ -33,8 +33,12 @@ enum Help {
                                            one virtual camera at their best common format (decoded size
                                            and rate), swapped mid-take without a gap or a format change
                                            (control: swap; fold picks B, unfold picks A)
-      --camera-mode virtual                the only two-camera mode so far (individual formats with
-                                           segment/lock policies are not built yet)
+      --camera-mode virtual|individual     virtual (default): both cameras at their common format;
+                                           individual: each at its own best format, and a swap during a
+                                           take follows --swap-policy
+      --swap-policy segment|lock|stop      individual mode, formats differ, a take running: start a new
+                                           file at the new format (default), refuse the swap, or end the
+                                           take; the recording never changes format inside a file
       --format WxH@FPS                     the best camera format at or below this; default 1920x1080@30
                                            for cameras, 1280x720@30 for videotestsrc
 

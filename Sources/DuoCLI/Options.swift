@@ -22,6 +22,8 @@ public struct Options: Sendable {
     /// `--camera-mode`: with two cameras, virtual (one common format, seamless swaps) is the default.
     public var cameraMode: CameraMode = .virtual
     public enum CameraMode: String, Sendable { case virtual, individual }
+    /// `--swap-policy`: what a swap does to a take in individual mode when the formats differ.
+    public var swapPolicy: SwapPolicy = .segment
     public var format: VideoFormat?
     public var headless = false
     public var duration: Double?
@@ -178,6 +180,8 @@ public struct Options: Sendable {
                 let v = try value(name)
                 guard let mode = CameraMode(rawValue: v) else { throw .usage("--camera-mode \(v): expected virtual or individual") }
                 o.cameraMode = mode
+            case "--swap-policy":
+                o.swapPolicy = try SwapPolicy.parse(try value(name))
             case "--control":
                 o.controlPath = try value(name)
             case "--timeline":
@@ -211,9 +215,6 @@ public struct Options: Sendable {
                 }
                 throw .usage("unexpected argument \(arg); run duo-capture --help for the commands")
             }
-        }
-        if o.cameraMode == .individual {
-            throw .usage("--camera-mode individual is not available yet; use --camera-mode virtual (the default), which swaps at the cameras' common format")
         }
         if o.secondSource != nil, o.source == o.secondSource, o.source != .testSource {
             throw .usage("cameras A and B are the same; give two different --camera values")

@@ -284,14 +284,7 @@ actor HeadlessDirector {
             refuse("fullscreen needs the desktop windows; this run is --headless")
         case .swap, .fold, .unfold:
             // Posture picks the camera as on the Duo: unfolded (open) uses camera A (inner), folded B (outer).
-            let target: Int? = command == .fold ? 1 : command == .unfold ? 0 : nil
-            do {
-                if let swap = try await session.selectCamera(target) {
-                    events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
-                }
-            } catch {
-                refuse(error.message)
-            }
+            await swapCameras(command == .fold ? 1 : command == .unfold ? 0 : nil)
         case .speedStep(let step):
             guard let presenter else { return refuse("no teleprompter in this run; give --script FILE") }
             await presenter.stepSpeed(step, at: now)
@@ -316,6 +309,31 @@ actor HeadlessDirector {
             case .start: await presenter.restart(at: now)
             }
             await status(presenter, now)
+        }
+    }
+
+    /// A swap, with the take handled as `--swap-policy` says when the cameras' formats differ.
+    private func swapCameras(_ requested: Int?) async {
+        guard plan.secondCamera != nil else { return refuse("camera swaps need a second camera; give --camera twice") }
+        let active = await session.activeCamera
+        let target = requested ?? (1 - active)
+        guard target != active else { return }
+        let recording = await session.isRecording
+        let decision = options.swapPolicy.decide(recording: recording,
+                                                 formatsMatch: plan.format(ofCamera: 0) == plan.format(ofCamera: 1))
+        if case .refuse(let why) = decision { return refuse(why) }
+        if decision == .segment || decision == .stopThenSwap { _ = try? await session.stopTake() }
+        do {
+            if let swap = try await session.selectCamera(target) {
+                events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
+            }
+        } catch {
+            return refuse(error.message)
+        }
+        if decision == .segment, let dir = recordDirectory {
+            // The next segment starts at once, at the new camera's format, as a new take and file.
+            takes += 1
+            await begin(take: takes, in: dir, at: await session.runningTime, endingRunAfter: nil, afterCountdown: false)
         }
     }
 
@@ -357,9 +375,10 @@ actor HeadlessDirector {
         }
     }
 
-    private func begin(take number: Int, in dir: String, at countdownEnd: Int64, endingRunAfter seconds: Double?) async {
+    private func begin(take number: Int, in dir: String, at countdownEnd: Int64, endingRunAfter seconds: Double?,
+                       afterCountdown: Bool = true) async {
         // Checked on the actor: a stop that cancelled the countdown wins, however late this task woke.
-        guard !Task.isCancelled, countdown != nil else { return }
+        if afterCountdown { guard !Task.isCancelled, countdown != nil else { return } }
         countdown = nil
         let naming = TakeNaming(directory: dir, fileExtension: plan.container.rawValue)
         let path = naming.path(take: number, at: Date()) { FileManager.default.fileExists(atPath: $0) }

@@ -38,7 +38,8 @@ struct SessionSetup {
         }
         let encoder = try chooseEncoder(options.encoder)
         let audio = try resolveAudio(options.audio, recording: options.record, notices: &notices)
-        var plan = try GraphPlan(library: library, camera: camera, secondCamera: secondCamera, requested: options.format,
+        var plan = try GraphPlan(library: library, camera: camera, secondCamera: secondCamera,
+                                 individual: options.cameraMode == .individual, requested: options.format,
                                  aspect: options.aspect, encoder: encoder, container: options.container, audio: audio)
         plan.subjectPictureMirrored = options.subject.accessory == .preview
         var dir: String?

@@ -312,6 +312,8 @@ public actor CaptureSession {
 
     /// Which camera the selector passes: 0 for A, 1 for B.
     public private(set) var activeCamera = 0
+    /// The format the active camera delivers (the same for both in virtual mode).
+    public var activeFormat: VideoFormat { plan.format(ofCamera: activeCamera) }
     private var swaps: [CameraSwap] = []
 
     /// Switches the virtual camera to camera `index` (0 = A, 1 = B), or to the other one. Both cameras
@@ -327,7 +329,8 @@ public actor CaptureSession {
         guard let pad = selector.staticPad("sink_\(target)") else { preconditionFailure("selector lacks sink_\(target)") }
         duo_set_object(UnsafeMutableRawPointer(selector.pointer), "active-pad", UnsafeMutableRawPointer(pad.pointer))
         let labels = [plan.camera.label, second.label]
-        let swap = CameraSwap(runningTime: runningTime, from: labels[activeCamera], to: labels[target], format: plan.format.description)
+        let swap = CameraSwap(runningTime: runningTime, from: labels[activeCamera], to: labels[target],
+                              format: plan.format(ofCamera: target).description)
         activeCamera = target
         swaps.append(swap)
         return swap
@@ -397,7 +400,7 @@ public actor CaptureSession {
         guard take == nil else { throw .runtime("a take is already recording; stop it first") }
         takeCount += 1
         let number = takeCount
-        let bin = try Self.parseBin(try plan.recordDescription(location: path), name: "take\(number)")
+        let bin = try Self.parseBin(try plan.recordDescription(location: path, format: activeFormat), name: "take\(number)")
         guard let queue = bin.child(named: "record_queue"), let queueSink = queue.staticPad("sink"),
               let sink = bin.child(named: "record_sink") else {
             throw .input("pipeline file record.gst must keep the elements named record_queue and record_sink")

@@ -141,6 +141,10 @@ public struct GraphPlan: Sendable {
     /// Camera B of a two-camera (virtual) session, and the mode it opens in for the common format.
     public let secondCamera: CameraSource?
     public let secondCameraMode: CameraProfile.Mode?
+    /// Individual mode: each camera at its own best format (`--camera-mode individual`).
+    public let individual: Bool
+    /// Camera B's upright format in individual mode (nil in virtual mode: both share `format`).
+    public let secondFormat: VideoFormat?
     /// The fixed format after normalising: what the tee, every branch and every take carry.
     public let format: VideoFormat
     public let aspect: AspectRatio?
@@ -155,9 +159,10 @@ public struct GraphPlan: Sendable {
     /// that faces them expects a mirror image, as in any selfie view. The recording is never mirrored.
     public var subjectPictureMirrored = false
 
-    public init(library: PipelineLibrary, camera: CameraSource, secondCamera: CameraSource? = nil, requested: VideoFormat?,
-                aspect: AspectRatio?, encoder: EncoderChoice, container: ContainerChoice, bitrateKbps: Int? = nil,
-                audio: AudioSource = .none) throws(DuoError) {
+    public init(library: PipelineLibrary, camera: CameraSource, secondCamera: CameraSource? = nil, individual: Bool = false,
+                requested: VideoFormat?, aspect: AspectRatio?, encoder: EncoderChoice, container: ContainerChoice,
+                bitrateKbps: Int? = nil, audio: AudioSource = .none) throws(DuoError) {
+        self.individual = individual && secondCamera != nil
         self.library = library
         self.audio = audio
         self.camera = camera
@@ -166,7 +171,18 @@ public struct GraphPlan: Sendable {
         self.encoder = encoder
         self.container = container
         let cameraLimit = VideoFormat(width: 1920, height: 1080, frameRate: FrameRate(30))
-        if let second = secondCamera {
+        func best(_ cam: CameraSource) throws(DuoError) -> VideoFormat {
+            guard let offered = Self.uprightFormats(cam) else { return requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30)) }
+            return try FormatSelection.choose(for: cam.label, offered: offered, upTo: requested ?? cameraLimit)
+        }
+        if let second = secondCamera, individual {
+            // Individual cameras: each at its own best format; a swap during a take follows --swap-policy.
+            format = try best(camera)
+            secondFormat = try best(second)
+            cameraMode = Self.mode(of: camera, upright: format)
+            secondCameraMode = Self.mode(of: second, upright: secondFormat!)
+        } else if let second = secondCamera {
+            secondFormat = nil
             // The virtual camera: the formats both cameras deliver upright, after decoding (the pixel
             // format is normalised), best first; the session runs at one of them and never changes it.
             let offeredA = Self.uprightFormats(camera), offeredB = Self.uprightFormats(second)
@@ -198,11 +214,21 @@ public struct GraphPlan: Sendable {
             let raw = cameraMode.format
             format = camera.rotation % 180 == 0 ? raw : VideoFormat(width: raw.height, height: raw.width, frameRate: raw.frameRate)
             secondCameraMode = nil
+            secondFormat = nil
         }
         // The subject view needs little: at most 640 wide, keeping the camera's aspect, even sizes.
         let sw = min(640, format.width) & ~1
         subjectSize = (sw, max(2, (sw * format.height / format.width) & ~1))
-        self.bitrateKbps = bitrateKbps ?? max(1000, format.pixels * Int(format.frameRate.value.rounded()) / 10_000)
+        self.bitrateKbps = bitrateKbps ?? Self.defaultBitrate(format)
+    }
+
+    static func defaultBitrate(_ format: VideoFormat) -> Int {
+        max(1000, format.pixels * Int(format.frameRate.value.rounded()) / 10_000)
+    }
+
+    /// The upright format camera `index` (0 = A, 1 = B) delivers: the common one in virtual mode.
+    public func format(ofCamera index: Int) -> VideoFormat {
+        index == 1 ? (secondFormat ?? format) : format
     }
 
     /// A camera's formats as they leave the source chain (rotated upright); nil when any format goes.
@@ -230,7 +256,9 @@ public struct GraphPlan: Sendable {
         try cameraDescription(camera, mode: cameraMode, name: name)
     }
 
-    func cameraDescription(_ camera: CameraSource, mode cameraMode: CameraProfile.Mode, name: String) throws(DuoError) -> String {
+    func cameraDescription(_ camera: CameraSource, mode cameraMode: CameraProfile.Mode, name: String,
+                           output: VideoFormat? = nil) throws(DuoError) -> String {
+        let format = output ?? self.format
         var values = [
             "name": name,
             "camera_format": cameraMode.pixelFormat,
@@ -272,7 +300,7 @@ public struct GraphPlan: Sendable {
             // drop-backwards: a swap must not step timestamps back (GStreamer 1.22).
             d = "input-selector name=selector drop-backwards=true ! tee name=t allow-not-linked=true  t. ! \(op)  t. ! \(subject)"
             d += "  \(try cameraDescription(camera, mode: cameraMode, name: "camera")) ! selector.sink_0"
-            d += "  \(try cameraDescription(second, mode: secondMode, name: "camera_b")) ! selector.sink_1"
+            d += "  \(try cameraDescription(second, mode: secondMode, name: "camera_b", output: format(ofCamera: 1))) ! selector.sink_1"
         } else {
             d = "\(try cameraDescription()) ! tee name=t allow-not-linked=true  t. ! \(op)  t. ! \(subject)"
         }
@@ -299,14 +327,16 @@ public struct GraphPlan: Sendable {
 
     /// One take's bin: the video branch (record_queue … record_sink) and, with audio, the audio branch
     /// (record_audio_queue … record_mux).
-    public func recordDescription(location: String) throws(DuoError) -> String {
-        let video = try recordVideoDescription(location: location)
+    public func recordDescription(location: String, format recorded: VideoFormat? = nil) throws(DuoError) -> String {
+        let video = try recordVideoDescription(location: location, format: recorded ?? format)
         guard let audio = try recordAudioDescription() else { return video }
         return "\(video)  \(audio)"
     }
 
     /// One take's video branch; its first element is the record queue, its last the file sink.
-    public func recordVideoDescription(location: String) throws(DuoError) -> String {
+    public func recordVideoDescription(location: String, format: VideoFormat? = nil) throws(DuoError) -> String {
+        let format = format ?? self.format
+        let bitrateKbps = format == self.format ? self.bitrateKbps : Self.defaultBitrate(format)
         let crop = aspect?.centredCrop(frameWidth: format.width, frameHeight: format.height) ?? (left: 0, right: 0, top: 0, bottom: 0)
         let fps = Int(format.frameRate.value.rounded())
         let encoderValues = [

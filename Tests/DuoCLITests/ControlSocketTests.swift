@@ -210,3 +210,55 @@ final class TwoCameraRunTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("share no format"), run.stderr)
     }
 }
+
+/// Individual cameras: each at its own best format, so a swap mid-take follows --swap-policy and the
+/// recording never changes format inside a file.
+final class IndividualCameraTests: XCTestCase {
+    private func run(policy: String, in dir: String) throws -> (RunReport, [Substring]) {
+        let small = "\(dir)/small.json"
+        try Data(#"{"id": "small", "name": "Small", "testPattern": "ball", "formats": [{"width": 320, "height": 180, "frameRates": [30]}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: small))
+        let timeline = "\(dir)/session.jsonl"
+        try Data("""
+            {"at": 0.2, "cmd": "record"}
+            {"at": 1.0, "cmd": "swap"}
+            {"at": 1.8, "cmd": "stop"}
+            {"at": 2.0, "cmd": "quit"}
+            """.utf8).write(to: URL(fileURLWithPath: timeline))
+        let events = "\(dir)/events.jsonl"
+        let r = try duoCapture(["--headless", "--camera", "inner", "--camera", "profile:\(small)", "--camera-mode", "individual",
+                                "--swap-policy", policy, "--format", "640x360@30", "--countdown", "0", "--record-dir", dir,
+                                "--timeline", timeline, "--events", events, "--json", "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(r.stdout.utf8))
+        return (report, try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n"))
+    }
+
+    func testSegmentStartsANewFileAtTheNewFormat() throws {
+        let (report, events) = try run(policy: "segment", in: try scratchDirectory(self))
+        XCTAssertEqual(report.takes.count, 2, "one file per camera")
+        let sizes = try report.takes.map { t -> String in
+            let d = try MediaInspector.decode(t.file)
+            return "\(d.width ?? 0)x\(d.height ?? 0)"
+        }
+        XCTAssertEqual(sizes, ["640x360", "320x180"])
+        XCTAssertEqual(events.filter { $0.contains("\"event\":\"swap\"") }.count, 1)
+    }
+
+    func testLockRefusesTheSwapWhileRecording() throws {
+        let (report, events) = try run(policy: "lock", in: try scratchDirectory(self))
+        XCTAssertEqual(report.takes.count, 1)
+        XCTAssertEqual(try MediaInspector.decode(report.takes[0].file).width, 640)
+        XCTAssertTrue(events.contains { $0.contains("\"event\":\"error\"") && $0.contains("swap-policy is lock") })
+        XCTAssertFalse(events.contains { $0.contains("\"event\":\"swap\"") })
+    }
+
+    func testStopEndsTheTakeAndSwaps() throws {
+        let (report, events) = try run(policy: "stop", in: try scratchDirectory(self))
+        XCTAssertEqual(report.takes.count, 1)
+        XCTAssertEqual(try MediaInspector.decode(report.takes[0].file).width, 640)
+        XCTAssertEqual(events.filter { $0.contains("\"event\":\"swap\"") }.count, 1)
+        // The later stop finds nothing recording.
+        XCTAssertTrue(events.contains { $0.contains("nothing is recording") })
+    }
+}
