@@ -293,26 +293,16 @@ actor DesktopController {
 
     /// A swap, with the take handled as `--swap-policy` says when the cameras' formats differ.
     private func swapCameras(_ requested: Int?) async {
-        guard plan.secondCamera != nil else {
-            return events.emit("error", ["message": "control: camera swaps need a second camera; give --camera twice"])
+        switch await CameraSwitch.perform(requested, session: session, plan: plan, policy: options.swapPolicy,
+                                          stopTake: { await self.stopTake() }) {
+        case .unchanged: break
+        case .refused(let why): events.emit("error", ["message": "control: \(why)"])
+        case .swapped(let swap, let startNewTake):
+            events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
+            let label = swap.to, format = swap.format
+            GtkMain.post { [ui] in ui.hud.cameraLabel = label; ui.hud.format = format }
+            if startNewTake { await startTake() }
         }
-        let active = await session.activeCamera
-        let target = requested ?? (1 - active)
-        guard target != active else { return }
-        let decision = options.swapPolicy.decide(recording: await session.isRecording,
-                                                 formatsMatch: plan.format(ofCamera: 0) == plan.format(ofCamera: 1))
-        if case .refuse(let why) = decision { return events.emit("error", ["message": "control: \(why)"]) }
-        if decision == .segment || decision == .stopThenSwap { await stopTake() }
-        do {
-            if let swap = try await session.selectCamera(target) {
-                events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
-                let label = swap.to, format = swap.format
-                GtkMain.post { [ui] in ui.hud.cameraLabel = label; ui.hud.format = format }
-            }
-        } catch {
-            events.emit("error", ["message": "control: \(error.message)"])
-        }
-        if decision == .segment { await startTake() }
     }
 
     private func handle(_ action: DesktopAction) async {

@@ -314,26 +314,18 @@ actor HeadlessDirector {
 
     /// A swap, with the take handled as `--swap-policy` says when the cameras' formats differ.
     private func swapCameras(_ requested: Int?) async {
-        guard plan.secondCamera != nil else { return refuse("camera swaps need a second camera; give --camera twice") }
-        let active = await session.activeCamera
-        let target = requested ?? (1 - active)
-        guard target != active else { return }
-        let recording = await session.isRecording
-        let decision = options.swapPolicy.decide(recording: recording,
-                                                 formatsMatch: plan.format(ofCamera: 0) == plan.format(ofCamera: 1))
-        if case .refuse(let why) = decision { return refuse(why) }
-        if decision == .segment || decision == .stopThenSwap { _ = try? await session.stopTake() }
-        do {
-            if let swap = try await session.selectCamera(target) {
-                events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
+        let session = self.session
+        switch await CameraSwitch.perform(requested, session: session, plan: plan, policy: options.swapPolicy,
+                                          stopTake: { _ = try? await session.stopTake() }) {
+        case .unchanged: break
+        case .refused(let why): refuse(why)
+        case .swapped(let swap, let startNewTake):
+            events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
+            if startNewTake, let dir = recordDirectory {
+                // The next segment starts at once, at the new camera's format, as a new take and file.
+                takes += 1
+                await begin(take: takes, in: dir, at: await session.runningTime, endingRunAfter: nil, afterCountdown: false)
             }
-        } catch {
-            return refuse(error.message)
-        }
-        if decision == .segment, let dir = recordDirectory {
-            // The next segment starts at once, at the new camera's format, as a new take and file.
-            takes += 1
-            await begin(take: takes, in: dir, at: await session.runningTime, endingRunAfter: nil, afterCountdown: false)
         }
     }
 
