@@ -164,10 +164,10 @@ void duo_detach_branch_when_idle(GstElement *tee, GstPad *tee_pad, GstPad *branc
     gst_pad_add_probe(tee_pad, GST_PAD_PROBE_TYPE_IDLE, detach_on_idle, ctx, detach_context_free);
 }
 
-static GstPadProbeReturn gate_probe(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
-    DuoStartGate *gate = user_data;
-    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
-    if (!buffer || !GST_BUFFER_PTS_IS_VALID(buffer)) return GST_PAD_PROBE_OK;
+/// The running time of `buffer` on `pad` (its PTS through the pad's sticky TIME segment; the PTS itself
+/// when there is no segment), or GST_CLOCK_TIME_NONE.
+static GstClockTime buffer_running_time(GstPad *pad, GstBuffer *buffer) {
+    if (!GST_BUFFER_PTS_IS_VALID(buffer)) return GST_CLOCK_TIME_NONE;
     GstClockTime rt = GST_BUFFER_PTS(buffer);
     GstEvent *event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0);
     if (event) {
@@ -177,6 +177,14 @@ static GstPadProbeReturn gate_probe(GstPad *pad, GstPadProbeInfo *info, gpointer
             rt = gst_segment_to_running_time(segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
         gst_event_unref(event);
     }
+    return rt;
+}
+
+static GstPadProbeReturn gate_probe(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
+    DuoStartGate *gate = user_data;
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (!buffer) return GST_PAD_PROBE_OK;
+    GstClockTime rt = buffer_running_time(pad, buffer);
     if (!GST_CLOCK_TIME_IS_VALID(rt)) return GST_PAD_PROBE_OK;
     if (rt < gate->threshold) return GST_PAD_PROBE_DROP;
     __atomic_store_n(&gate->first_running_time, (gint64)rt, __ATOMIC_RELEASE);
@@ -225,6 +233,8 @@ typedef struct {
     DuoI420DrawFunc draw;
     gpointer context;
     GDestroyNotify destroy;
+    GstVideoInfo info;  // from the last CAPS event (streaming thread only), so frames need no caps look-up
+    gboolean i420;      // TRUE once caps arrived and they are I420
 } DrawerContext;
 
 static void drawer_context_free(gpointer data) {
@@ -235,34 +245,26 @@ static void drawer_context_free(gpointer data) {
 
 static GstPadProbeReturn draw_i420(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
     DrawerContext *d = user_data;
+    if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
+        GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+        if (event && GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
+            GstCaps *caps = NULL;
+            gst_event_parse_caps(event, &caps);
+            d->i420 = caps && gst_video_info_from_caps(&d->info, caps)
+                && GST_VIDEO_INFO_FORMAT(&d->info) == GST_VIDEO_FORMAT_I420;
+        }
+        return GST_PAD_PROBE_OK;
+    }
     GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
-    if (!buffer) return GST_PAD_PROBE_OK;
-    GstCaps *caps = gst_pad_get_current_caps(pad);
-    if (!caps) return GST_PAD_PROBE_OK;
-    GstVideoInfo vinfo;
-    gboolean ok = gst_video_info_from_caps(&vinfo, caps);
-    gst_caps_unref(caps);
-    if (!ok || GST_VIDEO_INFO_FORMAT(&vinfo) != GST_VIDEO_FORMAT_I420) return GST_PAD_PROBE_OK;
+    if (!buffer || !d->i420) return GST_PAD_PROBE_OK;
 
     buffer = gst_buffer_make_writable(buffer);
     GST_PAD_PROBE_INFO_DATA(info) = buffer;
 
-    gint64 running_time = -1;
-    if (GST_BUFFER_PTS_IS_VALID(buffer)) {
-        running_time = (gint64)GST_BUFFER_PTS(buffer);
-        GstEvent *event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0);
-        if (event) {
-            const GstSegment *segment = NULL;
-            gst_event_parse_segment(event, &segment);
-            if (segment && segment->format == GST_FORMAT_TIME) {
-                GstClockTime rt = gst_segment_to_running_time(segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
-                if (GST_CLOCK_TIME_IS_VALID(rt)) running_time = (gint64)rt;
-            }
-            gst_event_unref(event);
-        }
-    }
+    GstClockTime rt = buffer_running_time(pad, buffer);
+    gint64 running_time = GST_CLOCK_TIME_IS_VALID(rt) ? (gint64)rt : -1;
     GstVideoFrame frame;
-    if (!gst_video_frame_map(&frame, &vinfo, buffer, GST_MAP_READWRITE)) return GST_PAD_PROBE_OK;
+    if (!gst_video_frame_map(&frame, &d->info, buffer, GST_MAP_READWRITE)) return GST_PAD_PROBE_OK;
     d->draw(d->context,
             GST_VIDEO_FRAME_PLANE_DATA(&frame, 0), GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0),
             GST_VIDEO_FRAME_PLANE_DATA(&frame, 1), GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 1),
@@ -277,7 +279,15 @@ gulong duo_attach_i420_drawer(GstPad *pad, DuoI420DrawFunc draw, gpointer contex
     d->draw = draw;
     d->context = context;
     d->destroy = destroy;
-    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, draw_i420, d, drawer_context_free);
+    // Caps that are already set (the probe added while playing) are read once here; later CAPS events
+    // update them in the probe.
+    GstCaps *caps = gst_pad_get_current_caps(pad);
+    if (caps) {
+        d->i420 = gst_video_info_from_caps(&d->info, caps) && GST_VIDEO_INFO_FORMAT(&d->info) == GST_VIDEO_FORMAT_I420;
+        gst_caps_unref(caps);
+    }
+    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, draw_i420, d,
+                             drawer_context_free);
 }
 
 void duo_set_bool(gpointer object, const gchar *name, gboolean value) { g_object_set(object, name, value, NULL); }

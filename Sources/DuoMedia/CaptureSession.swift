@@ -75,12 +75,6 @@ public struct TakeResult: Sendable {
 
     /// Record-start latency: the first recorded frame's capture time after the take's start, ns.
     public var startLatency: Int64? { firstFrameRunningTime.map { $0 - startRunningTime } }
-
-    /// Duration covered by the recorded frames, ns.
-    public var recordedDuration: Int64 {
-        guard let first = frames.firstPTS, let last = frames.lastPTS else { return 0 }
-        return last - first
-    }
 }
 
 /// Thread: value type, Sendable; emitted by the session actor, read by any task.
