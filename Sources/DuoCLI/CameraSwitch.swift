@@ -4,7 +4,7 @@ import DuoMedia
 /// One camera swap, as both runs (headless and desktop) carry it out: the target camera, the swap policy's
 /// decision for a running take, the take stopped if the policy says so, and the selector switched.
 ///
-/// Thread: called from the run's actor (HeadlessDirector or DesktopController); awaits the session actor.
+/// Thread: called from the run director's actor; awaits the capture port.
 enum CameraSwitch {
     enum Outcome {
         /// Already on that camera: nothing to do.
@@ -16,7 +16,7 @@ enum CameraSwitch {
 
     /// `requested`: 0 (A, unfold), 1 (B, fold) or nil (the other one). `stopTake` ends the running take
     /// the caller's way (sidecars, events), before the switch.
-    static func perform(_ requested: Int?, session: CaptureSession, plan: GraphPlan, policy: SwapPolicy,
+    static func perform(_ requested: Int?, session: any CapturePort, plan: GraphPlan, policy: SwapPolicy,
                         stopTake: @Sendable () async -> Void) async -> Outcome {
         guard plan.secondCamera != nil else { return .refused("camera swaps need a second camera; give --camera twice") }
         let active = await session.activeCamera
@@ -27,7 +27,7 @@ enum CameraSwitch {
         if case .refuse(let why) = decision { return .refused(why) }
         if decision == .segment || decision == .stopThenSwap { await stopTake() }
         do {
-            guard let swap = try await session.selectCamera(target) else { return .unchanged }
+            guard let swap = try await session.switchCamera(to: target) else { return .unchanged }
             return .swapped(swap, startNewTake: decision == .segment)
         } catch {
             return .refused(error.message)

@@ -119,7 +119,7 @@ final class ControlSocket: @unchecked Sendable {
     }
 
     static func errorLine(_ message: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: ["event": "error", "message": message], options: [.sortedKeys])) ?? Data()
+        let data = (try? JSONSerialization.data(withJSONObject: ["event": "error", "message": message, "v": EventLog.version] as [String: Any], options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -135,8 +135,6 @@ final class ControlSocket: @unchecked Sendable {
     }
 
     /// Sends an error event to every client (a command that could not be carried out).
-    func broadcastError(_ message: String) { broadcast(Self.errorLine(message)) }
-
     func close() {
         let fds = lock.withLock { () -> [Int32] in
             defer { closed = true; clients.removeAll() }

@@ -8,9 +8,11 @@ import Foundation
 final class EventLog: @unchecked Sendable {
     private let handle: FileHandle?
     private let lock = Lock()
-    /// Also receives every event line (the control socket's clients); set before the run starts.
-    var tap: (@Sendable (String) -> Void)?
+    /// Also receives every event line (the control socket's clients).
+    private var tap: (@Sendable (String) -> Void)?
     private let start = Date()
+    /// The event schema's version: every event carries it as `v` (docs/events.md).
+    static let version = 1
 
     init(path: String?) throws(DuoError) {
         guard let path else { handle = nil; return }
@@ -20,10 +22,14 @@ final class EventLog: @unchecked Sendable {
         handle = h
     }
 
+    func setTap(_ tap: @escaping @Sendable (String) -> Void) { lock.withLock { self.tap = tap } }
+
     func emit(_ event: String, _ fields: [String: Any] = [:]) {
+        let tap = lock.withLock { self.tap }
         guard handle != nil || tap != nil else { return }
         var object = fields
         object["event"] = event
+        object["v"] = Self.version
         object["t"] = (Date().timeIntervalSince(start) * 1000).rounded() / 1000
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         lock.withLock {
@@ -31,13 +37,6 @@ final class EventLog: @unchecked Sendable {
             handle?.write(Data("\n".utf8))
         }
         tap?(String(decoding: data, as: UTF8.self))
-    }
-
-    func emit(_ change: AccessoryChange, enabledOnly: Bool = false, subjectMonitor: String?) {
-        emit(change.cause == .enabled ? "accessory" : "availability", [
-            "enabled": change.enabled, "available": change.available, "shown": change.shown,
-            "reasons": change.reasons.map(\.rawValue), "subjectMonitor": subjectMonitor ?? NSNull(),
-        ])
     }
 
     func close() {

@@ -74,6 +74,9 @@ public struct AccessoryChange: Sendable, Hashable {
     public let available: Bool
     public let reasons: [UnavailableReason]
     public let shown: Bool
+    public init(cause: Cause, enabled: Bool, available: Bool, reasons: [UnavailableReason], shown: Bool) {
+        self.cause = cause; self.enabled = enabled; self.available = available; self.reasons = reasons; self.shown = shown
+    }
 }
 
 /// The accessory's two flags, kept apart as in the Duo's `CameraCaptureAccessory`:

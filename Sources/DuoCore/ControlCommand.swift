@@ -4,6 +4,8 @@ import Foundation
 ///
 ///     {"cmd":"record"}                      start a take (after the countdown)
 ///     {"cmd":"stop"}                        stop the take, or cancel the countdown
+///     {"cmd":"toggle"}                      record when idle, else stop (the Space key)
+///     {"cmd":"cancel"}                      cancel a countdown only (the Esc key during a countdown)
 ///     {"cmd":"accessory","on":true}         the subject view on / off (the user's "enabled")
 ///     {"cmd":"fullscreen","on":false}       the operator window fullscreen on / off (desktop)
 ///     {"cmd":"speed","step":1}              teleprompter faster (1) or slower (-1); or {"preset":3}
@@ -13,19 +15,45 @@ import Foundation
 ///     {"cmd":"swap"} {"cmd":"fold"} {"cmd":"unfold"}   camera swaps (need a second camera)
 ///     {"cmd":"quit"}                        end the run (a take is finalised first)
 ///
+/// This is the run's one input vocabulary: the desktop's keys are bindings to these commands (see
+/// `KeyBindings` in DuoDesktop), the timeline replays them, and the run director carries them out the same
+/// way whichever way they came. `accessory` and `fullscreen` without `on` toggle (the T and F11 keys).
+///
 /// Thread: value type, Sendable; parsed on the socket's reader thread.
 public enum ControlCommand: Sendable, Equatable {
     public enum Jump: String, Sendable { case next, previous, start }
 
-    case record, stop, quit, pause, mirror, swap, fold, unfold
-    case accessory(on: Bool)
-    case fullscreen(on: Bool)
+    case record, stop, toggleRecord, cancelCountdown, quit, pause, mirror, swap, fold, unfold
+    /// nil toggles.
+    case accessory(on: Bool?)
+    /// nil toggles.
+    case fullscreen(on: Bool?)
     case speedStep(Int)
     case speedPreset(Int)
     case jump(Jump)
 
-    public static let names = ["record", "stop", "accessory", "fullscreen", "speed", "pause", "jump", "mirror",
-                               "swap", "fold", "unfold", "quit"]
+    public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "jump",
+                               "mirror", "swap", "fold", "unfold", "quit"]
+
+    /// The command's `cmd` name, as the `command` event reports it.
+    public var name: String {
+        switch self {
+        case .record: "record"
+        case .stop: "stop"
+        case .toggleRecord: "toggle"
+        case .cancelCountdown: "cancel"
+        case .quit: "quit"
+        case .pause: "pause"
+        case .mirror: "mirror"
+        case .swap: "swap"
+        case .fold: "fold"
+        case .unfold: "unfold"
+        case .accessory: "accessory"
+        case .fullscreen: "fullscreen"
+        case .speedStep, .speedPreset: "speed"
+        case .jump: "jump"
+        }
+    }
 
     /// Parses one line. Every problem is a one-line usage error saying what a good line looks like.
     public static func parse(_ line: String) throws(DuoError) -> ControlCommand {
@@ -45,6 +73,8 @@ public enum ControlCommand: Sendable, Equatable {
         switch cmd {
         case "record": return .record
         case "stop": return .stop
+        case "toggle": return .toggleRecord
+        case "cancel": return .cancelCountdown
         case "quit": return .quit
         case "pause": return .pause
         case "mirror": return .mirror

@@ -1,23 +1,31 @@
 import CGtk
 import DuoCore
 
-/// What the operator asks for with a key (or the window's close button). Sent to the controller as a
-/// Sendable command; the GTK thread never waits for it to be carried out.
-///
-/// Thread: value type, Sendable.
-public enum DesktopAction: String, Sendable, CaseIterable {
-    case recordOrStop = "record"
-    case cancelCountdown = "cancel-countdown"
-    case speedUp = "speed-up", speedDown = "speed-down"
-    case pauseScroll = "pause", restartScript = "home"
-    case previousMarker = "previous-marker", nextMarker = "next-marker"
-    case mirror, quit
-}
-
-/// The keys of the operator window, as `--help` lists them.
+/// The keys of the operator window: each is a binding to a run command (the same commands the control
+/// socket and timelines speak), never a language of its own. `--help` lists them.
 ///
 /// Thread: immutable; any thread.
 public enum DesktopKeys {
+    /// The command a key stands for. `countingDown` and `fullscreen` let Esc mean "cancel the countdown"
+    /// while one runs and "leave fullscreen" otherwise.
+    public static func command(forKey keyval: Int32, countingDown: Bool, fullscreen: Bool) -> ControlCommand? {
+        switch keyval {
+        case GDK_KEY_space: .toggleRecord
+        case GDK_KEY_t, GDK_KEY_T: .accessory(on: nil)
+        case GDK_KEY_F11: .fullscreen(on: nil)
+        case GDK_KEY_Escape: countingDown ? .cancelCountdown : fullscreen ? .fullscreen(on: false) : nil
+        case GDK_KEY_Up: .speedStep(1)
+        case GDK_KEY_Down: .speedStep(-1)
+        case GDK_KEY_p, GDK_KEY_P: .pause
+        case GDK_KEY_Home: .jump(.start)
+        case GDK_KEY_Page_Up: .jump(.previous)
+        case GDK_KEY_Page_Down: .jump(.next)
+        case GDK_KEY_m, GDK_KEY_M: .mirror
+        case GDK_KEY_q, GDK_KEY_Q: .quit
+        default: nil
+        }
+    }
+
     public static let help: [(key: String, does: String)] = [
         ("Space", "record / stop (a countdown runs first)"),
         ("T", "accessory (subject view) on / off"),
@@ -55,8 +63,9 @@ public final class DesktopUI {
     /// Called on the GTK thread with each accessory change (availability with reasons, or enabled) and
     /// the monitors at that moment. The controller logs it and opens or shuts the subject branch.
     public var onAccessoryChange: (AccessoryChange, HudModel) -> Void = { _, _ in }
-    /// Called on the GTK thread for each key action; must only hand the action on (never block).
-    public var onAction: (DesktopAction) -> Void = { _ in }
+    /// Called on the GTK thread with the command each key (or window close button) stands for; must only
+    /// hand it on (never block).
+    public var onCommand: (ControlCommand) -> Void = { _ in }
     /// Called on the GTK thread when the fullscreen state the window manager reports changes.
     public var onFullscreen: (Bool) -> Void = { _ in }
 
@@ -161,6 +170,15 @@ public final class DesktopUI {
         if accessory.inputs.operatorFullscreen { leaveFullscreen() } else { enterFullscreen() }
     }
 
+    /// nil toggles.
+    public func setFullscreen(_ on: Bool?) {
+        switch on {
+        case nil: toggleFullscreen()
+        case true?: enterFullscreen()
+        case false?: leaveFullscreen()
+        }
+    }
+
     public func enterFullscreen() {
         fullscreenRequested = true
         if let op = choice.operatorMonitor(in: monitors), let screen = gdk_screen_get_default() {
@@ -249,36 +267,23 @@ public final class DesktopUI {
     }
 
     private func key(_ keyval: Int32) -> Bool {
-        switch keyval {
-        case GDK_KEY_space: onAction(.recordOrStop)
-        case GDK_KEY_t, GDK_KEY_T: setEnabled(!accessory.enabled)
-        case GDK_KEY_F11: toggleFullscreen()
-        case GDK_KEY_Escape:
-            if hud.countdown != nil { onAction(.cancelCountdown) } else if accessory.inputs.operatorFullscreen { leaveFullscreen() }
-        case GDK_KEY_Up: onAction(.speedUp)
-        case GDK_KEY_Down: onAction(.speedDown)
-        case GDK_KEY_p, GDK_KEY_P: onAction(.pauseScroll)
-        case GDK_KEY_Home: onAction(.restartScript)
-        case GDK_KEY_Page_Up: onAction(.previousMarker)
-        case GDK_KEY_Page_Down: onAction(.nextMarker)
-        case GDK_KEY_m, GDK_KEY_M: onAction(.mirror)
-        case GDK_KEY_q, GDK_KEY_Q: onAction(.quit)
-        default: return false
-        }
+        guard let command = DesktopKeys.command(forKey: keyval, countingDown: hud.countdown != nil,
+                                                fullscreen: accessory.inputs.operatorFullscreen) else { return false }
+        onCommand(command)
         return true
     }
 
     private static let deleteCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in
         // Closing the operator window quits like Q: the take is finalised, then the windows go.
         let ui = this(data)
-        MainActor.assumeIsolated { ui.onAction(.quit) }
+        MainActor.assumeIsolated { ui.onCommand(.quit) }
         return 1
     }
 
     private static let subjectDeleteCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in
         // Closing the subject window is the user turning the accessory off.
         let ui = this(data)
-        MainActor.assumeIsolated { ui.setEnabled(false) }
+        MainActor.assumeIsolated { ui.onCommand(.accessory(on: false)) }
         return 1
     }
 

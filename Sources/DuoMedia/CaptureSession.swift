@@ -25,6 +25,9 @@ public struct BranchCounts: Sendable, Equatable {
     public var camera: FrameCount
     public var operatorView: FrameCount
     public var subjectView: FrameCount
+    public init(camera: FrameCount, operatorView: FrameCount, subjectView: FrameCount) {
+        self.camera = camera; self.operatorView = operatorView; self.subjectView = subjectView
+    }
 }
 
 /// One reading of the audio level meter (`level`, first channel).
@@ -47,6 +50,9 @@ public struct CameraSwap: Sendable, Equatable {
     public let to: String
     /// The (unchanged) format the session runs at.
     public let format: String
+    public init(runningTime: Int64, from: String, to: String, format: String) {
+        self.runningTime = runningTime; self.from = from; self.to = to; self.format = format
+    }
 }
 
 /// A finished take, as the session saw it.
@@ -68,10 +74,22 @@ public struct TakeResult: Sendable {
     public let startDate: Date
     public let endDate: Date
     /// Set when the take ended because of an error (disk full, encoder failure); the file holds what was
-    /// written before it.
+    /// written before it. A take stopped before its first frame is `empty`, not failed.
     public let failure: DuoError?
     /// Camera swaps while the take recorded.
     public var swaps: [CameraSwap] = []
+
+    public init(number: Int, path: String, frames: FrameCount, audio: FrameCount? = nil, startRunningTime: Int64,
+                endRunningTime: Int64, firstFrameRunningTime: Int64? = nil, firstAudioRunningTime: Int64? = nil,
+                startDate: Date, endDate: Date, failure: DuoError? = nil, swaps: [CameraSwap] = []) {
+        self.number = number; self.path = path; self.frames = frames; self.audio = audio
+        self.startRunningTime = startRunningTime; self.endRunningTime = endRunningTime
+        self.firstFrameRunningTime = firstFrameRunningTime; self.firstAudioRunningTime = firstAudioRunningTime
+        self.startDate = startDate; self.endDate = endDate; self.failure = failure; self.swaps = swaps
+    }
+
+    /// Stopped before its first frame: no file is kept, and it is no failure.
+    public var empty: Bool { frames.frames == 0 }
 
     /// Record-start latency: the first recorded frame's capture time after the take's start, ns.
     public var startLatency: Int64? { firstFrameRunningTime.map { $0 - startRunningTime } }
@@ -92,6 +110,8 @@ public enum SessionEvent: Sendable {
 public actor CaptureSession {
     public let plan: GraphPlan
     public nonisolated let events: AsyncStream<SessionEvent>
+    /// The pipeline's running time, readable from any thread, and waitable (the run director's clock).
+    public nonisolated let clock = PipelineClock()
     private let eventSink: AsyncStream<SessionEvent>.Continuation
 
     private(set) var pipeline: ElementRef?
@@ -147,6 +167,12 @@ public actor CaptureSession {
         }
     }
 
+    private var beforePlayingHook: (@Sendable (PreparedGraph) async throws(DuoError) -> Void)?
+    /// Sets what `start()` runs between building the graph and starting it, when its caller passes none.
+    public func setBeforePlaying(_ hook: @escaping @Sendable (PreparedGraph) async throws(DuoError) -> Void) {
+        beforePlayingHook = hook
+    }
+
     private let subjectDrawer: (any I420FrameDrawer)?
     private var subjectProbe: FrameDrawerProbe?
     private let sampleLuma: Bool
@@ -172,8 +198,9 @@ public actor CaptureSession {
     ///
     /// `beforePlaying` runs once the graph is built and before it starts: desktop mode puts the gtksink
     /// widgets into their windows there (see DesktopSinks.swift).
-    public func start(beforePlaying: (@Sendable (PreparedGraph) async throws(DuoError) -> Void)? = nil) async throws(DuoError) {
+    public func start(beforePlaying hook: (@Sendable (PreparedGraph) async throws(DuoError) -> Void)? = nil) async throws(DuoError) {
         precondition(pipeline == nil, "CaptureSession.start called twice")
+        let beforePlaying = hook ?? beforePlayingHook
         GStreamer.initialize()
         let description = try plan.liveDescription()
         for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
@@ -185,6 +212,7 @@ public actor CaptureSession {
         p.set("message-forward", true)
         guard let t = p.child(named: "t") else { preconditionFailure("graph has no tee named t") }
         pipeline = p
+        clock.attach(p)
         tee = t
         if plan.audio != .none {
             guard let at = p.child(named: "at") else { preconditionFailure("audio graph has no tee named at") }
@@ -223,45 +251,6 @@ public actor CaptureSession {
             await stop()
             throw failure
         }
-        startStallWatch()
-    }
-
-    // MARK: Camera watchdog
-
-    /// How long the camera may deliver nothing (after its first frame) before the session gives up on it.
-    /// An unplugged camera usually posts an error, but sometimes just goes quiet.
-    public var stallTimeout: Double {
-        max(2.0, 4.0 / plan.format.frameRate.value)
-    }
-    private var stallWatch: Task<Void, Never>?
-    private var lastCameraFrames: Int64 = 0
-    private var lastCameraProgress = Date()
-
-    private func startStallWatch() {
-        lastCameraProgress = Date()
-        stallWatch = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: 250_000_000)
-                guard let self, await self.checkForStall() == false else { return }
-            }
-        }
-    }
-
-    /// True when the watch should end (stalled, failed or stopped).
-    private func checkForStall() -> Bool {
-        guard pipeline != nil, failure == nil, let camera = counters["camera"] else { return true }
-        let frames = camera.read().frames
-        if frames != lastCameraFrames || frames == 0 {
-            lastCameraFrames = frames
-            lastCameraProgress = Date()
-            return false
-        }
-        let quiet = Date().timeIntervalSince(lastCameraProgress)
-        guard quiet > stallTimeout else { return false }
-        let error = DuoError.runtime("camera \(plan.camera.label) delivered no frame for \(String(format: "%.1f", quiet)) s (unplugged or stalled); check the camera and start again")
-        failure = error
-        eventSink.yield(.failed(error))
-        return true
     }
 
     private func waitUntilPlaying() async {
@@ -273,14 +262,13 @@ public actor CaptureSession {
     @discardableResult
     public func stop() async -> TakeResult? {
         var result: TakeResult?
-        stallWatch?.cancel()
-        stallWatch = nil
-        if take != nil { result = try? await stopTake() }
+        if take != nil || stopping != nil { result = try? await stopTake() }
         counters.removeAll()
         subjectProbe = nil
         if let p = pipeline {
             p.setState(GST_STATE_NULL)
         }
+        clock.detach()
         bus?.cancel()
         bus = nil
         busTask?.cancel()
@@ -387,12 +375,12 @@ public actor CaptureSession {
     /// still start exactly at the end. Both streams are shifted by the same amount so the file starts at
     /// zero and audio stays in sync with video.
     @discardableResult
-    public func startTake(path: String, startingAt requestedStart: Int64? = nil) throws(DuoError) -> Int {
+    public func startTake(path: String, startingAt requestedStart: Int64? = nil, number requestedNumber: Int? = nil) throws(DuoError) -> Int {
         guard let p = pipeline, let t = tee, failure == nil else {
             throw .runtime("cannot start a take: the capture session is not running")
         }
-        guard take == nil else { throw .runtime("a take is already recording; stop it first") }
-        takeCount += 1
+        guard take == nil, stopping == nil else { throw .runtime("a take is already recording; stop it first") }
+        takeCount = requestedNumber ?? (takeCount + 1)
         let number = takeCount
         let bin = try Self.parseBin(try plan.recordDescription(location: path, format: activeFormat), name: "take\(number)")
         guard let queue = bin.child(named: "record_queue"), let queueSink = queue.staticPad("sink"),
@@ -468,11 +456,26 @@ public actor CaptureSession {
 
     /// Detaches the record branch at a frame boundary, sends it EOS and waits until the file is finalised.
     /// The preview keeps running throughout.
+    ///
+    /// A second call (or `stop()`) while the first still waits for the file to be finalised awaits the
+    /// same stop and gets the same result: a take is ended exactly once, and always reported.
     public func stopTake() async throws(DuoError) -> TakeResult {
+        if let inFlight = stopping { return await inFlight.value }
         guard let current = take, let p = pipeline else {
             throw .runtime("no take is recording")
         }
         take = nil
+        let task = Task { await self.finalise(current, in: p) }
+        stopping = task
+        let result = await task.value
+        stopping = nil
+        return result
+    }
+
+    /// The take being finalised (detached, waiting for its end-of-stream), if any.
+    private var stopping: Task<TakeResult, Never>?
+
+    private func finalise(_ current: ActiveTake, in p: ElementRef) async -> TakeResult {
         let end = runningTime
         let sinkID = current.sink.identity
         let binID = current.bin.identity
@@ -487,11 +490,10 @@ public actor CaptureSession {
         eosSeen.remove(sinkID)
         eosSeen.remove(binID)
         let frames = current.counter.read()
-        var failure = current.failure
+        let failure = current.failure
         if frames.frames == 0 {
             // A file with headers and no frame does not play; leave nothing rather than a broken file.
             try? FileManager.default.removeItem(atPath: current.path)
-            failure = failure ?? .runtime("take \(current.number) recorded no frames, so no file was kept")
         }
         var result = TakeResult(number: current.number, path: current.path, frames: frames,
                                 audio: current.audioCounter?.read(),

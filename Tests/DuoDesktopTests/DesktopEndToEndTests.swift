@@ -200,15 +200,20 @@ final class DesktopEndToEndTests: XCTestCase {
         // The teleprompter keys reach the subject view's script: P pauses, Home restarts, PgDn jumps to the
         // next marker (heading), M mirrors.
         // (The status that follows the key's own event, not a periodic one from before the key was handled.)
-        func afterKey(_ key: String, _ action: String) throws -> [String: Any] {
+        // A key is a binding to a command: the event names the command and that it came from a key.
+        func afterKey(_ key: String, _ command: String) throws -> [String: Any] {
             let mark = app.count
             try desktop.key(key)
-            let handled = try app.wait("the \(action) key", after: mark) { $0["event"] as? String == "key" && $0["action"] as? String == action }
-            return try app.wait("a status after \(action)", after: handled.index + 1) { $0["event"] as? String == "status" }.event
+            let handled = try app.wait("the \(key) key", after: mark) {
+                $0["event"] as? String == "command" && $0["cmd"] as? String == command && $0["source"] as? String == "key"
+            }
+            return try app.wait("a status after \(key)", after: handled.index + 1) {
+                $0["event"] as? String == "status" && $0["trigger"] as? String == "command"
+            }.event
         }
         XCTAssertEqual(try afterKey("p", "pause")["paused"] as? Bool, true)
-        XCTAssertEqual(try afterKey("Home", "home")["position"] as? Double ?? -1, 0, accuracy: 0.5)
-        XCTAssertGreaterThan(try afterKey("Next", "next-marker")["position"] as? Double ?? 0, 1)
+        XCTAssertEqual(try afterKey("Home", "jump")["position"] as? Double ?? -1, 0, accuracy: 0.5)
+        XCTAssertGreaterThan(try afterKey("Next", "jump")["position"] as? Double ?? 0, 1)
         XCTAssertEqual(try afterKey("m", "mirror")["mirror"] as? String, "h")
 
         // Q finalises the take and quits.

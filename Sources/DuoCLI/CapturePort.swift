@@ -1,0 +1,39 @@
+import DuoCore
+import DuoMedia
+
+/// What the run director needs from the media: the live graph and its takes. `CaptureSession` is the
+/// real one; the director's tests use a fake that records calls and makes up frames.
+///
+/// Thread: implementations are actors (or otherwise safe to call from the director's actor).
+protocol CapturePort: Sendable {
+    /// Facts the media reports by itself: a take that failed (full disk), a fatal error, warnings, levels.
+    var events: AsyncStream<SessionEvent> { get }
+    /// Builds the graph and brings it to PLAYING.
+    func startCapture() async throws(DuoError)
+    /// Finalises a running take, stops the graph. Idempotent.
+    func stopCapture() async
+    var isRecording: Bool { get async }
+    var counts: BranchCounts { get async }
+    /// Attaches take `number`'s record branch so that frames captured from `startingAt` (running time, ns)
+    /// on go into `path`. Returns the take's actual start: the later of `startingAt` and now.
+    func beginTake(number: Int, path: String, startingAt: Int64) async throws(DuoError) -> Int64
+    /// Ends the running take and waits until its file is finalised (nil when none runs).
+    func endTake() async -> TakeResult?
+    var activeCamera: Int { get async }
+    func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap?
+    func setSubjectBranchOpen(_ open: Bool) async
+}
+
+extension CaptureSession: CapturePort {
+    func startCapture() async throws(DuoError) { try await start(beforePlaying: nil) }
+    func stopCapture() async { await stop() }
+
+    func beginTake(number: Int, path: String, startingAt: Int64) async throws(DuoError) -> Int64 {
+        try startTake(path: path, startingAt: startingAt, number: number)
+        return takeStartRunningTime ?? startingAt
+    }
+
+    func endTake() async -> TakeResult? { try? await stopTake() }
+
+    func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap? { try selectCamera(index) }
+}

@@ -1,0 +1,573 @@
+import DuoCore
+import DuoMedia
+import DuoRender
+import Foundation
+
+//  One run, one director: the headless and desktop runs are the same program with a different face.
+//
+//   keys (DesktopUI key bindings) ─┐
+//   control socket lines ──────────┤  ControlCommand          ┌─▶ CapturePort (CaptureSession: graph, takes)
+//   timeline entries ──────────────┼──────────┐               │
+//   signals, timers, ticks ────────┘          ▼               ├─▶ SubjectPresenter (subject view state)
+//                                   RunInput stream ─▶ RunDirector ─┼─▶ RunFace (headless: nothing; desktop: windows)
+//   face facts (accessory shown, fullscreen) ─┘    (actor)    ├─▶ EventLog (--events, control clients)
+//   session facts (take failed, fatal error) ─┘               └─▶ sidecars, summary, exit code
+//
+//  Every decision (countdown, take numbering and start, swaps, presenter commands, watchdogs, the end
+//  and the exit code) is made here, once, on the director's actor, in pipeline running time.
+
+/// Why a run ended.
+///
+/// Thread: value type, Sendable.
+enum EndReason: Sendable, Equatable {
+    case duration, quit, signal(String), failed(DuoError)
+    var text: String {
+        switch self {
+        case .duration: "duration reached"
+        case .quit: "quit command"
+        case .signal(let s): "\(s) received"
+        case .failed: "failed"
+        }
+    }
+}
+
+/// Where a command came from, as the `command` event reports it.
+///
+/// Thread: value type, Sendable.
+enum CommandSource: String, Sendable { case key, control, timeline }
+
+/// Everything that reaches the director, from any thread.
+///
+/// Thread: value type, Sendable.
+enum RunInput: Sendable {
+    case command(ControlCommand, source: CommandSource)
+    case signal(String)
+    /// The graph is playing.
+    case started
+    case startFailed(DuoError)
+    case session(SessionEvent)
+    /// The face's report: the accessory's state changed (enabled by the user, or availability).
+    case accessory(AccessoryChange, subjectMonitor: String?)
+    /// The face's report: the operator window's fullscreen state changed.
+    case fullscreen(Bool)
+    /// Time has passed: countdowns, durations and watchdogs are checked against the clock.
+    case tick
+}
+
+/// How a run ended, and what it tells the user and the shell.
+///
+/// Thread: value type, Sendable; made once by `RunDirector.finish`.
+struct RunOutcome: Sendable {
+    let reason: EndReason
+    let summary: RunSummary?
+    /// The error that decides the exit code (nil: exit 0).
+    let error: DuoError?
+    var exitCode: Int32 { error?.kind.exitCode ?? 0 }
+}
+
+/// The run's policy, shared by the headless and desktop runs.
+///
+/// Thread: an actor. `send` may be called from any thread (GTK, the control socket's readers, signals,
+/// timers); inputs are carried out one at a time in arrival order, except that an end (quit, a signal)
+/// goes ahead of everything queued, and nothing queued runs after it.
+actor RunDirector {
+    /// The options the director decides with.
+    ///
+    /// Thread: value type, Sendable.
+    struct Settings: Sendable {
+        var countdown = Countdown.defaultValue
+        var record = false
+        var duration: Double?
+        /// Prepared (checked, created) at start-up when `--record` was given, else on the first take.
+        var recordDirectory: String?
+        var recordDirectoryOption: String?
+        var swapPolicy = SwapPolicy.segment
+        var timeline: Timeline?
+        var hasScript = false
+        var accessoryEnabled = true
+
+        init() {}
+        init(_ options: Options, recordDirectory: String?) {
+            countdown = options.countdown
+            record = options.record
+            duration = options.duration
+            self.recordDirectory = recordDirectory
+            recordDirectoryOption = options.recordDirectory
+            swapPolicy = options.swapPolicy
+            timeline = options.timeline
+            hasScript = options.subject.scriptPath != nil
+            accessoryEnabled = options.subject.accessory != .off
+        }
+    }
+
+    /// How long before the countdown's end the take's branch is attached, so the encoder is ready; the
+    /// start gate still drops every frame captured before the end.
+    static let attachLead: Int64 = 150_000_000
+    static let tickInterval: Int64 = 200_000_000
+    /// Frames count as flowing while the camera delivered one within this span.
+    static let flowingWindow: Int64 = 1_000_000_000
+
+    let settings: Settings
+    let plan: GraphPlan
+    let capture: any CapturePort
+    let presenter: SubjectPresenter
+    let face: any RunFace
+    let clock: any RunClock
+    let events: EventLog
+    let log: @Sendable (String) -> Void
+    private let sidecars: SidecarWriter
+
+    nonisolated let inputs: AsyncStream<RunInput>
+    private nonisolated let inputSink: AsyncStream<RunInput>.Continuation
+    /// An end that arrived: checked before each queued input, so it goes ahead of them.
+    private nonisolated let urgentEnd = Locked<EndReason?>(nil)
+
+    // Takes.
+    private var recordDirectory: String?
+    private var nextTake = 1
+    private struct Pending { let take: Int; let startedAt: Int64; let end: Int64; let endsRun: Bool }
+    private var pending: Pending?
+    private struct Current { let take: Int; let start: Int64 }
+    private var current: Current?
+    private var ended: [TakeResult] = []
+    private var firstTakeEndsRun = false
+
+    // The run.
+    private(set) var isStarted = false
+    private var startedDate = Date()
+    private var startedAt: Int64 = 0
+    private var runEnd: Int64?
+    private var endReason: EndReason?
+    private var accessoryEnabled: Bool
+    private var cameraLabel: String
+    private var cameraFormat: String
+    private var audioPeak: Double?
+    private var timers: [Task<Void, Never>] = []
+    private var early: [RunInput] = []
+
+    // Watchdogs.
+    private var lastCameraFrames: Int64 = 0
+    private var lastProgressAt: Int64 = 0
+    private var framesFlowing = false
+    private var lastStatusAt: Int64?
+
+    init(settings: Settings, plan: GraphPlan, capture: any CapturePort, presenter: SubjectPresenter, face: any RunFace,
+         clock: any RunClock, events: EventLog, log: @escaping @Sendable (String) -> Void) {
+        self.settings = settings; self.plan = plan; self.capture = capture; self.presenter = presenter
+        self.face = face; self.clock = clock; self.events = events; self.log = log
+        sidecars = SidecarWriter(plan: plan, countdown: settings.countdown, log: log)
+        recordDirectory = settings.recordDirectory
+        accessoryEnabled = settings.accessoryEnabled
+        cameraLabel = plan.camera.label
+        cameraFormat = plan.format.description
+        (inputs, inputSink) = AsyncStream.makeStream(of: RunInput.self, bufferingPolicy: .unbounded)
+        face.connect { [inputSink, urgentEnd] input in Self.enqueue(input, sink: inputSink, urgent: urgentEnd) }
+    }
+
+    /// Hands the director an input, from any thread; never blocks.
+    nonisolated func send(_ input: RunInput) { Self.enqueue(input, sink: inputSink, urgent: urgentEnd) }
+
+    private static func enqueue(_ input: RunInput, sink: AsyncStream<RunInput>.Continuation, urgent: Locked<EndReason?>) {
+        switch input {
+        case .command(.quit, _): urgent.update { $0 = $0 ?? .quit }
+        case .signal(let name): urgent.update { $0 = $0 ?? .signal(name) }
+        default: break
+        }
+        sink.yield(input)
+    }
+
+    // MARK: The run
+
+    /// Starts the graph, carries out inputs until the run ends, then finishes it. Signals, quit and the
+    /// control socket are honoured from the first instant, also while the graph is still starting.
+    func run() async -> RunOutcome {
+        let capture = self.capture, sink = inputSink, urgent = urgentEnd
+        let starting = Task {
+            do throws(DuoError) {
+                try await capture.startCapture()
+                sink.yield(.started)
+            } catch {
+                sink.yield(.startFailed(error))
+            }
+        }
+        let sessionEvents = Task { for await event in capture.events { sink.yield(.session(event)) } }
+        for await input in inputs {
+            if let end = urgent.value { self.end(end) } else { await process(input) }
+            if endReason != nil { break }
+        }
+        let outcome = await finish()
+        starting.cancel()
+        sessionEvents.cancel()
+        return outcome
+    }
+
+    /// One step of the run: carries out `input`. Tests call this directly with a fake capture and a
+    /// manual clock.
+    func process(_ input: RunInput) async {
+        guard endReason == nil else { return }
+        switch input {
+        case .command(let command, _) where !isStarted && command != .quit:
+            // Commands that come while the graph is still starting are carried out once it plays.
+            early.append(input)
+        case .command(let command, let source):
+            events.emit("command", ["cmd": command.name, "source": source.rawValue])
+            await handle(command)
+        case .signal(let name): end(.signal(name))
+        case .started: await started()
+        case .startFailed(let error): end(.failed(error))
+        case .session(let event): await handle(event)
+        case .accessory(let change, let monitor): await accessoryChanged(change, subjectMonitor: monitor)
+        case .fullscreen(let on): events.emit("fullscreen", ["fullscreen": on])
+        case .tick: await tick()
+        }
+    }
+
+    private func end(_ reason: EndReason) {
+        if endReason == nil { endReason = reason }
+    }
+
+    private func started() async {
+        guard !isStarted else { return }
+        isStarted = true
+        startedDate = Date()
+        startedAt = clock.now()
+        lastProgressAt = startedAt
+        log("duo-capture: capturing \(plan.camera.label) at \(plan.format) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat))")
+        events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
+        if settings.record {
+            // --record: the take starts when the countdown ends; --duration then counts from its start.
+            firstTakeEndsRun = true
+            await record()
+        } else if let seconds = settings.duration {
+            runEnd = startedAt + Int64(seconds * 1e9)
+            wake(at: runEnd!)
+        }
+        if let timeline = settings.timeline { replay(timeline) }
+        let waiting = early
+        early.removeAll()
+        for input in waiting { await process(input) }
+        let clock = self.clock, sink = inputSink
+        timers.append(Task {
+            while !Task.isCancelled {
+                await clock.sleep(until: clock.now() + Self.tickInterval)
+                sink.yield(.tick)
+            }
+        })
+        await tick()
+    }
+
+    /// The timeline's commands at their times after the start, exactly as if a control client sent them.
+    private func replay(_ timeline: Timeline) {
+        let clock = self.clock, start = startedAt, events = self.events, sink = inputSink, urgent = urgentEnd
+        timers.append(Task {
+            for entry in timeline.entries {
+                await clock.sleep(until: start + Int64(entry.at * 1e9))
+                if Task.isCancelled { return }
+                events.emit("timeline", ["at": entry.at])
+                Self.enqueue(.command(entry.command, source: .timeline), sink: sink, urgent: urgent)
+            }
+        })
+    }
+
+    /// A tick at `time` (on the run's clock), for a deadline that must not wait for the next regular tick.
+    private func wake(at time: Int64) {
+        let clock = self.clock, sink = inputSink
+        timers.append(Task {
+            await clock.sleep(until: time)
+            if !Task.isCancelled { sink.yield(.tick) }
+        })
+    }
+
+    // MARK: Commands
+
+    private func handle(_ command: ControlCommand) async {
+        let now = clock.now()
+        switch command {
+        case .record:
+            if pending != nil || current != nil { return refuse("a take is already recording or counting down; send stop first") }
+            await record()
+        case .stop:
+            if pending != nil { await cancelCountdown() }
+            else if current != nil { await stopTake() }
+            else { refuse("nothing is recording") }
+        case .toggleRecord:
+            if current != nil { await stopTake() }
+            else if pending != nil { await cancelCountdown() }
+            else { await record() }
+        case .cancelCountdown:
+            if pending != nil { await cancelCountdown() } else { refuse("no countdown is running") }
+        case .quit:
+            end(.quit)
+        case .accessory(let on):
+            accessoryEnabled = on ?? !accessoryEnabled
+            face.setAccessory(enabled: accessoryEnabled)
+        case .fullscreen(let on):
+            if let why = face.setFullscreen(on) { refuse(why) }
+        case .swap, .fold, .unfold:
+            // Posture picks the camera as on the Duo: unfolded (open) uses camera A (inner), folded B (outer).
+            await swapCameras(command == .fold ? 1 : command == .unfold ? 0 : nil)
+        case .mirror:
+            await presenter.cycleMirror(at: now)
+            await status(trigger: "command")
+        case .speedStep, .speedPreset, .pause, .jump:
+            guard settings.hasScript else { return refuse("no teleprompter script in this run; give --script FILE") }
+            switch command {
+            case .speedStep(let step): await presenter.stepSpeed(step, at: now)
+            case .speedPreset(let n): await presenter.preset(n, at: now)
+            case .pause: await presenter.togglePause(at: now)
+            case .jump(.next): await presenter.nextMarker(at: now)
+            case .jump(.previous): await presenter.previousMarker(at: now)
+            case .jump(.start): await presenter.restart(at: now)
+            default: break
+            }
+            await status(trigger: "command")
+        }
+        await showFigures()
+    }
+
+    private func refuse(_ message: String) {
+        events.emit("error", ["message": "control: \(message)"])
+    }
+
+    // MARK: Takes
+
+    /// Starts the countdown; the take begins at its end, in pipeline time. A 0 s countdown starts at once.
+    private func record() async {
+        if recordDirectory == nil {
+            do throws(DuoError) { recordDirectory = try SessionSetup.prepareRecordDirectory(settings.recordDirectoryOption) } catch {
+                return takeCannotStart(error)
+            }
+        }
+        let now = clock.now()
+        let length = Int64(settings.countdown.seconds) * nanosecondsPerSecond
+        let endsRun = firstTakeEndsRun
+        firstTakeEndsRun = false
+        guard length > 0 else { return await begin(take: nextTake, at: now, endsRun: endsRun) }
+        pending = Pending(take: nextTake, startedAt: now, end: now + length, endsRun: endsRun)
+        log("duo-capture: recording starts in \(settings.countdown.seconds) s")
+        events.emit("countdown", ["seconds": settings.countdown.seconds, "take": nextTake])
+        await presenter.countdownStarted(at: now)
+        wake(at: now + length - Self.attachLead)
+    }
+
+    /// Cancels a countdown that has not started its take: nothing is recorded, nothing is left behind.
+    private func cancelCountdown() async {
+        guard let p = pending else { return }
+        pending = nil
+        await presenter.countdownCancelled(at: clock.now())
+        events.emit("countdown-cancelled", ["take": p.take])
+        log("duo-capture: countdown cancelled")
+    }
+
+    private func begin(take number: Int, at start: Int64, endsRun: Bool) async {
+        guard let dir = recordDirectory else { return }
+        let naming = TakeNaming(directory: dir, fileExtension: plan.container.rawValue)
+        let path = naming.path(take: number, at: Date()) { FileManager.default.fileExists(atPath: $0) }
+        let actual: Int64
+        do throws(DuoError) { actual = try await capture.beginTake(number: number, path: path, startingAt: start) } catch {
+            takeCannotStart(error)
+            // A run that exists to record one take (--record) cannot go on without it.
+            if endsRun { end(.failed(error)) }
+            return
+        }
+        nextTake = number + 1
+        current = Current(take: number, start: actual)
+        await presenter.takeStarted(at: actual)
+        sidecars.started(take: number, path: path)
+        events.emit("take-started", ["take": number, "file": path])
+        log("duo-capture: recording take \(number) to \(path)")
+        if endsRun, let seconds = settings.duration {
+            runEnd = actual + Int64(seconds * 1e9)
+            wake(at: runEnd!)
+        }
+    }
+
+    private func takeCannotStart(_ error: DuoError) {
+        events.emit("error", ["message": error.message])
+        log("duo-capture: \(error.message)")
+        face.say(error.message)
+    }
+
+    private func stopTake() async {
+        guard current != nil, let result = await capture.endTake() else { return }
+        await takeEnded(result)
+    }
+
+    /// Every take's end, whether a command stopped it or it failed by itself: reported exactly once.
+    private func takeEnded(_ result: TakeResult) async {
+        guard !ended.contains(where: { $0.number == result.number }) else { return }
+        if current?.take == result.number { current = nil }
+        ended.append(result)
+        // The markers are read before the presenter hears of the end (which resets the scroll).
+        let markers = await presenter.markersPassed(from: result.startRunningTime, to: result.endRunningTime)
+        await presenter.takeEnded(at: result.endRunningTime)
+        sidecars.ended(result, markers: markers)
+        if let failure = result.failure {
+            log("duo-capture: \(failure.message)")
+            face.say(failure.message)
+        }
+        let kept = FileManager.default.fileExists(atPath: result.path)
+        events.emit("take-ended", ["take": result.number, "file": result.path, "frames": result.frames.frames,
+                                   "kept": kept, "empty": result.empty, "error": result.failure?.message ?? NSNull()])
+        log("duo-capture: take \(result.number) ended: \(kept ? result.path : "nothing kept"), \(result.frames.frames) frames"
+            + (result.empty ? " (stopped before its first frame)" : ""))
+    }
+
+    /// A swap, with the take handled as `--swap-policy` says when the cameras' formats differ.
+    private func swapCameras(_ requested: Int?) async {
+        switch await CameraSwitch.perform(requested, session: capture, plan: plan, policy: settings.swapPolicy,
+                                          stopTake: { await self.stopTake() }) {
+        case .unchanged: break
+        case .refused(let why): refuse(why)
+        case .swapped(let swap, let startNewTake):
+            events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
+            cameraLabel = swap.to
+            cameraFormat = swap.format
+            // The next segment starts at once, at the new camera's format, as a new take and file.
+            if startNewTake { await begin(take: nextTake, at: clock.now(), endsRun: false) }
+        }
+    }
+
+    // MARK: Facts
+
+    private func handle(_ event: SessionEvent) async {
+        switch event {
+        case .failed(let error):
+            events.emit("error", ["message": error.message])
+            end(.failed(error))
+        case .warning(let w): log("duo-capture: warning: \(w)")
+        case .takeEnded(let result): await takeEnded(result)
+        case .audioLevel(_, let peak): audioPeak = peak.rounded()
+        case .takeStarted: break
+        }
+    }
+
+    private func accessoryChanged(_ change: AccessoryChange, subjectMonitor: String?) async {
+        events.emit(change.cause == .enabled ? "accessory" : "availability", [
+            "enabled": change.enabled, "available": change.available, "shown": change.shown,
+            "reasons": change.reasons.map(\.rawValue), "subjectMonitor": subjectMonitor ?? NSNull(),
+        ])
+        // Shown or not, the subject branch does work only while the view is on a screen.
+        await capture.setSubjectBranchOpen(change.shown)
+        let state = change.available ? "available" + (subjectMonitor.map { " on \($0)" } ?? "")
+            : "unavailable (" + change.reasons.map(\.explanation).joined(separator: "; ") + ")"
+        log("duo-capture: accessory \(change.enabled ? "enabled" : "disabled"), \(state)")
+    }
+
+    // MARK: Time
+
+    /// Checks every deadline against the clock: the countdown's take, the run's end, the watchdogs; then
+    /// the figures and, once a second, a status event.
+    private func tick() async {
+        guard isStarted else { return }
+        let now = clock.now()
+        if let p = pending, now >= p.end - Self.attachLead {
+            pending = nil
+            // Attached a little early; the take still starts exactly at the countdown's end.
+            await begin(take: p.take, at: p.end, endsRun: p.endsRun)
+        }
+        if let runEnd, now >= runEnd { return end(.duration) }
+        await watchFrames(now)
+        if endReason != nil { return }
+        if now - (lastStatusAt ?? startedAt - nanosecondsPerSecond) >= nanosecondsPerSecond { await status(trigger: "periodic") }
+        await showFigures()
+    }
+
+    /// How long the camera may deliver nothing (after its first frame) before the run gives up on it. An
+    /// unplugged camera usually posts an error, but sometimes just goes quiet.
+    var stallTimeout: Int64 { Int64(max(2.0, 4.0 / max(plan.format.frameRate.value, 0.001)) * 1e9) }
+
+    private func watchFrames(_ now: Int64) async {
+        let frames = await capture.counts.camera.frames
+        if frames != lastCameraFrames {
+            lastCameraFrames = frames
+            lastProgressAt = now
+        }
+        let flowing = frames > 0 && now - lastProgressAt < Self.flowingWindow
+        if flowing != framesFlowing {
+            framesFlowing = flowing
+            events.emit("frames", ["flowing": flowing, "cameraFrames": frames])
+            face.setFramesFlowing(flowing)
+        }
+        let quiet = now - lastProgressAt
+        if frames > 0, quiet > stallTimeout {
+            let error = DuoError.runtime("camera \(cameraLabel) delivered no frame for \(String(format: "%.1f", Double(quiet) / 1e9)) s (unplugged or stalled); check the camera and start again")
+            events.emit("error", ["message": error.message])
+            end(.failed(error))
+        }
+    }
+
+    private func status(trigger: String) async {
+        let now = clock.now()
+        lastStatusAt = now
+        let s = await presenter.status(at: now)
+        let counts = await capture.counts
+        events.emit("status", ["trigger": trigger, "position": s.position, "length": s.length, "paused": s.paused,
+                               "speed": s.speed, "secondsLeft": s.secondsLeft,
+                               "mirror": "\(s.mirror.horizontal ? "h" : "")\(s.mirror.vertical ? "v" : "")",
+                               "cameraFrames": counts.camera.frames, "operatorFrames": counts.operatorView.frames,
+                               "subjectFrames": counts.subjectView.frames, "recording": current != nil])
+    }
+
+    private func showFigures() async {
+        let now = clock.now()
+        let counts = await capture.counts
+        let interval = plan.format.frameRate.frameDurationNanoseconds
+        var f = RunFigures()
+        f.cameraLabel = cameraLabel
+        f.format = cameraFormat
+        f.recording = current != nil
+        f.takeNumber = current?.take
+        f.elapsedSeconds = current.map { Double(max(0, now - $0.start)) / 1e9 } ?? 0
+        f.countdown = pending.map { settings.countdown.displayedValue(elapsed: now - $0.startedAt) ?? 1 }
+        f.prompter = await presenter.status(at: now)
+        f.hasScript = settings.hasScript
+        f.droppedOperator = RunSummary.branch(counts.operatorView, interval: interval).dropped
+        f.droppedSubject = RunSummary.branch(counts.subjectView, interval: interval).dropped
+        f.audioPeakDB = audioPeak
+        face.show(f)
+    }
+
+    // MARK: The end
+
+    /// Ends the run: a countdown is cancelled, a running take finalised (its sidecar and summary line
+    /// written), the graph stopped, the windows closed; then the one exit decision.
+    func finish() async -> RunOutcome {
+        end(urgentEnd.value ?? .duration)
+        let reason = endReason ?? .duration
+        for t in timers { t.cancel() }
+        timers.removeAll()
+        if pending != nil { await cancelCountdown() }
+        if current != nil { await stopTake() }
+        let counts = await capture.counts
+        await capture.stopCapture()
+        // A run that never got its graph playing has no summary: its error says it all.
+        let summary = isStarted
+            ? RunSummary(plan: plan, counts: counts, takes: ended, started: startedDate, endReason: reason.text) : nil
+        // The exit code says what happened to the takes: a run that failed, or a take that recorded frames
+        // and then failed (full disk), is an error; a take stopped before its first frame is only empty.
+        var error: DuoError?
+        if case .failed(let e) = reason { error = e }
+        else if let failed = ended.first(where: { $0.failure != nil && !$0.empty }) { error = failed.failure }
+        events.emit("stopped", ["reason": reason.text, "exitCode": Int(error?.kind.exitCode ?? 0)])
+        face.close()
+        inputSink.finish()
+        return RunOutcome(reason: reason, summary: summary, error: error)
+    }
+
+    /// The takes ended so far (tests).
+    var endedTakes: [TakeResult] { ended }
+    var isCountingDown: Bool { pending != nil }
+    var recordingTake: Int? { current?.take }
+}
+
+/// A value behind a lock, for state that `nonisolated` members share across threads.
+///
+/// Thread: any.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = Lock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+}

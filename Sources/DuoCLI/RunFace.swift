@@ -1,0 +1,59 @@
+import DuoCore
+import DuoRender
+
+/// What the operator sees of the run, as the director computes it: the HUD's figures, once per tick.
+///
+/// Thread: value type, Sendable; built on the director's actor, shown on the face's thread.
+struct RunFigures: Sendable, Equatable {
+    var cameraLabel = ""
+    var format = ""
+    var recording = false
+    var takeNumber: Int?
+    var elapsedSeconds: Double = 0
+    var countdown: Int?
+    var prompter: PrompterStatus?
+    /// Whether a script is loaded (the HUD shows its position only then).
+    var hasScript = false
+    var droppedOperator: Int64 = 0
+    var droppedSubject: Int64 = 0
+    var audioPeakDB: Double?
+}
+
+/// The screen side of a run. The director tells it what to show and asks it for the two things only a
+/// display has (the accessory's availability and fullscreen); it reports facts back through `report`.
+/// Headless, there is nothing to draw: the accessory is shown exactly when it is enabled.
+///
+/// Thread: implementations are Sendable and never block the caller (the desktop's post to the GTK thread).
+protocol RunFace: Sendable {
+    /// Hands the face the director's input, for the facts it reports (accessory changes, fullscreen).
+    func connect(_ report: @escaping @Sendable (RunInput) -> Void)
+    func show(_ figures: RunFigures)
+    /// The user's accessory choice; the face answers with an `.accessory` fact when the view shows or hides.
+    func setAccessory(enabled: Bool)
+    /// nil toggles. Returns why it cannot, when this face has no fullscreen.
+    func setFullscreen(_ on: Bool?) -> String?
+    func setFramesFlowing(_ flowing: Bool)
+    /// A one-line message for the operator (a take that failed, a take that could not start).
+    func say(_ message: String)
+    /// The run is over and the graph stopped: close any windows.
+    func close()
+}
+
+/// The headless run's face: no windows, so the subject view is shown whenever it is enabled.
+///
+/// Thread: any; the report closure is set once before the run starts.
+final class HeadlessFace: RunFace, @unchecked Sendable {
+    private let lock = Lock()
+    private var report: (@Sendable (RunInput) -> Void)?
+
+    func connect(_ report: @escaping @Sendable (RunInput) -> Void) { lock.withLock { self.report = report } }
+    func show(_ figures: RunFigures) {}
+    func setAccessory(enabled: Bool) {
+        let change = AccessoryChange(cause: .enabled, enabled: enabled, available: true, reasons: [], shown: enabled)
+        lock.withLock { report }?(.accessory(change, subjectMonitor: nil))
+    }
+    func setFullscreen(_ on: Bool?) -> String? { "fullscreen needs the desktop windows; this run is --headless" }
+    func setFramesFlowing(_ flowing: Bool) {}
+    func say(_ message: String) {}
+    func close() {}
+}

@@ -1,0 +1,75 @@
+import DuoCore
+import DuoMedia
+import Foundation
+
+/// Writes each take's JSON sidecar: a preliminary one when the take starts (so a killed run still leaves
+/// its metadata) and the final one when it ends.
+///
+/// Thread: called from the run's event task, one call at a time; the lock only guards the shared map.
+final class SidecarWriter: @unchecked Sendable {
+    private let plan: GraphPlan
+    private let countdown: Countdown
+    private let log: @Sendable (String) -> Void
+    private let lock = Lock()
+    private var open: [Int: TakeSidecar] = [:]
+
+    init(plan: GraphPlan, countdown: Countdown, log: @escaping @Sendable (String) -> Void) {
+        self.plan = plan
+        self.countdown = countdown
+        self.log = log
+    }
+
+    private var recordedFormat: String {
+        let f = plan.format
+        guard let crop = plan.aspect?.centredCrop(frameWidth: f.width, frameHeight: f.height) else { return f.description }
+        return VideoFormat(width: f.width - crop.left - crop.right, height: f.height - crop.top - crop.bottom,
+                           frameRate: f.frameRate).description
+    }
+
+    private var cameras: [TakeSidecar.Camera] {
+        var list: [TakeSidecar.Camera] = [.init(role: "A", label: plan.camera.label, mode: "\(plan.cameraMode.format) \(plan.cameraMode.pixelFormat)")]
+        if let b = plan.secondCamera, let mode = plan.secondCameraMode {
+            list.append(.init(role: "B", label: b.label, mode: "\(mode.format) \(mode.pixelFormat)"))
+        }
+        return list
+    }
+
+    func started(take number: Int, path: String) {
+        let audio = plan.audio == .none ? nil
+            : TakeSidecar.Audio(source: plan.audio.label, encoder: plan.container == .mkv ? "opusenc" : "avenc_aac", buffers: nil)
+        let sidecar = TakeSidecar(
+            toolVersion: DuoCaptureMain.version, gstreamerVersion: GStreamer.version, take: number,
+            file: (path as NSString).lastPathComponent, started: Date(), countdownSeconds: countdown.seconds,
+            cameras: cameras,
+            format: recordedFormat, aspect: plan.aspect?.description, encoder: plan.encoder.element,
+            container: plan.container.element, audio: audio)
+        lock.withLock { open[number] = sidecar }
+        write(sidecar, path)
+    }
+
+    func ended(_ result: TakeResult, markers: [TakeSidecar.Marker] = []) {
+        guard var s = lock.withLock({ open.removeValue(forKey: result.number) }) else { return }
+        s.markersPassed = markers
+        s.swaps = result.swaps.map { .init(atSeconds: Double($0.runningTime - result.startRunningTime) / 1e9, from: $0.from, to: $0.to, format: $0.format) }
+        let interval = plan.format.frameRate.frameDurationNanoseconds
+        s.started = TakeSidecar.timestamp(result.startDate)
+        s.ended = TakeSidecar.timestamp(result.endDate)
+        s.complete = result.failure == nil
+        s.frames = result.frames.frames
+        s.droppedFrames = RunSummary.branch(result.frames, interval: interval).dropped
+        s.durationSeconds = Double(result.frames.frames) * Double(interval) / 1e9
+        s.startLatencyMs = result.startLatency.map { Double($0) / 1e6 }
+        s.audio?.buffers = result.audio?.frames
+        s.error = result.failure?.message
+        guard FileManager.default.fileExists(atPath: result.path) else {
+            // No frame was recorded and no file kept: no metadata for a file that does not exist.
+            try? FileManager.default.removeItem(atPath: TakeSidecar.path(forTake: result.path))
+            return
+        }
+        write(s, result.path)
+    }
+
+    private func write(_ sidecar: TakeSidecar, _ path: String) {
+        do { try sidecar.write(nextTo: path) } catch { log("duo-capture: warning: \(error.message)") }
+    }
+}

@@ -1,0 +1,345 @@
+@testable import DuoCLI
+import DuoCore
+import DuoMedia
+import DuoRender
+import Foundation
+import XCTest
+
+/// A capture port with no graph: takes are files it writes itself, frames are whatever the test says.
+///
+/// Thread: an actor, like the real session.
+actor FakeCapture: CapturePort {
+    nonisolated let events: AsyncStream<SessionEvent>
+    nonisolated let eventSink: AsyncStream<SessionEvent>.Continuation
+    let clock: ManualClock
+    let plan: GraphPlan
+    var cameraFrames: Int64 = 0
+    /// Frames each take records by the time it is stopped.
+    var framesPerTake: Int64 = 30
+    private(set) var begun: [(number: Int, path: String, startingAt: Int64)] = []
+    private(set) var subjectOpen: [Bool] = []
+    private(set) var stopped = false
+    private var take: (number: Int, path: String, start: Int64)?
+    private(set) var activeCamera = 0
+
+    init(plan: GraphPlan, clock: ManualClock) {
+        self.plan = plan
+        self.clock = clock
+        (events, eventSink) = AsyncStream.makeStream(of: SessionEvent.self)
+    }
+
+    func setCameraFrames(_ n: Int64) { cameraFrames = n }
+    func setFramesPerTake(_ n: Int64) { framesPerTake = n }
+
+    func startCapture() async throws(DuoError) {}
+    func stopCapture() async {
+        if take != nil { _ = await endTake() }
+        stopped = true
+        eventSink.finish()
+    }
+    var isRecording: Bool { take != nil }
+    var counts: BranchCounts {
+        var camera = FrameCount.zero
+        camera.frames = cameraFrames
+        return BranchCounts(camera: camera, operatorView: .zero, subjectView: .zero)
+    }
+
+    func beginTake(number: Int, path: String, startingAt: Int64) async throws(DuoError) -> Int64 {
+        guard take == nil else { throw .runtime("a take is already recording") }
+        begun.append((number, path, startingAt))
+        FileManager.default.createFile(atPath: path, contents: Data("take \(number)".utf8))
+        let start = max(startingAt, clock.now())
+        take = (number, path, start)
+        return start
+    }
+
+    func endTake() async -> TakeResult? {
+        guard let t = take else { return nil }
+        take = nil
+        var frames = FrameCount.zero
+        frames.frames = framesPerTake
+        if framesPerTake == 0 { try? FileManager.default.removeItem(atPath: t.path) }
+        return TakeResult(number: t.number, path: t.path, frames: frames, startRunningTime: t.start,
+                          endRunningTime: clock.now(), startDate: Date(), endDate: Date())
+    }
+
+    /// The take failing by itself (a full disk), as the session reports it.
+    func failTake(_ message: String) -> TakeResult? {
+        guard let t = take else { return nil }
+        take = nil
+        var frames = FrameCount.zero
+        frames.frames = framesPerTake
+        let result = TakeResult(number: t.number, path: t.path, frames: frames, startRunningTime: t.start,
+                                endRunningTime: clock.now(), startDate: Date(), endDate: Date(), failure: .runtime(message))
+        return result
+    }
+
+    func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap? {
+        guard index != activeCamera else { return nil }
+        let labels = [plan.camera.label, plan.secondCamera?.label ?? "?"]
+        let swap = CameraSwap(runningTime: clock.now(), from: labels[activeCamera], to: labels[index],
+                              format: plan.format(ofCamera: index).description)
+        activeCamera = index
+        return swap
+    }
+
+    func setSubjectBranchOpen(_ open: Bool) async { subjectOpen.append(open) }
+}
+
+/// The run director's decisions, in process, with the fake capture and a manual clock: each test runs in
+/// milliseconds and never sleeps.
+final class RunDirectorTests: XCTestCase {
+    private var directory = ""
+    private var eventsPath = ""
+    let clock = ManualClock(1_000_000_000)
+
+    override func setUpWithError() throws {
+        directory = try scratchDirectory(self)
+        eventsPath = directory + "/events.jsonl"
+    }
+
+    private func plan(_ cameras: [[String]] = [["320x240@30"]], individual: Bool = false) throws -> GraphPlan {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let lib = PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path)
+        let profiles = cameras.enumerated().map { i, formats in
+            CameraProfile(id: "cam\(i)", name: "cam\(i)", testPattern: "smpte",
+                          modes: formats.map { .init(pixelFormat: "I420", format: VideoFormat.parse($0)!) })
+        }
+        return try GraphPlan(library: lib, camera: .simulated(profiles[0]), secondCamera: profiles.count > 1 ? .simulated(profiles[1]) : nil,
+                             individual: individual, requested: nil, aspect: nil, encoder: .x264, container: .mkv)
+    }
+
+    private func director(_ configure: (inout RunDirector.Settings) -> Void = { _ in }, plan given: GraphPlan? = nil) throws -> (RunDirector, FakeCapture) {
+        let plan = try given ?? plan()
+        var settings = RunDirector.Settings()
+        settings.recordDirectory = directory
+        settings.countdown = try Countdown(seconds: 3)
+        configure(&settings)
+        var subject = SubjectSetup()
+        subject.accessory = .countdown
+        let presenter = try SubjectPresenter(subject, width: 320, height: 240)
+        let capture = FakeCapture(plan: plan, clock: clock)
+        let events = try EventLog(path: eventsPath)
+        let d = RunDirector(settings: settings, plan: plan, capture: capture, presenter: presenter, face: HeadlessFace(),
+                            clock: clock, events: events, log: { _ in })
+        return (d, capture)
+    }
+
+    private func events(_ name: String? = nil) throws -> [[String: Any]] {
+        let text = try String(contentsOfFile: eventsPath, encoding: .utf8)
+        let all = text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        return name.map { n in all.filter { $0["event"] as? String == n } } ?? all
+    }
+
+    private func advance(_ seconds: Double, _ d: RunDirector) async {
+        clock.advance(bySeconds: seconds)
+        await d.process(.tick)
+    }
+
+    func testTheTakeStartsExactlyAtTheCountdownsEnd() async throws {
+        let (d, capture) = try director()
+        await d.process(.started)
+        await d.process(.command(.record, source: .control))
+        let countdown = try XCTUnwrap(try events("countdown").first)
+        XCTAssertEqual(countdown["seconds"] as? Int, 3)
+        await advance(2.8, d)
+        var begun = await capture.begun
+        XCTAssertTrue(begun.isEmpty, "no take before the countdown is nearly over")
+        await advance(0.1, d)   // 2.9 s: inside the attach lead
+        begun = await capture.begun
+        XCTAssertEqual(begun.count, 1, "attached early, so the encoder is ready")
+        XCTAssertEqual(begun.first?.startingAt, 1_000_000_000 + 3_000_000_000, "the take starts at the countdown's end, in pipeline time")
+        XCTAssertEqual(begun.first?.number, 1)
+        XCTAssertEqual(try events("take-started").first?["take"] as? Int, 1)
+        XCTAssertEqual(try events("command").first?["source"] as? String, "control")
+    }
+
+    func testStopDuringTheCountdownRecordsNothing() async throws {
+        let (d, capture) = try director()
+        await d.process(.started)
+        await d.process(.command(.record, source: .key))
+        await advance(1, d)
+        await d.process(.command(.stop, source: .key))
+        await advance(5, d)
+        let begun = await capture.begun
+        XCTAssertTrue(begun.isEmpty)
+        XCTAssertEqual(try events("countdown-cancelled").count, 1)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".mkv") }, [])
+        let outcome = await d.finish()
+        XCTAssertEqual(outcome.exitCode, 0)
+    }
+
+    func testRecordTwiceIsRefusedAndTakesAreNumberedOnce() async throws {
+        let (d, capture) = try director { $0.countdown = try! Countdown(seconds: 0) }
+        await d.process(.started)
+        await d.process(.command(.record, source: .control))
+        await d.process(.command(.record, source: .control))
+        XCTAssertTrue((try events("error").first?["message"] as? String ?? "").contains("already recording"))
+        await d.process(.command(.stop, source: .control))
+        await d.process(.command(.toggleRecord, source: .key))
+        await d.process(.command(.toggleRecord, source: .key))
+        let begun = await capture.begun
+        XCTAssertEqual(begun.map(\.number), [1, 2])
+        XCTAssertEqual(try events("take-ended").map { $0["take"] as? Int }, [1, 2])
+        XCTAssertEqual(try events("take-ended").map { $0["kept"] as? Bool }, [true, true])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: TakeSidecar.path(forTake: begun[1].path)), "each take has its sidecar")
+    }
+
+    func testStopWithNoTakeIsRefused() async throws {
+        let (d, _) = try director()
+        await d.process(.started)
+        await d.process(.command(.stop, source: .control))
+        XCTAssertEqual(try events("error").first?["message"] as? String, "control: nothing is recording")
+        await d.process(.command(.cancelCountdown, source: .key))
+        XCTAssertEqual(try events("error").count, 2)
+    }
+
+    func testATakeThatFailsMakesTheRunExit70() async throws {
+        let (d, capture) = try director { $0.countdown = try! Countdown(seconds: 0) }
+        await d.process(.started)
+        await d.process(.command(.record, source: .control))
+        let failure = await capture.failTake("take 1 stopped: the disk is full")
+        let failed = try XCTUnwrap(failure)
+        await d.process(.session(.takeEnded(failed)))
+        await d.process(.session(.takeEnded(failed)))   // reported twice by the media: handled once
+        XCTAssertEqual(try events("take-ended").count, 1)
+        XCTAssertEqual(try events("take-ended").first?["error"] as? String, "take 1 stopped: the disk is full")
+        let outcome = await d.finish()
+        XCTAssertEqual(outcome.exitCode, 70)
+        XCTAssertEqual(try events("stopped").first?["exitCode"] as? Int, 70)
+    }
+
+    func testATakeStoppedBeforeItsFirstFrameIsEmptyNotFailed() async throws {
+        let (d, capture) = try director { $0.countdown = try! Countdown(seconds: 0) }
+        await capture.setFramesPerTake(0)
+        await d.process(.started)
+        await d.process(.command(.record, source: .control))
+        await d.process(.signal("SIGINT"))
+        let outcome = await d.finish()
+        XCTAssertEqual(outcome.exitCode, 0)
+        XCTAssertEqual(outcome.reason, .signal("SIGINT"))
+        let ended = try XCTUnwrap(try events("take-ended").first)
+        XCTAssertEqual(ended["empty"] as? Bool, true)
+        XCTAssertEqual(ended["kept"] as? Bool, false)
+    }
+
+    func testRecordWithDurationCountsFromTheTakesStart() async throws {
+        let (d, capture) = try director { $0.record = true; $0.duration = 5 }
+        await d.process(.started)
+        XCTAssertEqual(try events("countdown").count, 1, "--record runs the countdown first")
+        await advance(2.9, d)
+        let begun = await capture.begun
+        XCTAssertEqual(begun.first?.startingAt, 4_000_000_000)
+        await advance(5.0, d)   // 4.9 s into the take (the run started at 1 s, the take at 4 s)
+        var recording = await d.recordingTake
+        XCTAssertEqual(recording, 1, "still recording 0.1 s before the take's fifth second")
+        await advance(0.1, d)
+        let outcome = await d.finish()
+        XCTAssertEqual(outcome.reason, .duration)
+        recording = await d.recordingTake
+        XCTAssertNil(recording)
+        XCTAssertEqual(try events("take-ended").count, 1)
+    }
+
+    func testDurationWithoutRecordCountsFromTheStart() async throws {
+        let (d, _) = try director { $0.duration = 2 }
+        await d.process(.started)
+        await advance(1.9, d)
+        await d.process(.command(.mirror, source: .timeline))
+        XCTAssertEqual(try events("status").last?["mirror"] as? String, "h", "the run still takes commands")
+        await advance(0.1, d)
+        await d.process(.command(.mirror, source: .timeline))
+        XCTAssertEqual(try events("status").last?["mirror"] as? String, "h", "nothing runs after the end")
+        let outcome = await d.finish()
+        XCTAssertEqual(outcome.reason, .duration)
+    }
+
+    func testSwapPoliciesWhenTheFormatsDiffer() async throws {
+        let twoFormats = try plan([["640x480@30"], ["320x240@30"]], individual: true)
+        for policy in SwapPolicy.allCases {
+            try setUpWithError()
+            let (d, capture) = try director({ $0.swapPolicy = policy; $0.countdown = try! Countdown(seconds: 0) }, plan: twoFormats)
+            await d.process(.started)
+            await d.process(.command(.record, source: .control))
+            await d.process(.command(.fold, source: .control))
+            let begun = await capture.begun.map(\.number)
+            let active = await capture.activeCamera
+            let swaps = try events("swap").count
+            switch policy {
+            case .lock:
+                XCTAssertEqual(active, 0, "lock refuses the swap while recording")
+                XCTAssertEqual(swaps, 0)
+                XCTAssertTrue((try events("error").first?["message"] as? String ?? "").contains("lock"))
+                XCTAssertEqual(begun, [1])
+            case .segment:
+                XCTAssertEqual(active, 1)
+                XCTAssertEqual(try events("take-ended").map { $0["take"] as? Int }, [1])
+                XCTAssertEqual(begun, [1, 2], "a new take at the new camera's format")
+                XCTAssertEqual(try events("swap").first?["format"] as? String, "320x240@30")
+            case .stop:
+                XCTAssertEqual(active, 1)
+                XCTAssertEqual(begun, [1])
+                let recording = await d.recordingTake
+                XCTAssertNil(recording, "stop ends the take and records no more")
+            }
+        }
+    }
+
+    func testTheFramesWatchdogReportsFlowAndEndsARunWhoseCameraStalls() async throws {
+        let (d, capture) = try director()
+        await d.process(.started)
+        await capture.setCameraFrames(10)
+        await advance(0.2, d)
+        XCTAssertEqual(try events("frames").last?["flowing"] as? Bool, true)
+        await advance(1.1, d)
+        XCTAssertEqual(try events("frames").last?["flowing"] as? Bool, false, "no new frame for over a second")
+        await capture.setCameraFrames(20)
+        await advance(0.2, d)
+        XCTAssertEqual(try events("frames").last?["flowing"] as? Bool, true)
+        await advance(1.0, d)
+        await advance(1.0, d)
+        XCTAssertTrue(try events("error").isEmpty, "2 s of silence at 30 fps is not yet a stall")
+        await advance(0.2, d)
+        let outcome = await d.finish()
+        XCTAssertEqual(outcome.exitCode, 70)
+        XCTAssertTrue((outcome.error?.message ?? "").contains("delivered no frame"), outcome.error?.message ?? "")
+    }
+
+    /// `quit` goes ahead of commands already queued, and nothing queued runs after it.
+    func testQuitGoesAheadOfQueuedCommands() async throws {
+        let (d, capture) = try director { $0.countdown = try! Countdown(seconds: 0) }
+        d.send(.command(.mirror, source: .control))
+        d.send(.command(.record, source: .control))
+        d.send(.command(.quit, source: .control))
+        let outcome = await d.run()
+        XCTAssertEqual(outcome.reason, .quit)
+        let begun = await capture.begun
+        XCTAssertTrue(begun.isEmpty, "the queued record never ran")
+        XCTAssertTrue(try events("command").isEmpty)
+        XCTAssertEqual(try events("stopped").first?["reason"] as? String, "quit command")
+    }
+
+    /// The accessory command: headless, shown follows enabled, and the subject branch opens and shuts.
+    func testTheAccessoryCommandOpensAndShutsTheSubjectBranch() async throws {
+        let (d, capture) = try director()
+        await d.process(.started)
+        await d.process(.command(.accessory(on: false), source: .control))
+        await d.process(.command(.accessory(on: nil), source: .key))
+        try await waitForEvents("accessory", count: 2, d)
+        XCTAssertEqual(try events("accessory").map { $0["shown"] as? Bool }, [false, true])
+        let open = await capture.subjectOpen
+        XCTAssertEqual(open, [false, true])
+        await d.process(.command(.fullscreen(on: true), source: .control))
+        XCTAssertTrue((try events("error").last?["message"] as? String ?? "").contains("--headless"))
+    }
+
+    /// The face's reports arrive as inputs; carry out what has been queued (no sleeping: the queue is read
+    /// until the expected events are there or it is empty).
+    private func waitForEvents(_ name: String, count: Int, _ d: RunDirector) async throws {
+        var iterator = d.inputs.makeAsyncIterator()
+        while try events(name).count < count {
+            guard let input = await iterator.next() else { break }
+            await d.process(input)
+        }
+    }
+}
