@@ -460,20 +460,23 @@ public actor CaptureSession {
     /// A second call (or `stop()`) while the first still waits for the file to be finalised awaits the
     /// same stop and gets the same result: a take is ended exactly once, and always reported.
     public func stopTake() async throws(DuoError) -> TakeResult {
-        if let inFlight = stopping { return await inFlight.value }
+        if stopping != nil {
+            return await withCheckedContinuation { stopping?.append($0) }
+        }
         guard let current = take, let p = pipeline else {
             throw .runtime("no take is recording")
         }
         take = nil
-        let task = Task { await self.finalise(current, in: p) }
-        stopping = task
-        let result = await task.value
+        stopping = []
+        let result = await finalise(current, in: p)
+        let waiters = stopping ?? []
         stopping = nil
+        for w in waiters { w.resume(returning: result) }
         return result
     }
 
-    /// The take being finalised (detached, waiting for its end-of-stream), if any.
-    private var stopping: Task<TakeResult, Never>?
+    /// While a take is being finalised (detached, waiting for its end-of-stream): the calls waiting for it.
+    private var stopping: [CheckedContinuation<TakeResult, Never>]?
 
     private func finalise(_ current: ActiveTake, in p: ElementRef) async -> TakeResult {
         let end = runningTime

@@ -262,3 +262,31 @@ final class IndividualCameraTests: XCTestCase {
         XCTAssertTrue(events.contains { $0.contains("nothing is recording") })
     }
 }
+
+/// A signal that arrives while a take is being stopped: the stop finishes, the take gets its final
+/// sidecar and its summary line, and the run ends cleanly.
+final class StopReentrancyTests: XCTestCase {
+    func testSIGINTWhileATakeStopsStillFinalisesIt() throws {
+        let dir = try scratchDirectory(self)
+        let socketPath = "\(dir)/control.sock"
+        let run = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--countdown", "0",
+                                     "--audio", "none", "--record-dir", dir, "--control", socketPath, "--json", "--quiet"], directory: dir)
+        defer { if run.process.isRunning { run.process.terminate() } }
+        try run.wait(for: "the control socket") { FileManager.default.fileExists(atPath: socketPath) }
+        let client = try ControlClient(path: socketPath)
+        client.send(#"{"cmd":"record"}"#)
+        let file = try XCTUnwrap(try client.next("take-started")["file"] as? String)
+        try run.wait(for: "the take to grow") { ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0) > 5_000 }
+        client.send(#"{"cmd":"stop"}"#)
+        _ = try client.next("command")
+        kill(run.process.processIdentifier, SIGINT)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.takes.count, 1, "the take has its summary line")
+        XCTAssertGreaterThan(report.takes.first?.frames ?? 0, 0)
+        let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: file))
+        XCTAssertEqual(sidecar.complete, true, "the final sidecar, not the preliminary one")
+        XCTAssertNotNil(sidecar.ended)
+        XCTAssertGreaterThan(try MediaInspector.decode(file).video.frames, 0)
+    }
+}

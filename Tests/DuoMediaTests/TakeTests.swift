@@ -169,3 +169,30 @@ extension TakeTests {
         XCTAssertTrue(try smallPlan(container: .mp4, audio: .test).recordDescription(location: "/tmp/x.mp4").contains("avenc_aac"))
     }
 }
+
+/// `stop()` while `stopTake()` waits for the take's end-of-stream: the stop waits for it, so the take is
+/// ended once, its result reaches the event stream before the stream finishes, and the file plays.
+final class StopDuringStopTakeTests: XCTestCase {
+    func testStopAwaitsATakeThatIsStopping() async throws {
+        let dir = try temporaryDirectory(self)
+        let session = CaptureSession(plan: try smallPlan())
+        try await session.start()
+        let ended = Task { () -> [TakeResult] in
+            var results: [TakeResult] = []
+            for await event in session.events { if case .takeEnded(let r) = event { results.append(r) } }
+            return results
+        }
+        try await session.waitUntil { counts, _ in counts.operatorView.frames >= 5 }
+        try await session.startTake(path: "\(dir)/take.mkv")
+        try await session.waitUntil { _, take in (take?.frames ?? 0) >= 10 }
+        let stopping = Task { try await session.stopTake() }
+        // The take is detached (no longer recording) but not yet finalised when stop() comes in.
+        while await session.isRecording { await Task.yield() }
+        let fromStop = await session.stop()
+        let fromStopTake = try await stopping.value
+        XCTAssertEqual(fromStop?.number, fromStopTake.number, "stop() got the same take's result")
+        let reported = await ended.value
+        XCTAssertEqual(reported.map(\.number), [1], "the take ended once, and was reported before the stream finished")
+        XCTAssertGreaterThanOrEqual(try MediaInspector.decode("\(dir)/take.mkv").video.frames, 10)
+    }
+}

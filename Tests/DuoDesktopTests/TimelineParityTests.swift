@@ -1,0 +1,90 @@
+import DuoCore
+import Foundation
+import XCTest
+
+/// One run, one director: the same timeline replayed headless and on the two-monitor desktop gives the
+/// same events (after the display's own), and every line of both logs is documented in docs/events.md
+/// with exactly its fields.
+final class TimelineParityTests: XCTestCase {
+    static let timeline = """
+        # countdown cancelled, a take with teleprompter commands and a swap, refusals, quit
+        {"at": 0.5, "cmd": "record"}
+        {"at": 1.0, "cmd": "stop"}
+        {"at": 1.5, "cmd": "record"}
+        {"at": 3.0, "cmd": "mirror"}
+        {"at": 3.5, "cmd": "pause"}
+        {"at": 4.0, "cmd": "jump", "to": "next"}
+        {"at": 4.5, "cmd": "swap"}
+        {"at": 5.0, "cmd": "record"}
+        {"at": 5.5, "cmd": "stop"}
+        {"at": 6.0, "cmd": "stop"}
+        {"at": 6.5, "cmd": "accessory", "on": false}
+        {"at": 7.0, "cmd": "quit"}
+        """
+
+    /// Events only a display has, and events whose count depends on timing (periodic status, frames).
+    static func comparable(_ e: [String: Any]) -> Bool {
+        let name = e["event"] as? String ?? ""
+        if ["monitors", "availability", "fullscreen", "frames", "accessory"].contains(name) { return false }
+        if name == "status" { return e["trigger"] as? String == "command" }
+        return true
+    }
+
+    /// What must match: the name and the fields that do not depend on timing or the machine.
+    static func projection(_ e: [String: Any]) -> String {
+        let keep: [String: [String]] = [
+            "started": ["camera", "format"], "timeline": ["at"], "command": ["cmd", "source"],
+            "countdown": ["seconds", "take"], "countdown-cancelled": ["take"], "take-started": ["take"],
+            "take-ended": ["take", "kept", "empty", "error"], "swap": ["from", "to", "format"],
+            "status": ["trigger", "paused", "mirror", "recording"], "error": ["message"], "stopped": ["reason", "exitCode"],
+        ]
+        let name = e["event"] as? String ?? "?"
+        let fields = (keep[name] ?? []).map { "\($0)=\(e[$0].map { "\($0)" } ?? "nil")" }
+        return ([name] + fields).joined(separator: " ")
+    }
+
+    func testOneTimelineGivesTheSameEventsHeadlessAndOnTheDesktop() throws {
+        let desktop = try VirtualDesktop(test: self)
+        let dir = desktop.directory
+        let timeline = dir.appendingPathComponent("session.timeline")
+        try Self.timeline.write(to: timeline, atomically: true, encoding: .utf8)
+        let common = ["--camera", "inner", "--camera", "outer", "--format", "640x360@30", "--countdown", "1",
+                      "--audio", "none", "--timeline", timeline.path,
+                      "--script", VirtualDesktop.repositoryRoot.appendingPathComponent("Assets/scripts/talk.md").path]
+
+        let headlessEvents = dir.appendingPathComponent("headless.jsonl")
+        let headless = try desktop.run(DesktopEndToEndTests.binary.path,
+                                       ["--headless", "--events", headlessEvents.path, "--record-dir", dir.appendingPathComponent("headless").path] + common)
+        XCTAssertEqual(headless.status, 0, headless.stderr)
+
+        let desktopEvents = dir.appendingPathComponent("desktop.jsonl")
+        let app = try desktop.launch(DesktopEndToEndTests.binary.path,
+                                     ["--events", desktopEvents.path, "--record-dir", dir.appendingPathComponent("desktop").path] + common,
+                                     log: "duo-capture.log", directory: VirtualDesktop.repositoryRoot)
+        try waitFor("the desktop run to end", timeout: 60) { !app.isRunning }
+        XCTAssertEqual(app.terminationStatus, 0, desktop.tail("duo-capture.log"))
+
+        let schema = EventSchema.parse(markdown: try String(contentsOf: VirtualDesktop.repositoryRoot.appendingPathComponent("docs/events.md"), encoding: .utf8))
+        var seen = Set<String>()
+        func lines(_ url: URL) throws -> [[String: Any]] {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            return try text.split(separator: "\n").map { line in
+                if let problem = schema.violation(String(line)) { XCTFail("\(url.lastPathComponent): \(problem)") }
+                let object = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])
+                seen.insert(object["event"] as? String ?? "")
+                return object
+            }
+        }
+        let a = try lines(headlessEvents).filter(Self.comparable).map(Self.projection)
+        let b = try lines(desktopEvents).filter(Self.comparable).map(Self.projection)
+        XCTAssertEqual(a, b, "headless:\n\(a.joined(separator: "\n"))\ndesktop:\n\(b.joined(separator: "\n"))")
+        // The run did what the timeline says: one cancelled countdown, one take across the swap, two refusals.
+        XCTAssertEqual(a.filter { $0.hasPrefix("take-ended") }, ["take-ended take=1 kept=1 empty=0 error=<null>"])
+        XCTAssertEqual(a.filter { $0.hasPrefix("countdown-cancelled") }.count, 1)
+        XCTAssertEqual(a.filter { $0.hasPrefix("swap") }.count, 1)
+        XCTAssertEqual(a.filter { $0.hasPrefix("error") }.count, 2)
+        XCTAssertEqual(a.last, "stopped reason=quit command exitCode=0")
+        // Between them the two runs wrote every documented event.
+        XCTAssertEqual(seen, Set(schema.events.keys), "documented events never written: \(Set(schema.events.keys).subtracting(seen))")
+    }
+}
