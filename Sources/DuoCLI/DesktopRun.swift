@@ -42,8 +42,7 @@ enum DesktopRun {
         try requireDisplay()
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log("duo-capture: \(n)") }
-        var plan = setup.plan
-        plan.sinks = .desktop
+        let plan = setup.plan
         let events = try EventLog(path: options.desktop.eventsPath)
         defer { events.close() }
         let presenter = try RunCommand.makePresenter(options, plan: plan)
@@ -58,8 +57,8 @@ enum DesktopRun {
         defer { control?.close() }
         // gtksink makes its widgets on the GTK thread; they go into the windows before the graph plays.
         await session.setBeforePlaying { graph throws(DuoError) in
-            let op = try graph.gtkWidget(sink: "operator_sink")
-            let subject = try graph.gtkWidget(sink: "subject_window")
+            let op = try graph.gtkWidget(sink: GraphElement.operatorSink.rawValue)
+            let subject = try graph.gtkWidget(sink: GraphElement.subjectWindow.rawValue)
             await GtkMain.perform { face.ui?.attach(operatorWidget: op.pointer, subjectWidget: subject.pointer) }
         }
         let desktop = options.desktop

@@ -42,6 +42,8 @@ struct SessionSetup {
                                  individual: options.cameraMode == .individual, requested: options.format,
                                  aspect: options.aspect, encoder: encoder, container: options.container, audio: audio)
         plan.subjectPictureMirrored = options.subject.accessory == .preview
+        plan.sinks = options.headless || options.command != .run ? .headless : .desktop
+        try plan.validate()
         var dir: String?
         if options.record {
             dir = try prepareRecordDirectory(options.recordDirectory)

@@ -8,7 +8,7 @@ public enum ElementPackages {
         // core
         "fakesink": "libgstreamer1.0-0", "queue": "libgstreamer1.0-0", "tee": "libgstreamer1.0-0",
         "capsfilter": "libgstreamer1.0-0", "filesink": "libgstreamer1.0-0", "filesrc": "libgstreamer1.0-0",
-        "input-selector": "libgstreamer1.0-0", "identity": "libgstreamer1.0-0",
+        "input-selector": "libgstreamer1.0-0", "identity": "libgstreamer1.0-0", "valve": "libgstreamer1.0-0",
         // base
         "videotestsrc": "gstreamer1.0-plugins-base", "videoconvert": "gstreamer1.0-plugins-base",
         "videoscale": "gstreamer1.0-plugins-base", "videorate": "gstreamer1.0-plugins-base",
@@ -17,7 +17,7 @@ public enum ElementPackages {
         "appsrc": "gstreamer1.0-plugins-base", "opusenc": "gstreamer1.0-plugins-base",
         "vorbisenc": "gstreamer1.0-plugins-base", "decodebin": "gstreamer1.0-plugins-base",
         "uridecodebin": "gstreamer1.0-plugins-base", "overlaycomposition": "gstreamer1.0-plugins-base",
-        "ximagesink": "gstreamer1.0-plugins-base", "xvimagesink": "gstreamer1.0-x",
+        "ximagesink": "gstreamer1.0-x", "xvimagesink": "gstreamer1.0-x",
         // good
         "v4l2src": "gstreamer1.0-plugins-good", "matroskamux": "gstreamer1.0-plugins-good",
         "matroskademux": "gstreamer1.0-plugins-good", "mp4mux": "gstreamer1.0-plugins-good",

@@ -210,23 +210,27 @@ public actor CaptureSession {
         let p = try Self.parse(description)
         // Take branches post their own EOS; forward them so a take can be finalised while the preview runs.
         p.set("message-forward", true)
-        guard let t = p.child(named: "t") else { preconditionFailure("graph has no tee named t") }
+        guard let t = p.child(.tee) else { throw .input("the capture graph has no tee named t; check the files in Pipelines/") }
         pipeline = p
         clock.attach(p)
         tee = t
         if plan.audio != .none {
-            guard let at = p.child(named: "at") else { preconditionFailure("audio graph has no tee named at") }
+            guard let at = p.child(.audioTee) else {
+                p.setState(GST_STATE_NULL)
+                pipeline = nil
+                throw .input("pipeline file audio.gst must name its tee at (duo-capture looks it up by that name)")
+            }
             audioTee = at
-            counters["audio"] = p.child(named: "audio_sink")?.staticPad("sink").map { FrameCounter(pad: $0) }
+            counters["audio"] = p.child(.audioSink)?.staticPad("sink").map { FrameCounter(pad: $0) }
         }
         let sample = sampleLuma
         // With two cameras, "camera" counts what the selector lets through: the active camera's frames.
-        let cameraOut = p.child(named: "selector")?.staticPad("src") ?? p.child(named: "camera_caps")?.staticPad("src")
+        let cameraOut = p.child(.selector)?.staticPad("src") ?? p.child(.cameraCaps)?.staticPad("src")
         counters["camera"] = cameraOut.map { FrameCounter(pad: $0, sampleLuma: sample) }
-        counters["operator"] = p.child(named: "operator_sink")?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
-        counters["subject"] = p.child(named: "subject_sink")?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
-        p.child(named: "subject_valve")?.set("drop", !initialSubjectOpen)
-        if let drawer = subjectDrawer, let pad = p.child(named: "subject_sink")?.staticPad("sink") {
+        counters["operator"] = p.child(.operatorSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
+        counters["subject"] = p.child(.subjectSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
+        p.child(.subjectValve)?.set("drop", !initialSubjectOpen)
+        if let drawer = subjectDrawer, let pad = p.child(.subjectSink)?.staticPad("sink") {
             subjectProbe = FrameDrawerProbe(pad: pad, drawer: drawer)
         }
 
@@ -287,7 +291,7 @@ public actor CaptureSession {
     /// no drawing, no sink. (The valve drops buffers and, from GStreamer 1.22, re-sends sticky events
     /// when it opens again.)
     public func setSubjectBranchOpen(_ open: Bool) {
-        pipeline?.child(named: "subject_valve")?.set("drop", !open)
+        pipeline?.child(.subjectValve)?.set("drop", !open)
     }
 
     // MARK: Two cameras
@@ -305,10 +309,10 @@ public actor CaptureSession {
         guard let second = plan.secondCamera else {
             throw .usage("camera swaps need a second camera; give --camera twice")
         }
-        guard let selector = pipeline?.child(named: "selector") else { throw .runtime("the capture session is not running") }
+        guard let selector = pipeline?.child(.selector) else { throw .runtime("the capture session is not running") }
         let target = index ?? (1 - activeCamera)
         guard target != activeCamera else { return nil }
-        guard let pad = selector.staticPad("sink_\(target)") else { preconditionFailure("selector lacks sink_\(target)") }
+        guard let pad = selector.staticPad("sink_\(target)") else { throw .runtime("the camera selector has no input \(target)") }
         duo_set_object(UnsafeMutableRawPointer(selector.pointer), "active-pad", UnsafeMutableRawPointer(pad.pointer))
         let labels = [plan.camera.label, second.label]
         let swap = CameraSwap(runningTime: runningTime, from: labels[activeCamera], to: labels[target],
@@ -383,15 +387,15 @@ public actor CaptureSession {
         takeCount = requestedNumber ?? (takeCount + 1)
         let number = takeCount
         let bin = try Self.parseBin(try plan.recordDescription(location: path, format: activeFormat), name: "take\(number)")
-        guard let queue = bin.child(named: "record_queue"), let queueSink = queue.staticPad("sink"),
-              let sink = bin.child(named: "record_sink") else {
+        guard let queue = bin.child(.recordQueue), let queueSink = queue.staticPad("sink"),
+              let sink = bin.child(.recordSink) else {
             throw .input("pipeline file record.gst must keep the elements named record_queue and record_sink")
         }
         let binSink = Self.addGhostSink(to: bin, target: queueSink, name: "sink")
         let counter = FrameCounter(pad: queue.staticPad("src")!)
         var audioInput: (sink: PadRef, counter: FrameCounter)?
         if plan.audio != .none {
-            guard let audioQueue = bin.child(named: "record_audio_queue"), let audioQueueSink = audioQueue.staticPad("sink") else {
+            guard let audioQueue = bin.child(.recordAudioQueue), let audioQueueSink = audioQueue.staticPad("sink") else {
                 throw .input("pipeline file record-audio.gst must keep the element named record_audio_queue")
             }
             audioInput = (Self.addGhostSink(to: bin, target: audioQueueSink, name: "audio_sink"),

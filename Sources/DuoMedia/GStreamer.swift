@@ -166,3 +166,8 @@ extension ElementRef {
         return .failed(error.map { String(cString: $0.pointee.message) } ?? "unknown error")
     }
 }
+
+extension ElementRef {
+    /// The element the code knows by this name (see GraphElement: the contract with Pipelines/).
+    func child(_ element: GraphElement) -> ElementRef? { child(named: element.rawValue) }
+}

@@ -35,8 +35,15 @@ public struct PipelineLibrary: Sendable {
         return PipelineTemplate(name: path, text: text)
     }
 
+    /// Renders `name.gst`. A file that lacks an element the code looks up by name (GraphElement) is an
+    /// input error naming both, never a crash later on.
     public func render(_ name: String, _ values: [String: String]) throws(DuoError) -> String {
-        try template(name).render(values)
+        let template = try template(name)
+        let rendered = try template.render(values)
+        for element in GraphElement.required(inFile: name) where !GraphElement.defines(template.body, element) {
+            throw .input("pipeline file \(template.name) must name an element \(element) (duo-capture looks it up by that name); restore it from the duo-capture sources")
+        }
+        return rendered
     }
 }
 
@@ -308,6 +315,14 @@ public struct GraphPlan: Sendable {
             d += "  " + (try library.render("audio", ["audio_source": source]))
         }
         return d
+    }
+
+    /// Renders every file this plan will use (the live graph and a take's branches), so a broken pipeline
+    /// file is reported before anything starts rather than at the first take.
+    public func validate() throws(DuoError) {
+        _ = try liveDescription()
+        _ = try recordDescription(location: "check.\(container.rawValue)")
+        _ = try recordAudioDescription()
     }
 
     /// Elements a take needs beyond the live graph; checked before the graph starts.

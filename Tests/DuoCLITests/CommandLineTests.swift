@@ -176,6 +176,18 @@ final class CommandLineTests: XCTestCase {
             .deletingLastPathComponent().appendingPathComponent("Pipelines").path, toPath: pipelines)
         try Data("queue ! {{no_such_value}} ! fakesink".utf8).write(to: URL(fileURLWithPath: "\(pipelines)/operator-headless.gst"))
         try assertError(["--headless", "--source", "videotestsrc", "--pipelines", pipelines], exit: 65, mentions: ["operator-headless.gst", "{{no_such_value}}"])
+        // A renamed element the code looks up (the audio tee, the record sink): one line, exit 65, no crash.
+        try FileManager.default.removeItem(atPath: pipelines)
+        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Pipelines").path, toPath: pipelines)
+        let audio = try String(contentsOfFile: "\(pipelines)/audio.gst", encoding: .utf8)
+        try audio.replacingOccurrences(of: "tee name=at ", with: "tee name=audio_tee ").write(toFile: "\(pipelines)/audio.gst", atomically: true, encoding: .utf8)
+        try assertError(["--headless", "--source", "videotestsrc", "--audio", "test", "--duration", "1", "--pipelines", pipelines],
+                        exit: 65, mentions: ["audio.gst", "element at"])
+        let record = try String(contentsOfFile: "\(pipelines)/record.gst", encoding: .utf8)
+        try record.replacingOccurrences(of: "name=record_sink", with: "name=sink").write(toFile: "\(pipelines)/record.gst", atomically: true, encoding: .utf8)
+        try assertError(["--headless", "--source", "videotestsrc", "--audio", "none", "--record", "--countdown", "0", "--duration", "1",
+                         "--record-dir", dir, "--pipelines", pipelines], exit: 65, mentions: ["record.gst", "record_sink"])
     }
 
     /// A real missing plugin: GStreamer is pointed at a plugin folder without x264 and openh264.

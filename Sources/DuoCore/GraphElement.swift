@@ -1,0 +1,55 @@
+/// The element names duo-capture looks up in the graph: the one contract between the code and the
+/// gst-launch files in `Pipelines/` (a user's `--pipelines` folder must keep them). Each names the file
+/// that defines it; the graph's own joints (`t`, `selector`) are written by the code itself.
+///
+/// Thread: value type, Sendable; pure.
+public enum GraphElement: String, Sendable, CaseIterable {
+    /// The video tee every branch hangs off (written by the code).
+    case tee = "t"
+    /// With two cameras, the selector that passes one (written by the code).
+    case selector
+    /// The normalised camera's capsfilter (`{{name}}_caps` in normalise.gst, `camera_caps` for camera A).
+    case cameraCaps = "camera_caps"
+    case operatorSink = "operator_sink"
+    case subjectValve = "subject_valve"
+    /// Where the subject view is drawn into each frame.
+    case subjectSink = "subject_sink"
+    /// The gtksink of the subject window (desktop).
+    case subjectWindow = "subject_window"
+    case audioTee = "at"
+    case audioSink = "audio_sink"
+    case recordQueue = "record_queue"
+    case recordSink = "record_sink"
+    case recordAudioQueue = "record_audio_queue"
+
+    /// The pipeline files (names without `.gst`) that must define this element, as it is spelled there.
+    public var definedIn: [(file: String, spelled: String)] {
+        switch self {
+        case .tee, .selector: []
+        case .cameraCaps: [("normalise", "{{name}}_caps")]
+        case .operatorSink: [("operator-headless", rawValue), ("operator-desktop", rawValue)]
+        case .subjectValve, .subjectSink: [("subject-headless", rawValue), ("subject-desktop", rawValue)]
+        case .subjectWindow: [("subject-desktop", rawValue)]
+        case .audioTee, .audioSink: [("audio", rawValue)]
+        case .recordQueue, .recordSink: [("record", rawValue)]
+        case .recordAudioQueue: [("record-audio", rawValue)]
+        }
+    }
+
+    /// The names (as spelled in the file) that the pipeline file `file` must define.
+    public static func required(inFile file: String) -> [String] {
+        allCases.flatMap { $0.definedIn.filter { $0.file == file }.map(\.spelled) }
+    }
+
+    /// Whether a gst-launch description gives some element the name `name` (`name=NAME`, unquoted).
+    public static func defines(_ description: String, _ name: String) -> Bool {
+        var rest = Substring(description)
+        while let range = rest.range(of: "name=" + name) {
+            let before = rest[..<range.lowerBound].last
+            let after = rest[range.upperBound...].first
+            if (before == nil || before!.isWhitespace) && (after == nil || after!.isWhitespace) { return true }
+            rest = rest[range.upperBound...]
+        }
+        return false
+    }
+}
