@@ -1,16 +1,16 @@
 // swift-tools-version:6.0
 // duo-capture: layers point one way, top to bottom:
 //
-//   duo-capture (executable) ─▶ DuoCLI ─▶ DuoMedia ─▶ DuoCore (pure Swift, no C imports)
-//                                   │          └──────▶ CDuoShim ─▶ CGStreamer (system library)
-//                                   ├─▶ DuoDesktop ─▶ CGtk (system library: gtk+-3.0)
-//                                   ├─▶ DuoRender ─▶ DuoCore
-//                                   │       └──────▶ CCairo (system library: cairo, pangocairo)
-//                                   └─▶ DuoCore
+//   duo-capture (executable) ─▶ DuoCLI ─┬─▶ DuoDesktop ─▶ DuoRender ─▶ DuoCore (pure Swift, no C imports)
+//                                       │       └──▶ CGtk   └──▶ CCairo (cairo, pangocairo)
+//                                       └─▶ DuoMedia ─▶ DuoCore
+//                                              └──▶ CDuoShim ─▶ CGStreamer (system library)
 //
-// DuoCore is fully unit-testable with a controllable clock; every gst_*/g_* call lives in DuoMedia's
-// adapter files (and the CDuoShim C target for the macros and variadics Swift cannot import); every
-// cairo_*/pango_* call lives in DuoRender's adapter files.
+// DuoCore is the pure layer (models, the run's vocabulary, the HUD's figures) and is tested with a manual
+// clock; every gst_*/g_* call of the media lives in DuoMedia (and the CDuoShim C target for the macros
+// and variadics Swift cannot import); every cairo_*/pango_* call lives in DuoRender (the subject view and
+// the operator HUD); every gtk_*/gdk_* call lives in DuoDesktop, which has no cairo calls of its own.
+// DuoCLI composes a run: the run director, the control socket, the command line.
 import PackageDescription
 
 let package = Package(
@@ -54,7 +54,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         // Operator and subject windows, monitors and hotplug, fullscreen state, keys: every gtk_*/gdk_* call.
-        .target(name: "DuoDesktop", dependencies: ["DuoCore", "CGtk"]),
+        .target(name: "DuoDesktop", dependencies: ["DuoCore", "DuoRender", "CGtk"]),
         .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender", "DuoDesktop"]),
         // Overlay cost benchmark (build with -c release): Benchmarks/overlay-cost.sh runs it.
         .executableTarget(name: "duo-bench-overlay", dependencies: ["DuoRender", "DuoCore"], path: "Benchmarks/duo-bench-overlay"),

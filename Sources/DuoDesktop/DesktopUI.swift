@@ -1,5 +1,6 @@
 import CGtk
 import DuoCore
+import DuoRender
 
 /// The keys of the operator window: each is a binding to a run command (the same commands the control
 /// socket and timelines speak), never a language of its own. `--help` lists them.
@@ -302,7 +303,7 @@ public final class DesktopUI {
         let width = Double(gtk_widget_get_allocated_width(w)), height = Double(gtk_widget_get_allocated_height(w))
         let ui = this(data)
         let hud = MainActor.assumeIsolated { ui.hud }
-        HudPainter.draw(hud, cr: cr!, width: width, height: height)
+        HudRenderer.draw(hud, cr: cr!, width: width, height: height)
         return 0
     }
 }

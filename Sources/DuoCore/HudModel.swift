@@ -1,6 +1,5 @@
-import DuoCore
 
-/// Everything the operator HUD shows, as one snapshot. The desktop controller replaces it when
+/// Everything the operator HUD shows, as one snapshot. The desktop face replaces it when
 /// something changes; the HUD draws the latest one.
 ///
 /// Thread: value type, Sendable; built anywhere, drawn on the GTK main thread.
