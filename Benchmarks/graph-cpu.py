@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CPU cost of the whole headless app against the bare gst-launch-1.0 graph (DESIGN §10).
+"""CPU cost of the whole headless app against the bare gst-launch-1.0 graph.
 
 For each row (720p30, 1080p30, and 720p30 with a live audio source, level meter and Opus track), in one
 run and on the same machine state:

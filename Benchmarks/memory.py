@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Memory over many takes and swaps (DESIGN §10: at most 5 MB growth over 100 take cycles and 200 swaps).
+"""Memory over many takes and swaps (target: at most 5 MB growth over 100 take cycles and 200 swaps).
 
 Runs duo-capture headless with the two shipped Duo cameras as one virtual camera and a timeline of
 TAKES short takes with two swaps in each, and reads the process's resident memory (VmRSS) when take 5

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Overlay cost per frame (DESIGN §10): the teleprompter drawn into I420 at 720p, 1080p and 4K with a
+# Overlay cost per frame : the teleprompter drawn into I420 at 720p, 1080p and 4K with a
 # 5,000-word script, next to an empty overlay measured in the same run, and the 4K/1080p ratio.
 # Usage: Benchmarks/overlay-cost.sh [FRAMES [WORDS]]   (defaults 600 frames, 5000 words; SCRATCH=dir picks the build folder)
 set -euo pipefail

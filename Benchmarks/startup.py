@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Process start to the first preview frame (DESIGN §10: 300 ms or less, camera warm-up excluded).
+"""Process start to the first preview frame (target: 300 ms or less, camera warm-up excluded).
 
 app  = spawn duo-capture --headless ... --json; the summary gives the first operator-preview frame's
        arrival on CLOCK_MONOTONIC, the clock time.monotonic() reads here, so the figure runs from just

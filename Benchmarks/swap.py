@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Camera swaps in virtual mode (DESIGN §10): across every swap, 0 caps renegotiations reach the recording
+"""Camera swaps in virtual mode : across every swap, 0 caps renegotiations reach the recording
 and no gap in its frame timestamps is longer than one frame interval.
 
 Runs duo-capture with the two shipped Duo cameras (inner, outer) as one virtual camera, records one take

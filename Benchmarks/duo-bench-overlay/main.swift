@@ -1,7 +1,7 @@
 // Overlay cost per frame: the teleprompter (window of the cached strip + reading band + safe frame +
 // recording light) drawn into I420 frames at 720p, 1080p and 4K with a 5,000-word script, next to an
 // empty overlay and a one-word script measured in the same run. Build with -c release (see
-// Benchmarks/overlay-cost.sh). Target (DESIGN §10): ≤ 0.5 ms per frame at 1080p, 4K ≤ 1.2× 1080p.
+// Benchmarks/overlay-cost.sh). Target: ≤ 0.5 ms per frame at 1080p, 4K ≤ 1.2× 1080p.
 //
 //   SubjectOverlay.update(viewModel)  ── scene built on its queue (Pango layout of the whole script, once)
 //        │ its queue renders tiles ahead (off the streaming thread; reported separately, not per frame)

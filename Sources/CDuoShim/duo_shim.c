@@ -301,13 +301,3 @@ gboolean duo_has_property(gpointer object, const gchar *name) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;
 }
 
-gboolean duo_sink_stats(GstElement *sink, guint64 *rendered, guint64 *dropped) {
-    if (!duo_has_property(sink, "stats")) return FALSE;
-    GstStructure *stats = NULL;
-    g_object_get(sink, "stats", &stats, NULL);
-    if (!stats) return FALSE;
-    gst_structure_get_uint64(stats, "rendered", rendered);
-    gst_structure_get_uint64(stats, "dropped", dropped);
-    gst_structure_free(stats);
-    return TRUE;
-}

@@ -41,12 +41,13 @@ public struct DesktopOptions: Sendable {
             "  --operator-monitor N                 the operator window's monitor (default: the primary one)",
             "  --subject-monitor N                  the subject view's monitor (default: another one)",
             "  --windowed                           start the operator window not fullscreen (F11 toggles)",
-            "  --events FILE                        write events as JSON lines: accessory availability with its",
-            "                                       reasons, fullscreen, takes started and ended (headless too)",
+            "  --events FILE                        write events as JSON lines, headless or on the desktop: commands,",
+            "                                       countdowns, takes started and ended, swaps, status, errors,",
+            "                                       availability with its reasons (docs/events.md lists them all)",
             "  The subject view is shown, fullscreen on its monitor, while the accessory is enabled (yours:",
             "  --accessory, key T) and available (the operator window is fullscreen, frames are flowing and a",
             "  subject monitor other than the operator's is plugged in). The operator HUD says why not.",
-            "  Keys on the operator window:",
+            "  Keys on the operator window (each stands for a --control command):",
         ]
         for (key, does) in DesktopKeys.help {
             lines.append("    " + key.padding(toLength: 13, withPad: " ", startingAt: 0) + does)

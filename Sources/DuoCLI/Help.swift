@@ -50,11 +50,13 @@ enum Help {
       --json                               print the end-of-run summary as JSON
       --control PATH                       a Unix socket (mode 0600; a bare NAME goes under
                                            $XDG_RUNTIME_DIR/duo-capture/NAME.sock) taking one JSON
-                                           command per line: {"cmd":"record"}, stop, quit, pause, mirror,
-                                           {"cmd":"accessory","on":true}, {"cmd":"fullscreen","on":false},
-                                           {"cmd":"speed","step":1} or {"preset":1-5},
-                                           {"cmd":"jump","to":"next|previous|start"}; every event (takes
-                                           with their files, availability, errors) comes back as JSON lines
+                                           command per line: {"cmd":"record"}, stop, toggle (record or
+                                           stop, as Space), cancel (a countdown, as Esc), quit, pause,
+                                           mirror, {"cmd":"accessory","on":true},
+                                           {"cmd":"fullscreen","on":false}, {"cmd":"speed","step":1} or
+                                           {"preset":1-5}, {"cmd":"jump","to":"next|previous|start"}, swap,
+                                           fold, unfold; quit goes ahead of commands still queued. Every
+                                           event comes back as JSON lines (docs/events.md lists them)
       --timeline FILE                      replay timed commands for a reproducible session: one line
                                            each, {"at": SECONDS, "cmd": …} (the --control commands),
                                            counted from when the graph is running

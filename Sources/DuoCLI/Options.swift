@@ -1,6 +1,4 @@
 import DuoCore
-import DuoMedia
-import DuoRender
 import Foundation
 
 /// Everything the command line can say, parsed and validated, before anything starts.
@@ -53,13 +51,6 @@ public struct Options: Sendable {
 
     public init() {}
 
-    static func number(_ name: String, _ text: String, _ range: ClosedRange<Double>) throws(DuoError) -> Double {
-        guard let n = Double(text), n.isFinite, range.contains(n) else {
-            throw .usage("\(name) \(text): give a number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return n
-    }
-
     static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject", "inspect", "monitors", "remux"]
 
     /// Parses `arguments` (without the program name). Throws a usage error naming the bad option.
@@ -75,12 +66,8 @@ public struct Options: Sendable {
                 return o
             }
         }
-        func value(_ name: String) throws(DuoError) -> String {
-            guard let v = args.popFirst(), !v.hasPrefix("--") || v == "-" else {
-                throw .usage("\(name) needs a value; run duo-capture --help for the syntax")
-            }
-            return v
-        }
+        var reader = OptionReader(Array(args))
+        func value(_ name: String) throws(DuoError) -> String { try reader.value(name) }
         var sourcesGiven = 0
         func setSource(_ s: SourceChoice, _ option: String) throws(DuoError) {
             // The first camera is A; a second one (B) makes a two-camera session, like the Duo's inner
@@ -93,12 +80,11 @@ public struct Options: Sendable {
             sourcesGiven += 1
         }
         var accessoryGiven = false
-        while let arg = args.popFirst() {
-            // Accept --name=value as well as --name value.
-            var name = arg
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                name = String(arg[..<eq])
-                args.insert(String(arg[arg.index(after: eq)...]), at: args.startIndex)
+        while let name = reader.next() {
+            let arg = name
+            if try o.subject.apply(name, from: &reader) {
+                if name == "--accessory" { accessoryGiven = true }
+                continue
             }
             switch name {
             case "-h", "--help": o.command = .help
@@ -135,7 +121,7 @@ public struct Options: Sendable {
                 o.format = f
             case "--duration":
                 let v = try value(name)
-                guard let d = Double(v), d > 0, d <= 86_400 else {
+                guard let d = OptionReader.decimal(v), d > 0, d <= 86_400 else {
                     throw .usage("--duration \(v): expected seconds, more than 0 and at most 86400")
                 }
                 o.duration = d
@@ -186,25 +172,6 @@ public struct Options: Sendable {
                 o.controlPath = try value(name)
             case "--timeline":
                 o.timeline = try Timeline.load(path: try value(name))
-            case "--accessory":
-                o.subject.accessory = try AccessoryKind.parse(try value(name))
-                accessoryGiven = true
-            case "--script":
-                o.subject.scriptPath = try value(name)
-            case "--display-profile":
-                o.subject.displayProfilePath = try value(name)
-            case "--mirror":
-                o.subject.mirror = try MirrorFlags.parse(try value(name))
-            case "--theme":
-                o.subject.theme = try PromptTheme.parse(try value(name))
-            case "--wpm":
-                o.subject.wordsPerMinute = try number(name, try value(name), 1...1000)
-            case "--lines-per-minute":
-                o.subject.linesPerMinute = try number(name, try value(name), 0.1...300)
-            case "--font-size":
-                o.subject.fontSize = try number(name, try value(name), 6...400)
-            case "--reading-line":
-                o.subject.readingLine = try number(name, try value(name), 0.05...0.95)
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)
             case _ where DesktopOptions.names.contains(name):

@@ -1,5 +1,5 @@
 /// Why the accessory (the subject view) cannot be shown right now. Each reason is one failed condition
-/// of availability (DESIGN §2): the operator window is fullscreen as the window manager reports it, the
+/// of availability: the operator window is fullscreen as the window manager reports it, the
 /// session is running with frames flowing, and a subject monitor is present that is not the operator's.
 ///
 /// Thread: value type, Sendable.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Remembers the teleprompter speed per script (DESIGN §6), so a presenter's pace comes back with the
+/// Remembers the teleprompter speed per script, so a presenter's pace comes back with the
 /// script: a small JSON file mapping each script's absolute path to its last speed. The file lives in
 /// `$XDG_STATE_HOME/duo-capture/speeds.json` (default `~/.local/state`). A missing or damaged file means
 /// "nothing remembered"; it never stops a session.

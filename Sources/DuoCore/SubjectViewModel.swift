@@ -80,7 +80,7 @@ public struct PreviewFrame: Sendable, Hashable {
 }
 
 /// Everything else a session knows: the operator's view of the world. Fields above the line may reach the
-/// subject (DESIGN §5); fields below are private and `SubjectViewModel` has no place to put them.
+/// subject (the whitelist); fields below are private and `SubjectViewModel` has no place to put them.
 ///
 /// Thread: value type; owned by the capture-session actor (or a test), which builds subject view models from it.
 public struct PrompterSessionState: Sendable, Hashable {
@@ -131,7 +131,7 @@ extension Countdown {
     public static let defaultValue: Countdown = try! Countdown(seconds: Countdown.defaultSeconds)
 }
 
-/// The subject renderer's only input: the whitelisted fields of DESIGN §5 and nothing else.
+/// The subject renderer's only input: the whitelisted fields (what the person being filmed may see) and nothing else.
 ///
 /// Private data cannot reach it by construction:
 /// - it has no `String` field at all; text arrives only as a `SubjectScript`, which only the script parser

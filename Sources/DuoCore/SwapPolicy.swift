@@ -1,5 +1,5 @@
 /// What happens to a running take when the operator swaps cameras (`--swap-policy`), decided apart from
-/// the media layer that carries it out (DESIGN §2: policy apart from mechanism).
+/// the media layer that carries it out (policy apart from mechanism).
 ///
 /// In virtual mode both cameras run at one common format, so a swap never touches the take. In individual
 /// mode each camera runs at its own best format; when the formats differ, a take cannot simply continue

@@ -82,6 +82,12 @@ public final class DesktopUI {
     private var subjectVisible = false
     private var subjectShownOn: String?
     private var fullscreenRequested = true
+    /// Every signal handler this UI connected; dropped (disconnected) when the windows close.
+    private var connections: [SignalConnection] = []
+
+    private func connect<Handler>(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: Handler, _ target: AnyObject) {
+        connections.append(SignalConnection(instance, signal, handler, target))
+    }
 
     /// Creates both windows (the subject's hidden) and shows the operator window fullscreen on its
     /// monitor. Throws a usage error for a monitor index that does not exist.
@@ -196,6 +202,8 @@ public final class DesktopUI {
 
     /// Closes both windows (after the pipeline has stopped, so no sink renders into a destroyed widget).
     public func close() {
+        // The screen and display outlive the windows: their handlers must not call into a closed UI.
+        connections.removeAll()
         gtk_widget_destroy(subjectWindow)
         gtk_widget_destroy(operatorWindow)
     }

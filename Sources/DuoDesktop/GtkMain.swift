@@ -38,12 +38,12 @@ public enum GtkMain {
 
     /// Runs `body` on the GTK main thread at the next idle moment. Safe from any thread.
     public static func post(_ body: @escaping @MainActor @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        typealias Body = @MainActor @Sendable () -> Void
         g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
-            let box = Unmanaged<Box>.fromOpaque(data!).takeRetainedValue()
-            MainActor.assumeIsolated { box.body() }
+            let body = CallbackBox<Body>.value(data!)
+            MainActor.assumeIsolated { body() }
             return 0  // G_SOURCE_REMOVE
-        }, box, nil)
+        }, CallbackBox<Body>(body).retainedPointer(), { CallbackBoxes.release($0) })
     }
 
     /// Runs `body` on the GTK thread and returns its result to an async caller, without blocking either.
@@ -53,34 +53,29 @@ public enum GtkMain {
         }
     }
 
-    /// Calls `body` every `milliseconds` on the GTK thread for as long as it returns true.
-    @MainActor
-    public static func every(milliseconds: UInt32, _ body: @escaping @MainActor @Sendable () -> Bool) {
-        let box = Unmanaged.passRetained(RepeatBox(body)).toOpaque()
-        g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
-            let box = Unmanaged<RepeatBox>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated { box.body() } ? 1 : 0
-        }, box, { data in Unmanaged<RepeatBox>.fromOpaque(data!).release() })
-    }
-
-    private final class Box: @unchecked Sendable {
-        let body: @MainActor @Sendable () -> Void
-        init(_ body: @escaping @MainActor @Sendable () -> Void) { self.body = body }
-    }
-    private final class RepeatBox: @unchecked Sendable {
-        let body: @MainActor @Sendable () -> Bool
-        init(_ body: @escaping @MainActor @Sendable () -> Bool) { self.body = body }
-    }
 }
 
-/// g_signal_connect for Swift: `handler` is a `@convention(c)` function that reaches its object through
-/// the user-data pointer (an unretained reference; the object outlives its widgets).
+/// One signal handler on one GObject, connected for as long as this token lives: dropping it
+/// disconnects the handler (and gives back the reference it holds on the object). `handler` is a
+/// `@convention(c)` function that reaches its target through the user-data pointer, an unretained
+/// reference: the target owns the tokens, so it outlives every handler.
 ///
-/// Thread: GTK main thread.
-@MainActor
-func connect<Handler>(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: Handler, _ target: AnyObject) {
-    g_signal_connect_data(instance, signal, unsafeBitCast(handler, to: GCallback.self),
-                          Unmanaged.passUnretained(target).toOpaque(), nil, GConnectFlags(rawValue: 0))
+/// Thread: made on the GTK main thread; may be dropped anywhere (GObject's signal calls are thread-safe).
+final class SignalConnection: @unchecked Sendable {
+    private let instance: UnsafeMutableRawPointer
+    private let id: gulong
+
+    init<Handler>(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: Handler, _ target: AnyObject) {
+        self.instance = g_object_ref(instance)
+        id = g_signal_connect_data(instance, signal, unsafeBitCast(handler, to: GCallback.self),
+                                   Unmanaged.passUnretained(target).toOpaque(), nil, GConnectFlags(rawValue: 0))
+    }
+
+    deinit {
+        // GObject's signal tables are thread-safe; the token is dropped on the GTK thread in practice.
+        if g_signal_handler_is_connected(instance, id) != 0 { g_signal_handler_disconnect(instance, id) }
+        g_object_unref(instance)
+    }
 }
 
 extension UnsafeMutablePointer where Pointee == GtkWidget {

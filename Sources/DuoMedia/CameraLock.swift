@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// One process owns a camera (DESIGN §2, the session arbiter): an exclusive `flock` on a file under
+/// One process owns a camera (the camera has one owner, as a capture session arbitrates it on the Duo): an exclusive `flock` on a file under
 /// `$XDG_RUNTIME_DIR/duo-capture/`, holding the owner's pid. A second duo-capture asking for the same
 /// device gets "camera X is in use by duo-capture pid N" instead of a cryptic "device busy" from V4L2.
 /// The kernel drops the lock when the owner exits, even on SIGKILL, so a crash never leaves it stale.

@@ -2,16 +2,6 @@ import CDuoShim
 import CGStreamer
 import DuoCore
 
-/// Where the operator and subject branches end: `Pipelines/operator-<mode>.gst`, `subject-<mode>.gst`.
-///
-/// Thread: value type, Sendable.
-public enum SinkMode: String, Sendable {
-    /// fakesinks: CI, `--headless`.
-    case headless
-    /// gtksinks in the operator and subject windows; the subject branch behind a valve (`subject_valve`).
-    case desktop
-}
-
 /// A GTK widget created by a gtksink, as an opaque pointer for the desktop layer (which owns every
 /// gtk_* call). Holds one reference, handed over to whoever packs the widget into a window.
 ///
@@ -36,15 +26,5 @@ public struct PreparedGraph: @unchecked Sendable {
             throw .input("\(name) is not a gtksink (it has no widget); check Pipelines/*-desktop.gst")
         }
         return SinkWidget(pointer: widget)
-    }
-}
-
-extension CaptureSession {
-    /// Frames rendered and dropped by a sink (basesink `stats`), nil if it has no such element.
-    public func sinkStats(_ name: String) -> (rendered: UInt64, dropped: UInt64)? {
-        guard let sink = pipeline?.child(named: name) else { return nil }
-        var rendered: guint64 = 0, dropped: guint64 = 0
-        guard duo_sink_stats(sink.pointer, &rendered, &dropped) != 0 else { return nil }
-        return (UInt64(rendered), UInt64(dropped))
     }
 }

@@ -75,16 +75,13 @@ final class FrameDrawerProbe: @unchecked Sendable {
 
     init(pad: PadRef, drawer: any I420FrameDrawer) {
         self.pad = pad
-        final class Box { let drawer: any I420FrameDrawer; init(_ d: any I420FrameDrawer) { drawer = d } }
-        let context = Unmanaged.passRetained(Box(drawer)).toOpaque()
+        let context = CallbackBox<any I420FrameDrawer>(drawer).retainedPointer()
         probeID = duo_attach_i420_drawer(pad.pointer, { context, y, ys, u, us, v, vs, w, h, time in
             guard let context, let y, let u, let v else { return }
-            let box = Unmanaged<AnyObject>.fromOpaque(context).takeUnretainedValue() as! Box
-            box.drawer.draw(into: I420Planes(y: y, yStride: Int(ys), u: u, uStride: Int(us), v: v, vStride: Int(vs),
-                                             width: Int(w), height: Int(h)), at: Int64(time))
-        }, context, { context in
-            if let context { Unmanaged<AnyObject>.fromOpaque(context).release() }
-        })
+            CallbackBox<any I420FrameDrawer>.value(context)
+                .draw(into: I420Planes(y: y, yStride: Int(ys), u: u, uStride: Int(us), v: v, vStride: Int(vs),
+                                       width: Int(w), height: Int(h)), at: Int64(time))
+        }, context, { CallbackBoxes.release($0) })
     }
 
     deinit { gst_pad_remove_probe(pad.pointer, probeID) }

@@ -28,19 +28,12 @@ public enum RenderSubjectCommand {
         """
 
     struct Options {
-        var script: String?
         var at: Double?
         var out: String?
-        var accessory: AccessoryKind = .teleprompter
+        /// The subject-view options, read exactly as `duo-capture` reads them.
+        var subject = SubjectSetup()
         var width = 1920, height = 1080
-        var profile: String?
         var aspect: AspectRatio? = AspectRatio(16, 9)
-        var mirror: MirrorFlags = .none
-        var wordsPerMinute: Double?
-        var linesPerMinute: Double?
-        var fontSize: Double?
-        var readingLine: Double?
-        var theme: PromptTheme = .standard
         var countdown: Countdown?
         var recording = false
     }
@@ -57,38 +50,21 @@ public enum RenderSubjectCommand {
 
     static func parse(_ arguments: [String]) throws(DuoError) -> Options {
         var o = Options()
-        var i = 0
-        func value(_ name: String) throws(DuoError) -> String {
-            guard i + 1 < arguments.count, !arguments[i + 1].hasPrefix("--") else {
-                throw .usage("\(name) needs a value; see duo-capture render-subject --help")
-            }
-            i += 1
-            return arguments[i]
-        }
-        func number(_ name: String, _ range: ClosedRange<Double>) throws(DuoError) -> Double {
-            let text = try value(name)
-            guard let n = Double(text), n.isFinite, range.contains(n) else {
-                throw .usage("\(name) \(text): give a number from \(clean(range.lowerBound)) to \(clean(range.upperBound))")
-            }
-            return n
-        }
-        while i < arguments.count {
-            let arg = arguments[i]
+        var reader = OptionReader(arguments, help: "see duo-capture render-subject --help")
+        while let arg = reader.next() {
+            if try o.subject.apply(arg, from: &reader) { continue }
             switch arg {
-            case "--script": o.script = try value(arg)
-            case "--at": o.at = try number(arg, 0...86_400)
-            case "--out": o.out = try value(arg)
-            case "--accessory": o.accessory = try AccessoryKind.parse(try value(arg))
+            case "--at": o.at = try reader.number(arg, 0...86_400)
+            case "--out": o.out = try reader.value(arg)
             case "--size":
-                let text = try value(arg)
+                let text = try reader.value(arg)
                 let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
                 guard parts.count == 2, (16...7680).contains(parts[0]), (16...4320).contains(parts[1]) else {
                     throw .usage("--size \(text): give WIDTHxHEIGHT between 16x16 and 7680x4320, for example 1920x1080")
                 }
                 o.width = parts[0]; o.height = parts[1]
-            case "--display-profile": o.profile = try value(arg)
             case "--aspect":
-                let text = try value(arg)
+                let text = try reader.value(arg)
                 if text == "none" {
                     o.aspect = nil
                 } else {
@@ -97,54 +73,45 @@ public enum RenderSubjectCommand {
                     }
                     o.aspect = a
                 }
-            case "--mirror": o.mirror = try MirrorFlags.parse(try value(arg))
-            case "--wpm": o.wordsPerMinute = try number(arg, 1...1000)
-            case "--lines-per-minute": o.linesPerMinute = try number(arg, 0.1...300)
-            case "--font-size": o.fontSize = try number(arg, 6...400)
-            case "--reading-line": o.readingLine = try number(arg, 0.05...0.95)
-            case "--theme": o.theme = try PromptTheme.parse(try value(arg))
-            case "--countdown":
-                let text = try value(arg)
-                o.countdown = try Countdown.parse(text)
+            case "--countdown": o.countdown = try Countdown.parse(try reader.value(arg))
             case "--recording": o.recording = true
             default:
                 throw .usage("unknown option '\(arg)' for render-subject; see duo-capture render-subject --help")
             }
-            i += 1
         }
         guard o.at != nil else { throw .usage("render-subject needs --at SECONDS (the time of the frame)") }
         guard let out = o.out else { throw .usage("render-subject needs --out FILE.png (where to write the frame)") }
         guard out.lowercased().hasSuffix(".png") else { throw .usage("--out \(out): the output is a PNG; name it FILE.png") }
-        if o.accessory == .teleprompter && o.script == nil {
+        if o.subject.accessory == .teleprompter && o.subject.scriptPath == nil {
             throw .usage("render-subject needs --script FILE for the teleprompter (or pick --accessory countdown, preview or off)")
         }
         return o
     }
 
     static func render(_ o: Options) throws(DuoError) -> (CairoImage, String) {
-        let parsed = try o.script.map { path throws(DuoError) in try ScriptParser.load(path: path) }
-        let profile = try o.profile.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
+        let parsed = try o.subject.scriptPath.map { path throws(DuoError) in try ScriptParser.load(path: path) }
+        let profile = try o.subject.displayProfilePath.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
         let time = Int64((o.at! * 1e9).rounded())
         let countdownSeconds = o.countdown?.seconds ?? 0
         let takeStart = Int64(countdownSeconds) * nanosecondsPerSecond
 
         var session = PrompterSessionState(
-            accessory: o.accessory, script: parsed, readingLine: o.readingLine, mirror: o.mirror,
-            style: PromptStyle(fontSize: o.fontSize, theme: o.theme),
+            accessory: o.subject.accessory, script: parsed, readingLine: o.subject.readingLine, mirror: o.subject.mirror,
+            style: PromptStyle(fontSize: o.subject.fontSize, theme: o.subject.theme),
             countdown: o.countdown ?? .defaultValue, countdownStartedAt: o.countdown == nil ? nil : 0,
             recordingStartedAt: o.recording ? takeStart : nil, aspect: o.aspect,
-            preview: o.accessory == .preview ? .testPattern(width: 320, height: 180) : nil,
-            scriptPath: o.script)
+            preview: o.subject.accessory == .preview ? .testPattern(width: 320, height: 180) : nil,
+            scriptPath: o.subject.scriptPath)
 
         let speed = try parsed.map { script throws(DuoError) in
-            try ScrollSpeed.requested(wordsPerMinute: o.wordsPerMinute, linesPerMinute: o.linesPerMinute,
+            try ScrollSpeed.requested(wordsPerMinute: o.subject.wordsPerMinute, linesPerMinute: o.subject.linesPerMinute,
                                       separatesWords: script.subject.separatesWords)
         }
         // Lay out once with no scroll, then fit the scroll model to the layout's units and cues (lines
         // for scripts without spaces) and rebuild the scene reusing the layout.
         let first = SubjectScene(viewModel: .whitelisted(from: session), width: o.width, height: o.height,
                                  profile: profile, format: .argb)
-        var detail = o.accessory.rawValue
+        var detail = o.subject.accessory.rawValue
         if let layout = first.strip?.layout, let speed {
             var scroll = layout.scrollModel(speed: speed)
             scroll.start(at: takeStart)

@@ -1,27 +1,6 @@
 import DuoCore
 import Foundation
 
-/// How the subject view is set up for a session (the command line's `--accessory`, `--script`, …).
-///
-/// Thread: value type, Sendable.
-public struct SubjectSetup: Sendable {
-    public var accessory: AccessoryKind = .teleprompter
-    public var scriptPath: String?
-    public var displayProfilePath: String?
-    public var mirror: MirrorFlags = .none
-    public var wordsPerMinute: Double?
-    public var linesPerMinute: Double?
-    public var fontSize: Double?
-    public var readingLine: Double?
-    public var theme: PromptTheme = .standard
-    /// Where speeds are remembered per script; nil remembers nothing. Without --wpm/--lines-per-minute,
-    /// a script starts at the speed it was last read at.
-    public var speedMemory: SpeedMemory?
-    public var countdown: Countdown = .defaultValue
-    public var aspect: AspectRatio?
-    public init() {}
-}
-
 /// What the operator sees of the teleprompter (never sent to the subject).
 ///
 /// Thread: value type, Sendable.
@@ -119,7 +98,6 @@ public actor SubjectPresenter {
     // MARK: Operator commands
 
     public func togglePause(at time: Int64) { state.scroll?.togglePause(at: time); publish(at: time) }
-    public func reverse(at time: Int64) { state.scroll?.reverse(at: time); publish(at: time) }
     public func restart(at time: Int64) { state.scroll?.jump(to: 0, at: time); publish(at: time) }
     public func nextMarker(at time: Int64) { _ = state.scroll?.jumpToNextMarker(markers, at: time); publish(at: time) }
     public func previousMarker(at time: Int64) { _ = state.scroll?.jumpToPreviousMarker(markers, at: time); publish(at: time) }
@@ -156,11 +134,6 @@ public actor SubjectPresenter {
     private func rememberSpeed() {
         guard let memory = speedMemory, let path = state.scriptPath, let speed = state.scroll?.speed else { return }
         lastWarning = memory.remember(speed, for: path)?.message
-    }
-
-    public func setAccessory(_ kind: AccessoryKind, at time: Int64) {
-        state.accessory = kind
-        publish(at: time)
     }
 
     /// The script's headings the reading position moved past between `start` and `end` (pipeline running

@@ -3,7 +3,7 @@ import XCTest
 import DuoCore
 @testable import DuoRender
 
-/// DESIGN §5: subject frames for two sessions that differ only in private fields are byte-identical.
+/// The whitelist: subject frames for two sessions that differ only in private fields are byte-identical.
 /// Each session is rendered twice, the second time with every private field filled with sentinel text
 /// (including the script's operator notes), through both the offline ARGB renderer and the live I420 path.
 final class PrivacyTests: XCTestCase {

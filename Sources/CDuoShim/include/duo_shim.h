@@ -110,7 +110,5 @@ void duo_set_string(gpointer object, const gchar *name, const gchar *value);
 void duo_set_object(gpointer object, const gchar *name, gpointer value);
 void duo_set_caps(gpointer object, const gchar *name, GstCaps *caps);
 gboolean duo_has_property(gpointer object, const gchar *name);
-/// basesink "stats" (rendered, dropped); returns FALSE when `sink` has no such property.
-gboolean duo_sink_stats(GstElement *sink, guint64 *rendered, guint64 *dropped);
 
 #endif

@@ -1,7 +1,6 @@
-import DuoCore
 import Foundation
 
-//  The capture graph, assembled from Pipelines/*.gst (see DESIGN §3):
+//  The capture graph, assembled from Pipelines/*.gst (the files say what each branch does):
 //
 //  camera ─▶ normalise (rotate, convert, scale, rate, fixed caps) ─▶ tee ─┬─▶ operator branch
 //                                                                        ├─▶ subject branch (leaky, downscaled)
@@ -377,4 +376,14 @@ public struct GraphPlan: Sendable {
         }
         return d
     }
+}
+
+/// Where the operator and subject branches end: `Pipelines/operator-<mode>.gst`, `subject-<mode>.gst`.
+///
+/// Thread: value type, Sendable.
+public enum SinkMode: String, Sendable {
+    /// fakesinks: CI, `--headless`.
+    case headless
+    /// gtksinks in the operator and subject windows; the subject branch behind a valve (`subject_valve`).
+    case desktop
 }
