@@ -29,11 +29,11 @@ extension CaptureSession: CapturePort {
     func stopCapture() async { await stop() }
 
     func beginTake(number: Int, path: String, startingAt: Int64) async throws(DuoError) -> Int64 {
-        try startTake(path: path, startingAt: startingAt, number: number)
-        return takeStartRunningTime ?? startingAt
+        try await startTake(path: path, startingAt: startingAt, number: number)
+        return await takeStartRunningTime ?? startingAt
     }
 
     func endTake() async -> TakeResult? { try? await stopTake() }
 
-    func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap? { try selectCamera(index) }
+    func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap? { try await selectCamera(index) }
 }

@@ -1,0 +1,305 @@
+import CDuoShim
+import CGStreamer
+import DuoCore
+import Foundation
+
+//  TakeRecorder: one take at a time on the running graph, apart from the graph's own life.
+//
+//   tee "t"  ─▶ request pad ─▶ start gate ─▶ ┐ bin "takeN" (Pipelines/record.gst, record-audio.gst):
+//   tee "at" ─▶ request pad ─▶ start gate ─▶ ┘ ghost pads (errors isolated) ─▶ queues ─▶ encoders ─▶ mux ─▶ file
+//
+//  start attaches the bin (shifted so the file starts at 0 at the take's start, earlier frames dropped at
+//  the gates); stop detaches it at a frame boundary, sends it EOS and waits for the file to be finalised.
+//  A take's own error (full disk) fails the take, never the graph: the preview goes on.
+
+/// Thread: an actor of its own. The capture session forwards it the bus's end-of-stream and take errors
+/// in order; it reports takes on the session's event stream.
+actor TakeRecorder {
+    /// One tee feeding a take: the tee's request pad, the bin's ghost sink and the start gate on the pad.
+    final class TakeInput: @unchecked Sendable {
+        let tee: ElementRef
+        let teePad: PadRef
+        let binSink: PadRef
+        private let gate: UnsafeMutablePointer<DuoStartGate>
+        init(tee: ElementRef, teePad: PadRef, binSink: PadRef, gate: UnsafeMutablePointer<DuoStartGate>) {
+            self.tee = tee; self.teePad = teePad; self.binSink = binSink; self.gate = gate
+        }
+        /// Running time of the first buffer let into the take, ns.
+        var firstRunningTime: Int64? {
+            let t = duo_start_gate_first_running_time(gate)
+            return t >= 0 ? Int64(t) : nil
+        }
+        deinit { duo_start_gate_unref(gate) }
+    }
+
+    final class ActiveTake: @unchecked Sendable {
+        let number: Int
+        let path: String
+        let bin: ElementRef
+        let sink: ElementRef
+        let video: TakeInput
+        let audio: TakeInput?
+        let counter: FrameCounter
+        let audioCounter: FrameCounter?
+        let startRunningTime: Int64
+        let startDate: Date
+        var failure: DuoError?
+        var inputs: [TakeInput] { [video] + (audio.map { [$0] } ?? []) }
+        init(number: Int, path: String, bin: ElementRef, sink: ElementRef, video: TakeInput, audio: TakeInput?,
+             counter: FrameCounter, audioCounter: FrameCounter?, startRunningTime: Int64, startDate: Date) {
+            self.number = number; self.path = path; self.bin = bin; self.sink = sink; self.video = video
+            self.audio = audio; self.counter = counter; self.audioCounter = audioCounter
+            self.startRunningTime = startRunningTime; self.startDate = startDate
+        }
+    }
+
+
+    let plan: GraphPlan
+    private let pipeline: ElementRef
+    private let tee: ElementRef
+    private let audioTee: ElementRef?
+    private let clock: PipelineClock
+    private let eventSink: AsyncStream<SessionEvent>.Continuation
+
+    private var take: ActiveTake?
+    private var takeCount = 0
+    private var eosSeen: Set<UInt> = []
+    private var eosWaiters: [UInt: CheckedContinuation<Void, Never>] = [:]
+    private var closed = false
+    private var swaps: [CameraSwap] = []
+
+    /// Every take this recorder ended, in order, however it ended (stop, a failure, the session's stop).
+    private(set) var endedTakes: [TakeResult] = []
+
+    init(plan: GraphPlan, pipeline: ElementRef, tee: ElementRef, audioTee: ElementRef?, clock: PipelineClock,
+         events: AsyncStream<SessionEvent>.Continuation) {
+        self.plan = plan; self.pipeline = pipeline; self.tee = tee; self.audioTee = audioTee; self.clock = clock
+        eventSink = events
+    }
+
+    var isRecording: Bool { take != nil }
+    /// Recording, or finalising a take that was stopped.
+    var isBusy: Bool { take != nil || stopping != nil }
+    /// The running take's start in pipeline running time (ns): the later of the requested start and the
+    /// moment it was attached. The teleprompter's scroll and the sidecar's markers use this same instant.
+    var takeStartRunningTime: Int64? { take?.startRunningTime }
+    /// Frames that entered the running take's branch so far (nil when not recording).
+    var takeFrames: FrameCount? { take?.counter.read() }
+    /// The running take's failure, before the take has been detached.
+    var runningTakeFailure: DuoError? { take?.failure }
+    /// Tests turn this off to keep a failed take attached and prove the tee is shielded from its errors
+    /// (duo_isolate_branch_errors) rather than rescued by how fast the bus is read.
+    private var detachesFailedTakes = true
+    func setDetachesFailedTakes(_ value: Bool) { detachesFailedTakes = value }
+
+    func noteSwap(_ swap: CameraSwap) { swaps.append(swap) }
+
+    // MARK: Bus facts (forwarded by the session, in the bus's order)
+
+    func endOfStream(from id: UInt) {
+        eosSeen.insert(id)
+        resumeEOSWaiter(eosAliases[id] ?? id)
+    }
+
+    /// An error posted inside take `number`'s bin.
+    func error(inTake number: Int, source: String, message: String, domainCode: String) {
+        // A take being torn down (or already gone) reports the consequences of its own end, such as a queue
+        // told EOS after the disk filled. It has been dealt with; the preview is fine.
+        guard let current = take, current.number == number else { return }
+        // The take failed (disk full, encoder error): end it, keep the preview. Only the first error counts;
+        // the elements behind it report their own consequences.
+        guard current.failure == nil else { return }
+        let directory = (current.path as NSString).deletingLastPathComponent
+        current.failure = domainCode == Self.noSpaceLeft
+            ? .runtime("take \(current.number) stopped: the disk holding \(directory) is full; free space or give another --record-dir (the file holds what was recorded before, the preview goes on)")
+            : .runtime("take \(current.number) stopped: \(message) (\(source)); the file holds what was recorded before")
+        if detachesFailedTakes { Task { _ = try? await self.stop() } }
+    }
+
+    /// GST_RESOURCE_ERROR_NO_SPACE_LEFT, as BusWatch spells a GError.
+    static let noSpaceLeft = "gst-resource-error-quark:14"
+
+    /// The graph is going away: a running take is finalised first (the caller awaits `stop`), and nothing
+    /// waits for an end-of-stream that cannot come.
+    func close() {
+        closed = true
+        for (_, w) in eosWaiters { w.resume() }
+        eosWaiters.removeAll()
+    }
+
+    // MARK: Takes
+
+    /// Attaches a new record branch (video, and audio when the plan has it) to the running tees. Frames
+    /// captured at or after `startingAt` (pipeline running time, ns; default: now) go into `path`; earlier
+    /// ones are dropped at the tee pads, so a take can be attached just before its countdown ends and
+    /// still start exactly at the end. Both streams are shifted by the same amount so the file starts at
+    /// zero and audio stays in sync with video.
+    func start(path: String, format: VideoFormat, startingAt requestedStart: Int64?, number requestedNumber: Int?) throws(DuoError) -> Int {
+        guard !closed else { throw .runtime("cannot start a take: the capture session is not running") }
+        guard take == nil, stopping == nil else { throw .runtime("a take is already recording; stop it first") }
+        let p = pipeline, t = tee
+        takeCount = requestedNumber ?? (takeCount + 1)
+        let number = takeCount
+        let bin = try Self.parseBin(try plan.recordDescription(location: path, format: format), name: "take\(number)")
+        guard let queue = bin.child(.recordQueue), let queueSink = queue.staticPad("sink"),
+              let sink = bin.child(.recordSink) else {
+            throw .input("pipeline file record.gst must keep the elements named record_queue and record_sink")
+        }
+        let binSink = Self.addGhostSink(to: bin, target: queueSink, name: "sink")
+        let counter = FrameCounter(pad: queue.staticPad("src")!)
+        var audioInput: (sink: PadRef, counter: FrameCounter)?
+        if plan.audio != .none {
+            guard let audioQueue = bin.child(.recordAudioQueue), let audioQueueSink = audioQueue.staticPad("sink") else {
+                throw .input("pipeline file record-audio.gst must keep the element named record_audio_queue")
+            }
+            audioInput = (Self.addGhostSink(to: bin, target: audioQueueSink, name: "audio_sink"),
+                          FrameCounter(pad: audioQueue.staticPad("src")!))
+        }
+
+        // The pipeline takes its own reference (the bin is no longer floating); ours stays with ElementRef.
+        gst_bin_add(duo_as_bin(p.pointer), bin.pointer)
+        let start = max(requestedStart ?? 0, clock.now())
+        // Shift the branch so its running time starts at 0 at the take's start; frames captured before
+        // that moment are dropped at the tee pads (DuoStartGate), so the first frame in the file is the
+        // first one captured at or after `start`, within one frame interval of it.
+        gst_pad_set_offset(binSink.pointer, gint64(-start))
+        if let audioInput { gst_pad_set_offset(audioInput.sink.pointer, gint64(-start)) }
+        func abandon() {
+            gst_element_set_state(bin.pointer, GST_STATE_NULL)
+            gst_bin_remove(duo_as_bin(p.pointer), bin.pointer)
+        }
+        guard gst_element_sync_state_with_parent(bin.pointer) != 0 else {
+            abandon()
+            throw .runtime("cannot start take \(number): the record branch did not start; run with GST_DEBUG=3 for details")
+        }
+        guard let video = Self.linkTee(t, to: binSink, start: start) else {
+            abandon()
+            throw .runtime("cannot start take \(number): linking the record branch failed")
+        }
+        var audio: TakeInput?
+        if let audioInput {
+            guard let at = audioTee, let linked = Self.linkTee(at, to: audioInput.sink, start: start) else {
+                duo_detach_branch_when_idle(t.pointer, video.teePad.pointer, video.binSink.pointer)
+                abandon()
+                throw .runtime("cannot start take \(number): linking the audio branch failed")
+            }
+            audio = linked
+        }
+        gst_debug_bin_to_dot_file(duo_as_bin(p.pointer), GST_DEBUG_GRAPH_SHOW_ALL, "duo-capture-take\(number)")
+        take = ActiveTake(number: number, path: path, bin: bin, sink: sink, video: video, audio: audio,
+                          counter: counter, audioCounter: audioInput?.counter, startRunningTime: start, startDate: Date())
+        eventSink.yield(.takeStarted(number: number, path: path))
+        return number
+    }
+
+    private static func addGhostSink(to bin: ElementRef, target: PadRef, name: String) -> PadRef {
+        let ghost = gst_ghost_pad_new(name, target.pointer)!
+        gst_element_add_pad(bin.pointer, ghost)
+        // A failing take (full disk) must never stop the tee, and so the preview.
+        duo_isolate_branch_errors(ghost)
+        return PadRef(adopting: gst_object_ref(UnsafeMutableRawPointer(ghost)).assumingMemoryBound(to: GstPad.self))
+    }
+
+    private static func linkTee(_ tee: ElementRef, to binSink: PadRef, start: Int64) -> TakeInput? {
+        guard let teePadPointer = gst_element_request_pad_simple(tee.pointer, "src_%u") else { return nil }
+        let teePad = PadRef(adopting: teePadPointer)
+        let gate = duo_start_gate_attach(teePad.pointer, GstClockTime(start))!
+        guard gst_pad_link(teePad.pointer, binSink.pointer) == GST_PAD_LINK_OK else {
+            gst_element_release_request_pad(tee.pointer, teePad.pointer)
+            duo_start_gate_unref(gate)
+            return nil
+        }
+        return TakeInput(tee: tee, teePad: teePad, binSink: binSink, gate: gate)
+    }
+
+    /// Detaches the record branch at a frame boundary, sends it EOS and waits until the file is finalised.
+    /// The preview keeps running throughout.
+    ///
+    /// A second call (or `stop()`) while the first still waits for the file to be finalised awaits the
+    /// same stop and gets the same result: a take is ended exactly once, and always reported.
+    func stop() async throws(DuoError) -> TakeResult {
+        if stopping != nil {
+            return await withCheckedContinuation { stopping?.append($0) }
+        }
+        guard let current = take else {
+            throw .runtime("no take is recording")
+        }
+        let p = pipeline
+        take = nil
+        stopping = []
+        let result = await finalise(current, in: p)
+        let waiters = stopping ?? []
+        stopping = nil
+        for w in waiters { w.resume(returning: result) }
+        return result
+    }
+
+    /// While a take is being finalised (detached, waiting for its end-of-stream): the calls waiting for it.
+    private var stopping: [CheckedContinuation<TakeResult, Never>]?
+
+    private func finalise(_ current: ActiveTake, in p: ElementRef) async -> TakeResult {
+        let end = clock.now()
+        let sinkID = current.sink.identity
+        let binID = current.bin.identity
+        for input in current.inputs {
+            duo_detach_branch_when_idle(input.tee.pointer, input.teePad.pointer, input.binSink.pointer)
+        }
+        if current.failure == nil {
+            await waitForEOS(anyOf: [sinkID, binID], timeout: 10)
+        }
+        current.bin.setState(GST_STATE_NULL)
+        gst_bin_remove(duo_as_bin(p.pointer), current.bin.pointer)
+        eosSeen.remove(sinkID)
+        eosSeen.remove(binID)
+        let frames = current.counter.read()
+        let failure = current.failure
+        if frames.frames == 0 {
+            // A file with headers and no frame does not play; leave nothing rather than a broken file.
+            try? FileManager.default.removeItem(atPath: current.path)
+        }
+        var result = TakeResult(number: current.number, path: current.path, frames: frames,
+                                audio: current.audioCounter?.read(),
+                                startRunningTime: current.startRunningTime, endRunningTime: end,
+                                firstFrameRunningTime: current.video.firstRunningTime,
+                                firstAudioRunningTime: current.audio?.firstRunningTime,
+                                startDate: current.startDate, endDate: Date(), failure: failure)
+        result.swaps = swaps.filter { $0.runningTime >= current.startRunningTime && $0.runningTime <= end }
+        endedTakes.append(result)
+        eventSink.yield(.takeEnded(result))
+        return result
+    }
+
+    private func waitForEOS(anyOf ids: [UInt], timeout seconds: Double) async {
+        if ids.contains(where: eosSeen.contains) { return }
+        let key = ids[0]
+        let timer = Task { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            await self?.resumeEOSWaiter(key)
+        }
+        await withCheckedContinuation { continuation in
+            eosWaiters[key] = continuation
+            for id in ids.dropFirst() { eosAliases[id] = key }
+        }
+        timer.cancel()
+        for id in ids.dropFirst() { eosAliases[id] = nil }
+    }
+    private var eosAliases: [UInt: UInt] = [:]
+
+    private func resumeEOSWaiter(_ key: UInt) {
+        eosWaiters.removeValue(forKey: key)?.resume()
+    }
+
+    static func parseBin(_ description: String, name: String) throws(DuoError) -> ElementRef {
+        var error: UnsafeMutablePointer<GError>? = nil
+        let bin = gst_parse_bin_from_description(description, 0, &error)
+        if let error {
+            let text = String(cString: error.pointee.message)
+            g_error_free(error)
+            throw .input("the record branch does not parse: \(text); check record.gst and the encoder and muxer files in Pipelines/")
+        }
+        guard let bin else { throw .input("the record branch does not parse; check Pipelines/record.gst") }
+        let ref = ElementRef(taking: duo_as_element(UnsafeMutableRawPointer(bin)))
+        gst_object_set_name(duo_as_gst_object(ref.pointer), name)
+        return ref
+    }
+}
