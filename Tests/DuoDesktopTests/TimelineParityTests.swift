@@ -87,4 +87,35 @@ final class TimelineParityTests: XCTestCase {
         // Between them the two runs wrote every documented event.
         XCTAssertEqual(seen, Set(schema.events.keys), "documented events never written: \(Set(schema.events.keys).subtracting(seen))")
     }
+
+    /// `--record --duration 2`: on the desktop as headless, the countdown runs first, the take starts at
+    /// its end and lasts the duration (the same number of frames, give or take one).
+    func testRecordWithDurationGivesTheSameTakeOnTheDesktop() throws {
+        let desktop = try VirtualDesktop(test: self)
+        let dir = desktop.directory
+        let common = ["--source", "videotestsrc", "--format", "640x360@30", "--audio", "none", "--countdown", "1",
+                      "--record", "--duration", "2"]
+        var frames: [Int] = []
+        for mode in ["headless", "desktop"] {
+            let events = dir.appendingPathComponent("\(mode).jsonl")
+            let args = (mode == "headless" ? ["--headless"] : []) + common
+                + ["--events", events.path, "--record-dir", dir.appendingPathComponent(mode).path]
+            let app = try desktop.launch(DesktopEndToEndTests.binary.path, args, log: "\(mode).log", directory: VirtualDesktop.repositoryRoot)
+            try waitFor("the \(mode) run to end", timeout: 60) { !app.isRunning }
+            XCTAssertEqual(app.terminationStatus, 0, desktop.tail("\(mode).log"))
+            let lines = try String(contentsOf: events, encoding: .utf8).split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+            }
+            let names = lines.compactMap { $0["event"] as? String }
+            XCTAssertEqual(names.filter { ["countdown", "take-started", "take-ended", "stopped"].contains($0) },
+                           ["countdown", "take-started", "take-ended", "stopped"], "\(mode): \(names)")
+            let ended = try XCTUnwrap(lines.first { $0["event"] as? String == "take-ended" })
+            frames.append(ended["frames"] as? Int ?? 0)
+            let countdownAt = try XCTUnwrap(lines.first { $0["event"] as? String == "countdown" }?["t"] as? Double)
+            let startedAt = try XCTUnwrap(lines.first { $0["event"] as? String == "take-started" }?["t"] as? Double)
+            XCTAssertEqual(startedAt - countdownAt, 1, accuracy: 0.3, "\(mode): the take starts when the countdown ends")
+        }
+        XCTAssertEqual(Double(frames[0]), 60, accuracy: 3, "headless: 2 s at 30 fps")
+        XCTAssertEqual(Double(frames[1]), Double(frames[0]), accuracy: 2, "the desktop's take is the headless one")
+    }
 }
