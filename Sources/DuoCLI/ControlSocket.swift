@@ -32,7 +32,15 @@ final class ControlSocket: @unchecked Sendable {
         self.path = path
         self.handler = handler
         let dir = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if !requested.contains("/") {
+            // Our own folders (the runtime fallback and duo-capture/): made 0700, and refused unless they
+            // are ours and private, since another local user could have made them first.
+            let runtime = (dir as NSString).deletingLastPathComponent
+            for folder in [runtime, dir] {
+                mkdir(folder, 0o700)
+                try Self.checkPrivate(folder, requested)
+            }
+        }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
@@ -43,7 +51,12 @@ final class ControlSocket: @unchecked Sendable {
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: pathBytes)
         }
-        if FileManager.default.fileExists(atPath: path) {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            // Only a socket is ever removed: anything else at the path is the user's.
+            guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+                throw .usage("--control \(requested): \(path) exists and is not a socket; give another path")
+            }
             // A live socket belongs to another run; a dead one is left over from a crash and goes.
             let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             defer { Glibc.close(probe) }
@@ -62,6 +75,20 @@ final class ControlSocket: @unchecked Sendable {
         let acceptor = Thread { [self] in acceptLoop() }
         acceptor.name = "duo-capture control"
         acceptor.start()
+    }
+
+    private static func checkPrivate(_ folder: String, _ requested: String) throws(DuoError) {
+        if folder.hasPrefix(ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "\u{0}"), folder != "/" {
+            // XDG_RUNTIME_DIR itself is the session's, made private by the login manager.
+            if (folder as NSString).lastPathComponent != "duo-capture" { return }
+        }
+        var info = stat()
+        guard lstat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw .runtime("--control \(requested): \(folder) is not a folder; remove it or give a full socket path")
+        }
+        guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+            throw .runtime("--control \(requested): \(folder) must belong to you with mode 0700 (it is owned by uid \(info.st_uid), mode \(String(info.st_mode & 0o777, radix: 8))); remove it or give a full socket path")
+        }
     }
 
     private static func connectOrBind(_ fd: Int32, _ address: inout sockaddr_un, bind: Bool) -> Int32 {
@@ -95,13 +122,21 @@ final class ControlSocket: @unchecked Sendable {
     private func readLoop(_ fd: Int32) {
         var pending = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
+        /// Inside a line already reported as too long: dropped up to its end.
+        var discarding = false
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n <= 0 { break }
             pending.append(contentsOf: buffer[0..<n])
+            if discarding {
+                guard let newline = pending.firstIndex(of: 10) else { pending.removeAll(); continue }
+                pending.removeSubrange(...newline)
+                discarding = false
+            }
             if pending.count > 65_536 && !pending.contains(10) {
-                send(line: #"{"event":"error","message":"control: line longer than 64 KiB; send one JSON object per line"}"#, to: fd)
+                send(line: Self.errorLine("control: line longer than 64 KiB; send one JSON object per line"), to: fd)
                 pending.removeAll()
+                discarding = true
             }
             while let newline = pending.firstIndex(of: 10) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespaces)
@@ -123,10 +158,28 @@ final class ControlSocket: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Sends one line without ever waiting: a client whose socket buffer (its outgoing queue, a few
+    /// hundred kilobytes) is full has fallen behind and is dropped with a last error line, so one client
+    /// that never reads cannot stall the run, the events file or the other clients.
     private func send(line: String, to fd: Int32) {
         let bytes = Array((line + "\n").utf8)
         // MSG_NOSIGNAL: a client that went away must not kill the run with SIGPIPE.
-        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        guard sent != bytes.count else { return }
+        if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK { return drop(fd) }   // gone: its reader ends it
+        let last = Array((Self.errorLine("control: this client fell behind reading events and was disconnected") + "\n").utf8)
+        if sent < 0 { _ = last.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) } }
+        drop(fd)
+    }
+
+    /// Stops sending to `fd` and wakes its reader, which closes it.
+    private func drop(_ fd: Int32) {
+        // Under the lock: the reader closes `fd` only after taking it out of `clients`, so it is still open.
+        lock.withLock {
+            guard clients.contains(fd) else { return }
+            clients.removeAll { $0 == fd }
+            shutdown(fd, Int32(SHUT_RDWR))
+        }
     }
 
     /// Sends one JSON line to every connected client.
@@ -145,14 +198,4 @@ final class ControlSocket: @unchecked Sendable {
         for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
         unlink(path)
     }
-}
-
-/// Keeps the desktop run's control socket (made on the GTK thread) until the run ends.
-///
-/// Thread: any; a lock guards the reference.
-final class ControlHolder: @unchecked Sendable {
-    private let lock = Lock()
-    private var socket: ControlSocket?
-    func set(_ s: ControlSocket) { lock.withLock { socket = s } }
-    func close() { lock.withLock { socket?.close(); socket = nil } }
 }

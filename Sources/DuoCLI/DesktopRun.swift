@@ -43,7 +43,7 @@ enum DesktopRun {
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log("duo-capture: \(n)") }
         let plan = setup.plan
-        let events = try EventLog(path: options.desktop.eventsPath)
+        let events = try EventLog(path: options.desktop.eventsPath, warn: log)
         defer { events.close() }
         let presenter = try RunCommand.makePresenter(options, plan: plan)
         // The subject branch's valve stays shut until the view is shown on the subject monitor.

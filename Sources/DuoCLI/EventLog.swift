@@ -1,45 +1,83 @@
 import DuoCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Events as JSON lines (`--events FILE`), one object per line with `event` and `t` (seconds since the
 /// run started), written and flushed at once so tests and scripts can follow the file while it grows.
 ///
 /// Thread: any; writes are serialised by a lock.
 final class EventLog: @unchecked Sendable {
-    private let handle: FileHandle?
+    /// The events file, opened for appending; -1 without one, or after a write failed.
+    private var fd: Int32 = -1
+    private let path: String?
     private let lock = Lock()
     /// Also receives every event line (the control socket's clients).
     private var tap: (@Sendable (String) -> Void)?
     private let start = Date()
+    private let warn: @Sendable (String) -> Void
     /// The event schema's version: every event carries it as `v` (docs/events.md).
     static let version = 1
 
-    init(path: String?) throws(DuoError) {
-        guard let path else { handle = nil; return }
-        guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
-            throw .usage("--events \(path) cannot be written; give a writable file path")
+    /// Opens `path` for appending with a plain open: a missing file is created (mode 0644), an existing
+    /// regular file is added to, and anything else (a device, FIFO, directory or symbolic link) is refused,
+    /// never replaced.
+    init(path: String?, warn: @escaping @Sendable (String) -> Void = { _ in }) throws(DuoError) {
+        self.path = path
+        self.warn = warn
+        guard let path else { return }
+        var info = stat()
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            throw .usage("--events \(path) exists and is not a regular file; give a new file or an events file to append to")
         }
-        handle = h
+        let opened = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o644)
+        guard opened >= 0 else {
+            throw .usage("--events \(path) cannot be written (\(String(cString: strerror(errno)))); give a writable file path")
+        }
+        // Checked again on what was opened: the path may have changed between the two looks.
+        guard fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            Glibc.close(opened)
+            throw .usage("--events \(path) is not a regular file; give a new file or an events file to append to")
+        }
+        fd = opened
     }
 
     func setTap(_ tap: @escaping @Sendable (String) -> Void) { lock.withLock { self.tap = tap } }
 
     func emit(_ event: String, _ fields: [String: Any] = [:]) {
-        let tap = lock.withLock { self.tap }
-        guard handle != nil || tap != nil else { return }
+        let (writing, tap) = lock.withLock { (fd >= 0, self.tap) }
+        guard writing || tap != nil else { return }
         var object = fields
         object["event"] = event
         object["v"] = Self.version
         object["t"] = (Date().timeIntervalSince(start) * 1000).rounded() / 1000
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        lock.withLock {
-            handle?.write(data)
-            handle?.write(Data("\n".utf8))
-        }
+        if writing { append(data + Data("\n".utf8)) }
         tap?(String(decoding: data, as: UTF8.self))
     }
 
+    /// One whole line per write (O_APPEND). A failure (a full disk, a file that went away) stops the
+    /// file, never the run: the events still reach the control clients.
+    private func append(_ line: Data) {
+        let failure = lock.withLock { () -> String? in
+            guard fd >= 0 else { return nil }
+            let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard written != line.count else { return nil }
+            let reason = written < 0 ? String(cString: strerror(errno)) : "a short write"
+            Glibc.close(fd)
+            fd = -1
+            return reason
+        }
+        if let failure {
+            warn("duo-capture: warning: --events \(path ?? ""): writing failed (\(failure)); no more events go to the file")
+        }
+    }
+
     func close() {
-        lock.withLock { try? handle?.close() }
+        lock.withLock {
+            if fd >= 0 { Glibc.close(fd) }
+            fd = -1
+        }
     }
 }

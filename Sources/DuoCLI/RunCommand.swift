@@ -13,7 +13,7 @@ enum RunCommand {
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log("duo-capture: \(n)") }
         let plan = setup.plan
-        let events = try EventLog(path: options.desktop.eventsPath)
+        let events = try EventLog(path: options.desktop.eventsPath, warn: log)
         defer { events.close() }
         let presenter = try makePresenter(options, plan: plan)
         // Headless there are no windows to gate the accessory on: the subject branch runs (and is drawn)

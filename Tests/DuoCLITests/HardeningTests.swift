@@ -1,0 +1,113 @@
+import DuoCore
+import DuoMedia
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Careless and hostile inputs: nothing the user owns is replaced or deleted, no client or full disk
+/// stalls or kills a run.
+final class HardeningTests: XCTestCase {
+    private let base = ["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--audio", "none"]
+
+    /// `--control PATH` naming a regular file: refused, and the file is left as it was.
+    func testControlPathThatIsNotASocketIsNeverDeleted() throws {
+        let dir = try scratchDirectory(self)
+        let path = "\(dir)/notes.txt"
+        try "keep me".write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try duoCapture(base + ["--duration", "1", "--control", path])
+        XCTAssertEqual(run.status, 64, run.stderr)
+        XCTAssertTrue(run.stderr.contains("exists and is not a socket"), run.stderr)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "keep me")
+    }
+
+    /// A bare socket name lives in a folder that must be ours and private: one anybody can read is refused.
+    func testASocketFolderOthersCanEnterIsRefused() throws {
+        let runtime = try scratchDirectory(self)
+        let folder = "\(runtime)/duo-capture"
+        XCTAssertEqual(mkdir(folder, 0o755), 0)
+        chmod(folder, 0o755)
+        let run = try duoCapture(base + ["--duration", "1", "--control", "studio"], environment: ["XDG_RUNTIME_DIR": runtime])
+        XCTAssertEqual(run.status, 70, run.stderr)
+        XCTAssertTrue(run.stderr.contains("must belong to you with mode 0700"), run.stderr)
+        chmod(folder, 0o700)
+        let ok = try duoCapture(base + ["--duration", "1", "--control", "studio"], environment: ["XDG_RUNTIME_DIR": runtime])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+    }
+
+    /// `--events` never replaces what is at the path: a FIFO or a symbolic link is refused and left alone;
+    /// a regular file is appended to.
+    func testEventsAreAppendedAndNeverReplaceAFIFOOrLink() throws {
+        let dir = try scratchDirectory(self)
+        let fifo = "\(dir)/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        var run = try duoCapture(base + ["--duration", "1", "--events", fifo])
+        XCTAssertEqual(run.status, 64, run.stderr)
+        XCTAssertTrue(run.stderr.contains("is not a regular file"), run.stderr)
+        var info = stat()
+        XCTAssertEqual(lstat(fifo, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "the FIFO is still there")
+
+        let target = "\(dir)/target.txt", link = "\(dir)/link.jsonl"
+        try "precious".write(toFile: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        run = try duoCapture(base + ["--duration", "1", "--events", link])
+        XCTAssertEqual(run.status, 64, run.stderr)
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "precious")
+
+        let events = "\(dir)/events.jsonl"
+        for _ in 0..<2 { XCTAssertEqual(try duoCapture(base + ["--duration", "0.5", "--events", events]).status, 0) }
+        let started = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").filter { $0.contains(#""event":"started""#) }
+        XCTAssertEqual(started.count, 2, "the second run appended")
+    }
+
+    /// The events file's disk fills: one warning, the run and its take go on, exit 0.
+    func testAFullDiskForTheEventsFileNeverEndsTheRun() throws {
+        let dir = try scratchDirectory(self)
+        let full = "\(dir)/full"
+        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
+        let timeline = "\(dir)/mirrors.timeline"
+        try (1...60).map { #"{"at": \#(Double($0) * 0.02), "cmd": "mirror"}"# }.joined(separator: "\n")
+            .write(toFile: timeline, atomically: true, encoding: .utf8)
+        let script = """
+            mount -t tmpfs -o size=4k duo-capture-full "\(full)" || exit 99
+            "$0" "$@"
+            """
+        let unshare = getuid() == 0 ? ["/usr/bin/unshare", "-m"] : ["/usr/bin/unshare", "-r", "-m"]
+        let run = try BackgroundRun(base + ["--record", "--countdown", "0", "--duration", "3", "--record-dir", dir,
+                                            "--events", "\(full)/events.jsonl", "--timeline", timeline, "--json"],
+                                    directory: dir, launcher: unshare + ["/bin/sh", "-c", script])
+        let status = run.finish(timeout: 60)
+        XCTAssertNotEqual(status, 99, "could not mount a size-limited tmpfs: \(run.stderr)")
+        XCTAssertEqual(status, 0, run.stderr)
+        XCTAssertEqual(run.stderr.components(separatedBy: "writing failed").count - 1, 1, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.endReason, "duration reached")
+        let take = try XCTUnwrap(report.takes.first)
+        XCTAssertGreaterThan(try MediaInspector.decode(take.file).video.frames, 60)
+    }
+
+    /// A control client that never reads: once its queue is full it is dropped, and another client's quit
+    /// is carried out at once.
+    func testAClientThatNeverReadsCannotStallTheRun() throws {
+        let dir = try scratchDirectory(self)
+        let socketPath = "\(dir)/control.sock"
+        let events = "\(dir)/events.jsonl"
+        let run = try BackgroundRun(base + ["--control", socketPath, "--events", events, "--json"], directory: dir)
+        defer { if run.process.isRunning { run.process.terminate() } }
+        try run.wait(for: "the control socket") { FileManager.default.fileExists(atPath: socketPath) }
+        let stuck = try ControlClient(path: socketPath)
+        // Each mirror is answered by two events to every client; this one never reads them.
+        let flood = String(repeating: #"{"cmd":"mirror"}"# + "\n", count: 400)
+        for _ in 0..<40 { stuck.send(String(flood.dropLast())) }
+        try run.wait(for: "the flood to be carried out") {
+            ((try? String(contentsOfFile: events, encoding: .utf8))?.components(separatedBy: #""cmd":"mirror""#).count ?? 0) > 16_000
+        }
+        let other = try ControlClient(path: socketPath)
+        other.send(#"{"cmd":"quit"}"#)
+        XCTAssertEqual(run.finish(timeout: 30), 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.endReason, "quit command")
+    }
+}
