@@ -14,7 +14,13 @@ public enum DuoCaptureMain {
 
     public static func run(_ arguments: [String]) async -> Int32 {
         launchMicros = GStreamer.monotonicMicros()
-        let log: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        // A reader that went away (`duo-capture … | head -n1`) must not end a run: writes to a closed
+        // stdout or stderr fail quietly instead of raising SIGPIPE, and the take goes on.
+        signal(SIGPIPE, SIG_IGN)
+        let log: @Sendable (String) -> Void = { line in
+            let bytes = Array((line + "\n").utf8)
+            _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        }
         do {
             let options = try Options.parse(arguments)
             switch options.command {

@@ -76,9 +76,11 @@ final class SignalWatch: @unchecked Sendable {
         }
     }
 
-    /// SIGINT and SIGTERM end the run cleanly: the running take is finalised first.
+    /// SIGINT, SIGTERM and SIGHUP (the terminal closed, ssh dropped) end the run cleanly: the running take
+    /// is finalised first.
     static func ending(_ director: RunDirector) -> SignalWatch {
-        SignalWatch(signals: [SIGINT, SIGTERM]) { director.send(.signal($0 == SIGINT ? "SIGINT" : "SIGTERM")) }
+        let names = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"]
+        return SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { director.send(.signal(names[$0] ?? "signal \($0)")) }
     }
 
     func cancel() {

@@ -361,10 +361,10 @@ actor RunDirector {
 
     private func begin(take number: Int, at start: Int64, endsRun: Bool) async {
         guard let dir = recordDirectory else { return }
-        let naming = TakeNaming(directory: dir, fileExtension: plan.container.rawValue)
-        let path = naming.path(take: number, at: Date()) { FileManager.default.fileExists(atPath: $0) }
+        let path = TakeFiles.claim(TakeNaming(directory: dir, fileExtension: plan.container.rawValue), take: number)
         let actual: Int64
         do throws(DuoError) { actual = try await capture.beginTake(number: number, path: path, startingAt: start) } catch {
+            try? FileManager.default.removeItem(atPath: path)
             takeCannotStart(error)
             // A run that exists to record one take (--record) cannot go on without it.
             if endsRun { end(.failed(error)) }
@@ -570,4 +570,19 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
     init(_ value: Value) { stored = value }
     var value: Value { lock.withLock { stored } }
     func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+}
+
+/// Take files are claimed before they are written: created exclusively (O_EXCL), so two runs recording
+/// into one folder in the same second never share a file; the name moves on (`-2`, `-3`, …) instead.
+///
+/// Thread: any; synchronous file-system calls.
+enum TakeFiles {
+    static func claim(_ naming: TakeNaming, take number: Int, at date: Date = Date()) -> String {
+        naming.path(take: number, at: date) { candidate in
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 { close(fd); return false }
+            // Taken (by a file of ours, another run's, or the user's); any other failure is the take's to report.
+            return errno == EEXIST
+        }
+    }
 }

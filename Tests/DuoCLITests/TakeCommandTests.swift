@@ -87,7 +87,7 @@ final class TakeCommandTests: XCTestCase {
     /// SIGINT (Matroska) and SIGTERM (MP4, which only plays once finalised): the take is finalised, the
     /// sidecar completed, and the exit code is 0.
     func testSIGINTAndSIGTERMFinaliseTheTakeAndExitZero() throws {
-        for (signal, name, container) in [(SIGINT, "SIGINT", "mkv"), (SIGTERM, "SIGTERM", "mp4")] {
+        for (signal, name, container) in [(SIGINT, "SIGINT", "mkv"), (SIGTERM, "SIGTERM", "mp4"), (SIGHUP, "SIGHUP", "mkv")] {
             let dir = try scratchDirectory(self)
             let run = try BackgroundRun(base + ["--countdown", "0", "--container", container, "--record-dir", dir], directory: dir)
             // The take has started (its preliminary sidecar is there) and recorded a second; an MP4 with
@@ -112,6 +112,33 @@ final class TakeCommandTests: XCTestCase {
             XCTAssertEqual(sidecar.frames, take.frames)
             XCTAssertNotNil(sidecar.ended)
         }
+    }
+
+    /// `duo-capture … 2>&1 | head -n1`: the reader goes away after the first line, and the run still
+    /// records its whole take and finalises it (SIGPIPE is ignored; failed writes are no failure).
+    func testAClosedStdoutNeverEndsATake() throws {
+        let dir = try scratchDirectory(self)
+        let run = try BackgroundRun(base + ["--countdown", "0", "--duration", "2", "--record-dir", dir], directory: dir,
+                                    launcher: ["/bin/sh", "-c", #""$0" "$@" 2>&1 | head -n1"#])
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+        let file = try XCTUnwrap(files(in: dir, "mkv").first)
+        let decoded = try MediaInspector.decode(file)
+        XCTAssertGreaterThan(decoded.video.frames, 50, "the take ran its two seconds")
+        XCTAssertNotNil(decoded.duration, "and was finalised")
+        XCTAssertTrue(try TakeSidecar.read(TakeSidecar.path(forTake: file)).complete)
+    }
+
+    /// Two runs recording into one folder in the same second: each take gets a file of its own.
+    func testTwoRunsInOneFolderNeverShareATakeFile() throws {
+        let dir = try scratchDirectory(self)
+        let runs = try (0..<2).map { _ in
+            // Each run's output in a folder of its own; the takes in the shared one.
+            try BackgroundRun(base + ["--countdown", "0", "--duration", "1.5", "--record-dir", dir], directory: try scratchDirectory(self))
+        }
+        for run in runs { XCTAssertEqual(run.finish(), 0, run.stderr) }
+        let takes = files(in: dir, "mkv")
+        XCTAssertEqual(takes.count, 2, "\(takes)")
+        for take in takes { XCTAssertGreaterThan(try MediaInspector.decode(take).video.frames, 30, take) }
     }
 
     /// SIGKILL: nothing is finalised, yet the Matroska file plays up to within about a second of the
