@@ -113,7 +113,7 @@ public struct Options: Sendable {
             case "--format":
                 let v = try value(name)
                 guard let f = VideoFormat.parse(v) else {
-                    throw .usage("--format \(v): expected WIDTHxHEIGHT@FPS such as 1280x720@30")
+                    throw .usage("--format \(v): expected WIDTHxHEIGHT@FPS such as 1280x720@30 (16 to 8192 pixels, 1 to 1000 fps)")
                 }
                 guard f.width % 2 == 0, f.height % 2 == 0 else {
                     throw .usage("--format \(v): width and height must be even for 4:2:0 video")

@@ -101,9 +101,7 @@ struct SessionSetup {
             let assets = try ResourceLocator.find("Assets", marker: "cameras/inner.json")
             path = "\(assets)/cameras/\(nameOrPath).json"
         }
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw .input("camera profile \(path) does not exist; give a JSON file like Assets/cameras/inner.json")
-        }
+        try InputFile.requireRegular(path, "camera profile", hint: "give a JSON file like Assets/cameras/inner.json")
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .input("camera profile \(path) cannot be read; check its permissions")
         }

@@ -65,9 +65,7 @@ public struct DisplayProfile: Sendable, Hashable {
 
     public static func load(path: String) throws(DuoError) -> DisplayProfile {
         let fm = FileManager.default
-        guard fm.fileExists(atPath: path) else {
-            throw .input("display profile \(path) does not exist; give a JSON file like Assets/displays/plain.json")
-        }
+        try InputFile.requireRegular(path, "display profile", hint: "give a JSON file like Assets/displays/plain.json")
         let size = ((try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
         guard size <= 1_048_576 else {
             throw .input("display profile \(path) is over 1 MB; a profile is a small JSON file like Assets/displays/plain.json")

@@ -147,13 +147,7 @@ public enum ScriptParser {
 
     public static func load(path: String) throws(DuoError) -> ParsedScript {
         let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .input("script \(path) does not exist; check the path given to --script")
-        }
-        guard !isDirectory.boolValue else {
-            throw .input("script \(path) is a directory; give a UTF-8 .txt or .md file")
-        }
+        try InputFile.requireRegular(path, "script", hint: "give a UTF-8 .txt or .md file to --script")
         let size: Int
         do {
             let attributes = try fm.attributesOfItem(atPath: path)

@@ -26,10 +26,7 @@ public struct Timeline: Sendable, Equatable {
 
     public static func load(path: String) throws(DuoError) -> Timeline {
         let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw .input("timeline \(path) does not exist; give a file of {\"at\": SECONDS, \"cmd\": …} lines")
-        }
+        try InputFile.requireRegular(path, "timeline", hint: "give a file of {\"at\": SECONDS, \"cmd\": …} lines")
         let size = ((try? fm.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
         guard size <= maximumBytes else {
             throw .input("timeline \(path) is larger than 1 MB; a timeline holds commands, one per line")

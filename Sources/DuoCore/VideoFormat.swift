@@ -13,7 +13,7 @@ public struct FrameRate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public var value: Double { Double(numerator) / Double(denominator) }
     /// One frame's duration in nanoseconds.
-    public var frameDurationNanoseconds: Int64 { Int64((1_000_000_000.0 / value).rounded()) }
+    public var frameDurationNanoseconds: Int64 { value > 0 ? Int64((1_000_000_000.0 / value).rounded()) : 1_000_000_000 }
 
     public static func < (a: FrameRate, b: FrameRate) -> Bool {
         a.numerator * b.denominator < b.numerator * a.denominator
@@ -79,15 +79,18 @@ public struct VideoFormat: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension FrameRate {
-    /// Parses `30`, `30/1`, `30000/1001` or `29.97` (mapped to the NTSC fraction).
+    /// The rates duo-capture works with, frames per second.
+    public static let allowed: ClosedRange<Double> = 1...1000
+
+    /// Parses `30`, `30/1`, `30000/1001` or `29.97` (mapped to the NTSC fraction); from 1 to 1000 fps.
     public static func parse(_ text: String) -> FrameRate? {
         if let slash = text.firstIndex(of: "/") {
             guard let n = Int(text[..<slash]), let d = Int(text[text.index(after: slash)...]), n > 0, d > 0,
-                  Double(n) / Double(d) <= 1000 else { return nil }
+                  allowed.contains(Double(n) / Double(d)) else { return nil }
             return FrameRate(n, d)
         }
         if let n = Int(text) { return (1...1000).contains(n) ? FrameRate(n) : nil }
-        guard let v = Double(text), v > 0, v <= 1000 else { return nil }
+        guard let v = OptionReader.decimal(text), allowed.contains(v) else { return nil }
         for ntsc in [24, 30, 60, 120] where abs(v - Double(ntsc) * 1000 / 1001) < 0.01 {
             return FrameRate(ntsc * 1000, 1001)
         }

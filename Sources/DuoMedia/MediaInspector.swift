@@ -25,7 +25,7 @@ public struct DecodedMedia: Sendable {
 public enum MediaInspector {
     public static func decode(_ path: String, timeoutSeconds: Double = 60) throws(DuoError) -> DecodedMedia {
         GStreamer.initialize()
-        guard FileManager.default.fileExists(atPath: path) else { throw .input("\(path) does not exist") }
+        try InputFile.requireRegular(path, "take", hint: "give a .mkv or .mp4 take recorded by duo-capture")
         let demuxer = path.hasSuffix(".mp4") ? "qtdemux" : "matroskademux"
         let escaped = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         // A sink whose stream never appears would hold preroll and EOS forever, so only streams the file

@@ -15,9 +15,7 @@ public enum Remuxer {
     /// Writes `output` from `input` and waits until the MP4 is finalised. `output` must not exist.
     public static func remux(_ input: String, to output: String, timeoutSeconds: Double = 600) throws(DuoError) {
         GStreamer.initialize()
-        guard FileManager.default.fileExists(atPath: input) else {
-            throw .input("\(input) does not exist; give a Matroska take such as ~/Videos/duo-capture/duo-…-take01.mkv")
-        }
+        try InputFile.requireRegular(input, "take", hint: "give a Matroska take such as ~/Videos/duo-capture/duo-…-take01.mkv")
         precondition(!FileManager.default.fileExists(atPath: output), "remux never overwrites")
         let hasAudio = try MediaInspector.audioStreamCount(input) > 0
         func quoted(_ path: String) -> String {

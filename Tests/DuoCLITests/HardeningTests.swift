@@ -110,4 +110,51 @@ final class HardeningTests: XCTestCase {
         let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
         XCTAssertEqual(report.endReason, "quit command")
     }
+
+    /// Files that are not regular files: a FIFO as a script or timeline would block the run forever, and
+    /// /dev/zero as a take to inspect never ends. Each is a one-line input error, at once.
+    func testFIFOsAndDevicesAreRefusedAsInputFiles() throws {
+        let dir = try scratchDirectory(self)
+        let fifo = "\(dir)/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        for (args, what) in [(base + ["--script", fifo, "--duration", "1"], "script"),
+                             (base + ["--timeline", fifo, "--duration", "1"], "timeline"),
+                             (base + ["--camera", "profile:\(fifo)", "--duration", "1"], "camera profile"),
+                             (["inspect", "/dev/zero"], "take"), (["remux", "/dev/zero.mkv"], "take")] {
+            let run = try duoCapture(args)
+            XCTAssertEqual(run.status, 65, "\(args): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(what), run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "one line: \(run.stderr)")
+        }
+        let run = try duoCapture(["inspect", "/dev/zero"])
+        XCTAssertTrue(run.stderr.contains("is not a regular file"), run.stderr)
+    }
+
+    /// A frame rate that rounds to nothing is refused up front, from the command line or a profile.
+    func testFrameRatesBelowOneAreRefused() throws {
+        let dir = try scratchDirectory(self)
+        var run = try duoCapture(base + ["--format", "320x240@0.0004", "--duration", "1"])
+        XCTAssertEqual(run.status, 64, run.stderr)
+        XCTAssertTrue(run.stderr.contains("1 to 1000 fps"), run.stderr)
+        let profile = "\(dir)/slow.json"
+        try #"{"id": "slow", "name": "slow", "formats": [{"width": 320, "height": 240, "frameRates": [0.0001]}]}"#
+            .write(toFile: profile, atomically: true, encoding: .utf8)
+        run = try duoCapture(["--headless", "--camera", "profile:\(profile)", "--duration", "1", "--audio", "none"])
+        XCTAssertEqual(run.status, 65, run.stderr)
+        XCTAssertTrue(run.stderr.contains("slow.json"), run.stderr)
+        run = try duoCapture(base + ["--duration", "0x10"])
+        XCTAssertEqual(run.status, 64, "hex is no duration: \(run.stderr)")
+    }
+
+    /// `--accessory off` starts headless (the shut subject branch never waits to preroll) and records.
+    func testAccessoryOffRunsHeadless() throws {
+        let dir = try scratchDirectory(self)
+        let run = try BackgroundRun(base + ["--accessory", "off", "--record", "--countdown", "0", "--duration", "1",
+                                            "--record-dir", dir, "--json"], directory: dir)
+        XCTAssertEqual(run.finish(timeout: 30), 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertGreaterThan(report.operatorView.frames, 20)
+        XCTAssertEqual(report.subjectView.frames, 0, "the shut subject branch did no work")
+        XCTAssertGreaterThan(try XCTUnwrap(report.takes.first).frames, 20)
+    }
 }

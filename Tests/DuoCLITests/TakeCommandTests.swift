@@ -69,7 +69,7 @@ struct RunReport: Decodable {
     }
     let endReason: String
     let seconds: Double
-    let camera: Branch, operatorView: Branch
+    let camera: Branch, operatorView: Branch, subjectView: Branch
     let takes: [Take]
 }
 
