@@ -65,7 +65,7 @@ public enum ControlCommand: Sendable, Equatable {
             throw .usage("control: missing \"cmd\"; send one of \(names.joined(separator: ", ")), such as {\"cmd\":\"record\"}")
         }
         func flag(_ key: String) throws(DuoError) -> Bool {
-            guard let on = object[key] as? Bool else {
+            guard let on = StrictJSON.bool(object[key]) else {
                 throw .usage("control: \(cmd) needs \"\(key)\": true or false, such as {\"cmd\":\"\(cmd)\",\"\(key)\":true}")
             }
             return on
@@ -84,8 +84,8 @@ public enum ControlCommand: Sendable, Equatable {
         case "accessory": return .accessory(on: try flag("on"))
         case "fullscreen": return .fullscreen(on: try flag("on"))
         case "speed":
-            if let step = object["step"] as? Int, step == 1 || step == -1 { return .speedStep(step) }
-            if let preset = object["preset"] as? Int, (1...5).contains(preset) { return .speedPreset(preset) }
+            if let step = StrictJSON.int(object["step"]), step == 1 || step == -1 { return .speedStep(step) }
+            if let preset = StrictJSON.int(object["preset"]), (1...5).contains(preset) { return .speedPreset(preset) }
             throw .usage("control: speed needs \"step\": 1 or -1, or \"preset\": 1 to 5, such as {\"cmd\":\"speed\",\"step\":1}")
         case "jump":
             guard let to = (object["to"] as? String).flatMap(Jump.init(rawValue:)) else {
@@ -95,5 +95,32 @@ public enum ControlCommand: Sendable, Equatable {
         default:
             throw .usage("control: unknown command \"\(cmd)\"; use one of \(names.joined(separator: ", "))")
         }
+    }
+}
+
+/// JSON values read strictly: `true` is no number and `1` is no boolean (Foundation reads both as an
+/// NSNumber and converts either way), and a whole number is no fraction.
+///
+/// Thread: stateless; any thread.
+public enum StrictJSON {
+    private static func number(_ value: Any?) -> NSNumber? {
+        guard let n = value as? NSNumber, !(value is String) else { return nil }
+        return n
+    }
+    private static func isBoolean(_ n: NSNumber) -> Bool { String(cString: n.objCType) == "c" }
+
+    public static func bool(_ value: Any?) -> Bool? {
+        guard let n = number(value), isBoolean(n) else { return nil }
+        return n.boolValue
+    }
+
+    public static func double(_ value: Any?) -> Double? {
+        guard let n = number(value), !isBoolean(n), n.doubleValue.isFinite else { return nil }
+        return n.doubleValue
+    }
+
+    public static func int(_ value: Any?) -> Int? {
+        guard let d = double(value), d == d.rounded(), abs(d) < 1e15 else { return nil }
+        return Int(d)
     }
 }

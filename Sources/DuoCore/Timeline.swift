@@ -46,7 +46,7 @@ public struct Timeline: Sendable, Equatable {
                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw .input("\(where_): not a JSON object; write {\"at\": 1.5, \"cmd\": \"record\"}")
             }
-            guard let at = (object["at"] as? NSNumber)?.doubleValue, at.isFinite, at >= 0, at <= 86_400 else {
+            guard let at = StrictJSON.double(object["at"]), at >= 0, at <= 86_400 else {
                 throw .input("\(where_): \"at\" must be seconds from 0 to 86400, such as {\"at\": 1.5, \"cmd\": \"record\"}")
             }
             let command: ControlCommand

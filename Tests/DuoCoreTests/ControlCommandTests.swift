@@ -9,6 +9,7 @@ final class ControlCommandTests: XCTestCase {
             (#"{"cmd":"speed","step":-1}"#, .speedStep(-1)), (#"{"cmd":"speed","preset":4}"#, .speedPreset(4)),
             (#"{"cmd":"pause"}"#, .pause), (#"{"cmd":"jump","to":"next"}"#, .jump(.next)), (#"{"cmd":"mirror"}"#, .mirror),
             (#"{"cmd":"swap"}"#, .swap), (#"{"cmd":"fold"}"#, .fold), (#"{"cmd":"unfold"}"#, .unfold),
+            (#"{"cmd":"toggle"}"#, .toggleRecord), (#"{"cmd":"cancel"}"#, .cancelCountdown),
         ]
         for (line, expected) in cases { XCTAssertEqual(try ControlCommand.parse(line), expected, line) }
     }
@@ -18,6 +19,10 @@ final class ControlCommandTests: XCTestCase {
             ("record", "not a JSON object"), ("[1]", "not a JSON object"), (#"{"command":"record"}"#, "missing \"cmd\""),
             (#"{"cmd":"dance"}"#, "unknown command \"dance\""), (#"{"cmd":"accessory"}"#, "true or false"),
             (#"{"cmd":"speed","step":5}"#, "step"), (#"{"cmd":"jump","to":"end"}"#, "next"),
+            // Types are strict: a boolean is no number, a number no boolean, a fraction no step.
+            (#"{"cmd":"speed","step":true}"#, "step"), (#"{"cmd":"speed","step":1.5}"#, "step"),
+            (#"{"cmd":"speed","preset":"3"}"#, "preset"), (#"{"cmd":"accessory","on":1}"#, "true or false"),
+            (#"{"cmd":"fullscreen","on":"yes"}"#, "true or false"),
         ]
         for (line, words) in cases {
             XCTAssertThrowsError(try ControlCommand.parse(line), line) { error in
@@ -27,5 +32,12 @@ final class ControlCommandTests: XCTestCase {
                 XCTAssertFalse(e.message.contains("\n"))
             }
         }
+    }
+
+    func testTimelineTimesAreNumbersNotBooleans() {
+        XCTAssertThrowsError(try Timeline.parse(#"{"at": true, "cmd": "record"}"#, name: "t"))
+        XCTAssertThrowsError(try Timeline.parse(#"{"at": "1", "cmd": "record"}"#, name: "t"))
+        XCTAssertEqual(try Timeline.parse(#"{"at": 1, "cmd": "record"}"#, name: "t").entries.first?.at, 1)
+        XCTAssertEqual(try ControlCommand.parse(#"{"cmd":"speed","step":1.0}"#), .speedStep(1), "1.0 is a whole number")
     }
 }
