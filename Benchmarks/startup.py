@@ -18,7 +18,8 @@ subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture"], 
 app = os.path.join(root, ".build", "release", "duo-capture")
 graph = subprocess.run([app, "pipeline", "--source", "videotestsrc", "--format", fmt], stdout=subprocess.PIPE,
                        text=True, check=True).stdout.strip()
-live = graph.replace("gst-launch-1.0 -e ", "", 1).split("  t. ! queue name=record_queue")[0]
+# The printed command is shell words (quoted where needed); cut the take's branch off the live graph.
+live = graph.replace("gst-launch-1.0 -e ", "", 1).split(" t. ! queue name=record_queue")[0]
 live = live.replace("is-live=true", "is-live=true num-buffers=1", 1)
 
 app_ms, bare_ms = [], []

@@ -63,7 +63,41 @@ enum PipelineCommand {
         let dir = options.recordDirectory ?? SessionSetup.defaultRecordDirectory()
         let location = TakeNaming(directory: dir, fileExtension: setup.plan.container.rawValue)
             .path(take: 1, at: Date()) { FileManager.default.fileExists(atPath: $0) }
-        return "gst-launch-1.0 -e " + (try setup.plan.launchDescription(recordingTo: location))
+        // Each gst-launch word is one shell word, single-quoted where it holds anything but plain
+        // characters: safe to paste into a shell or pipe to sh, whatever the record folder's name holds.
+        // (gst-launch-1.0 takes the description as words; a word's own double quotes stay for its parser.)
+        let words = Self.launchWords(try setup.plan.launchDescription(recordingTo: location))
+        return "gst-launch-1.0 -e " + words.map(Self.shellWord).joined(separator: " ")
+    }
+
+    /// A gst-launch description split at the spaces outside double quotes.
+    static func launchWords(_ description: String) -> [String] {
+        var words: [String] = [], word = "", quoted = false, escaped = false
+        for c in description {
+            if escaped { word.append(c); escaped = false; continue }
+            if c == "\\" { word.append(c); escaped = true; continue }
+            if c == "\"" { quoted.toggle() }
+            if c == " " && !quoted {
+                if !word.isEmpty { words.append(word); word = "" }
+                continue
+            }
+            word.append(c)
+        }
+        if !word.isEmpty { words.append(word) }
+        return words
+    }
+
+    /// `text` as one shell word: as it is when it holds only plain characters, else single-quoted with
+    /// each `'` written as `'\''`.
+    static func shellWord(_ text: String) -> String {
+        let plain = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_./:=,+-!@%".contains($0)) }
+        if plain && !text.isEmpty { return text }
+        return shellQuoted(text)
+    }
+
+    /// `text` as one single-quoted shell word.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }
 

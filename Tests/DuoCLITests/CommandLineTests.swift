@@ -44,7 +44,7 @@ func runPrintedGraph(_ printed: String, writingTo file: String, limits: [String:
     var line = String(printed.dropFirst("gst-launch-1.0 -e ".count)).trimmingCharacters(in: .whitespacesAndNewlines)
     line = line.replacingOccurrences(of: "is-live=true", with: "is-live=true num-buffers=30")
     for (from, to) in limits { line = line.replacingOccurrences(of: from, with: to) }
-    line = line.replacingOccurrences(of: #"location="[^"]*""#, with: "location=\"\(file)\"", options: .regularExpression)
+    line = line.replacingOccurrences(of: #"'location="[^"]*"[^ ]*"#, with: "'location=\"\(file)\"'", options: .regularExpression)
     let launch = Process()
     launch.executableURL = URL(fileURLWithPath: "/bin/sh")
     launch.arguments = ["-c", "gst-launch-1.0 -q -e \(line)"]
@@ -107,6 +107,28 @@ final class CommandLineTests: XCTestCase {
         let file = "\(dir)/launch.mkv"
         XCTAssertEqual(try runPrintedGraph(run.stdout, writingTo: file), 0)
         XCTAssertEqual(try MediaInspector.decode(file).video.frames, 30)
+    }
+
+    /// The printed command is safe to pipe to sh: a record folder named like shell code stays a name.
+    func testPipelineCommandIsSafeToPasteIntoAShell() throws {
+        let dir = try scratchDirectory(self)
+        let evil = "\(dir)/$(touch \(dir)/PWNED)'; touch \(dir)/PWNED2; '"
+        try FileManager.default.createDirectory(atPath: evil, withIntermediateDirectories: true)
+        let run = try duoCapture(["pipeline", "--source", "videotestsrc", "--format", "320x240@30", "--record-dir", evil])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        // The shell hands gst-launch-1.0 exactly one argument, the description, and runs nothing else.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let out = Pipe()
+        shell.standardOutput = out
+        shell.arguments = ["-c", #"printarg() { shift; printf '%s\n' "$@"; }; "# + run.stdout.replacingOccurrences(of: "gst-launch-1.0", with: "printarg")]
+        try shell.run()
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        let words = printed.split(separator: "\n").map(String.init)
+        XCTAssertTrue(words.contains { $0.hasPrefix("location=\"\(evil)/duo-") }, "the folder's name reaches gst-launch-1.0 as it is: \(printed)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(dir)/PWNED"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(dir)/PWNED2"))
     }
 
     /// GST_DEBUG_DUMP_DOT_DIR works as in gst-launch-1.0: the running graph and each take's graph are dumped.
