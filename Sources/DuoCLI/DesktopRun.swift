@@ -45,7 +45,7 @@ enum DesktopRun {
         let plan = setup.plan
         let events = try EventLog(path: options.desktop.eventsPath, warn: log)
         defer { events.close() }
-        let presenter = try RunCommand.makePresenter(options, plan: plan)
+        let presenter = try RunCommand.makePresenter(options, plan: plan, log: log)
         // The subject branch's valve stays shut until the view is shown on the subject monitor.
         let session = CaptureSession(plan: plan, subjectDrawer: presenter.drawer, subjectBranchOpen: false)
         let face = DesktopFace(plan: plan)
@@ -136,6 +136,7 @@ final class DesktopFace: RunFace, @unchecked Sendable {
             hud.droppedOperator = f.droppedOperator
             hud.droppedSubject = f.droppedSubject
             hud.audioPeakDB = f.audioPeakDB
+            hud.scriptProblems = f.scriptProblems
             ui.hud = hud
         }
     }

@@ -36,6 +36,8 @@ public enum DuoCaptureMain {
                 print(try InspectCommand.run(options.passthrough))
             case .remux:
                 print(try RemuxCommand.run(options.passthrough))
+            case .checkScript:
+                print(try CheckScriptCommand.run(options.passthrough))
             case .cameras:
                 print(CamerasCommand.run())
             case .monitors:
@@ -154,5 +156,31 @@ enum InspectCommand {
         return "\(path): \(d.video.frames) frames \(size), \(String(format: "%.2f", seconds)) s"
             + (d.audio.frames > 0 ? ", \(d.audio.frames) audio buffers" : ", no audio")
             + (d.encodedVideo.firstIsKeyframe == false ? ", first frame is not a keyframe" : "")
+    }
+}
+
+/// `duo-capture check-script FILE`: reads a script as a run would, and lists what it holds for the
+/// operator and what it kept from the subject because it could be a malformed private note.
+///
+/// Thread: main task; synchronous.
+enum CheckScriptCommand {
+    static func run(_ arguments: [String]) throws(DuoError) -> String {
+        guard arguments.count == 1, let path = arguments.first, !path.hasPrefix("-") else {
+            throw .usage("check-script needs exactly one file: duo-capture check-script FILE.md")
+        }
+        let script = try ScriptParser.load(path: path)
+        let words = script.subject.blocks.reduce(0) { count, block in
+            switch block {
+            case .paragraph(let runs), .heading(_, let runs):
+                count + runs.reduce(0) { $0 + $1.text.split(whereSeparator: { $0.isWhitespace }).count }
+            case .pause: count
+            }
+        }
+        let headings = script.subject.blocks.filter { if case .heading = $0 { true } else { false } }.count
+        let summary = "\(path): \(words) words for the subject, \(headings) headings, \(script.operatorNotes.count) private notes"
+        guard !script.problems.isEmpty else { return summary + "; no problems" }
+        // The problems are the point of the command: each on its own line (stdout), then a failing exit.
+        print(([summary] + script.problems.map { "\(path):\($0.line): \($0.message)" }).joined(separator: "\n"))
+        throw .input("\(path) has \(script.problems.count) problem\(script.problems.count == 1 ? "" : "s") kept from the subject; fix them and check again")
     }
 }

@@ -15,6 +15,9 @@ enum Help {
       duo-capture inspect FILE [--json]    decode a take completely and report frames, size and length
       duo-capture remux FILE.mkv           copy a Matroska take into an MP4 next to it, without
                                            re-encoding (FILE.mp4, or FILE-2.mp4 if that exists)
+      duo-capture check-script FILE        list a script's words, headings and private notes, and every
+                                           malformed note ([[nto: …]], [note: …], no closing ]]) that was
+                                           kept from the subject; exits 65 when there is one
       duo-capture render-subject --script FILE --at SECONDS --out FILE.png [...]
                                            render one subject (teleprompter) frame to PNG;
                                            `duo-capture render-subject --help` lists its options

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, monitors, renderSubject = "render-subject", inspect, remux, help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -51,7 +51,7 @@ public struct Options: Sendable {
 
     public init() {}
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject", "inspect", "monitors", "remux"]
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject", "inspect", "monitors", "remux", "check-script"]
 
     /// Parses `arguments` (without the program name). Throws a usage error naming the bad option.
     public static func parse(_ arguments: [String]) throws(DuoError) -> Options {
@@ -61,7 +61,7 @@ public struct Options: Sendable {
             o.command = Command(rawValue: first)!
             args = args.dropFirst()
             // render-subject has its own options (DuoRender parses them).
-            if o.command == .renderSubject || o.command == .inspect || o.command == .remux {
+            if o.command == .renderSubject || o.command == .inspect || o.command == .remux || o.command == .checkScript {
                 o.passthrough = Array(args)
                 return o
             }

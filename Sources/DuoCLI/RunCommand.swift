@@ -15,7 +15,7 @@ enum RunCommand {
         let plan = setup.plan
         let events = try EventLog(path: options.desktop.eventsPath, warn: log)
         defer { events.close() }
-        let presenter = try makePresenter(options, plan: plan)
+        let presenter = try makePresenter(options, plan: plan, log: log)
         // Headless there are no windows to gate the accessory on: the subject branch runs (and is drawn)
         // whenever the accessory is enabled, so CI exercises the same drawing path as the desktop.
         let session = CaptureSession(plan: plan, subjectDrawer: presenter.drawer,
@@ -31,10 +31,14 @@ enum RunCommand {
 
     /// The subject view's presenter. With `--accessory off` the kind stays ready for the user to turn the
     /// accessory on (T, the control socket): enabled is the user's choice, not the kind.
-    static func makePresenter(_ options: Options, plan: GraphPlan) throws(DuoError) -> SubjectPresenter {
+    static func makePresenter(_ options: Options, plan: GraphPlan, log: @Sendable (String) -> Void) throws(DuoError) -> SubjectPresenter {
         var subject = options.subject
         if subject.accessory == .off { subject.accessory = subject.scriptPath == nil ? .countdown : .teleprompter }
-        return try SubjectPresenter(subject, width: plan.subjectSize.width, height: plan.subjectSize.height)
+        let presenter = try SubjectPresenter(subject, width: plan.subjectSize.width, height: plan.subjectSize.height)
+        for problem in presenter.scriptProblems {
+            log("duo-capture: warning: script \(subject.scriptPath ?? "") \(problem) (duo-capture check-script lists them)")
+        }
+        return presenter
     }
 
     /// The run's summary on stdout, or the error that decides the exit code. A run that failed logs its

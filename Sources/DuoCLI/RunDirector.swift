@@ -525,6 +525,7 @@ actor RunDirector {
         f.droppedOperator = RunSummary.branch(counts.operatorView, interval: interval).dropped
         f.droppedSubject = RunSummary.branch(counts.subjectView, interval: interval).dropped
         f.audioPeakDB = audioPeak
+        f.scriptProblems = presenter.scriptProblems.count
         face.show(f)
     }
 

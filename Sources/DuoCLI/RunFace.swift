@@ -17,6 +17,8 @@ struct RunFigures: Sendable, Equatable {
     var droppedOperator: Int64 = 0
     var droppedSubject: Int64 = 0
     var audioPeakDB: Double?
+    /// Possible notes the script held that were kept from the subject (fix them with check-script).
+    var scriptProblems = 0
 }
 
 /// The screen side of a run. The director tells it what to show and asks it for the two things only a

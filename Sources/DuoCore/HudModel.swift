@@ -35,6 +35,8 @@ public struct HudModel: Sendable, Hashable {
     public var droppedOperator: Int64 = 0
     public var droppedSubject: Int64 = 0
     public var message: String?
+    /// Markup in the script that could be a note but is malformed (kept from the subject).
+    public var scriptProblems = 0
 
     public init() {}
 
@@ -61,6 +63,9 @@ public struct HudModel: Sendable, Hashable {
             l.append(s)
         }
         for n in notes.prefix(3) { l.append("note: \(n)") }
+        if scriptProblems > 0 {
+            l.append("script: \(scriptProblems) malformed note\(scriptProblems == 1 ? "" : "s") kept from the subject (check-script)")
+        }
         if let db = audioPeakDB { l.append(String(format: "audio peak %.0f dB", db)) }
         l.append("dropped frames: operator \(droppedOperator), subject \(droppedSubject)")
         if let message { l.append(message) }

@@ -118,6 +118,19 @@ public struct OperatorNote: Sendable, Hashable {
 public struct ParsedScript: Sendable, Hashable {
     public let subject: SubjectScript
     public let operatorNotes: [OperatorNote]
+    /// Markup that looks like a note but is not a well-formed one (a typo, a missing bracket, a note in a
+    /// note, no closing `]]`). Its text was kept from the subject; the operator is told where.
+    public var problems: [ScriptProblem] = []
+}
+
+/// Something in a script that was kept from the subject because it could be a private note.
+///
+/// Thread: value type, Sendable.
+public struct ScriptProblem: Sendable, Hashable, CustomStringConvertible {
+    /// 1-based line of the script where the markup starts.
+    public let line: Int
+    public let message: String
+    public var description: String { "line \(line): \(message)" }
 }
 
 /// Which parser a script file gets.
@@ -209,10 +222,11 @@ public enum ScriptParser {
         let normalised = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         // Notes first: they may span lines, and must never survive into any subject block.
         var notes: [(text: String, paragraphIndex: Int)] = []
-        let stripped = stripNotes(normalised) { noteText, textSoFar in
+        var problems: [ScriptProblem] = []
+        let stripped = stripNotes(normalised, found: { noteText, textSoFar in
             let paragraphsBefore = textSoFar.components(separatedBy: "\n\n").count - 1
             notes.append((noteText, paragraphsBefore))
-        }
+        }, problem: { problems.append($0) })
         var blocks: [ScriptBlock] = []
         var noteBlockForParagraph: [Int: Int] = [:]
         var paragraphLines: [String] = []
@@ -255,7 +269,7 @@ public enum ScriptParser {
         let operatorNotes = notes.map { note in
             OperatorNote(text: note.text, blockIndex: min(noteBlockForParagraph[note.paragraphIndex] ?? 0, max(blocks.count - 1, 0)))
         }
-        return ParsedScript(subject: SubjectScript(blocks: blocks), operatorNotes: operatorNotes)
+        return ParsedScript(subject: SubjectScript(blocks: blocks), operatorNotes: operatorNotes, problems: problems)
     }
 
     /// True when at least a few percent of the text's characters are spaces between words.
@@ -270,33 +284,94 @@ public enum ScriptParser {
 
     // MARK: - Pieces
 
-    /// Removes every `[[note: …]]` (also `[[NOTE …]]`); an unclosed `[[note:` hides the rest of the
-    /// text from the subject, which is the safe failure.
-    static func stripNotes(_ text: String, found: (String, Substring) -> Void) -> String {
+    /// Removes every note from the subject's text, and fails closed on anything that could be one:
+    ///
+    /// - `[[note: …]]` is a note, however it is spelled: `[[Note: …]]`, `[[ note …]]`, `[[NOTE:…]]`;
+    /// - any other `[[ … ]]` (a typo such as `[[nto: …]]`), a note inside a note, and a note opened with
+    ///   one bracket (`[note: …]`) are kept from the subject and reported as problems;
+    /// - an unclosed `[[` hides the rest of the text from the subject.
+    ///
+    /// Work is linear in the text's length.
+    static func stripNotes(_ text: String, found: (String, Substring) -> Void,
+                           problem: (ScriptProblem) -> Void = { _ in }) -> String {
         var output = ""
         var rest = Substring(text)
-        while let open = rest.range(of: "[[note", options: .caseInsensitive) {
-            output += rest[..<open.lowerBound]
-            let afterOpen = rest[open.upperBound...]
-            if let close = afterOpen.range(of: "]]") {
-                var body = afterOpen[..<close.lowerBound]
-                if body.hasPrefix(":") { body = body.dropFirst() }
-                found(body.trimmingCharacters(in: .whitespacesAndNewlines), Substring(output))
-                rest = afterOpen[close.upperBound...]
-                // A note on a line of its own goes with its line, so it never splits a paragraph: the
-                // subject's text (and layout) is the same whether or not the operator wrote notes.
-                let lineSoFar = output.reversed().prefix { $0 != "\n" }
-                if lineSoFar.allSatisfy({ $0 == " " || $0 == "\t" }) {
-                    let afterSpaces = rest.drop { $0 == " " || $0 == "\t" }
-                    if afterSpaces.first == "\n" || afterSpaces.isEmpty {
-                        output.removeLast(lineSoFar.count)
-                        rest = afterSpaces.dropFirst()
-                    }
+        var linesBefore = 1, counted = text.startIndex
+        func line(at index: String.Index) -> Int {
+            linesBefore += text[counted..<index].reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
+            counted = index
+            return linesBefore
+        }
+        /// Whether `s` (after spaces) starts with the word "note", in any case.
+        func startsWithNote(_ s: Substring) -> Substring? {
+            let t = s.drop { $0 == " " || $0 == "\t" }
+            guard t.count >= 4, t.prefix(4).lowercased() == "note" else { return nil }
+            let after = t.dropFirst(4)
+            guard let next = after.first else { return after }
+            return next == ":" || next.isWhitespace || next == "]" ? after : nil
+        }
+        /// A kept-out piece on a line of its own goes with its line, so it never splits a paragraph: the
+        /// subject's text (and layout) is the same whether or not the operator wrote notes.
+        func dropOwnLine() {
+            let lineSoFar = output.reversed().prefix { $0 != "\n" }
+            if lineSoFar.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                let afterSpaces = rest.drop { $0 == " " || $0 == "\t" }
+                if afterSpaces.first == "\n" || afterSpaces.isEmpty {
+                    output.removeLast(lineSoFar.count)
+                    rest = afterSpaces.dropFirst()
                 }
+            }
+        }
+        while let open = rest.firstIndex(of: "[") {
+            output += rest[..<open]
+            let at = rest[open...]
+            if at.hasPrefix("[[") {
+                // Find the matching ]], counting nested [[ … ]] pairs.
+                var depth = 0, nested = false, i = at.startIndex, close: Range<String.Index>?
+                while i < at.endIndex {
+                    let next = at.index(after: i)
+                    if at[i] == "[", next < at.endIndex, at[next] == "[" {
+                        depth += 1; if depth > 1 { nested = true }
+                        i = at.index(after: next); continue
+                    }
+                    if at[i] == "]", next < at.endIndex, at[next] == "]" {
+                        depth -= 1
+                        if depth == 0 { close = i..<at.index(after: next); break }
+                        i = at.index(after: next); continue
+                    }
+                    i = next
+                }
+                let body = at[at.index(at.startIndex, offsetBy: 2)..<(close?.lowerBound ?? at.endIndex)]
+                let lineNumber = line(at: open)
+                if let noteBody = startsWithNote(body), !nested {
+                    let text = noteBody.drop { $0 == " " || $0 == "\t" || $0 == ":" }
+                    found(text.trimmingCharacters(in: .whitespacesAndNewlines), Substring(output))
+                    if close == nil {
+                        problem(ScriptProblem(line: lineNumber, message: "a note with no closing ]]: the rest of the script is hidden from the subject"))
+                    }
+                } else if close == nil {
+                    problem(ScriptProblem(line: lineNumber, message: "[[ with no closing ]]: the rest of the script is hidden from the subject"))
+                } else if nested {
+                    problem(ScriptProblem(line: lineNumber, message: "[[ … ]] inside a note: kept from the subject; write notes one after another"))
+                } else {
+                    let shown = body.prefix(20).replacingOccurrences(of: "\n", with: " ")
+                    problem(ScriptProblem(line: lineNumber, message: "[[\(shown)\(body.count > 20 ? "…" : "")]] is not a note: kept from the subject; write [[note: …]]"))
+                }
+                guard let close else { rest = ""; break }
+                rest = at[close.upperBound...]
+                dropOwnLine()
+            } else if startsWithNote(at.dropFirst()) != nil {
+                // [note: …] with one bracket: the writer meant a note. Kept out up to its end.
+                let lineNumber = line(at: open)
+                let end = at.firstIndex(of: "]").map { at.index(after: $0) } ?? at.endIndex
+                var after = at[end...]
+                if after.first == "]" { after = after.dropFirst() }
+                problem(ScriptProblem(line: lineNumber, message: "[note … opens with one bracket: kept from the subject; write [[note: …]]"))
+                rest = after
+                dropOwnLine()
             } else {
-                let body = afterOpen.drop { $0 == ":" }
-                found(body.trimmingCharacters(in: .whitespacesAndNewlines), Substring(output))
-                rest = ""
+                output += "["
+                rest = at.dropFirst()
             }
         }
         output += rest

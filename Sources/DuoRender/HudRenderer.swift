@@ -56,7 +56,7 @@ public enum HudRenderer {
         for (i, line) in lines.enumerated() {
             if i == 0 && (hud.recording || hud.countdown != nil) {
                 cairo_set_source_rgb(cr, 1, 0.25, 0.2)
-            } else if line.hasPrefix("accessory"), !hud.available {
+            } else if (line.hasPrefix("accessory") && !hud.available) || line.hasPrefix("script:") {
                 cairo_set_source_rgb(cr, 1, 0.8, 0.3)
             } else {
                 cairo_set_source_rgb(cr, 0.95, 0.95, 0.95)

@@ -28,6 +28,9 @@ public struct PrompterStatus: Sendable, Equatable {
 /// The overlay it feeds is drawn on the streaming thread from a lock-protected snapshot.
 public actor SubjectPresenter {
     public nonisolated let drawer: any I420FrameDrawer
+    /// What the script held that could be a private note but is not well formed: kept from the subject,
+    /// for the operator to fix (`duo-capture check-script`).
+    public nonisolated let scriptProblems: [ScriptProblem]
     private let overlay: SubjectOverlay
     private var state: PrompterSessionState
     private var markers: [Double] = []
@@ -40,6 +43,7 @@ public actor SubjectPresenter {
     /// `width`×`height` subject view.
     public init(_ setup: SubjectSetup, width: Int, height: Int) throws(DuoError) {
         let script = try setup.scriptPath.map { path throws(DuoError) in try ScriptParser.load(path: path) }
+        scriptProblems = script?.problems ?? []
         if setup.accessory == .teleprompter && script == nil {
             throw .usage("--accessory teleprompter needs --script FILE (a .txt or .md script); or use --accessory countdown, preview or off")
         }

@@ -157,4 +157,24 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(report.subjectView.frames, 0, "the shut subject branch did no work")
         XCTAssertGreaterThan(try XCTUnwrap(report.takes.first).frames, 20)
     }
+
+    /// A script with malformed notes: the run warns at load (one line each, with the line number) and the
+    /// subject's frames never show them; check-script lists them and exits 65, and passes a clean script.
+    func testMalformedNotesAreReportedAndCheckScriptFails() throws {
+        let dir = try scratchDirectory(self)
+        let script = "\(dir)/talk.md"
+        try "# Hello\n\nWelcome [[nto: PRIVATE typo]] everyone.\n\n[[ Note: fine ]] Go.\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let check = try duoCapture(["check-script", script])
+        XCTAssertEqual(check.status, 65, check.stderr)
+        XCTAssertTrue(check.stdout.contains("\(script):3: [[nto: PRIVATE typo]] is not a note"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("1 private notes"), check.stdout)
+        XCTAssertEqual(check.stderr.split(separator: "\n").count, 1, check.stderr)
+        let run = try duoCapture(base + ["--script", script, "--duration", "0.5"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("warning: script \(script) line 3: [[nto:"), run.stderr)
+        try "# Hello\n\nWelcome everyone. [[note: fine]]\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let clean = try duoCapture(["check-script", script])
+        XCTAssertEqual(clean.status, 0, clean.stderr)
+        XCTAssertTrue(clean.stdout.hasSuffix("no problems\n"), clean.stdout)
+    }
 }

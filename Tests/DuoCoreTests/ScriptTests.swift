@@ -84,6 +84,38 @@ final class ScriptTests: XCTestCase {
         XCTAssertEqual(parsed.operatorNotes.map(\.text), ["never closed SECRET"])
     }
 
+    /// Notes fail closed: however a note is spelled it is a note, and anything that could be one is kept
+    /// from the subject and reported with its line.
+    func testEverySpellingOfANoteIsANote() {
+        for spelled in ["[[ note: SECRET]]", "[[Note: SECRET]]", "[[NOTE SECRET]]", "[[note:SECRET]]", "[[  nOtE :SECRET ]]"] {
+            let parsed = ScriptParser.parse(text: "Hello \(spelled) world.", format: .plainText)
+            XCTAssertFalse(allText(parsed.subject).contains("SECRET"), spelled)
+            XCTAssertEqual(parsed.operatorNotes.map(\.text), ["SECRET"], spelled)
+            XCTAssertEqual(parsed.problems, [], spelled)
+        }
+    }
+
+    func testMalformedNotesAreKeptFromTheSubjectAndReported() {
+        let cases: [(String, String)] = [
+            ("[[nto: SECRET typo]]", "is not a note"),
+            ("[[note: outer [[note: SECRET inner]] SECRET tail]]", "inside a note"),
+            ("[note: SECRET one bracket]", "one bracket"),
+            ("[ Note SECRET one bracket]]", "one bracket"),
+            ("[[ SECRET never closed", "no closing ]]"),
+        ]
+        for (markup, words) in cases {
+            let parsed = ScriptParser.parse(text: "Line one.\n\nBefore \(markup) after.\n\nLast.", format: .markdown)
+            XCTAssertFalse(allText(parsed.subject).contains("SECRET"), "\(markup): \(allText(parsed.subject))")
+            XCTAssertEqual(parsed.problems.count, 1, markup)
+            XCTAssertEqual(parsed.problems.first?.line, 3, markup)
+            XCTAssertTrue(parsed.problems.first?.message.contains(words) ?? false, "\(markup): \(parsed.problems)")
+        }
+        // Ordinary brackets are text, and [PAUSE] is still a cue.
+        let plain = ScriptParser.parse(text: "A [sic] quote [PAUSE] and [1].", format: .plainText)
+        XCTAssertEqual(plain.problems, [])
+        XCTAssertTrue(allText(plain.subject).contains("[sic]") && allText(plain.subject).contains("[1]"))
+    }
+
     func testInlinePauseSplitsParagraphAndCuePositionsCountWords() {
         let parsed = ScriptParser.parse(text: "one two three [PAUSE] four five\n\nsix", format: .plainText)
         XCTAssertEqual(parsed.subject.blocks, [
