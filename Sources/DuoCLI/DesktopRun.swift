@@ -47,7 +47,8 @@ enum DesktopRun {
         defer { events.close() }
         let presenter = try RunCommand.makePresenter(options, plan: plan, log: log)
         // The subject branch's valve stays shut until the view is shown on the subject monitor.
-        let session = CaptureSession(plan: plan, subjectDrawer: presenter.drawer, subjectBranchOpen: false)
+        let session = CaptureSession(plan: plan, subjectDrawer: presenter.drawer, subjectBranchOpen: false,
+                                     startTimeout: options.startTimeout)
         let face = DesktopFace(plan: plan)
         let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory), plan: plan, capture: session,
                                    presenter: presenter, face: face, clock: session.clock, events: events, log: log)

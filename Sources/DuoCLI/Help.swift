@@ -49,6 +49,8 @@ enum Help {
       --headless                           no windows: operator and subject branches end in fakesink
       --duration SECONDS                   stop after this long (default: until SIGINT/SIGTERM); with
                                            --record, the take's length after the countdown
+      --start-timeout SECONDS              how long start-up waits for the camera's first frame before it
+                                           gives up naming what never got ready (default 10)
       --quiet                              no progress lines, only errors and the summary
       --json                               print the end-of-run summary as JSON
       --control PATH                       a Unix socket (mode 0600; a bare NAME goes under

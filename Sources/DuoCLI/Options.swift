@@ -25,6 +25,8 @@ public struct Options: Sendable {
     public var format: VideoFormat?
     public var headless = false
     public var duration: Double?
+    /// `--start-timeout`: how long start-up may wait for the camera's first frame, seconds.
+    public var startTimeout: Double = 10
     public var record = false
     public var recordDirectory: String?
     public var container: ContainerChoice = .mkv
@@ -125,6 +127,8 @@ public struct Options: Sendable {
                     throw .usage("--duration \(v): expected seconds, more than 0 and at most 86400")
                 }
                 o.duration = d
+            case "--start-timeout":
+                o.startTimeout = try reader.number(name, 0.5...600)
             case "--record-dir":
                 o.recordDirectory = try value(name)
             case "--container":

@@ -19,7 +19,7 @@ enum RunCommand {
         // Headless there are no windows to gate the accessory on: the subject branch runs (and is drawn)
         // whenever the accessory is enabled, so CI exercises the same drawing path as the desktop.
         let session = CaptureSession(plan: plan, subjectDrawer: presenter.drawer,
-                                     subjectBranchOpen: options.subject.accessory != .off)
+                                     subjectBranchOpen: options.subject.accessory != .off, startTimeout: options.startTimeout)
         let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory), plan: plan, capture: session,
                                    presenter: presenter, face: HeadlessFace(), clock: session.clock, events: events, log: log)
         let signals = SignalWatch.ending(director)

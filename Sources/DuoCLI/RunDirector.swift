@@ -550,6 +550,7 @@ actor RunDirector {
         var error: DuoError?
         if case .failed(let e) = reason { error = e }
         else if let failed = ended.first(where: { $0.failure != nil && !$0.empty }) { error = failed.failure }
+        if !isStarted, error == nil { log("duo-capture: stopped before the capture graph started (\(reason.text))") }
         events.emit("stopped", ["reason": reason.text, "exitCode": Int(error?.kind.exitCode ?? 0)])
         face.close()
         inputSink.finish()

@@ -135,6 +135,8 @@ public actor CaptureSession {
     private let subjectDrawer: (any I420FrameDrawer)?
     private var subjectProbe: FrameDrawerProbe?
     private let sampleLuma: Bool
+    /// How long start-up may wait for the graph to play, seconds.
+    private let startTimeout: Double
     private let initialSubjectOpen: Bool
 
     /// - Parameters:
@@ -142,8 +144,9 @@ public actor CaptureSession {
     ///   - sampleLuma: frame counters also record each frame's first luma byte (tests of pixel isolation).
     ///   - subjectBranchOpen: whether the subject branch runs from the start (see `setSubjectBranchOpen`).
     public init(plan: GraphPlan, subjectDrawer: (any I420FrameDrawer)? = nil, subjectBranchOpen: Bool = true,
-                sampleLuma: Bool = false) {
+                sampleLuma: Bool = false, startTimeout: Double = 10) {
         self.plan = plan
+        self.startTimeout = startTimeout
         self.initialSubjectOpen = subjectBranchOpen
         self.subjectDrawer = subjectDrawer
         self.sampleLuma = sampleLuma
@@ -209,16 +212,40 @@ public actor CaptureSession {
             await stop()
             throw .runtime("cannot start the capture graph: \(reason); check the camera with `duo-capture pipeline` and gst-launch-1.0")
         }
+        let timer = Task { [weak self, startTimeout] in
+            try? await Task.sleep(nanoseconds: UInt64(startTimeout * 1e9))
+            if !Task.isCancelled { await self?.startTimedOut() }
+        }
         await waitUntilPlaying()
+        timer.cancel()
         if let failure {
             await stop()
             throw failure
         }
+        // stop() may have run meanwhile (a signal during start-up): then this graph is not running.
+        guard pipeline === p else { throw .runtime("the capture session was stopped before it started") }
     }
 
     private func waitUntilPlaying() async {
         if isPlaying || failure != nil { return }
         await withCheckedContinuation { playingWaiters.append($0) }
+    }
+
+    /// Start-up waits at most `startTimeout`: then the error names what never got ready, the camera
+    /// (no frame at all) or the sink that never started.
+    private func startTimedOut() {
+        guard !isPlaying, failure == nil, let p = pipeline else { return }
+        let seconds = startTimeout == startTimeout.rounded() ? "\(Int(startTimeout))" : "\(startTimeout)"
+        let what: String
+        if (counters["camera"]?.read().frames ?? 0) == 0 {
+            what = "camera \(plan.camera.label) delivered no frame"
+        } else {
+            let sinks: [GraphElement] = [.operatorSink, .subjectSink, .audioSink]
+            let stuck = sinks.first { p.child($0).map { !$0.isPlaying } ?? false }
+            what = "\(stuck?.rawValue ?? "the graph") never got ready"
+        }
+        failure = .runtime("the capture graph did not start within \(seconds) s: \(what); check the camera with duo-capture cameras and gst-launch-1.0, or give a longer --start-timeout")
+        resumePlayingWaiters()
     }
 
     /// Ends a running take (finalising its file), then stops the graph. Idempotent.

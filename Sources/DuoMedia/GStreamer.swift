@@ -131,6 +131,12 @@ public final class ElementRef: @unchecked Sendable {
 
     @discardableResult
     func setState(_ state: GstState) -> GstStateChangeReturn { gst_element_set_state(pointer, state) }
+    /// Whether the element has reached PLAYING with no state change still pending (no waiting).
+    var isPlaying: Bool {
+        var current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
+        let r = gst_element_get_state(pointer, &current, &pending, 0)
+        return r == GST_STATE_CHANGE_SUCCESS && current == GST_STATE_PLAYING
+    }
 }
 
 /// One strong reference to a GstPad. Thread: immutable wrapper; pads are thread-safe.

@@ -177,4 +177,29 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(clean.status, 0, clean.stderr)
         XCTAssertTrue(clean.stdout.hasSuffix("no problems\n"), clean.stdout)
     }
+
+    /// A camera whose first frame never comes: start-up gives up after --start-timeout naming the camera,
+    /// and a signal while it waits ends the run at once.
+    func testStartUpNeverWaitsWithoutABound() throws {
+        let dir = try scratchDirectory(self)
+        let pipelines = "\(dir)/Pipelines"
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try FileManager.default.copyItem(atPath: repo.appendingPathComponent("Pipelines").path, toPath: pipelines)
+        // A live source that never pushes a buffer.
+        try """
+            appsrc name={{name}} is-live=true format=time
+            ! video/x-raw,format={{camera_format}},width={{camera_width}},height={{camera_height}},framerate={{camera_rate}}
+            """.write(toFile: "\(pipelines)/camera-test.gst", atomically: true, encoding: .utf8)
+        let run = try duoCapture(base + ["--pipelines", pipelines, "--start-timeout", "1.5", "--record"])
+        XCTAssertEqual(run.status, 70, run.stderr)
+        XCTAssertTrue(run.stderr.contains("did not start within 1.5 s: camera videotestsrc delivered no frame"), run.stderr)
+
+        // The control socket opens after the signal handlers are in place, while the graph is starting.
+        let socket = "\(dir)/control.sock"
+        let waiting = try BackgroundRun(base + ["--pipelines", pipelines, "--start-timeout", "600", "--control", socket], directory: dir)
+        try waiting.wait(for: "start-up to begin") { FileManager.default.fileExists(atPath: socket) }
+        kill(waiting.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(waiting.finish(timeout: 30), 0, "SIGTERM during start-up ends the run: \(waiting.stderr)")
+        XCTAssertTrue(waiting.stderr.contains("stopped before the capture graph started (SIGTERM received)"), waiting.stderr)
+    }
 }
