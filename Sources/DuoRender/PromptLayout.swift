@@ -94,6 +94,12 @@ public final class PromptLayout: @unchecked Sendable {
     private let context: OpaquePointer
     private let layout: OpaquePointer
 
+    /// Scripts whose lines break between any two characters (Chinese, Japanese): no extra break needed.
+    static func breaksAnywhere(_ scalar: Unicode.Scalar) -> Bool {
+        (0x2E80...0x9FFF).contains(scalar.value) || (0xAC00...0xD7AF).contains(scalar.value)
+            || (0xF900...0xFAFF).contains(scalar.value) || (0xFF00...0xFFEF).contains(scalar.value)
+    }
+
     /// Lays out `script` in a column `width` pixels wide at `fontSize` pixels.
     public init(script: SubjectScript, width: Int, fontSize: Double, theme: PromptTheme) {
         precondition(width > 0 && fontSize > 0)
@@ -135,14 +141,26 @@ public final class PromptLayout: @unchecked Sendable {
         func colour(_ c: RGBA) -> (UInt16, UInt16, UInt16) {
             (UInt16(c.r * 65535), UInt16(c.g * 65535), UInt16(c.b * 65535))
         }
+        // A long run with no break opportunity (a URL, a line of one character) gets a zero-width space
+        // every `unbrokenLimit` characters: Pango then breaks it where it must without searching the
+        // whole run again for every line, so layout stays linear in the script's length. The limit is a
+        // quarter of a line's characters, so such a run fills its lines with no hyphen and little gap.
+        let unbrokenLimit = max(4, Int(Double(width) / (fontSize * 0.6)) / 4)
+        let zeroWidthSpace = Array("\u{200B}".utf8)
         func appendRuns(_ runs: [StyledRun]) {
             var previousWasSpace = true
+            var unbroken = 0
             for run in runs {
                 let start = text.count
                 for scalar in run.text.unicodeScalars {
                     let isSpace = scalar.properties.isWhitespace
                     if !isSpace && previousWasSpace { wordStarts.append(text.count) }
                     previousWasSpace = isSpace
+                    unbroken = isSpace || Self.breaksAnywhere(scalar) ? 0 : unbroken + 1
+                    if unbroken > unbrokenLimit {
+                        text.append(contentsOf: zeroWidthSpace)
+                        unbroken = 1
+                    }
                     text.append(contentsOf: Array(String(scalar).utf8))
                 }
                 let end = text.count
