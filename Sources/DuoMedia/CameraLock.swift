@@ -23,26 +23,43 @@ public final class CameraLock: @unchecked Sendable {
         } catch {
             throw .runtime("cannot create \(base) for the camera lock; set XDG_RUNTIME_DIR to a writable folder")
         }
-        let name = device.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+        // A camera is its device, however it is named: a symbolic link (/dev/v4l/by-id/…) gets the same lock.
+        let resolved = URL(fileURLWithPath: device).resolvingSymlinksInPath().path
+        let name = resolved.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
         path = (base as NSString).appendingPathComponent("camera-\(name).lock")
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw .runtime("cannot open the camera lock \(path); set XDG_RUNTIME_DIR to a writable folder")
-        }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        // The owner removes the file when it lets go, so a lock taken on a file that has just been removed
+        // (or replaced) is no lock: take it again on the file that is there now.
+        var attempts = 0
+        while true {
+            attempts += 1
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard fd >= 0 else {
+                throw .runtime("cannot open the camera lock \(path); set XDG_RUNTIME_DIR to a writable folder")
+            }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+                let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                close(fd)
+                let who = holder.flatMap { Int($0) }.map { "duo-capture pid \($0)" } ?? "another duo-capture"
+                throw .runtime("camera \(device) is in use by \(who); stop it first or pick another --camera")
+            }
+            var held = stat(), current = stat()
+            if fstat(fd, &held) == 0, stat(path, &current) == 0, held.st_ino == current.st_ino, held.st_dev == current.st_dev {
+                ftruncate(fd, 0)
+                let pid = "\(getpid())\n"
+                _ = pid.withCString { write(fd, $0, strlen($0)) }
+                self.fd = fd
+                return
+            }
             close(fd)
-            let who = holder.flatMap { Int($0) }.map { "duo-capture pid \($0)" } ?? "another duo-capture"
-            throw .runtime("camera \(device) is in use by \(who); stop it first or pick another --camera")
+            guard attempts < 5 else {
+                throw .runtime("cannot take the camera lock \(path): it keeps changing; try again")
+            }
         }
-        ftruncate(fd, 0)
-        let pid = "\(getpid())\n"
-        _ = pid.withCString { write(fd, $0, strlen($0)) }
-        self.fd = fd
     }
 
+    /// Removes the lock file while still holding the lock, then lets go: nothing is left behind.
     deinit {
-        ftruncate(fd, 0)
+        unlink(path)
         flock(fd, LOCK_UN)
         close(fd)
     }

@@ -18,4 +18,19 @@ final class CameraLockTests: XCTestCase {
         first = nil
         XCTAssertNoThrow(try CameraLock(device: "/dev/video0", directory: dir))
     }
+
+    /// Letting go removes the lock file, and a symbolic link to a camera is the same camera.
+    func testNoLockFileIsLeftAndALinkIsTheSameCamera() throws {
+        let dir = try temporaryDirectory(self)
+        let device = "\(dir)/video7"
+        FileManager.default.createFile(atPath: device, contents: nil)
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/by-id-cam", withDestinationPath: device)
+        var lock: CameraLock? = try CameraLock(device: device, directory: dir)
+        let path = try XCTUnwrap(lock?.path)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+        XCTAssertThrowsError(try CameraLock(device: "\(dir)/by-id-cam", directory: dir), "the link names the same camera")
+        lock = nil
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "no lock file left behind")
+        XCTAssertNoThrow(try CameraLock(device: "\(dir)/by-id-cam", directory: dir))
+    }
 }
