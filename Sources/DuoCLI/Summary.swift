@@ -75,7 +75,7 @@ struct RunSummary: Encodable {
 
     static func branch(_ c: FrameCount, interval: Int64) -> Branch {
         guard let first = c.firstPTS, let last = c.lastPTS, c.frames > 0 else { return Branch(frames: c.frames, dropped: 0) }
-        let expected = Int64((Double(last - first) / Double(interval)).rounded()) + 1
+        let expected = Int64((Double(max(0, last - first - c.shutSpan)) / Double(interval)).rounded()) + 1
         return Branch(frames: c.frames, dropped: max(0, expected - c.frames))
     }
 

@@ -276,8 +276,19 @@ public actor CaptureSession {
     /// no drawing, no sink. (The valve drops buffers and, from GStreamer 1.22, re-sends sticky events
     /// when it opens again.)
     public func setSubjectBranchOpen(_ open: Bool) {
-        pipeline?.child(.subjectValve)?.set("drop", !open)
+        guard let valve = pipeline?.child(.subjectValve) else { return }
+        let now = runningTime
+        if open, let since = subjectShutSince {
+            subjectShutSpan += now - since
+            subjectShutSince = nil
+        } else if !open, subjectShutSince == nil, (counters["subject"]?.read().frames ?? 0) > 0 {
+            // Only a shut span after the first subject frame lies inside the branch's count.
+            subjectShutSince = now
+        }
+        valve.set("drop", !open)
     }
+    private var subjectShutSince: Int64?
+    private var subjectShutSpan: Int64 = 0
 
     // MARK: Two cameras
 
@@ -312,7 +323,7 @@ public actor CaptureSession {
     public var counts: BranchCounts {
         BranchCounts(camera: counters["camera"]?.read() ?? .zero,
                      operatorView: counters["operator"]?.read() ?? .zero,
-                     subjectView: counters["subject"]?.read() ?? .zero)
+                     subjectView: { var s = counters["subject"]?.read() ?? .zero; s.shutSpan = subjectShutSpan; return s }())
     }
 
     /// Audio buffers that reached the live audio sink (nil without audio).

@@ -22,6 +22,9 @@ public struct FrameCount: Sendable, Equatable, Codable {
     public var lumaMax: Int?
     /// Caps changes seen on the pad (renegotiations); a camera swap in virtual mode must cause none.
     public var capsChanges: Int64 = 0
+    /// Time between the first and last buffer when the branch was shut on purpose (the subject view
+    /// hidden), ns: frames not sent then are not dropped ones.
+    public var shutSpan: Int64 = 0
 
     public static let zero = FrameCount(frames: 0, firstPTS: nil, firstArrivalMicros: nil, lastPTS: nil, maxGap: 0, backwardSteps: 0, firstIsKeyframe: nil, lumaSample: nil, lumaMax: nil)
 }

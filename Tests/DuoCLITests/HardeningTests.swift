@@ -202,4 +202,21 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(waiting.finish(timeout: 30), 0, "SIGTERM during start-up ends the run: \(waiting.stderr)")
         XCTAssertTrue(waiting.stderr.contains("stopped before the capture graph started (SIGTERM received)"), waiting.stderr)
     }
+
+    /// Frames the subject branch skips while the view is hidden are not "dropped": hidden for a second,
+    /// the subject branch still reports no drops.
+    func testHiddenSubjectFramesAreNotCountedAsDropped() throws {
+        let dir = try scratchDirectory(self)
+        let timeline = "\(dir)/hide.timeline"
+        try """
+            {"at": 0.5, "cmd": "accessory", "on": false}
+            {"at": 1.5, "cmd": "accessory", "on": true}
+            {"at": 2.5, "cmd": "quit"}
+            """.write(toFile: timeline, atomically: true, encoding: .utf8)
+        let run = try duoCapture(base + ["--timeline", timeline, "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertLessThan(report.subjectView.frames, report.camera.frames - 20, "the view was hidden for about 30 frames")
+        XCTAssertLessThanOrEqual(report.subjectView.dropped, 2, "hidden frames are not drops: \(run.stdout)")
+    }
 }
