@@ -58,6 +58,8 @@ let package = Package(
         .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender", "DuoDesktop"]),
         // Overlay cost benchmark (build with -c release): Benchmarks/overlay-cost.sh runs it.
         .executableTarget(name: "duo-bench-overlay", dependencies: ["DuoRender", "DuoCore"], path: "Benchmarks/duo-bench-overlay"),
+        // Seeded fuzz run of the parsers (Benchmarks/fuzz.sh runs it for a bounded time).
+        .executableTarget(name: "duo-fuzz", dependencies: ["DuoCore"], path: "Benchmarks/duo-fuzz"),
         .executableTarget(name: "duo-capture", dependencies: ["DuoCLI"]),
 
         .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"]),

@@ -301,3 +301,42 @@ gboolean duo_has_property(gpointer object, const gchar *name) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;
 }
 
+typedef struct {
+    GstPadChainFunction chain;
+    GstPadChainListFunction chain_list;
+} IsolatedPad;
+
+static GQuark isolated_pad_quark(void) { return g_quark_from_static_string("duo-isolated-pad"); }
+
+static GstFlowReturn isolate_result(GstFlowReturn ret) {
+    return (ret == GST_FLOW_OK || ret == GST_FLOW_FLUSHING) ? ret : GST_FLOW_OK;
+}
+
+static GstFlowReturn isolated_pad_chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
+    IsolatedPad *p = g_object_get_qdata(G_OBJECT(pad), isolated_pad_quark());
+    return isolate_result(p->chain(pad, parent, buffer));
+}
+
+static GstFlowReturn isolated_pad_chain_list(GstPad *pad, GstObject *parent, GstBufferList *list) {
+    IsolatedPad *p = g_object_get_qdata(G_OBJECT(pad), isolated_pad_quark());
+    if (p->chain_list) return isolate_result(p->chain_list(pad, parent, list));
+    // No list function of its own: each buffer through the chain function, as GStreamer would.
+    GstFlowReturn ret = GST_FLOW_OK;
+    guint n = gst_buffer_list_length(list);
+    for (guint i = 0; i < n && ret == GST_FLOW_OK; i++) {
+        ret = isolate_result(p->chain(pad, parent, gst_buffer_ref(gst_buffer_list_get(list, i))));
+    }
+    gst_buffer_list_unref(list);
+    return ret;
+}
+
+void duo_isolate_pad_errors(GstPad *sink) {
+    if (!sink || !GST_PAD_CHAINFUNC(sink)) return;
+    if (g_object_get_qdata(G_OBJECT(sink), isolated_pad_quark())) return;
+    IsolatedPad *p = g_new0(IsolatedPad, 1);
+    p->chain = GST_PAD_CHAINFUNC(sink);
+    p->chain_list = GST_PAD_CHAINLISTFUNC(sink);
+    g_object_set_qdata_full(G_OBJECT(sink), isolated_pad_quark(), p, g_free);
+    gst_pad_set_chain_function_full(sink, isolated_pad_chain, NULL, NULL);
+    gst_pad_set_chain_list_function_full(sink, isolated_pad_chain_list, NULL, NULL);
+}

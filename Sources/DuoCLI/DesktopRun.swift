@@ -151,6 +151,8 @@ final class DesktopFace: RunFace, @unchecked Sendable {
 
     func setFramesFlowing(_ flowing: Bool) { GtkMain.post { [self] in ui?.setFramesFlowing(flowing) } }
 
+    func subjectViewFailed(enabled: Bool) { GtkMain.post { [self] in ui?.setSubjectViewFailed() } }
+
     func say(_ message: String) { GtkMain.post { [self] in ui?.hud.message = message } }
 
     func close() {

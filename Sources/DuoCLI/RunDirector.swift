@@ -439,6 +439,11 @@ actor RunDirector {
         case .takeEnded(let result): await takeEnded(result)
         case .audioLevel(_, let peak): audioPeak = peak.rounded()
         case .takeStarted: break
+        case .subjectFailed(let why):
+            let message = "the subject view failed and is off for the rest of the run (\(why)); the preview and the recording go on"
+            events.emit("error", ["message": message])
+            log("duo-capture: warning: \(message)")
+            face.subjectViewFailed(enabled: accessoryEnabled)
         }
     }
 

@@ -35,6 +35,8 @@ protocol RunFace: Sendable {
     /// nil toggles. Returns why it cannot, when this face has no fullscreen.
     func setFullscreen(_ on: Bool?) -> String?
     func setFramesFlowing(_ flowing: Bool)
+    /// The subject view's branch failed: it is unavailable for the rest of the run, with its reason.
+    func subjectViewFailed(enabled: Bool)
     /// A one-line message for the operator (a take that failed, a take that could not start).
     func say(_ message: String)
     /// The run is over and the graph stopped: close any windows.
@@ -56,6 +58,10 @@ final class HeadlessFace: RunFace, @unchecked Sendable {
     }
     func setFullscreen(_ on: Bool?) -> String? { "fullscreen needs the desktop windows; this run is --headless" }
     func setFramesFlowing(_ flowing: Bool) {}
+    func subjectViewFailed(enabled: Bool) {
+        let change = AccessoryChange(cause: .availability, enabled: enabled, available: false, reasons: [.subjectViewFailed], shown: false)
+        lock.withLock { report }?(.accessory(change, subjectMonitor: nil))
+    }
     func say(_ message: String) {}
     func close() {}
 }

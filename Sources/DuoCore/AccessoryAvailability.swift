@@ -12,6 +12,8 @@ public enum UnavailableReason: String, Sendable, Hashable, CaseIterable, Compara
     case noSubjectMonitor = "no-subject-monitor"
     /// The chosen subject monitor is the operator's own monitor.
     case subjectMonitorIsOperators = "subject-monitor-is-operators"
+    /// The subject view's own branch failed (its sink or its drawing); the capture goes on without it.
+    case subjectViewFailed = "subject-view-failed"
 
     /// One line for the operator HUD.
     public var explanation: String {
@@ -20,6 +22,7 @@ public enum UnavailableReason: String, Sendable, Hashable, CaseIterable, Compara
         case .framesNotFlowing: "no frames from the camera"
         case .noSubjectMonitor: "no second monitor for the subject"
         case .subjectMonitorIsOperators: "subject monitor is the operator's monitor"
+        case .subjectViewFailed: "the subject view failed (see the log); the recording goes on"
         }
     }
 
@@ -40,6 +43,8 @@ public struct AvailabilityInputs: Sendable, Hashable {
     public var subjectMonitor: String?
     /// The monitor the operator window is on.
     public var operatorMonitor: String?
+    /// The subject view's branch failed; it stays off for the rest of the run.
+    public var subjectViewFailed = false
 
     public init(operatorFullscreen: Bool = false, framesFlowing: Bool = false,
                 subjectMonitor: String? = nil, operatorMonitor: String? = nil) {
@@ -59,6 +64,7 @@ public struct AvailabilityInputs: Sendable, Hashable {
         } else {
             r.append(.noSubjectMonitor)
         }
+        if subjectViewFailed { r.append(.subjectViewFailed) }
         return r
     }
 }

@@ -26,9 +26,25 @@ public struct DuoError: Error, Sendable, Equatable, CustomStringConvertible {
     public let kind: Kind
     public let message: String
 
+    /// Every error is one line, whatever user text it quotes: line breaks and other control characters
+    /// in `message` are written as escapes (`\n`, `\u{7}`).
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
-        self.message = message
+        guard message.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            self.message = message
+            return
+        }
+        var line = ""
+        for scalar in message.unicodeScalars {
+            switch scalar {
+            case "\n": line += "\\n"
+            case "\r": line += "\\r"
+            case "\t": line += "\\t"
+            case _ where scalar.properties.generalCategory == .control: line += "\\u{\(String(scalar.value, radix: 16))}"
+            default: line.unicodeScalars.append(scalar)
+            }
+        }
+        self.message = line
     }
 
     public static func usage(_ message: String) -> DuoError { DuoError(.usage, message) }

@@ -168,6 +168,11 @@ public final class DesktopUI {
         apply(accessory.update { $0.framesFlowing = flowing })
     }
 
+    /// The subject view's branch failed: unavailable for the rest of the run, with that reason.
+    public func setSubjectViewFailed() {
+        apply(accessory.update { $0.subjectViewFailed = true })
+    }
+
     /// The user's choice (key T, --accessory, the control socket). Never changes availability.
     public func setEnabled(_ on: Bool) {
         apply(accessory.setEnabled(on))

@@ -103,6 +103,9 @@ public enum SessionEvent: Sendable {
     case failed(DuoError)
     case warning(String)
     case audioLevel(rmsDB: Double, peakDB: Double)
+    /// The subject view's branch failed (an element named subject_*): it is shut for the rest of the run,
+    /// the preview and the take go on.
+    case subjectFailed(String)
 }
 
 /// Thread: an actor (the capture-session actor); its probes run on streaming threads, its bus
@@ -192,6 +195,8 @@ public actor CaptureSession {
         counters["operator"] = p.child(.operatorSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["subject"] = p.child(.subjectSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         p.child(.subjectValve)?.set("drop", !initialSubjectOpen)
+        // The subject view must never stop the capture: its branch's flow errors stop at the valve.
+        if let valveSink = p.child(.subjectValve)?.staticPad("sink") { duo_isolate_pad_errors(valveSink.pointer) }
         if let drawer = subjectDrawer, let pad = p.child(.subjectSink)?.staticPad("sink") {
             subjectProbe = FrameDrawerProbe(pad: pad, drawer: drawer)
         }
@@ -276,7 +281,7 @@ public actor CaptureSession {
     /// no drawing, no sink. (The valve drops buffers and, from GStreamer 1.22, re-sends sticky events
     /// when it opens again.)
     public func setSubjectBranchOpen(_ open: Bool) {
-        guard let valve = pipeline?.child(.subjectValve) else { return }
+        guard let valve = pipeline?.child(.subjectValve), !subjectFailed || !open else { return }
         let now = runningTime
         if open, let since = subjectShutSince {
             subjectShutSpan += now - since
@@ -288,6 +293,8 @@ public actor CaptureSession {
         valve.set("drop", !open)
     }
     private var subjectShutSince: Int64?
+    /// Set when the subject branch failed: it stays shut.
+    private var subjectFailed = false
     private var subjectShutSpan: Int64 = 0
 
     // MARK: Two cameras
@@ -403,6 +410,15 @@ public actor CaptureSession {
             if let takeNumber {
                 // An error inside a take's bin is the take's, never the graph's: the preview goes on.
                 await recorder?.error(inTake: takeNumber, source: source, message: message, domainCode: domainCode)
+                return
+            }
+            if source.hasPrefix("subject_") {
+                // The accessory's own failure (its sink, its drawing): shut it, keep capturing.
+                if !subjectFailed {
+                    subjectFailed = true
+                    pipeline?.child(.subjectValve)?.set("drop", true)
+                    eventSink.yield(.subjectFailed("\(source): \(message)"))
+                }
                 return
             }
             let error = DuoError.runtime("\(source): \(message)" + (debug.isEmpty ? "" : " [\(debug.split(separator: "\n").first ?? "")]"))

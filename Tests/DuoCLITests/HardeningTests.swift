@@ -219,4 +219,31 @@ final class HardeningTests: XCTestCase {
         XCTAssertLessThan(report.subjectView.frames, report.camera.frames - 20, "the view was hidden for about 30 frames")
         XCTAssertLessThanOrEqual(report.subjectView.dropped, 2, "hidden frames are not drops: \(run.stdout)")
     }
+
+    /// The subject view fails (its sink errors after a few frames): it goes off with its own reason, and
+    /// the preview and the take go on to the end of the run.
+    func testASubjectViewFailureNeverTouchesTheCapture() throws {
+        let dir = try scratchDirectory(self)
+        let pipelines = "\(dir)/Pipelines"
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try FileManager.default.copyItem(atPath: repo.appendingPathComponent("Pipelines").path, toPath: pipelines)
+        let subject = try String(contentsOfFile: "\(pipelines)/subject-headless.gst", encoding: .utf8)
+            .replacingOccurrences(of: "! fakesink name=subject_sink sync=false async=false",
+                                  with: "! identity name=subject_sink error-after=15 ! fakesink name=subject_end sync=false async=false")
+        XCTAssertTrue(subject.contains("error-after"))
+        try subject.write(toFile: "\(pipelines)/subject-headless.gst", atomically: true, encoding: .utf8)
+        let events = "\(dir)/events.jsonl"
+        let run = try duoCapture(base + ["--pipelines", pipelines, "--record", "--countdown", "0", "--duration", "2",
+                                         "--record-dir", dir, "--events", events, "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("the subject view failed"), run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.endReason, "duration reached")
+        XCTAssertGreaterThan(report.operatorView.frames, 50, "the preview ran on")
+        XCTAssertLessThan(report.subjectView.frames, 20, "the subject view stopped")
+        let take = try XCTUnwrap(report.takes.first)
+        XCTAssertGreaterThan(try MediaInspector.decode(take.file).video.frames, 50, "the take ran on")
+        let lines = try String(contentsOfFile: events, encoding: .utf8)
+        XCTAssertTrue(lines.contains(#""reasons":["subject-view-failed"]"#), lines)
+    }
 }

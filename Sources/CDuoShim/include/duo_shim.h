@@ -110,5 +110,9 @@ void duo_set_string(gpointer object, const gchar *name, const gchar *value);
 void duo_set_object(gpointer object, const gchar *name, gpointer value);
 void duo_set_caps(gpointer object, const gchar *name, GstCaps *caps);
 gboolean duo_has_property(gpointer object, const gchar *name);
+/// Wraps an ordinary element sink pad's chain functions so that a flow error downstream of it
+/// (not-linked, not-negotiated, error, EOS) is never returned upstream: the branch behind it can fail
+/// without stopping the tee that feeds it. Flushing still passes.
+void duo_isolate_pad_errors(GstPad *sink);
 
 #endif
