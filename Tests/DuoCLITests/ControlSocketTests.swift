@@ -38,6 +38,25 @@ final class ControlClient {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// The next event that answers something (the run's own started, frames and periodic status skipped).
+    func nextAny() throws -> [String: Any] {
+        while true {
+            while let newline = pending.firstIndex(of: 10) {
+                let line = Data(pending[..<newline])
+                pending.removeSubrange(...newline)
+                if let object = try JSONSerialization.jsonObject(with: line) as? [String: Any],
+                   !(object["event"] as? String == "status" && object["trigger"] as? String == "periodic"),
+                   object["event"] as? String != "frames", object["event"] as? String != "started" {
+                    return object
+                }
+            }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { throw DuoError.runtime("no event: the socket closed or timed out") }
+            pending.append(contentsOf: buffer[0..<n])
+        }
+    }
+
     /// Reads events until one named `name` arrives; returns it. Throws on timeout or a closed socket.
     func next(_ name: String) throws -> [String: Any] {
         while true {

@@ -98,11 +98,12 @@ final class HardeningTests: XCTestCase {
         defer { if run.process.isRunning { run.process.terminate() } }
         try run.wait(for: "the control socket") { FileManager.default.fileExists(atPath: socketPath) }
         let stuck = try ControlClient(path: socketPath)
-        // Each mirror is answered by two events to every client; this one never reads them.
-        let flood = String(repeating: #"{"cmd":"mirror"}"# + "\n", count: 400)
-        for _ in 0..<40 { stuck.send(String(flood.dropLast())) }
-        try run.wait(for: "the flood to be carried out") {
-            ((try? String(contentsOfFile: events, encoding: .utf8))?.components(separatedBy: #""cmd":"mirror""#).count ?? 0) > 16_000
+        // Each mirror is answered by two events (about 400 bytes) to every client; this one never reads
+        // them, so 3000 of them are several times what its socket can hold.
+        let flood = String(repeating: #"{"cmd":"mirror"}"# + "\n", count: 300)
+        for _ in 0..<10 { stuck.send(String(flood.dropLast())) }
+        try run.wait(upTo: 120, for: "the flood to be carried out") {
+            ((try? String(contentsOfFile: events, encoding: .utf8))?.components(separatedBy: #""cmd":"mirror""#).count ?? 0) > 3_000
         }
         let other = try ControlClient(path: socketPath)
         other.send(#"{"cmd":"quit"}"#)
@@ -245,5 +246,24 @@ final class HardeningTests: XCTestCase {
         XCTAssertGreaterThan(try MediaInspector.decode(take.file).video.frames, 50, "the take ran on")
         let lines = try String(contentsOfFile: events, encoding: .utf8)
         XCTAssertTrue(lines.contains(#""reasons":["subject-view-failed"]"#), lines)
+    }
+
+    /// A control line longer than 64 KiB gets one error, however long it is, and the next line works.
+    func testAnOversizedControlLineGetsOneError() throws {
+        let dir = try scratchDirectory(self)
+        let socketPath = "\(dir)/control.sock"
+        let run = try BackgroundRun(base + ["--control", socketPath, "--json"], directory: dir)
+        defer { if run.process.isRunning { run.process.terminate() } }
+        try run.wait(for: "the control socket") { FileManager.default.fileExists(atPath: socketPath) }
+        let client = try ControlClient(path: socketPath)
+        client.send(String(repeating: "x", count: 300_000) + "\n" + #"{"cmd":"mirror"}"#)
+        let error = try client.next("error")
+        XCTAssertTrue((error["message"] as? String ?? "").contains("longer than 64 KiB"))
+        // The very next event is the mirror command's, not a second error for the rest of the long line.
+        let next = try client.nextAny()
+        XCTAssertEqual(next["event"] as? String, "command", "\(next)")
+        XCTAssertEqual(next["cmd"] as? String, "mirror")
+        client.send(#"{"cmd":"quit"}"#)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
     }
 }
