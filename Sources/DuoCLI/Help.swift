@@ -70,7 +70,9 @@ enum Help {
       --accessory teleprompter|preview|countdown|off
                                            what the subject sees (default: teleprompter with --script,
                                            else countdown: countdown and recording light only); off
-                                           shuts the subject branch, which then costs nothing
+                                           shuts the subject branch, which then costs nothing; the
+                                           teleprompter with no --script opens the last script used,
+                                           else a welcome script that shows the keys
       --script FILE                        teleprompter script: UTF-8 .txt or Markdown .md; [[note: …]]
                                            is for the operator only, [PAUSE] stops scrolling, headings
                                            are markers

@@ -9,6 +9,8 @@ import Foundation
 /// Thread: main task; the director and the session are actors.
 enum RunCommand {
     static func run(_ options: Options, log: @escaping @Sendable (String) -> Void) async throws(DuoError) -> String {
+        if !options.headless { try DesktopRun.requireDisplay() }
+        let options = try choosingScript(options, log: log)
         if !options.headless { return try await DesktopRun.run(options, log: log) }
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log("duo-capture: \(n)") }
@@ -31,10 +33,31 @@ enum RunCommand {
 
     /// The subject view's presenter. With `--accessory off` the kind stays ready for the user to turn the
     /// accessory on (T, the control socket): enabled is the user's choice, not the kind.
+    /// A teleprompter asked for with no `--script` opens the last script used, else the welcome script
+    /// (with a notice saying which); a script the user names is remembered as the last one used.
+    static func choosingScript(_ options: Options, log: @Sendable (String) -> Void) throws(DuoError) -> Options {
+        var o = options
+        if o.subject.scriptPath == nil, o.subject.accessory == .teleprompter {
+            let choice = ScriptChoice.standard().choose(welcome: try welcomeScript())
+            log("duo-capture: \(choice.notice)")
+            o.subject.scriptPath = choice.path
+        }
+        return o
+    }
+
+    static func welcomeScript() throws(DuoError) -> String {
+        "\(try ResourceLocator.find("Assets", marker: "scripts/welcome.md"))/scripts/welcome.md"
+    }
+
     static func makePresenter(_ options: Options, plan: GraphPlan, log: @Sendable (String) -> Void) throws(DuoError) -> SubjectPresenter {
         var subject = options.subject
         if subject.accessory == .off { subject.accessory = subject.scriptPath == nil ? .countdown : .teleprompter }
         let presenter = try SubjectPresenter(subject, width: plan.subjectSize.width, height: plan.subjectSize.height)
+        // A script of the user's that loaded is the one to open next time with no --script.
+        if let path = subject.scriptPath, path != (try? welcomeScript()),
+           let warning = ScriptChoice.standard().remember(path) {
+            log("duo-capture: warning: \(warning.message)")
+        }
         for problem in presenter.scriptProblems {
             log("duo-capture: warning: script \(subject.scriptPath ?? "") \(problem) (duo-capture check-script lists them)")
         }

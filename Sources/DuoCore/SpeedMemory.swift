@@ -12,10 +12,15 @@ public struct SpeedMemory: Sendable {
     public init(file: String) { self.file = file }
 
     public static func standard() -> SpeedMemory {
+        SpeedMemory(file: (stateDirectory() as NSString).appendingPathComponent("speeds.json"))
+    }
+
+    /// `$XDG_STATE_HOME/duo-capture` (default `~/.local/state/duo-capture`): what duo-capture remembers.
+    public static func stateDirectory() -> String {
         let env = ProcessInfo.processInfo.environment
         let state = env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/state")
-        return SpeedMemory(file: (state as NSString).appendingPathComponent("duo-capture/speeds.json"))
+        return (state as NSString).appendingPathComponent("duo-capture")
     }
 
     private struct Entry: Codable {
@@ -58,6 +63,47 @@ public struct SpeedMemory: Sendable {
             return nil
         } catch {
             return .runtime("cannot remember the teleprompter speed in \(file); check that the folder is writable")
+        }
+    }
+}
+
+/// The script a teleprompter opens when none is given: the last one used (remembered in
+/// `$XDG_STATE_HOME/duo-capture/last-script`), else the bundled welcome script that teaches the keys.
+///
+/// Thread: value type; synchronous file reads and writes at start-up.
+public struct ScriptChoice: Sendable {
+    public let file: String
+
+    public init(file: String) { self.file = file }
+
+    public static func standard() -> ScriptChoice {
+        ScriptChoice(file: (SpeedMemory.stateDirectory() as NSString).appendingPathComponent("last-script"))
+    }
+
+    /// The script to open and a one-line notice saying which and how to load another, for a teleprompter
+    /// with no `--script`; `welcome` is the bundled welcome script's path.
+    public func choose(welcome: String) -> (path: String, notice: String) {
+        let remembered = (try? String(contentsOfFile: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let remembered, !remembered.isEmpty {
+            var info = stat()
+            if stat(remembered, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+                return (remembered, "no --script given; opening the last script used, \(remembered) (give --script FILE for another)")
+            }
+            return (welcome, "the last script used, \(remembered), is gone; opening the welcome script (give --script FILE to load yours)")
+        }
+        return (welcome, "no --script given; opening the welcome script, which shows the keys (give --script FILE to load yours)")
+    }
+
+    /// Remembers `path` (made absolute) as the last script used. Failures are returned as a warning.
+    @discardableResult
+    public func remember(_ path: String) -> DuoError? {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        do {
+            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try (absolute + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+            return nil
+        } catch {
+            return .runtime("cannot remember the last script in \(file); check that the folder is writable")
         }
     }
 }
