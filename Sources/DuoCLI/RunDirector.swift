@@ -84,6 +84,8 @@ actor RunDirector {
         var swapPolicy = SwapPolicy.segment
         var timeline: Timeline?
         var hasScript = false
+        /// The script file, watched while the run goes on: saved, it is reloaded in place.
+        var scriptPath: String?
         var accessoryEnabled = true
 
         init() {}
@@ -96,6 +98,7 @@ actor RunDirector {
             swapPolicy = options.swapPolicy
             timeline = options.timeline
             hasScript = options.subject.scriptPath != nil
+            scriptPath = options.subject.scriptPath
             accessoryEnabled = options.subject.accessory != .off
         }
     }
@@ -150,6 +153,8 @@ actor RunDirector {
     private var lastProgressAt: Int64 = 0
     private var framesFlowing = false
     private var lastStatusAt: Int64?
+    private var scriptStamp: ScriptStamp?
+    private var lastScriptCheckAt: Int64 = 0
 
     init(settings: Settings, plan: GraphPlan, capture: any CapturePort, presenter: SubjectPresenter, face: any RunFace,
          clock: any RunClock, events: EventLog, log: @escaping @Sendable (String) -> Void) {
@@ -474,6 +479,7 @@ actor RunDirector {
         if let runEnd, now >= runEnd { return end(.duration) }
         await watchFrames(now)
         if endReason != nil { return }
+        if now - lastScriptCheckAt >= nanosecondsPerSecond / 2 { await watchScript(now) }
         if now - (lastStatusAt ?? startedAt - nanosecondsPerSecond) >= nanosecondsPerSecond { await status(trigger: "periodic") }
         await showFigures()
     }
@@ -499,6 +505,42 @@ actor RunDirector {
             let error = DuoError.runtime("camera \(cameraLabel) delivered no frame for \(String(format: "%.1f", Double(quiet) / 1e9)) s (unplugged or stalled); check the camera and start again")
             events.emit("error", ["message": error.message])
             end(.failed(error))
+        }
+    }
+
+    /// What identifies a saved version of the script file: editors save by rewriting or by renaming a
+    /// new file into place, so the inode, size and modification time together.
+    ///
+    /// Thread: value type.
+    struct ScriptStamp: Equatable {
+        let inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
+        init?(_ path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            inode = UInt64(info.st_ino); size = Int64(info.st_size)
+            seconds = Int(info.st_mtim.tv_sec); nanoseconds = Int(info.st_mtim.tv_nsec)
+        }
+    }
+
+    /// A script saved while the run goes on is reloaded, keeping the reading position; a save that does
+    /// not parse keeps the old text on screen and says why (event, log, HUD).
+    private func watchScript(_ now: Int64) async {
+        lastScriptCheckAt = now
+        guard let path = settings.scriptPath else { return }
+        let stamp = ScriptStamp(path)
+        guard let previous = scriptStamp else { scriptStamp = stamp; return }
+        guard let stamp, stamp != previous else { return }
+        scriptStamp = stamp
+        do throws(DuoError) {
+            let problems = try await presenter.reloadScript(at: now)
+            log("duo-capture: script \(path) reloaded; the reading position is kept")
+            for problem in problems { log("duo-capture: warning: script \(path) \(problem) (duo-capture check-script lists them)") }
+            await status(trigger: "script")
+        } catch {
+            let message = "script \(path) was saved but cannot be read (\(error.message)); the previous text stays on screen"
+            events.emit("error", ["message": message])
+            log("duo-capture: \(message)")
+            face.say(message)
         }
     }
 

@@ -99,6 +99,40 @@ public actor SubjectPresenter {
         publish(at: time)
     }
 
+    // MARK: Script reload
+
+    /// Reads the script file again (it was saved while running) and keeps the reading position: the same
+    /// word (or line) index, scrolling or paused as before, at the same speed. A file that no longer
+    /// parses throws its one-line error and the old script stays on screen. Returns the new script's
+    /// problems (malformed notes kept from the subject).
+    public func reloadScript(at time: Int64) throws(DuoError) -> [ScriptProblem] {
+        guard let path = state.scriptPath, state.script != nil else { return [] }
+        let parsed = try ScriptParser.load(path: path)
+        let old = state.scroll
+        let position = old?.position(at: time) ?? 0
+        let scrolling = old.map { !$0.isPaused } ?? false
+        let separatesWords = parsed.subject.separatesWords
+        // A script edited into another unit (words ↔ lines) starts at that unit's default speed.
+        let speed = old.map(\.speed).flatMap { speed -> ScrollSpeed? in
+            switch speed {
+            case .wordsPerMinute: separatesWords ? speed : nil
+            case .linesPerMinute: separatesWords ? nil : speed
+            }
+        } ?? ScrollSpeed.defaultFor(separatesWords: separatesWords)
+        state.script = parsed
+        unitsAreWords = separatesWords
+        if var scroll = overlay.scrollModel(for: .whitelisted(from: state), speed: speed) {
+            scroll.jump(to: min(position, scroll.length), at: time)
+            if scrolling { scroll.start(at: time) }
+            state.scroll = scroll
+        } else {
+            state.scroll = nil
+        }
+        markers = overlay.markerUnits
+        publish(at: time)
+        return parsed.problems
+    }
+
     // MARK: Operator commands
 
     public func togglePause(at time: Int64) { state.scroll?.togglePause(at: time); publish(at: time) }
