@@ -154,6 +154,9 @@ actor RunDirector {
     private var framesFlowing = false
     private var lastStatusAt: Int64?
     private var scriptStamp: ScriptStamp?
+    /// The script on screen (it changes when another is opened), and whether there is one.
+    private var scriptPath: String?
+    private var hasScript: Bool
     private var lastScriptCheckAt: Int64 = 0
 
     init(settings: Settings, plan: GraphPlan, capture: any CapturePort, presenter: SubjectPresenter, face: any RunFace,
@@ -163,6 +166,8 @@ actor RunDirector {
         sidecars = SidecarWriter(plan: plan, countdown: settings.countdown, log: log)
         recordDirectory = settings.recordDirectory
         accessoryEnabled = settings.accessoryEnabled
+        scriptPath = settings.scriptPath
+        hasScript = settings.hasScript
         cameraLabel = plan.camera.label
         cameraFormat = plan.format.description
         (inputs, inputSink) = AsyncStream.makeStream(of: RunInput.self, bufferingPolicy: .unbounded)
@@ -314,8 +319,10 @@ actor RunDirector {
         case .mirror:
             await presenter.cycleMirror(at: now)
             await status(trigger: "command")
+        case .script(let path):
+            await openScript(path, at: now)
         case .speedStep, .speedPreset, .pause, .jump:
-            guard settings.hasScript else { return refuse("no teleprompter script in this run; give --script FILE") }
+            guard hasScript else { return refuse("no teleprompter script in this run; open one with O or {\"cmd\":\"script\",\"path\":…}, or give --script FILE") }
             switch command {
             case .speedStep(let step): await presenter.stepSpeed(step, at: now)
             case .speedPreset(let n): await presenter.preset(n, at: now)
@@ -508,6 +515,23 @@ actor RunDirector {
         }
     }
 
+    /// Another script, opened while the run goes on: it becomes the one watched, remembered and scrolled.
+    private func openScript(_ path: String, at now: Int64) async {
+        do throws(DuoError) {
+            let problems = try await presenter.loadScript(path, at: now)
+            scriptPath = path
+            hasScript = true
+            scriptStamp = ScriptStamp(path)
+            if let warning = ScriptChoice.standard().remember(path) { log("duo-capture: warning: \(warning.message)") }
+            log("duo-capture: opened script \(path)")
+            for problem in problems { log("duo-capture: warning: script \(path) \(problem) (duo-capture check-script lists them)") }
+            await status(trigger: "script")
+        } catch {
+            refuse("script \(path): \(error.message)")
+            face.say(error.message)
+        }
+    }
+
     /// What identifies a saved version of the script file: editors save by rewriting or by renaming a
     /// new file into place, so the inode, size and modification time together.
     ///
@@ -526,7 +550,7 @@ actor RunDirector {
     /// not parse keeps the old text on screen and says why (event, log, HUD).
     private func watchScript(_ now: Int64) async {
         lastScriptCheckAt = now
-        guard let path = settings.scriptPath else { return }
+        guard let path = scriptPath else { return }
         let stamp = ScriptStamp(path)
         guard let previous = scriptStamp else { scriptStamp = stamp; return }
         guard let stamp, stamp != previous else { return }
@@ -568,7 +592,7 @@ actor RunDirector {
         f.elapsedSeconds = current.map { Double(max(0, now - $0.start)) / 1e9 } ?? 0
         f.countdown = pending.map { settings.countdown.displayedValue(elapsed: now - $0.startedAt) ?? 1 }
         f.prompter = await presenter.status(at: now)
-        f.hasScript = settings.hasScript
+        f.hasScript = hasScript
         f.droppedOperator = RunSummary.branch(counts.operatorView, interval: interval).dropped
         f.droppedSubject = RunSummary.branch(counts.subjectView, interval: interval).dropped
         f.audioPeakDB = audioPeak

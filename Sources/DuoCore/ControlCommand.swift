@@ -12,6 +12,7 @@ import Foundation
 ///     {"cmd":"pause"}                       pause / resume scrolling
 ///     {"cmd":"jump","to":"next"}            next / previous marker, or "start"
 ///     {"cmd":"mirror"}                      cycle the subject view's mirror
+///     {"cmd":"script","path":"talk.md"}     open another script (as the O key does)
 ///     {"cmd":"swap"} {"cmd":"fold"} {"cmd":"unfold"}   camera swaps (need a second camera)
 ///     {"cmd":"quit"}                        end the run (a take is finalised first)
 ///
@@ -31,9 +32,11 @@ public enum ControlCommand: Sendable, Equatable {
     case speedStep(Int)
     case speedPreset(Int)
     case jump(Jump)
+    /// Open another script (the O key's file chooser, or a client).
+    case script(path: String)
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "jump",
-                               "mirror", "swap", "fold", "unfold", "quit"]
+                               "mirror", "swap", "fold", "unfold", "script", "quit"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -52,6 +55,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .fullscreen: "fullscreen"
         case .speedStep, .speedPreset: "speed"
         case .jump: "jump"
+        case .script: "script"
         }
     }
 
@@ -87,6 +91,11 @@ public enum ControlCommand: Sendable, Equatable {
             if let step = StrictJSON.int(object["step"]), step == 1 || step == -1 { return .speedStep(step) }
             if let preset = StrictJSON.int(object["preset"]), (1...5).contains(preset) { return .speedPreset(preset) }
             throw .usage("control: speed needs \"step\": 1 or -1, or \"preset\": 1 to 5, such as {\"cmd\":\"speed\",\"step\":1}")
+        case "script":
+            guard let path = object["path"] as? String, !path.isEmpty, !path.contains("\0") else {
+                throw .usage("control: script needs \"path\": the script file, such as {\"cmd\":\"script\",\"path\":\"/home/me/talk.md\"}")
+            }
+            return .script(path: path)
         case "jump":
             guard let to = (object["to"] as? String).flatMap(Jump.init(rawValue:)) else {
                 throw .usage("control: jump needs \"to\": \"next\", \"previous\" or \"start\"")

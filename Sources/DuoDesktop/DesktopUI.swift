@@ -37,6 +37,7 @@ public enum DesktopKeys {
         ("Home", "restart the script"),
         ("PgUp / PgDn", "previous / next marker (heading)"),
         ("M", "mirror the subject view"),
+        ("O", "open another script (file chooser); a saved script reloads by itself"),
         ("Q", "quit (a running take is finalised first)"),
     ]
 }
@@ -281,10 +282,25 @@ public final class DesktopUI {
     }
 
     private func key(_ keyval: Int32) -> Bool {
+        if keyval == GDK_KEY_o || keyval == GDK_KEY_O { chooseScript(); return true }
         guard let command = DesktopKeys.command(forKey: keyval, countingDown: hud.countdown != nil,
                                                 fullscreen: accessory.inputs.operatorFullscreen) else { return false }
         onCommand(command)
         return true
+    }
+
+    /// The O key: a file chooser on the operator window; the chosen file goes to the run as the
+    /// `script` command, like a control client's.
+    private func chooseScript() {
+        guard let dialog = duo_script_chooser_new(operatorWindow.asWindow) else { return }
+        let response = gtk_dialog_run(UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: GtkDialog.self))
+        let chooser = OpaquePointer(dialog)
+        if response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_filename(chooser) {
+            let path = String(cString: file)
+            g_free(file)
+            onCommand(.script(path: path))
+        }
+        gtk_widget_destroy(dialog)
     }
 
     private static let deleteCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in

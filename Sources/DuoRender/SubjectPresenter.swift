@@ -109,11 +109,28 @@ public actor SubjectPresenter {
         guard let path = state.scriptPath, state.script != nil else { return [] }
         let parsed = try ScriptParser.load(path: path)
         let old = state.scroll
-        let position = old?.position(at: time) ?? 0
-        let scrolling = old.map { !$0.isPaused } ?? false
+        install(parsed, position: old?.position(at: time) ?? 0, scrolling: old.map { !$0.isPaused } ?? false,
+                speed: old?.speed, at: time)
+        return parsed.problems
+    }
+
+    /// Opens another script while the run goes on (the O key, `{"cmd":"script","path":…}`): from its
+    /// start, at the speed last used with it, scrolling if the take is. The view becomes the teleprompter.
+    /// A file that does not parse throws and the current script stays.
+    public func loadScript(_ path: String, at time: Int64) throws(DuoError) -> [ScriptProblem] {
+        let parsed = try ScriptParser.load(path: path)
+        let scrolling = state.recordingStartedAt != nil
+        state.scriptPath = path
+        state.accessory = .teleprompter
+        install(parsed, position: 0, scrolling: scrolling, speed: speedMemory?.speed(for: path), at: time)
+        return parsed.problems
+    }
+
+    /// Puts `parsed` on screen at `position` (units of the new script, clamped), keeping `speed` when it is
+    /// in the new script's unit (words or lines), else that unit's default.
+    private func install(_ parsed: ParsedScript, position: Double, scrolling: Bool, speed: ScrollSpeed?, at time: Int64) {
         let separatesWords = parsed.subject.separatesWords
-        // A script edited into another unit (words ↔ lines) starts at that unit's default speed.
-        let speed = old.map(\.speed).flatMap { speed -> ScrollSpeed? in
+        let kept = speed.flatMap { speed -> ScrollSpeed? in
             switch speed {
             case .wordsPerMinute: separatesWords ? speed : nil
             case .linesPerMinute: separatesWords ? nil : speed
@@ -121,7 +138,7 @@ public actor SubjectPresenter {
         } ?? ScrollSpeed.defaultFor(separatesWords: separatesWords)
         state.script = parsed
         unitsAreWords = separatesWords
-        if var scroll = overlay.scrollModel(for: .whitelisted(from: state), speed: speed) {
+        if var scroll = overlay.scrollModel(for: .whitelisted(from: state), speed: kept) {
             scroll.jump(to: min(position, scroll.length), at: time)
             if scrolling { scroll.start(at: time) }
             state.scroll = scroll
@@ -130,7 +147,6 @@ public actor SubjectPresenter {
         }
         markers = overlay.markerUnits
         publish(at: time)
-        return parsed.problems
     }
 
     // MARK: Operator commands

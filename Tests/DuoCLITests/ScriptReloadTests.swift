@@ -53,4 +53,35 @@ final class ScriptReloadTests: XCTestCase {
         XCTAssertEqual(run.finish(), 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("reloaded; the reading position is kept"), run.stderr)
     }
+
+    /// `{"cmd":"script","path":…}` (what the O key's file chooser sends) opens a script in a run that had
+    /// none: the teleprompter commands then work; a bad path is refused and changes nothing.
+    func testAnotherScriptCanBeOpenedWhileRunning() throws {
+        let dir = try scratchDirectory(self)
+        let script = "\(dir)/later.md"
+        try "# Later\n\nWords opened while the run was going.\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let socket = "\(dir)/control.sock"
+        let run = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--audio", "none",
+                                     "--control", socket, "--json"], directory: dir,
+                                    environment: ["XDG_STATE_HOME": dir])
+        defer { if run.process.isRunning { run.process.terminate() } }
+        try run.wait(for: "the control socket") { FileManager.default.fileExists(atPath: socket) }
+        let client = try ControlClient(path: socket)
+        client.send(#"{"cmd":"pause"}"#)
+        XCTAssertTrue((try client.next("error")["message"] as? String ?? "").contains("no teleprompter script"))
+        client.send(#"{"cmd":"script","path":"\#(dir)/missing.md"}"#)
+        XCTAssertTrue((try client.next("error")["message"] as? String ?? "").contains("does not exist"))
+        client.send(#"{"cmd":"script","path":"\#(script)"}"#)
+        var opened: [String: Any]
+        repeat { opened = try client.next("status") } while opened["trigger"] as? String != "script"
+        XCTAssertGreaterThan(opened["length"] as? Double ?? 0, 5, "the new script is on screen")
+        client.send(#"{"cmd":"pause"}"#)
+        var paused: [String: Any]
+        repeat { paused = try client.next("status") } while paused["trigger"] as? String != "command"
+        XCTAssertEqual(paused["paused"] as? Bool, false, "pause toggles the opened script's scrolling")
+        client.send(#"{"cmd":"quit"}"#)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+        XCTAssertEqual(try String(contentsOfFile: "\(dir)/duo-capture/last-script", encoding: .utf8), script + "\n",
+                       "remembered as the last script used")
+    }
 }

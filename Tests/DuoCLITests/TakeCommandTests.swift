@@ -9,7 +9,7 @@ final class BackgroundRun {
     private let out: URL
     private let err: URL
 
-    init(_ arguments: [String], directory: String, launcher: [String] = []) throws {
+    init(_ arguments: [String], directory: String, launcher: [String] = [], environment extra: [String: String] = [:]) throws {
         out = URL(fileURLWithPath: "\(directory)/.stdout")
         err = URL(fileURLWithPath: "\(directory)/.stderr")
         FileManager.default.createFile(atPath: out.path, contents: nil)
@@ -25,6 +25,7 @@ final class BackgroundRun {
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "DISPLAY")
         env.removeValue(forKey: "WAYLAND_DISPLAY")
+        env.merge(extra) { _, new in new }
         process.environment = env
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
