@@ -11,5 +11,6 @@ static inline GtkWidget *duo_script_chooser_new(GtkWindow *parent) {
     gtk_file_filter_add_pattern(scripts, "*.markdown");
     gtk_file_filter_add_pattern(scripts, "*.txt");
     gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(dialog), scripts);
+    gtk_dialog_set_default_response(GTK_DIALOG(dialog), GTK_RESPONSE_ACCEPT);
     return dialog;
 }
