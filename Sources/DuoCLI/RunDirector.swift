@@ -321,7 +321,7 @@ actor RunDirector {
             await status(trigger: "command")
         case .script(let path):
             await openScript(path, at: now)
-        case .speedStep, .speedPreset, .pause, .jump:
+        case .speedStep, .speedPreset, .pause, .jump, .fontStep:
             guard hasScript else { return refuse("no teleprompter script in this run; open one with O or {\"cmd\":\"script\",\"path\":…}, or give --script FILE") }
             switch command {
             case .speedStep(let step): await presenter.stepSpeed(step, at: now)
@@ -330,6 +330,7 @@ actor RunDirector {
             case .jump(.next): await presenter.nextMarker(at: now)
             case .jump(.previous): await presenter.previousMarker(at: now)
             case .jump(.start): await presenter.restart(at: now)
+            case .fontStep(let step): await presenter.stepFontSize(step, at: now)
             default: break
             }
             await status(trigger: "command")
@@ -577,7 +578,8 @@ actor RunDirector {
                                "speed": s.speed, "secondsLeft": s.secondsLeft,
                                "mirror": "\(s.mirror.horizontal ? "h" : "")\(s.mirror.vertical ? "v" : "")",
                                "cameraFrames": counts.camera.frames, "operatorFrames": counts.operatorView.frames,
-                               "subjectFrames": counts.subjectView.frames, "recording": current != nil])
+                               "subjectFrames": counts.subjectView.frames, "recording": current != nil,
+                               "fontSize": s.fontSize])
     }
 
     private func showFigures() async {

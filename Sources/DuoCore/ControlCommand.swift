@@ -13,6 +13,7 @@ import Foundation
 ///     {"cmd":"jump","to":"next"}            next / previous marker, or "start"
 ///     {"cmd":"mirror"}                      cycle the subject view's mirror
 ///     {"cmd":"script","path":"talk.md"}     open another script (as the O key does)
+///     {"cmd":"font","step":1}               teleprompter text larger (1) or smaller (-1)
 ///     {"cmd":"swap"} {"cmd":"fold"} {"cmd":"unfold"}   camera swaps (need a second camera)
 ///     {"cmd":"quit"}                        end the run (a take is finalised first)
 ///
@@ -34,9 +35,11 @@ public enum ControlCommand: Sendable, Equatable {
     case jump(Jump)
     /// Open another script (the O key's file chooser, or a client).
     case script(path: String)
+    /// Teleprompter text one step larger (1) or smaller (-1).
+    case fontStep(Int)
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "jump",
-                               "mirror", "swap", "fold", "unfold", "script", "quit"]
+                               "mirror", "swap", "fold", "unfold", "script", "font", "quit"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -56,6 +59,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .speedStep, .speedPreset: "speed"
         case .jump: "jump"
         case .script: "script"
+        case .fontStep: "font"
         }
     }
 
@@ -91,6 +95,11 @@ public enum ControlCommand: Sendable, Equatable {
             if let step = StrictJSON.int(object["step"]), step == 1 || step == -1 { return .speedStep(step) }
             if let preset = StrictJSON.int(object["preset"]), (1...5).contains(preset) { return .speedPreset(preset) }
             throw .usage("control: speed needs \"step\": 1 or -1, or \"preset\": 1 to 5, such as {\"cmd\":\"speed\",\"step\":1}")
+        case "font":
+            guard let step = StrictJSON.int(object["step"]), step == 1 || step == -1 else {
+                throw .usage("control: font needs \"step\": 1 (larger) or -1 (smaller), such as {\"cmd\":\"font\",\"step\":1}")
+            }
+            return .fontStep(step)
         case "script":
             guard let path = object["path"] as? String, !path.isEmpty, !path.contains("\0") else {
                 throw .usage("control: script needs \"path\": the script file, such as {\"cmd\":\"script\",\"path\":\"/home/me/talk.md\"}")

@@ -26,6 +26,8 @@ public struct SpeedMemory: Sendable {
     private struct Entry: Codable {
         var wordsPerMinute: Double?
         var linesPerMinute: Double?
+        /// The text size last used with the script, pixels.
+        var fontSize: Double?
     }
 
     private func load() -> [String: Entry] {
@@ -50,10 +52,30 @@ public struct SpeedMemory: Sendable {
     @discardableResult
     public func remember(_ speed: ScrollSpeed, for scriptPath: String) -> DuoError? {
         var entries = load()
+        let fontSize = entries[Self.key(scriptPath)]?.fontSize
         switch speed {
-        case .wordsPerMinute(let v): entries[Self.key(scriptPath)] = Entry(wordsPerMinute: v, linesPerMinute: nil)
-        case .linesPerMinute(let v): entries[Self.key(scriptPath)] = Entry(wordsPerMinute: nil, linesPerMinute: v)
+        case .wordsPerMinute(let v): entries[Self.key(scriptPath)] = Entry(wordsPerMinute: v, linesPerMinute: nil, fontSize: fontSize)
+        case .linesPerMinute(let v): entries[Self.key(scriptPath)] = Entry(wordsPerMinute: nil, linesPerMinute: v, fontSize: fontSize)
         }
+        return save(entries)
+    }
+
+    /// The text size last used with this script, if any.
+    public func fontSize(for scriptPath: String) -> Double? {
+        load()[Self.key(scriptPath)]?.fontSize.flatMap { (6...400).contains($0) ? $0 : nil }
+    }
+
+    /// Stores the text size for this script (its speed stays as it was).
+    @discardableResult
+    public func remember(fontSize: Double, for scriptPath: String) -> DuoError? {
+        var entries = load()
+        var entry = entries[Self.key(scriptPath)] ?? Entry()
+        entry.fontSize = fontSize
+        entries[Self.key(scriptPath)] = entry
+        return save(entries)
+    }
+
+    private func save(_ entries: [String: Entry]) -> DuoError? {
         do {
             try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)

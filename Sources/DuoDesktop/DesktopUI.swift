@@ -22,6 +22,8 @@ public enum DesktopKeys {
         case GDK_KEY_Page_Up: .jump(.previous)
         case GDK_KEY_Page_Down: .jump(.next)
         case GDK_KEY_m, GDK_KEY_M: .mirror
+        case GDK_KEY_plus, GDK_KEY_equal, GDK_KEY_KP_Add: .fontStep(1)
+        case GDK_KEY_minus, GDK_KEY_KP_Subtract: .fontStep(-1)
         case GDK_KEY_q, GDK_KEY_Q: .quit
         default: nil
         }
@@ -37,6 +39,7 @@ public enum DesktopKeys {
         ("Home", "restart the script"),
         ("PgUp / PgDn", "previous / next marker (heading)"),
         ("M", "mirror the subject view"),
+        ("+ / -", "teleprompter text larger / smaller (remembered with the script)"),
         ("O", "open another script (file chooser); a saved script reloads by itself"),
         ("Q", "quit (a running take is finalised first)"),
     ]

@@ -17,6 +17,8 @@ public struct PrompterStatus: Sendable, Equatable {
     public var countdownValue: Int?
     /// The operator's private notes near the current position.
     public var notes: [String]
+    /// The teleprompter's text size, pixels.
+    public var fontSize: Double
 }
 
 /// The subject view's state and its commands: the session state (private fields included), the
@@ -34,6 +36,8 @@ public actor SubjectPresenter {
     private let overlay: SubjectOverlay
     private var state: PrompterSessionState
     private var markers: [Double] = []
+    /// The subject view's height, pixels (the automatic text size follows it).
+    private let viewHeight: Int
     private var unitsAreWords = true
     private let speedMemory: SpeedMemory?
     /// The last warning (a speed that could not be remembered), for the operator's log.
@@ -49,11 +53,13 @@ public actor SubjectPresenter {
         }
         let profile = try setup.displayProfilePath.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
         overlay = SubjectOverlay(width: width, height: height, profile: profile)
+        viewHeight = height
         speedMemory = setup.speedMemory
         drawer = SubjectFrameDrawer(overlay: overlay)
         state = PrompterSessionState(
             accessory: setup.accessory, script: script, readingLine: setup.readingLine, mirror: setup.mirror,
-            style: PromptStyle(fontSize: setup.fontSize, theme: setup.theme), countdown: setup.countdown,
+            style: PromptStyle(fontSize: setup.fontSize ?? setup.scriptPath.flatMap { setup.speedMemory?.fontSize(for: $0) },
+                               theme: setup.theme), countdown: setup.countdown,
             aspect: setup.aspect, scriptPath: setup.scriptPath)
         if let subject = script?.subject {
             var speed = try ScrollSpeed.requested(wordsPerMinute: setup.wordsPerMinute, linesPerMinute: setup.linesPerMinute,
@@ -156,6 +162,28 @@ public actor SubjectPresenter {
     public func nextMarker(at time: Int64) { _ = state.scroll?.jumpToNextMarker(markers, at: time); publish(at: time) }
     public func previousMarker(at time: Int64) { _ = state.scroll?.jumpToPreviousMarker(markers, at: time); publish(at: time) }
 
+    /// Text one step (1/8) larger (+1) or smaller (−1), between 12 and 400 pixels, remembered with the
+    /// script. The reading position is kept: the same word, or the same share of a script read in lines.
+    public func stepFontSize(_ direction: Int, at time: Int64) {
+        let current = state.style.fontSize ?? SubjectScene.defaultFontSize(height: viewHeight)
+        let next = min(400, max(12, (current * (direction > 0 ? 1.125 : 1 / 1.125)).rounded()))
+        guard next != current else { return }
+        let old = state.scroll
+        let position = old?.position(at: time) ?? 0
+        state.style.fontSize = next
+        if let old, var scroll = overlay.scrollModel(for: .whitelisted(from: state), speed: old.speed) {
+            let kept = unitsAreWords || old.length <= 0 ? position : position * scroll.length / old.length
+            scroll.jump(to: min(kept, scroll.length), at: time)
+            if !old.isPaused { scroll.start(at: time) }
+            state.scroll = scroll
+            markers = overlay.markerUnits
+        }
+        if let memory = speedMemory, let path = state.scriptPath {
+            lastWarning = memory.remember(fontSize: next, for: path)?.message
+        }
+        publish(at: time)
+    }
+
     /// Speeds up (+1) or slows down (−1) by one preset step.
     public func stepSpeed(_ direction: Int, at time: Int64) {
         guard let scroll = state.scroll else { return }
@@ -236,7 +264,7 @@ public actor SubjectPresenter {
             heldAtCue: scroll?.isHeldAtCue(at: time) ?? false, speed: scroll?.speed.description ?? "-",
             mirror: state.mirror,
             countdownValue: state.countdownStartedAt.flatMap { state.countdown.displayedValue(elapsed: time - $0) },
-            notes: notes)
+            notes: notes, fontSize: state.style.fontSize ?? SubjectScene.defaultFontSize(height: viewHeight))
     }
 
     /// Blocks until the overlay has built the latest scene (tests, shutdown).

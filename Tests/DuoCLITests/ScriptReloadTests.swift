@@ -84,4 +84,40 @@ final class ScriptReloadTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: "\(dir)/duo-capture/last-script", encoding: .utf8), script + "\n",
                        "remembered as the last script used")
     }
+
+    /// Text size steps (the + and - keys, `{"cmd":"font","step":…}`) keep the reading place, and the size
+    /// comes back the next time the same script is opened.
+    func testTextSizeStepsKeepThePlaceAndAreRemembered() throws {
+        let dir = try scratchDirectory(self)
+        let script = "\(dir)/talk.md"
+        try ("# Talk\n\n" + String(repeating: "Words to read at an even pace for the test. ", count: 30)).write(toFile: script, atomically: true, encoding: .utf8)
+        let socket = "\(dir)/control.sock"
+        func start() throws -> (BackgroundRun, ControlClient) {
+            let run = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "640x360@30", "--audio", "none",
+                                         "--script", script, "--control", socket, "--json"], directory: dir, environment: ["XDG_STATE_HOME": dir])
+            try run.wait(for: "the control socket") { FileManager.default.fileExists(atPath: socket) }
+            return (run, try ControlClient(path: socket))
+        }
+        func commandStatus(_ client: ControlClient, _ line: String) throws -> [String: Any] {
+            client.send(line)
+            var status: [String: Any]
+            repeat { status = try client.next("status") } while status["trigger"] as? String != "command"
+            return status
+        }
+        var (run, client) = try start()
+        let moved = try commandStatus(client, #"{"cmd":"jump","to":"next"}"#)
+        let initial = try XCTUnwrap(moved["fontSize"] as? Double)
+        let larger = try commandStatus(client, #"{"cmd":"font","step":1}"#)
+        XCTAssertGreaterThan(larger["fontSize"] as? Double ?? 0, initial)
+        XCTAssertEqual(larger["position"] as? Double, moved["position"] as? Double, "the same word")
+        let largerStill = try commandStatus(client, #"{"cmd":"font","step":1}"#)
+        client.send(#"{"cmd":"quit"}"#)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+
+        (run, client) = try start()
+        let reopened = try commandStatus(client, #"{"cmd":"mirror"}"#)
+        XCTAssertEqual(reopened["fontSize"] as? Double, largerStill["fontSize"] as? Double, "remembered with the script")
+        client.send(#"{"cmd":"quit"}"#)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+    }
 }

@@ -11,6 +11,7 @@ final class ControlCommandTests: XCTestCase {
             (#"{"cmd":"swap"}"#, .swap), (#"{"cmd":"fold"}"#, .fold), (#"{"cmd":"unfold"}"#, .unfold),
             (#"{"cmd":"toggle"}"#, .toggleRecord), (#"{"cmd":"cancel"}"#, .cancelCountdown),
             (#"{"cmd":"script","path":"/home/me/talk.md"}"#, .script(path: "/home/me/talk.md")),
+            (#"{"cmd":"font","step":1}"#, .fontStep(1)), (#"{"cmd":"font","step":-1}"#, .fontStep(-1)),
         ]
         for (line, expected) in cases { XCTAssertEqual(try ControlCommand.parse(line), expected, line) }
     }
@@ -24,7 +25,7 @@ final class ControlCommandTests: XCTestCase {
             (#"{"cmd":"speed","step":true}"#, "step"), (#"{"cmd":"speed","step":1.5}"#, "step"),
             (#"{"cmd":"speed","preset":"3"}"#, "preset"), (#"{"cmd":"accessory","on":1}"#, "true or false"),
             (#"{"cmd":"fullscreen","on":"yes"}"#, "true or false"),
-            (#"{"cmd":"script"}"#, "path"), (#"{"cmd":"script","path":""}"#, "path"), (#"{"cmd":"script","path":7}"#, "path"),
+            (#"{"cmd":"font","step":2}"#, "step"), (#"{"cmd":"font"}"#, "step"), (#"{"cmd":"script"}"#, "path"), (#"{"cmd":"script","path":""}"#, "path"), (#"{"cmd":"script","path":7}"#, "path"),
         ]
         for (line, words) in cases {
             XCTAssertThrowsError(try ControlCommand.parse(line), line) { error in
