@@ -186,7 +186,7 @@ public struct SubjectViewModel: Sendable, Hashable {
             countdown: session.countdown,
             countdownStartedAt: kind == .off ? nil : session.countdownStartedAt,
             recordingStartedAt: kind == .off ? nil : session.recordingStartedAt,
-            safeFrameAspect: (kind == .teleprompter || kind == .preview) ? session.aspect : nil,
+            safeFrameAspect: kind == .off ? nil : session.aspect,
             preview: kind == .preview ? session.preview : nil)
     }
 
