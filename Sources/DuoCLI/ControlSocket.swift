@@ -22,21 +22,28 @@ final class ControlSocket: @unchecked Sendable {
 
     static func resolve(_ name: String) -> String {
         if name.contains("/") { return name }
-        let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? "/tmp/duo-capture-\(getuid())"
-        return "\(runtime)/duo-capture/\(name).sock"
+        return "\(ownFolders().last!)/\(name).sock"
+    }
+
+    /// The folders a bare socket name lives in that duo-capture makes itself: `duo-capture/` under
+    /// `$XDG_RUNTIME_DIR` (the session's own, private folder), or the `/tmp/duo-capture-UID` fallback
+    /// and `duo-capture/` under it.
+    static func ownFolders() -> [String] {
+        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            return ["\(runtime)/duo-capture"]
+        }
+        let fallback = "/tmp/duo-capture-\(getuid())"
+        return [fallback, "\(fallback)/duo-capture"]
     }
 
     init(path requested: String, handler: @escaping @Sendable (ControlCommand) -> Void) throws(DuoError) {
         let path = Self.resolve(requested)
         self.path = path
         self.handler = handler
-        let dir = (path as NSString).deletingLastPathComponent
         if !requested.contains("/") {
-            // Our own folders (the runtime fallback and duo-capture/): made 0700, and refused unless they
-            // are ours and private, since another local user could have made them first.
-            let runtime = (dir as NSString).deletingLastPathComponent
-            for folder in [runtime, dir] {
+            // Our own folders: made 0700, and refused unless they are ours and private, since another
+            // local user could have made them first.
+            for folder in Self.ownFolders() {
                 mkdir(folder, 0o700)
                 try Self.checkPrivate(folder, requested)
             }
@@ -78,10 +85,6 @@ final class ControlSocket: @unchecked Sendable {
     }
 
     private static func checkPrivate(_ folder: String, _ requested: String) throws(DuoError) {
-        if folder.hasPrefix(ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "\u{0}"), folder != "/" {
-            // XDG_RUNTIME_DIR itself is the session's, made private by the login manager.
-            if (folder as NSString).lastPathComponent != "duo-capture" { return }
-        }
         var info = stat()
         guard lstat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
             throw .runtime("--control \(requested): \(folder) is not a folder; remove it or give a full socket path")

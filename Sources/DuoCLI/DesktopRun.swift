@@ -38,8 +38,8 @@ enum DesktopRun {
         return (["index\tconnector\tgeometry"] + list.map(\.description)).joined(separator: "\n")
     }
 
+    /// Called by `RunCommand.run`, which has checked for a display.
     static func run(_ options: Options, log: @escaping @Sendable (String) -> Void) async throws(DuoError) -> String {
-        try requireDisplay()
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log("duo-capture: \(n)") }
         let plan = setup.plan

@@ -83,7 +83,6 @@ actor RunDirector {
         var recordDirectoryOption: String?
         var swapPolicy = SwapPolicy.segment
         var timeline: Timeline?
-        var hasScript = false
         /// The script file, watched while the run goes on: saved, it is reloaded in place.
         var scriptPath: String?
         var accessoryEnabled = true
@@ -97,7 +96,6 @@ actor RunDirector {
             recordDirectoryOption = options.recordDirectory
             swapPolicy = options.swapPolicy
             timeline = options.timeline
-            hasScript = options.subject.scriptPath != nil
             scriptPath = options.subject.scriptPath
             accessoryEnabled = options.subject.accessory != .off
         }
@@ -133,7 +131,6 @@ actor RunDirector {
     private struct Current { let take: Int; let start: Int64 }
     private var current: Current?
     private var ended: [TakeResult] = []
-    private var firstTakeEndsRun = false
 
     // The run.
     private(set) var isStarted = false
@@ -154,9 +151,9 @@ actor RunDirector {
     private var framesFlowing = false
     private var lastStatusAt: Int64?
     private var scriptStamp: ScriptStamp?
-    /// The script on screen (it changes when another is opened), and whether there is one.
+    /// The script on screen (it changes when another is opened); nil without one.
     private var scriptPath: String?
-    private var hasScript: Bool
+    private var hasScript: Bool { scriptPath != nil }
     private var lastScriptCheckAt: Int64 = 0
 
     init(settings: Settings, plan: GraphPlan, capture: any CapturePort, presenter: SubjectPresenter, face: any RunFace,
@@ -167,7 +164,6 @@ actor RunDirector {
         recordDirectory = settings.recordDirectory
         accessoryEnabled = settings.accessoryEnabled
         scriptPath = settings.scriptPath
-        hasScript = settings.hasScript
         cameraLabel = plan.camera.label
         cameraFormat = plan.format.description
         (inputs, inputSink) = AsyncStream.makeStream(of: RunInput.self, bufferingPolicy: .unbounded)
@@ -246,8 +242,7 @@ actor RunDirector {
         events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
         if settings.record {
             // --record: the take starts when the countdown ends; --duration then counts from its start.
-            firstTakeEndsRun = true
-            await record()
+            await record(endingRun: true)
         } else if let seconds = settings.duration {
             runEnd = startedAt + Int64(seconds * 1e9)
             wake(at: runEnd!)
@@ -345,7 +340,8 @@ actor RunDirector {
     // MARK: Takes
 
     /// Starts the countdown; the take begins at its end, in pipeline time. A 0 s countdown starts at once.
-    private func record() async {
+    /// `endingRun`: the `--record` take, whose start `--duration` counts from.
+    private func record(endingRun endsRun: Bool = false) async {
         if recordDirectory == nil {
             do throws(DuoError) { recordDirectory = try SessionSetup.prepareRecordDirectory(settings.recordDirectoryOption) } catch {
                 return takeCannotStart(error)
@@ -353,8 +349,6 @@ actor RunDirector {
         }
         let now = clock.now()
         let length = Int64(settings.countdown.seconds) * nanosecondsPerSecond
-        let endsRun = firstTakeEndsRun
-        firstTakeEndsRun = false
         guard length > 0 else { return await begin(take: nextTake, at: now, endsRun: endsRun) }
         pending = Pending(take: nextTake, startedAt: now, end: now + length, endsRun: endsRun)
         log("duo-capture: recording starts in \(settings.countdown.seconds) s")
@@ -485,19 +479,20 @@ actor RunDirector {
             await begin(take: p.take, at: p.end, endsRun: p.endsRun)
         }
         if let runEnd, now >= runEnd { return end(.duration) }
-        await watchFrames(now)
+        // One reading of the counters serves the watchdogs and the figures of this tick.
+        let counts = await capture.counts
+        watchFrames(now, cameraFrames: counts.camera.frames)
         if endReason != nil { return }
         if now - lastScriptCheckAt >= nanosecondsPerSecond / 2 { await watchScript(now) }
         if now - (lastStatusAt ?? startedAt - nanosecondsPerSecond) >= nanosecondsPerSecond { await status(trigger: "periodic") }
-        await showFigures()
+        await showFigures(counts)
     }
 
     /// How long the camera may deliver nothing (after its first frame) before the run gives up on it. An
     /// unplugged camera usually posts an error, but sometimes just goes quiet.
     var stallTimeout: Int64 { Int64(max(2.0, 4.0 / max(plan.format.frameRate.value, 0.001)) * 1e9) }
 
-    private func watchFrames(_ now: Int64) async {
-        let frames = await capture.counts.camera.frames
+    private func watchFrames(_ now: Int64, cameraFrames frames: Int64) {
         if frames != lastCameraFrames {
             lastCameraFrames = frames
             lastProgressAt = now
@@ -521,7 +516,6 @@ actor RunDirector {
         do throws(DuoError) {
             let problems = try await presenter.loadScript(path, at: now)
             scriptPath = path
-            hasScript = true
             scriptStamp = ScriptStamp(path)
             if let warning = ScriptChoice.standard().remember(path) { log("duo-capture: warning: \(warning.message)") }
             log("duo-capture: opened script \(path)")
@@ -582,9 +576,11 @@ actor RunDirector {
                                "fontSize": s.fontSize])
     }
 
-    private func showFigures() async {
+    /// `counts`: the branch counters, when the caller has just read them.
+    private func showFigures(_ known: BranchCounts? = nil) async {
         let now = clock.now()
-        let counts = await capture.counts
+        let counts: BranchCounts
+        if let known { counts = known } else { counts = await capture.counts }
         let interval = plan.format.frameRate.frameDurationNanoseconds
         var f = RunFigures()
         f.cameraLabel = cameraLabel
@@ -630,9 +626,7 @@ actor RunDirector {
         return RunOutcome(reason: reason, summary: summary, error: error)
     }
 
-    /// The takes ended so far (tests).
-    var endedTakes: [TakeResult] { ended }
-    var isCountingDown: Bool { pending != nil }
+    /// The take recording now (tests).
     var recordingTake: Int? { current?.take }
 }
 

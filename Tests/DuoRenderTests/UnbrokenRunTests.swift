@@ -19,6 +19,8 @@ final class UnbrokenRunTests: XCTestCase {
         // Every "a" is laid out; only zero-width break opportunities were added (3 bytes each in UTF-8).
         let added = sizes.reduce(0, +) - 5_000
         XCTAssertEqual(added % 3, 0)
+        // The break points are there (what keeps Pango's line breaking linear), a few per line.
+        XCTAssertGreaterThanOrEqual(added / 3, lines.count - 1, "a break opportunity on every line")
         XCTAssertLessThan(added / 3, 5_000 / 4)
         for line in lines { XCTAssertLessThanOrEqual(line.x, 1200) }
     }
