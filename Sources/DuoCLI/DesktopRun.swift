@@ -45,11 +45,21 @@ enum DesktopRun {
         let plan = setup.plan
         let events = try EventLog(path: options.desktop.eventsPath, warn: log)
         defer { events.close() }
-        let presenter = try RunCommand.makePresenter(options, plan: plan, log: log)
-        // The subject branch's valve stays shut until the view is shown on the subject monitor.
-        let session = CaptureSession(plan: plan, subjectDrawer: presenter.drawer, subjectBranchOpen: false,
+        // The subject window draws the view itself, at the subject monitor's size (laid out for it from the
+        // start; a different monitor later lays it out again). The frames carry only the camera picture.
+        let desktop = options.desktop
+        let monitorSize: (width: Int, height: Int)? = await MainActor.run {
+            guard (try? GtkMain.initialize()) != nil else { return nil }
+            let monitors = Monitors.list()
+            let choice = try? MonitorChoice.resolve(monitors, operatorIndex: desktop.operatorMonitor, subjectIndex: desktop.subjectMonitor)
+            return choice?.subjectMonitor(in: monitors).map { ($0.width, $0.height) }
+        }
+        let presenter = try RunCommand.makePresenter(options, plan: plan, size: monitorSize ?? (1920, 1080), format: .argb, log: log)
+        // The subject branch's valve stays shut until the preview kind's picture is on the subject monitor.
+        let session = CaptureSession(plan: plan, subjectDrawer: nil, subjectBranchOpen: false,
                                      startTimeout: options.startTimeout)
-        let face = DesktopFace(plan: plan)
+        let clock = session.clock
+        let face = DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() })
         let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory), plan: plan, capture: session,
                                    presenter: presenter, face: face, clock: session.clock, events: events, log: log)
         let signals = SignalWatch.ending(director)
@@ -60,9 +70,8 @@ enum DesktopRun {
         await session.setBeforePlaying { graph throws(DuoError) in
             let op = try graph.gtkWidget(sink: GraphElement.operatorSink.rawValue)
             let subject = try graph.gtkWidget(sink: GraphElement.subjectWindow.rawValue)
-            await GtkMain.perform { face.ui?.attach(operatorWidget: op.pointer, subjectWidget: subject.pointer) }
+            await GtkMain.perform { face.attachSinks(operator: op.pointer, subject: subject.pointer) }
         }
-        let desktop = options.desktop
         let enabled = options.subject.accessory != .off
         let running: Result<Task<RunOutcome, Never>, DuoError> = await MainActor.run {
             do throws(DuoError) {
@@ -92,14 +101,28 @@ final class DesktopFace: RunFace, @unchecked Sendable {
     /// Set once on the GTK thread before the run starts; read only there.
     nonisolated(unsafe) private(set) var ui: DesktopUI?
     private let plan: GraphPlan
+    private let canvas: SubjectCanvas
 
-    init(plan: GraphPlan) { self.plan = plan }
+    init(plan: GraphPlan, canvas: SubjectCanvas) {
+        self.plan = plan
+        self.canvas = canvas
+    }
+
+    var drawsSubjectView: Bool { true }
+
+    /// The graph's two gtksink widgets go into the windows, with the subject view over the subject's.
+    @MainActor func attachSinks(operator op: UnsafeMutableRawPointer, subject: UnsafeMutableRawPointer) {
+        ui?.attach(operatorWidget: op, subjectWidget: subject, subjectCanvas: canvas)
+    }
+
+    func setSubjectPicture(_ shown: Bool) { GtkMain.post { [self] in ui?.setSubjectPicture(shown) } }
 
     /// Wires the windows to the director: keys become commands, window facts become inputs.
     @MainActor func attach(_ ui: DesktopUI, director: RunDirector) {
         self.ui = ui
         ui.onCommand = { director.send(.command($0, source: .key)) }
         ui.onFullscreen = { director.send(.fullscreen($0)) }
+        ui.onViewSize = { director.send(.viewSize($0, width: $1, height: $2)) }
         ui.onAccessoryChange = { change, hud in director.send(.accessory(change, subjectMonitor: hud.subjectMonitor)) }
         var hud = ui.hud
         hud.cameraLabel = plan.camera.label

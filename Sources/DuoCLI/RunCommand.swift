@@ -49,10 +49,14 @@ enum RunCommand {
         "\(try ResourceLocator.find("Assets", marker: "scripts/welcome.md"))/scripts/welcome.md"
     }
 
-    static func makePresenter(_ options: Options, plan: GraphPlan, log: @Sendable (String) -> Void) throws(DuoError) -> SubjectPresenter {
+    /// The subject view for a run: drawn into the subject branch's frames at `plan.subjectSize` (headless),
+    /// or by the subject window at the subject monitor's `size` (`.argb`, the desktop).
+    static func makePresenter(_ options: Options, plan: GraphPlan, size: (width: Int, height: Int)? = nil,
+                              format: PromptStrip.Format = .i420, log: @Sendable (String) -> Void) throws(DuoError) -> SubjectPresenter {
         var subject = options.subject
         if subject.accessory == .off { subject.accessory = subject.scriptPath == nil ? .countdown : .teleprompter }
-        let presenter = try SubjectPresenter(subject, width: plan.subjectSize.width, height: plan.subjectSize.height)
+        let size = size ?? plan.subjectSize
+        let presenter = try SubjectPresenter(subject, width: size.width, height: size.height, format: format)
         // A script of the user's that loaded is the one to open next time with no --script.
         if let path = subject.scriptPath, path != (try? welcomeScript()),
            let warning = ScriptChoice.standard().remember(path) {

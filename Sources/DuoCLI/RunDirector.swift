@@ -50,6 +50,9 @@ enum RunInput: Sendable {
     case accessory(AccessoryChange, subjectMonitor: String?)
     /// The face's report: the operator window's fullscreen state changed.
     case fullscreen(Bool)
+    /// The face's report: a view's size on screen, device pixels (the operator preview's area, the
+    /// subject monitor).
+    case viewSize(PictureView, width: Int, height: Int)
     /// Time has passed: countdowns, durations and watchdogs are checked against the clock.
     case tick
 }
@@ -224,6 +227,7 @@ actor RunDirector {
         case .session(let event): await handle(event)
         case .accessory(let change, let monitor): await accessoryChanged(change, subjectMonitor: monitor)
         case .fullscreen(let on): events.emit("fullscreen", ["fullscreen": on])
+        case .viewSize(let view, let width, let height): await viewSized(view, width: width, height: height)
         case .tick: await tick()
         }
     }
@@ -459,11 +463,27 @@ actor RunDirector {
             "enabled": change.enabled, "available": change.available, "shown": change.shown,
             "reasons": change.reasons.map(\.rawValue), "subjectMonitor": subjectMonitor ?? NSNull(),
         ])
-        // Shown or not, the subject branch does work only while the view is on a screen.
-        await capture.setSubjectBranchOpen(change.shown)
+        subjectShown = change.shown
+        await updateSubjectPicture()
         let state = change.available ? "available" + (subjectMonitor.map { " on \($0)" } ?? "")
             : "unavailable (" + change.reasons.map(\.explanation).joined(separator: "; ") + ")"
         log("duo-capture: accessory \(change.enabled ? "enabled" : "disabled"), \(state)")
+    }
+
+    /// The subject branch does work only while its frames are on a screen: whenever the view is shown
+    /// when the view is drawn into them (headless), and only for the preview kind's camera picture when
+    /// the subject window draws the view itself (the desktop).
+    private func updateSubjectPicture() async {
+        let kind = await presenter.status(at: clock.now()).accessory
+        let picture = subjectShown && (!face.drawsSubjectView || kind == .preview)
+        await capture.setSubjectBranchOpen(picture)
+        face.setSubjectPicture(picture && face.drawsSubjectView)
+    }
+    private var subjectShown = false
+
+    private func viewSized(_ view: PictureView, width: Int, height: Int) async {
+        if view == .subjectMonitor { await presenter.resize(width: width, height: height, at: clock.now()) }
+        await capture.setViewSize(view, width: width, height: height)
     }
 
     // MARK: Time
@@ -520,6 +540,7 @@ actor RunDirector {
             if let warning = ScriptChoice.standard().remember(path) { log("duo-capture: warning: \(warning.message)") }
             log("duo-capture: opened script \(path)")
             for problem in problems { log("duo-capture: warning: script \(path) \(problem) (duo-capture check-script lists them)") }
+            await updateSubjectPicture()
             await status(trigger: "script")
         } catch {
             refuse("script \(path): \(error.message)")
@@ -554,6 +575,7 @@ actor RunDirector {
             let problems = try await presenter.reloadScript(at: now)
             log("duo-capture: script \(path) reloaded; the reading position is kept")
             for problem in problems { log("duo-capture: warning: script \(path) \(problem) (duo-capture check-script lists them)") }
+            await updateSubjectPicture()
             await status(trigger: "script")
         } catch {
             let message = "script \(path) was saved but cannot be read (\(error.message)); the previous text stays on screen"

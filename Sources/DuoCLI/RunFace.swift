@@ -27,6 +27,12 @@ struct RunFigures: Sendable, Equatable {
 ///
 /// Thread: implementations are Sendable and never block the caller (the desktop's post to the GTK thread).
 protocol RunFace: Sendable {
+    /// Whether the subject view is drawn by a window of its own (the desktop, at the monitor's
+    /// resolution) rather than into the subject branch's frames (headless). Then the branch carries the
+    /// camera picture only for the kinds that show it.
+    var drawsSubjectView: Bool { get }
+    /// Shows or hides the camera picture under the subject view (the preview kind, while shown).
+    func setSubjectPicture(_ shown: Bool)
     /// Hands the face the director's input, for the facts it reports (accessory changes, fullscreen).
     func connect(_ report: @escaping @Sendable (RunInput) -> Void)
     func show(_ figures: RunFigures)
@@ -50,6 +56,8 @@ final class HeadlessFace: RunFace, @unchecked Sendable {
     private let lock = Lock()
     private var report: (@Sendable (RunInput) -> Void)?
 
+    var drawsSubjectView: Bool { false }
+    func setSubjectPicture(_ shown: Bool) {}
     func connect(_ report: @escaping @Sendable (RunInput) -> Void) { lock.withLock { self.report = report } }
     func show(_ figures: RunFigures) {}
     func setAccessory(enabled: Bool) {

@@ -11,7 +11,8 @@ public enum ElementPackages {
         "input-selector": "libgstreamer1.0-0", "identity": "libgstreamer1.0-0", "valve": "libgstreamer1.0-0",
         // base
         "videotestsrc": "gstreamer1.0-plugins-base", "videoconvert": "gstreamer1.0-plugins-base",
-        "videoscale": "gstreamer1.0-plugins-base", "videorate": "gstreamer1.0-plugins-base",
+        "videoscale": "gstreamer1.0-plugins-base",
+        "videoconvertscale": "gstreamer1.0-plugins-base", "videorate": "gstreamer1.0-plugins-base",
         "audiotestsrc": "gstreamer1.0-plugins-base", "audioconvert": "gstreamer1.0-plugins-base",
         "audioresample": "gstreamer1.0-plugins-base", "appsink": "gstreamer1.0-plugins-base",
         "appsrc": "gstreamer1.0-plugins-base", "opusenc": "gstreamer1.0-plugins-base",

@@ -11,9 +11,13 @@ public enum GraphElement: String, Sendable, CaseIterable {
     /// The normalised camera's capsfilter (`{{name}}_caps` in normalise.gst, `camera_caps` for camera A).
     case cameraCaps = "camera_caps"
     case operatorSink = "operator_sink"
+    /// The operator preview's size (desktop): the graph scales each frame once to the window's size.
+    case operatorSize = "operator_size"
     case subjectValve = "subject_valve"
     /// Where the subject view is drawn into each frame.
     case subjectSink = "subject_sink"
+    /// The subject picture's size: the subject monitor's (desktop) or the small headless view.
+    case subjectSize = "subject_size"
     /// The gtksink of the subject window (desktop).
     case subjectWindow = "subject_window"
     case audioTee = "at"
@@ -30,6 +34,8 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .operatorSink: [("operator-headless", rawValue), ("operator-desktop", rawValue)]
         case .subjectValve, .subjectSink: [("subject-headless", rawValue), ("subject-desktop", rawValue)]
         case .subjectWindow: [("subject-desktop", rawValue)]
+        case .operatorSize: [("operator-desktop", rawValue)]
+        case .subjectSize: [("subject-headless", rawValue), ("subject-desktop", rawValue)]
         case .audioTee, .audioSink: [("audio", rawValue)]
         case .recordQueue, .recordSink: [("record", rawValue)]
         case .recordAudioQueue: [("record-audio", rawValue)]

@@ -295,7 +295,9 @@ public struct GraphPlan: Sendable {
 
     /// The running graph without takes: camera ─▶ tee ─▶ operator, subject.
     public func liveDescription() throws(DuoError) -> String {
-        let op = try library.render("operator-\(sinks.rawValue)", [:])
+        let op = try library.render("operator-\(sinks.rawValue)", [
+            "operator_width": "\(format.width)", "operator_height": "\(format.height)",
+        ])
         let subject = try library.render("subject-\(sinks.rawValue)", [
             "subject_width": "\(subjectSize.width)", "subject_height": "\(subjectSize.height)",
             "subject_mirror": subjectPictureMirrored ? "horiz" : "identity",
@@ -314,6 +316,14 @@ public struct GraphPlan: Sendable {
             d += "  " + (try library.render("audio", ["audio_source": source]))
         }
         return d
+    }
+
+    /// The caps a size capsfilter (`operator_size`, `subject_size`) gets when its view is `width`×`height`:
+    /// the picture fitted into it. On the desktop the frames leave the graph as BGRx for gtksink.
+    public func sizeCaps(fittedInto width: Int, _ height: Int) -> (caps: String, width: Int, height: Int) {
+        let fitted = PictureFit.fit(width: format.width, height: format.height, into: width, height)
+        let pixel = sinks == .desktop ? "format=BGRx," : ""
+        return ("video/x-raw,\(pixel)width=\(fitted.width),height=\(fitted.height),pixel-aspect-ratio=1/1", fitted.width, fitted.height)
     }
 
     /// Renders every file this plan will use (the live graph and a take's branches), so a broken pipeline

@@ -70,7 +70,14 @@ extension SubjectSetup {
         case "--theme": theme = try PromptTheme.parse(try reader.value(name))
         case "--wpm": wordsPerMinute = try reader.number(name, 1...1000)
         case "--lines-per-minute": linesPerMinute = try reader.number(name, 0.1...300)
-        case "--font-size": fontSize = try reader.number(name, 6...400)
+        case "--font-size":
+            fontSize = try reader.number(name, 6...400)
+            if lines != nil { throw .usage("give --font-size or --lines, not both (--lines sizes the text to fit that many lines)") }
+        case "--lines":
+            let n = try reader.number(name, 3...40)
+            guard n == n.rounded() else { throw .usage("--lines \(OptionReader.clean(n)): give a whole number of lines from 3 to 40") }
+            lines = Int(n)
+            if fontSize != nil { throw .usage("give --font-size or --lines, not both (--lines sizes the text to fit that many lines)") }
         case "--reading-line": readingLine = try reader.number(name, 0.05...0.95)
         default: return false
         }

@@ -9,6 +9,8 @@ public struct SubjectSetup: Sendable {
     public var wordsPerMinute: Double?
     public var linesPerMinute: Double?
     public var fontSize: Double?
+    /// `--lines N`: the text sized so that N lines fill the subject monitor.
+    public var lines: Int?
     public var readingLine: Double?
     public var theme: PromptTheme = .standard
     /// Where speeds are remembered per script; nil remembers nothing. Without --wpm/--lines-per-minute,

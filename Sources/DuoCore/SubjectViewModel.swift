@@ -57,11 +57,20 @@ public enum PromptTheme: String, Sendable, Hashable, CaseIterable {
 ///
 /// Thread: value type, Sendable.
 public struct PromptStyle: Sendable, Hashable {
-    /// Font size in pixels; nil picks min(48, height / 20).
+    /// Font size in pixels; nil picks it from `lines`, else min(48, height / 20).
     public var fontSize: Double?
+    /// Lines of text on the monitor (the reading line's included), `--lines N`; nil shows 7. Without a
+    /// font size, the text is as large as lets them fit.
+    public var lines: Int?
     public var theme: PromptTheme
-    public init(fontSize: Double? = nil, theme: PromptTheme = .standard) {
-        self.fontSize = fontSize; self.theme = theme
+    public init(fontSize: Double? = nil, lines: Int? = nil, theme: PromptTheme = .standard) {
+        self.fontSize = fontSize; self.lines = lines; self.theme = theme
+    }
+
+    /// The lines shown above and below the reading line.
+    public var linesAround: (above: Int, below: Int) {
+        let others = max(2, (lines ?? 7) - 1)
+        return (others / 3, others - others / 3)
     }
 }
 

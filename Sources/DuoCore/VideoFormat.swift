@@ -97,3 +97,28 @@ extension FrameRate {
         return FrameRate(Int((v * 1000).rounded()), 1000)
     }
 }
+
+/// A picture's size fitted into a view: the largest size with the picture's shape that fits, even in
+/// both directions (4:2:0 chroma), at least 2×2. This is the size the graph scales a preview to, once,
+/// so the display shows it unscaled.
+///
+/// Thread: pure.
+public enum PictureFit {
+    public static func fit(width: Int, height: Int, into viewWidth: Int, _ viewHeight: Int) -> (width: Int, height: Int) {
+        guard width > 0, height > 0, viewWidth > 0, viewHeight > 0 else { return (max(2, width & ~1), max(2, height & ~1)) }
+        let scale = min(Double(viewWidth) / Double(width), Double(viewHeight) / Double(height))
+        let w = Int((Double(width) * scale).rounded(.down)) & ~1
+        let h = Int((Double(height) * scale).rounded(.down)) & ~1
+        return (max(2, w), max(2, h))
+    }
+}
+
+/// The two places a picture is shown on the desktop, each at its own size.
+///
+/// Thread: value type, Sendable.
+public enum PictureView: String, Sendable {
+    /// The preview area of the operator window.
+    case operatorPreview
+    /// The subject window, fullscreen on the subject monitor.
+    case subjectMonitor
+}

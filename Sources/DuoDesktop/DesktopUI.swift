@@ -73,6 +73,9 @@ public final class DesktopUI {
     public var onCommand: (ControlCommand) -> Void = { _ in }
     /// Called on the GTK thread when the fullscreen state the window manager reports changes.
     public var onFullscreen: (Bool) -> Void = { _ in }
+    /// Called on the GTK thread when a view's size in device pixels changes: the operator preview's area,
+    /// or the subject window (the subject monitor's size once it is fullscreen there).
+    public var onViewSize: (PictureView, Int, Int) -> Void = { _, _, _ in }
 
     public private(set) var accessory: AccessoryState
     public private(set) var monitors: [MonitorInfo] = []
@@ -83,6 +86,13 @@ public final class DesktopUI {
     private let operatorOverlay: UnsafeMutablePointer<GtkWidget>
     private var hudArea: UnsafeMutablePointer<GtkWidget>?
     private let subjectWindow: UnsafeMutablePointer<GtkWidget>
+    /// The subject window's camera picture (the preview kind only) and, over it, the subject view
+    /// drawn at the monitor's own resolution by `subjectCanvas`.
+    private var subjectPicture: UnsafeMutablePointer<GtkWidget>?
+    private var subjectArea: UnsafeMutablePointer<GtkWidget>?
+    private var subjectCanvas: SubjectCanvas?
+    private var subjectPictureShown = false
+    private var viewSizes: [PictureView: (Int, Int)] = [:]
     private var subjectVisible = false
     private var subjectShownOn: String?
     private var fullscreenRequested = true
@@ -138,20 +148,54 @@ public final class DesktopUI {
 
     // MARK: Sinks
 
-    /// Puts the two `gtksink` widgets into their windows. Must happen before the sinks start (before
-    /// PLAYING), or gtksink opens windows of its own. Then shows the operator window.
-    public func attach(operatorWidget: UnsafeMutableRawPointer, subjectWidget: UnsafeMutableRawPointer) {
+    /// Puts the two `gtksink` widgets into their windows, and the subject view's drawing area over the
+    /// subject picture. Must happen before the sinks start (before PLAYING), or gtksink opens windows of
+    /// its own. Then shows the operator window.
+    public func attach(operatorWidget: UnsafeMutableRawPointer, subjectWidget: UnsafeMutableRawPointer, subjectCanvas: SubjectCanvas) {
         let op = operatorWidget.assumingMemoryBound(to: GtkWidget.self)
         gtk_container_add(operatorOverlay.asContainer, op)
+        connect(op.raw, "size-allocate", Self.operatorSizeCallback, self)
         let area = gtk_drawing_area_new()!
         gtk_widget_set_app_paintable(area, 1)
         connect(area.raw, "draw", Self.drawCallback, self)
         gtk_overlay_add_overlay(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), area)
         gtk_overlay_set_overlay_pass_through(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), area, 1)
         hudArea = area
-        gtk_container_add(subjectWindow.asContainer, subjectWidget.assumingMemoryBound(to: GtkWidget.self))
-        gtk_widget_show_all(gtk_bin_get_child(UnsafeMutableRawPointer(subjectWindow).assumingMemoryBound(to: GtkBin.self)))
+
+        // The subject window: the picture (hidden unless the preview kind shows it) under the view.
+        let subjectOverlay = gtk_overlay_new()!
+        gtk_container_add(subjectWindow.asContainer, subjectOverlay)
+        let picture = subjectWidget.assumingMemoryBound(to: GtkWidget.self)
+        gtk_container_add(subjectOverlay.asContainer, picture)
+        let view = gtk_drawing_area_new()!
+        gtk_widget_set_app_paintable(view, 1)
+        connect(view.raw, "draw", Self.subjectDrawCallback, self)
+        connect(view.raw, "size-allocate", Self.subjectSizeCallback, self)
+        gtk_overlay_add_overlay(UnsafeMutableRawPointer(subjectOverlay).assumingMemoryBound(to: GtkOverlay.self), view)
+        // The monitor's frame clock paces the view: once a frame it asks whether anything moved.
+        gtk_widget_add_tick_callback(view, Self.subjectTickCallback, Unmanaged.passUnretained(self).toOpaque(), nil)
+        subjectArea = view
+        subjectPicture = picture
+        self.subjectCanvas = subjectCanvas
+        gtk_widget_show_all(subjectOverlay)
+        gtk_widget_set_visible(picture, subjectPictureShown ? 1 : 0)
         showOperator()
+    }
+
+    /// Whether the subject window shows the camera picture under the view (the preview kind). Hidden, the
+    /// picture widget is never drawn, so redrawing the view never repaints a stale frame beneath it.
+    public func setSubjectPicture(_ shown: Bool) {
+        subjectPictureShown = shown
+        if let picture = subjectPicture { gtk_widget_set_visible(picture, shown ? 1 : 0) }
+        if let area = subjectArea { gtk_widget_queue_draw(area) }
+    }
+
+    private func viewSize(_ view: PictureView, _ widget: UnsafeMutablePointer<GtkWidget>) {
+        let scale = Int(gtk_widget_get_scale_factor(widget))
+        let size = (Int(gtk_widget_get_allocated_width(widget)) * scale, Int(gtk_widget_get_allocated_height(widget)) * scale)
+        guard size.0 > 1, size.1 > 1, viewSizes[view].map({ $0 != size }) ?? true else { return }
+        viewSizes[view] = size
+        onViewSize(view, size.0, size.1)
     }
 
     private func showOperator() {
@@ -328,6 +372,45 @@ public final class DesktopUI {
     private static let monitorAddedCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _, data in
         let ui = this(data)
         MainActor.assumeIsolated { ui.refresh() }
+    }
+
+    private static let operatorSizeCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { widget, _, data in
+        let ui = this(data)
+        nonisolated(unsafe) let w = widget!.assumingMemoryBound(to: GtkWidget.self)
+        MainActor.assumeIsolated { ui.viewSize(.operatorPreview, w) }
+    }
+
+    private static let subjectSizeCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { widget, _, data in
+        let ui = this(data)
+        nonisolated(unsafe) let w = widget!.assumingMemoryBound(to: GtkWidget.self)
+        MainActor.assumeIsolated { ui.viewSize(.subjectMonitor, w) }
+    }
+
+    private static let subjectTickCallback: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { w, _, data in
+        let ui = this(data)
+        nonisolated(unsafe) let widget = w
+        MainActor.assumeIsolated {
+            guard let canvas = ui.subjectCanvas, let widget else { return }
+            switch canvas.tick() {
+            case .none: break
+            case .all: gtk_widget_queue_draw(widget)
+            case .area(let x, let y, let w, let h):
+                let scale = Int(gtk_widget_get_scale_factor(widget))
+                gtk_widget_queue_draw_area(widget, gint(x / scale), gint(y / scale), gint((w + scale - 1) / scale), gint((h + scale - 1) / scale))
+            }
+        }
+        return 1
+    }
+
+    private static let subjectDrawCallback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { widget, context, data in
+        let ui = this(data)
+        let scale = Double(gtk_widget_get_scale_factor(widget!.assumingMemoryBound(to: GtkWidget.self)))
+        nonisolated(unsafe) let cr = context
+        MainActor.assumeIsolated {
+            guard let canvas = ui.subjectCanvas, let cr else { return }
+            canvas.draw(cr: cr, logicalScale: scale)
+        }
+        return 1
     }
 
     private static let drawCallback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { widget, cr, data in

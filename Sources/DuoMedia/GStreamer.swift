@@ -127,6 +127,14 @@ public final class ElementRef: @unchecked Sendable {
     func set(_ property: String, _ value: Bool) { duo_set_bool(UnsafeMutableRawPointer(pointer), property, value ? 1 : 0) }
     func set(_ property: String, _ value: Int32) { duo_set_int(UnsafeMutableRawPointer(pointer), property, value) }
     func set(_ property: String, _ value: String) { duo_set_string(UnsafeMutableRawPointer(pointer), property, value) }
+    /// Sets a caps-valued property from its text form; false when the text is not caps.
+    @discardableResult
+    func setCaps(_ property: String, _ description: String) -> Bool {
+        guard let caps = gst_caps_from_string(description) else { return false }
+        duo_set_caps(UnsafeMutableRawPointer(pointer), property, caps)
+        gst_caps_unref(caps)
+        return true
+    }
     func has(_ property: String) -> Bool { duo_has_property(UnsafeMutableRawPointer(pointer), property) != 0 }
 
     @discardableResult

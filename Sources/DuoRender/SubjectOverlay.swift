@@ -62,11 +62,12 @@ extension SubjectScene {
 /// Thread: `update` from any thread (the session actor); `draw` on the streaming thread; scene building
 /// and tile rendering on `work`, a private serial queue.
 public final class SubjectOverlay: @unchecked Sendable {
-    public let width: Int
-    public let height: Int
     public let profile: DisplayProfile
+    /// How scenes are drawn: `.i420` into video frames (headless), `.argb` with Cairo (the subject window).
+    public let format: PromptStrip.Format
 
     private let lock = Lock()
+    private var size: (width: Int, height: Int)
     private var scene: SubjectScene?
     /// A scene laid out by `scrollModel(for:speed:)`, offered for reuse to the next `update`. Only touched on `work`.
     private var laidOut: SubjectScene?
@@ -74,10 +75,21 @@ public final class SubjectOverlay: @unchecked Sendable {
     private var generation = 0
     private let work = DispatchQueue(label: "duo.subject-overlay")
 
-    public init(width: Int, height: Int, profile: DisplayProfile = .plain) {
-        self.width = width
-        self.height = height
+    public init(width: Int, height: Int, profile: DisplayProfile = .plain, format: PromptStrip.Format = .i420) {
+        size = (width, height)
         self.profile = profile
+        self.format = format
+    }
+
+    /// The size scenes are built for: the subject frames', or the subject monitor's.
+    public var width: Int { lock.withLock { size.width } }
+    public var height: Int { lock.withLock { size.height } }
+
+    /// The subject monitor changed size (another monitor, a rotated one): the next scenes are built for
+    /// `width`×`height`. The caller (the presenter) then asks for a new scroll model, since a script read
+    /// in lines lays out differently.
+    public func resize(width: Int, height: Int) {
+        work.sync { lock.withLock { size = (max(16, width), max(16, height)) } }
     }
 
     /// Replaces the view model. The scene is rebuilt off the caller's thread; frames keep drawing the old
@@ -89,8 +101,9 @@ public final class SubjectOverlay: @unchecked Sendable {
             if previous?.viewModel.script != viewModel.script, laidOut?.viewModel.script == viewModel.script {
                 previous = laidOut
             }
+            let (width, height) = lock.withLock { size }
             let next = SubjectScene(viewModel: viewModel, width: width, height: height, profile: profile,
-                                    format: .i420, reusing: previous)
+                                    format: format, reusing: previous)
             next.prepare(at: time)
             lock.withLock { if ticket == generation { scene = next } }
         }
@@ -104,9 +117,9 @@ public final class SubjectOverlay: @unchecked Sendable {
     /// thread). The layout is kept, so the next `update` with this script does not lay it out again.
     public func scrollModel(for viewModel: SubjectViewModel, speed: ScrollSpeed) -> ScrollModel? {
         work.sync {
-            let current = lock.withLock { scene }
+            let (current, width, height) = lock.withLock { (scene, size.width, size.height) }
             let candidate = SubjectScene(viewModel: viewModel, width: width, height: height, profile: profile,
-                                         format: .i420, reusing: current?.viewModel.script == viewModel.script ? current : laidOut)
+                                         format: format, reusing: current?.viewModel.script == viewModel.script ? current : laidOut)
             laidOut = candidate
             return candidate.strip?.layout.scrollModel(speed: speed)
         }
@@ -131,18 +144,22 @@ public final class SubjectOverlay: @unchecked Sendable {
     public func draw(into planes: I420Planes, at time: Int64) {
         guard let scene = lock.withLock({ scene }) else { return }
         scene.draw(into: planes, at: time)
-        // Ask for tiles ahead if the window (or the next tile) is not resident; never wait for them.
-        if !scene.isReady(at: time) {
-            let shouldQueue: Bool = lock.withLock {
-                if pendingPrepare { return false }
-                pendingPrepare = true
-                return true
-            }
-            if shouldQueue {
-                work.async { [self] in
-                    scene.prepare(at: time)
-                    lock.withLock { pendingPrepare = false }
-                }
+        requestTiles(scene, at: time)
+    }
+
+    /// Asks for the tiles a frame of `scene` at `time` lacks (the window, or the next tile) to be rendered
+    /// on the background queue; never waits for them. Any thread (the streaming thread, the GTK thread).
+    public func requestTiles(_ scene: SubjectScene, at time: Int64) {
+        guard !scene.isReady(at: time) else { return }
+        let shouldQueue: Bool = lock.withLock {
+            if pendingPrepare { return false }
+            pendingPrepare = true
+            return true
+        }
+        if shouldQueue {
+            work.async { [self] in
+                scene.prepare(at: time)
+                lock.withLock { pendingPrepare = false }
             }
         }
     }

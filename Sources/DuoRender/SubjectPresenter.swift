@@ -36,30 +36,29 @@ public actor SubjectPresenter {
     private let overlay: SubjectOverlay
     private var state: PrompterSessionState
     private var markers: [Double] = []
-    /// The subject view's height, pixels (the automatic text size follows it).
-    private let viewHeight: Int
     private var unitsAreWords = true
     private let speedMemory: SpeedMemory?
     /// The last warning (a speed that could not be remembered), for the operator's log.
     public private(set) var lastWarning: String?
 
     /// Loads the script and display profile (one-line errors), lays the script out once for a
-    /// `width`×`height` subject view.
-    public init(_ setup: SubjectSetup, width: Int, height: Int) throws(DuoError) {
+    /// `width`×`height` subject view: drawn into video frames (`.i420`, headless) or by the subject
+    /// window itself (`.argb`, through `canvas(now:)`).
+    public init(_ setup: SubjectSetup, width: Int, height: Int, format: PromptStrip.Format = .i420) throws(DuoError) {
         let script = try setup.scriptPath.map { path throws(DuoError) in try ScriptParser.load(path: path) }
         scriptProblems = script?.problems ?? []
         if setup.accessory == .teleprompter && script == nil {
             throw .usage("--accessory teleprompter needs --script FILE (a .txt or .md script); or use --accessory countdown, preview or off")
         }
         let profile = try setup.displayProfilePath.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
-        overlay = SubjectOverlay(width: width, height: height, profile: profile)
-        viewHeight = height
+        overlay = SubjectOverlay(width: width, height: height, profile: profile, format: format)
         speedMemory = setup.speedMemory
         drawer = SubjectFrameDrawer(overlay: overlay)
         state = PrompterSessionState(
             accessory: setup.accessory, script: script, readingLine: setup.readingLine, mirror: setup.mirror,
-            style: PromptStyle(fontSize: setup.fontSize ?? setup.scriptPath.flatMap { setup.speedMemory?.fontSize(for: $0) },
-                               theme: setup.theme), countdown: setup.countdown,
+            // --lines asks for a size that fits the monitor: a remembered pixel size does not apply then.
+            style: PromptStyle(fontSize: setup.fontSize ?? (setup.lines != nil ? nil : setup.scriptPath.flatMap { setup.speedMemory?.fontSize(for: $0) }),
+                               lines: setup.lines, theme: setup.theme), countdown: setup.countdown,
             aspect: setup.aspect, scriptPath: setup.scriptPath)
         if let subject = script?.subject {
             var speed = try ScrollSpeed.requested(wordsPerMinute: setup.wordsPerMinute, linesPerMinute: setup.linesPerMinute,
@@ -78,6 +77,40 @@ public actor SubjectPresenter {
     }
 
     private func publish(at time: Int64) { overlay.update(.whitelisted(from: state), preparingAt: time) }
+
+    /// The subject window's painter, for a presenter made with the `.argb` format. `now` is the pipeline's
+    /// running time (the time every command here is stamped with).
+    public nonisolated func canvas(now: @escaping @Sendable () -> Int64) -> SubjectCanvas {
+        SubjectCanvas(overlay: overlay, now: now)
+    }
+
+    /// The subject monitor is `width`×`height` (the window's size on it changed): the view is laid out
+    /// again for it, keeping the reading place (as a font size change does).
+    public func resize(width: Int, height: Int, at time: Int64) {
+        guard width != overlay.width || height != overlay.height else { return }
+        overlay.resize(width: width, height: height)
+        relayout(at: time)
+        publish(at: time)
+    }
+
+    /// A new scroll model after the layout changed (size of text or of the monitor), at the same word, or
+    /// the same share of a script read in lines, scrolling or paused as before.
+    private func relayout(at time: Int64) {
+        guard let old = state.scroll else { return }
+        let position = old.position(at: time)
+        if var scroll = overlay.scrollModel(for: .whitelisted(from: state), speed: old.speed) {
+            let kept = unitsAreWords || old.length <= 0 ? position : position * scroll.length / old.length
+            scroll.jump(to: min(kept, scroll.length), at: time)
+            if !old.isPaused { scroll.start(at: time) }
+            state.scroll = scroll
+            markers = overlay.markerUnits
+        }
+    }
+
+    /// The text size on screen now: the chosen one, or the one picked for the monitor.
+    private var currentFontSize: Double {
+        state.style.fontSize ?? overlay.currentScene?.fontSize ?? SubjectScene.defaultFontSize(height: overlay.height)
+    }
 
     // MARK: Take lifecycle
 
@@ -165,19 +198,11 @@ public actor SubjectPresenter {
     /// Text one step (1/8) larger (+1) or smaller (−1), between 12 and 400 pixels, remembered with the
     /// script. The reading position is kept: the same word, or the same share of a script read in lines.
     public func stepFontSize(_ direction: Int, at time: Int64) {
-        let current = state.style.fontSize ?? SubjectScene.defaultFontSize(height: viewHeight)
+        let current = currentFontSize
         let next = min(400, max(12, (current * (direction > 0 ? 1.125 : 1 / 1.125)).rounded()))
         guard next != current else { return }
-        let old = state.scroll
-        let position = old?.position(at: time) ?? 0
         state.style.fontSize = next
-        if let old, var scroll = overlay.scrollModel(for: .whitelisted(from: state), speed: old.speed) {
-            let kept = unitsAreWords || old.length <= 0 ? position : position * scroll.length / old.length
-            scroll.jump(to: min(kept, scroll.length), at: time)
-            if !old.isPaused { scroll.start(at: time) }
-            state.scroll = scroll
-            markers = overlay.markerUnits
-        }
+        relayout(at: time)
         if let memory = speedMemory, let path = state.scriptPath {
             lastWarning = memory.remember(fontSize: next, for: path)?.message
         }
@@ -264,7 +289,7 @@ public actor SubjectPresenter {
             heldAtCue: scroll?.isHeldAtCue(at: time) ?? false, speed: scroll?.speed.description ?? "-",
             mirror: state.mirror,
             countdownValue: state.countdownStartedAt.flatMap { state.countdown.displayedValue(elapsed: time - $0) },
-            notes: notes, fontSize: state.style.fontSize ?? SubjectScene.defaultFontSize(height: viewHeight))
+            notes: notes, fontSize: currentFontSize)
     }
 
     /// Blocks until the overlay has built the latest scene (tests, shutdown).

@@ -17,14 +17,29 @@ public enum SubjectRenderer {
     public static func render(_ scene: SubjectScene, at time: Int64) -> CairoImage {
         scene.prepare(at: time)
         let image = CairoImage(width: scene.width, height: scene.height)
-        image.draw { cr in
+        image.draw { cr in paint(scene, at: time, cr: cr, livePicture: false) }
+        return image
+    }
+
+    /// Paints the frame at `time` with `cr` (an offline image, or the subject window at the monitor's own
+    /// resolution): black, then every item back to front. With `livePicture`, the preview kind's camera
+    /// picture is already beneath (the window's video widget): nothing is painted where it shows. Tiles
+    /// that are not rendered yet show as the panel's background; this never lays out or renders text.
+    public static func paint(_ scene: SubjectScene, at time: Int64, cr: OpaquePointer, livePicture: Bool) {
+        if !(livePicture && scene.viewModel.kind == .preview) {
             cairo_set_source_rgb(cr, 0, 0, 0)
             cairo_paint(cr)
-            for item in scene.items(at: time) {
-                draw(item, scene: scene, cr: cr)
-            }
         }
-        return image
+        for item in scene.items(at: time) {
+            if case .preview = item, livePicture { continue }
+            draw(item, scene: scene, cr: cr)
+        }
+    }
+
+    /// Paints black: the subject window before its first scene.
+    public static func paintBlack(_ cr: OpaquePointer) {
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        cairo_paint(cr)
     }
 
     private static func draw(_ item: OverlayItem, scene: SubjectScene, cr: OpaquePointer) {

@@ -54,15 +54,22 @@ public final class SubjectScene: @unchecked Sendable {
         self.height = height
         self.profile = profile
         palette = SubjectPalette(viewModel.style.theme)
-        let fontSize = viewModel.style.fontSize ?? SubjectScene.defaultFontSize(height: height)
-        self.fontSize = fontSize
-
         var readerProfile = profile.mirrored(viewModel.mirror)
         if let line = viewModel.readingLine { readerProfile.readingLine = line }
+        let around = viewModel.style.linesAround
+        let fontSize = viewModel.style.fontSize ?? viewModel.style.lines.map { lines in
+            // As large as lets `lines` lines (the reading band is 1.2 of them) fill the content height.
+            let content = SubjectGeometry(profile: readerProfile, width: width, height: height, lineHeight: 1,
+                                          maximumPanelWidth: Double(width)).content.height
+            return min(400, max(8, (content / (Double(lines) + 0.2) / 1.25).rounded(.down)))
+        } ?? SubjectScene.defaultFontSize(height: height)
+        self.fontSize = fontSize
+
         let measure = (fontSize * 30).rounded()
         let padding = Int((fontSize * 0.6).rounded())
         let estimate = SubjectGeometry(profile: readerProfile, width: width, height: height,
-                                       lineHeight: fontSize * 1.2, maximumPanelWidth: measure)
+                                       lineHeight: fontSize * 1.2, maximumPanelWidth: measure,
+                                       linesAbove: around.above, linesBelow: around.below)
         let panelWidth = Int(estimate.panel.width)
 
         var strip: PromptStrip? = nil
@@ -86,7 +93,8 @@ public final class SubjectScene: @unchecked Sendable {
         }
         self.strip = strip
         geometry = SubjectGeometry(profile: readerProfile, width: width, height: height,
-                                   lineHeight: strip?.layout.lineHeight ?? fontSize * 1.2, maximumPanelWidth: measure)
+                                   lineHeight: strip?.layout.lineHeight ?? fontSize * 1.2, maximumPanelWidth: measure,
+                                   linesAbove: around.above, linesBelow: around.below)
         safeFrame = viewModel.safeFrameAspect.map { SafeFrame(aspect: $0, frameWidth: width, frameHeight: height) }
 
         // Sprites: the recording label, tabular digits for its clock, and the countdown numbers.
@@ -133,6 +141,37 @@ public final class SubjectScene: @unchecked Sendable {
     public func isReady(at time: Int64) -> Bool {
         guard let strip, let top = windowTop(at: time) else { return true }
         return strip.isReady(top: top, rows: Int(geometry.panel.height))
+    }
+
+    /// What a frame at `time` looks like, as far as redrawing goes: two times with equal keys give the same
+    /// pixels. The subject window redraws only when the key changes (the text moved a whole pixel, the
+    /// clock ticked a second, the countdown stepped, a tile arrived), and only the panel when only the
+    /// scroll moved.
+    ///
+    /// Thread: value type.
+    public struct FrameKey: Equatable, Sendable {
+        let scene: ObjectIdentifier
+        let windowTop: Int?
+        let recordingSecond: Int?
+        let countdown: Int?
+        let ready: Bool
+
+        /// Whether `other` differs from this only in where the text is.
+        public func differsOnlyInScroll(from other: FrameKey) -> Bool {
+            scene == other.scene && recordingSecond == other.recordingSecond && countdown == other.countdown
+        }
+    }
+
+    public func frameKey(at time: Int64) -> FrameKey {
+        FrameKey(scene: ObjectIdentifier(self), windowTop: windowTop(at: time),
+                 recordingSecond: viewModel.recordingElapsedSeconds(at: time), countdown: viewModel.countdownValue(at: time),
+                 ready: isReady(at: time))
+    }
+
+    /// The prompt panel on the monitor, physical pixels (nil without text).
+    public var panelRectangle: (x: Int, y: Int, width: Int, height: Int)? {
+        guard strip != nil else { return nil }
+        return physical(geometry.panel)
     }
 
     /// Reader space → physical pixels.

@@ -84,6 +84,9 @@ actor FakeCapture: CapturePort {
     }
 
     func setSubjectBranchOpen(_ open: Bool) async { subjectOpen.append(open) }
+
+    private(set) var viewSizes: [String] = []
+    func setViewSize(_ view: PictureView, width: Int, height: Int) async { viewSizes.append("\(view.rawValue) \(width)x\(height)") }
 }
 
 /// The run director's decisions, in process, with the fake capture and a manual clock: each test runs in

@@ -1,0 +1,60 @@
+import CCairo
+import DuoCore
+
+/// The subject view drawn by the subject window itself, at the monitor's own resolution and on the
+/// monitor's frame clock: the same scene and the same painter as `render-subject`, so a paused view and
+/// `render-subject --size` of that state give the same pixels. The window asks `tick()` once per monitor
+/// frame whether anything changed (the text moved a whole pixel, the clock or countdown stepped, a new
+/// scene or tile arrived) and redraws only then, and only the panel when only the text moved.
+///
+/// Thread: the GTK main thread (the window's tick and draw callbacks). Scenes come from the overlay, which
+/// builds them off this thread; `now` reads the pipeline's running time.
+public final class SubjectCanvas: @unchecked Sendable {
+    /// What the window must redraw after a tick.
+    public enum Redraw: Equatable, Sendable {
+        case none
+        case area(x: Int, y: Int, width: Int, height: Int)
+        case all
+    }
+
+    private let overlay: SubjectOverlay
+    private let now: @Sendable () -> Int64
+    private var drawn: SubjectScene.FrameKey?
+    /// Frames painted (each whole or partial redraw), for tests and the benchmark's log.
+    public private(set) var paints = 0
+
+    public init(overlay: SubjectOverlay, now: @escaping @Sendable () -> Int64) {
+        self.overlay = overlay
+        self.now = now
+    }
+
+    /// Once per monitor frame: what to redraw for the frame about to be shown.
+    public func tick() -> Redraw {
+        guard let scene = overlay.currentScene else { return drawn == nil ? .none : .all }
+        let time = now()
+        overlay.requestTiles(scene, at: time)
+        let key = scene.frameKey(at: time)
+        guard let last = drawn else { return .all }
+        if key == last { return .none }
+        if key.differsOnlyInScroll(from: last), let p = scene.panelRectangle {
+            return .area(x: p.x, y: p.y, width: p.width, height: p.height)
+        }
+        return .all
+    }
+
+    /// Paints the current scene at the current time into the window's `cr` (clipped by GTK to what needs
+    /// redrawing). A scene built for another size (the monitor just changed) is drawn as it is until the
+    /// new one arrives.
+    public func draw(cr: OpaquePointer, logicalScale: Double = 1) {
+        paints += 1
+        // The view is laid out in device pixels: undo GTK's logical scale (HiDPI) so text is drawn 1:1.
+        if logicalScale != 1 { cairo_scale(cr, 1 / logicalScale, 1 / logicalScale) }
+        guard let scene = overlay.currentScene else {
+            SubjectRenderer.paintBlack(cr)
+            return
+        }
+        let time = now()
+        SubjectRenderer.paint(scene, at: time, cr: cr, livePicture: true)
+        drawn = scene.frameKey(at: time)
+    }
+}
