@@ -12,6 +12,13 @@ import XCTest
 /// Thread: the test's thread.
 final class VirtualDesktop {
     static let mode = "1280x720_60"
+    /// Subject monitor modes besides 1280x720 (CVT reduced blanking; the dummy driver takes any).
+    static let modelines: [String: [String]] = [
+        "1920x1080_60": ["138.50", "1920", "1968", "2000", "2080", "1080", "1083", "1088", "1111", "+HSync", "-Vsync"],
+        "3840x2160_60": ["533.25", "3840", "3888", "3920", "4000", "2160", "2163", "2168", "2222", "+HSync", "-Vsync"],
+    ]
+    /// The subject monitor's mode (DUMMY1).
+    let subjectMode: String
     private(set) var display = ""
     let directory: URL
     private var processes: [Process] = []
@@ -20,7 +27,9 @@ final class VirtualDesktop {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    init(monitors: Int = 2, test: XCTestCase) throws {
+    /// `subjectSize`: the subject monitor's `WxH` (1280x720, 1920x1080 or 3840x2160).
+    init(monitors: Int = 2, subjectSize: String = "1280x720", test: XCTestCase) throws {
+        subjectMode = subjectSize + "_60"
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("duo-desktop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         test.addTeardownBlock { [self] in stop() }
@@ -48,6 +57,10 @@ final class VirtualDesktop {
         try xrandr(["--newmode", Self.mode, "74.48", "1280", "1336", "1472", "1664", "720", "721", "724", "746", "-HSync", "+Vsync"])
         try xrandr(["--addmode", "DUMMY0", Self.mode])
         try xrandr(["--addmode", "DUMMY1", Self.mode])
+        if let line = Self.modelines[subjectMode] {
+            try xrandr(["--newmode", subjectMode] + line)
+            try xrandr(["--addmode", "DUMMY1", subjectMode])
+        }
         try xrandr(["--output", "DUMMY0", "--mode", Self.mode, "--pos", "0x0", "--primary"])
         if monitors > 1 { try plugSubjectMonitor() }
         let wm = try launch("/usr/bin/openbox", ["--sm-disable"], log: "openbox.out")
@@ -61,7 +74,7 @@ final class VirtualDesktop {
     /// real hotplug does: without it the dummy driver leaves DUMMY1 "disconnected" in the cached
     /// resources that GDK reads (XRRGetScreenResourcesCurrent), and GDK would not list it (seen).
     func plugSubjectMonitor() throws {
-        try xrandr(["--output", "DUMMY1", "--mode", Self.mode, "--pos", "1280x0"])
+        try xrandr(["--output", "DUMMY1", "--mode", subjectMode, "--pos", "1280x0"])
         try xrandr(["-q"])
     }
     func unplugSubjectMonitor() throws {

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""What the two windows cost: CPU of duo-capture plus the X server, on a real X server (Xorg, dummy
+driver, openbox), all in one run and on the same machine state.
+
+1. The subject view. The operator monitor is 1920x1080; the subject monitor is 1280x720, 1920x1080 and
+   3840x2160 in turn. For each, a take of talk.md (1280x720@30 from the simulated inner camera, the text
+   scrolling) runs with the teleprompter shown (--accessory teleprompter) and hidden (--accessory off);
+   the CPU of duo-capture and of Xorg is read from /proc over the same INTERVAL seconds of each take (from
+   its `take-started` event on). Printed: each side's CPU as a share of one core, and shown - hidden.
+   Targets (issue 10): at most +20 % of a core at 1080p, +35 % at 4K.
+
+2. The operator preview. A 720p30 take of TAKE seconds with the operator window fullscreen on a
+   1920x1080 display, against the same take headless (no X server at all): CPU of duo-capture plus Xorg
+   over the whole run, and the ratio. Target: at most 1.6x.
+
+Runs alternate and repeat REPEATS times; medians are compared (this machine is shared and noisy).
+Needs root (Xorg) and the desktop packages (Scripts/install-deps.sh --desktop).
+
+Usage: python3 Benchmarks/desktop-cost.py [INTERVAL] [TAKE] [REPEATS]    (defaults 10, 20, 3)
+"""
+import json, os, resource, shutil, signal, statistics, subprocess, sys, tempfile, time
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+interval = float(sys.argv[1]) if len(sys.argv) > 1 else 10
+take = float(sys.argv[2]) if len(sys.argv) > 2 else 20
+repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture"], cwd=root, check=True, stdout=sys.stderr)
+app = os.path.join(root, ".build", "release", "duo-capture")
+script = os.path.join(root, "Assets", "scripts", "talk.md")
+config = os.path.join(root, "Tests", "DuoDesktopTests", "Fixtures", "dummy.conf")
+ticks = os.sysconf("SC_CLK_TCK")
+# CVT reduced-blanking modelines; the dummy driver takes any.
+modes = {
+    "1280x720": "74.48 1280 1336 1472 1664 720 721 724 746 -HSync +Vsync",
+    "1920x1080": "138.50 1920 1968 2000 2080 1080 1083 1088 1111 +HSync -Vsync",
+    "3840x2160": "533.25 3840 3888 3920 4000 2160 2163 2168 2222 +HSync -Vsync",
+}
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+def free_display():
+    n = 140
+    while os.path.exists(f"/tmp/.X11-unix/X{n}") or os.path.exists(f"/tmp/.X{n}-lock"):
+        n += 1
+    return f":{n}"
+
+class Desktop:
+    def __init__(self):
+        self.display = free_display()
+        self.dir = tempfile.mkdtemp(prefix="duo-bench-desktop-")
+        self.env = dict(os.environ, DISPLAY=self.display, HOME=self.dir, XDG_STATE_HOME=os.path.join(self.dir, "state"))
+        self.env.pop("WAYLAND_DISPLAY", None)
+        self.xorg = subprocess.Popen(["Xorg", self.display, "-noreset", "-config", config, "-logfile",
+                                      os.path.join(self.dir, "Xorg.log"), "-nolisten", "tcp"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(300):
+            if subprocess.run(["xdpyinfo"], env=self.env, capture_output=True).returncode == 0:
+                break
+            time.sleep(0.1)
+        else:
+            sys.exit("benchmark: Xorg did not start")
+        for name, line in modes.items():
+            self.xrandr("--newmode", name, *line.split())
+            for output in ("DUMMY0", "DUMMY1"):
+                self.xrandr("--addmode", output, name)
+        self.xrandr("--output", "DUMMY0", "--mode", "1920x1080", "--pos", "0x0", "--primary")
+        self.wm = subprocess.Popen(["openbox", "--sm-disable"], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1)
+
+    def xrandr(self, *args):
+        subprocess.run(["xrandr", *args], env=self.env, check=True, capture_output=True)
+
+    def subject_monitor(self, size):
+        if size is None:
+            self.xrandr("--output", "DUMMY1", "--off")
+        else:
+            self.xrandr("--output", "DUMMY1", "--mode", size, "--pos", "1920x0")
+        self.xrandr("-q")
+
+    def stop(self):
+        for p in (self.wm, self.xorg):
+            p.terminate()
+            try:
+                p.wait(5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+def wait_for_event(path, name, proc, timeout=30):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            sys.exit(f"benchmark: duo-capture exited early ({proc.returncode})")
+        if os.path.exists(path):
+            with open(path) as f:
+                for line in f:
+                    if json.loads(line).get("event") == name:
+                        return
+        time.sleep(0.05)
+    sys.exit(f"benchmark: no {name} event within {timeout} s")
+
+def subject_run(desk, accessory):
+    """CPU share of a core, duo-capture and Xorg, over `interval` seconds of a scrolling take."""
+    work = tempfile.mkdtemp(prefix="duo-bench-take-", dir=desk.dir)
+    events = os.path.join(work, "events.jsonl")
+    proc = subprocess.Popen([app, "--camera", "inner", "--format", "1280x720@30", "--script", script, "--accessory", accessory,
+                             "--record", "--countdown", "0", "--record-dir", work, "--events", events, "--quiet"],
+                            env=desk.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for_event(events, "take-started", proc)
+    time.sleep(1)  # the windows settle (fullscreen, first frames) before measuring
+    a0, x0, t0 = cpu_seconds(proc.pid), cpu_seconds(desk.xorg.pid), time.time()
+    time.sleep(interval)
+    a1, x1, t1 = cpu_seconds(proc.pid), cpu_seconds(desk.xorg.pid), time.time()
+    proc.send_signal(signal.SIGINT)
+    proc.wait(60)
+    shown = any(json.loads(l).get("shown") for l in open(events) if '"shown"' in l)
+    if shown != (accessory != "off"):
+        sys.exit(f"benchmark: the subject view was {'shown' if shown else 'hidden'} with --accessory {accessory}")
+    return (a1 - a0) / (t1 - t0), (x1 - x0) / (t1 - t0)
+
+def whole_run(cmd, env, xorg_pid=None):
+    """CPU seconds of a whole run of duo-capture (rusage) plus Xorg's over the same span."""
+    x0 = cpu_seconds(xorg_pid) if xorg_pid else 0
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if run.returncode != 0:
+        sys.exit(f"benchmark: {' '.join(cmd[1:4])}… failed: {run.stderr.strip()[-400:]}")
+    x1 = cpu_seconds(xorg_pid) if xorg_pid else 0
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), x1 - x0
+
+desk = Desktop()
+try:
+    print(f"subject view: CPU over {interval:g} s of a scrolling 720p30 take, share of one core (median of {repeats})")
+    print(f"{'subject monitor':<17}{'shown app':>10}{'shown X':>9}{'hidden app':>11}{'hidden X':>9}{'shown-hidden':>14}")
+    for size in ("1280x720", "1920x1080", "3840x2160"):
+        desk.subject_monitor(size)
+        rows = {"teleprompter": [], "off": []}
+        for _ in range(repeats):
+            for accessory in ("teleprompter", "off"):
+                rows[accessory].append(subject_run(desk, accessory))
+        med = {k: (statistics.median(a for a, _ in v), statistics.median(x for _, x in v)) for k, v in rows.items()}
+        extra = statistics.median((a + x) - (ha + hx) for (a, x), (ha, hx) in zip(rows["teleprompter"], rows["off"]))
+        print(f"{size:<17}{med['teleprompter'][0]:>9.0%} {med['teleprompter'][1]:>8.0%} {med['off'][0]:>10.0%} "
+              f"{med['off'][1]:>8.0%} {extra:>+13.0%}")
+
+    print()
+    print(f"operator preview: a {take:g} s 720p30 take, operator window fullscreen on 1920x1080 vs headless, "
+          f"CPU s of duo-capture + Xorg (median of {repeats})")
+    desk.subject_monitor(None)
+    desktop_cpu, headless_cpu = [], []
+    for _ in range(repeats):
+        work = tempfile.mkdtemp(prefix="duo-bench-op-", dir=desk.dir)
+        common = ["--camera", "inner", "--format", "1280x720@30", "--record", "--countdown", "0", "--duration", str(take),
+                  "--record-dir", work, "--quiet"]
+        app_cpu, x_cpu = whole_run([app, *common, "--accessory", "off"], desk.env, desk.xorg.pid)
+        desktop_cpu.append((app_cpu, x_cpu))
+        headless_env = {k: v for k, v in desk.env.items() if k != "DISPLAY"}
+        app_cpu, _ = whole_run([app, "--headless", *common], headless_env)
+        headless_cpu.append(app_cpu)
+    d_app = statistics.median(a for a, _ in desktop_cpu)
+    d_x = statistics.median(x for _, x in desktop_cpu)
+    h = statistics.median(headless_cpu)
+    print(f"{'desktop app':>12}{'desktop X':>11}{'desktop':>9}{'headless':>10}{'ratio':>7}")
+    print(f"{d_app:>12.1f}{d_x:>11.1f}{d_app + d_x:>9.1f}{h:>10.1f}{(d_app + d_x) / h:>6.2f}x")
+finally:
+    desk.stop()
