@@ -22,8 +22,6 @@ protocol CapturePort: Sendable {
     var activeCamera: Int { get async }
     func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap?
     func setSubjectBranchOpen(_ open: Bool) async
-    /// A view shows the picture at `width`×`height` (device pixels): its branch scales to fit, once.
-    func setViewSize(_ view: PictureView, width: Int, height: Int) async
 }
 
 extension CaptureSession: CapturePort {
@@ -38,8 +36,4 @@ extension CaptureSession: CapturePort {
     func endTake() async -> TakeResult? { try? await stopTake() }
 
     func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap? { try await selectCamera(index) }
-
-    func setViewSize(_ view: PictureView, width: Int, height: Int) async {
-        setViewSize(view == .operatorPreview ? .operatorSize : .subjectSize, width: width, height: height)
-    }
 }

@@ -47,17 +47,21 @@ enum DesktopRun {
         defer { events.close() }
         // The subject window draws the view itself, at the subject monitor's size (laid out for it from the
         // start; a different monitor later lays it out again). The frames carry only the camera picture.
+        // Each picture is scaled once, in the graph, to the monitor it is shown on.
         let desktop = options.desktop
-        let monitorSize: (width: Int, height: Int)? = await MainActor.run {
-            guard (try? GtkMain.initialize()) != nil else { return nil }
+        let sizes: (operator: MonitorInfo?, subject: MonitorInfo?) = await MainActor.run {
+            guard (try? GtkMain.initialize()) != nil else { return (nil, nil) }
             let monitors = Monitors.list()
             let choice = try? MonitorChoice.resolve(monitors, operatorIndex: desktop.operatorMonitor, subjectIndex: desktop.subjectMonitor)
-            return choice?.subjectMonitor(in: monitors).map { ($0.width, $0.height) }
+            return (choice?.operatorMonitor(in: monitors), choice?.subjectMonitor(in: monitors))
         }
-        let presenter = try RunCommand.makePresenter(options, plan: plan, size: monitorSize ?? (1920, 1080), format: .argb, log: log)
+        let subjectSize = sizes.subject.map { ($0.width, $0.height) } ?? (1920, 1080)
+        let presenter = try RunCommand.makePresenter(options, plan: plan, size: subjectSize, format: .argb, log: log)
         // The subject branch's valve stays shut until the preview kind's picture is on the subject monitor.
         let session = CaptureSession(plan: plan, subjectDrawer: nil, subjectBranchOpen: false,
                                      startTimeout: options.startTimeout)
+        if let op = sizes.operator { await session.setViewSize(.operatorSize, width: op.width, height: op.height) }
+        await session.setViewSize(.subjectSize, width: subjectSize.0, height: subjectSize.1)
         let clock = session.clock
         let face = DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() })
         let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory), plan: plan, capture: session,
@@ -122,7 +126,7 @@ final class DesktopFace: RunFace, @unchecked Sendable {
         self.ui = ui
         ui.onCommand = { director.send(.command($0, source: .key)) }
         ui.onFullscreen = { director.send(.fullscreen($0)) }
-        ui.onViewSize = { director.send(.viewSize($0, width: $1, height: $2)) }
+        ui.onSubjectSize = { director.send(.subjectSize(width: $0, height: $1)) }
         ui.onAccessoryChange = { change, hud in director.send(.accessory(change, subjectMonitor: hud.subjectMonitor)) }
         var hud = ui.hud
         hud.cameraLabel = plan.camera.label

@@ -82,7 +82,14 @@ enum Help {
                                            starts with the take. Without these, a script comes back at
                                            the speed it was last read at ($XDG_STATE_HOME/duo-capture)
       --mirror h|v|hv|none                 mirror the subject view for beam-splitter glass
-      --font-size N  --theme default|high-contrast  --reading-line FRACTION
+      --font-size N | --lines N            text size in pixels (default 48, less on small monitors),
+                                           or as large as lets N lines (3-40) fill the subject monitor;
+                                           + and - change it live, remembered with the script's speed
+      --theme default|high-contrast  --reading-line FRACTION
+      On the desktop the subject window draws the view itself at the subject monitor's own resolution
+      (1080p, 4K, portrait), scrolling on the monitor's frame clock; the camera picture reaches it
+      only for the preview kind, scaled once to the monitor. render-subject --size WxH draws the same
+      pixels offline.
 
     DESKTOP (without --headless: needs a display)
     \(DesktopOptions.help)

@@ -50,9 +50,9 @@ enum RunInput: Sendable {
     case accessory(AccessoryChange, subjectMonitor: String?)
     /// The face's report: the operator window's fullscreen state changed.
     case fullscreen(Bool)
-    /// The face's report: a view's size on screen, device pixels (the operator preview's area, the
-    /// subject monitor).
-    case viewSize(PictureView, width: Int, height: Int)
+    /// The face's report: the subject window's size, device pixels (the subject monitor's): the view is
+    /// laid out for it.
+    case subjectSize(width: Int, height: Int)
     /// Time has passed: countdowns, durations and watchdogs are checked against the clock.
     case tick
 }
@@ -227,7 +227,7 @@ actor RunDirector {
         case .session(let event): await handle(event)
         case .accessory(let change, let monitor): await accessoryChanged(change, subjectMonitor: monitor)
         case .fullscreen(let on): events.emit("fullscreen", ["fullscreen": on])
-        case .viewSize(let view, let width, let height): await viewSized(view, width: width, height: height)
+        case .subjectSize(let width, let height): await presenter.resize(width: width, height: height, at: clock.now())
         case .tick: await tick()
         }
     }
@@ -480,11 +480,6 @@ actor RunDirector {
         face.setSubjectPicture(picture && face.drawsSubjectView)
     }
     private var subjectShown = false
-
-    private func viewSized(_ view: PictureView, width: Int, height: Int) async {
-        if view == .subjectMonitor { await presenter.resize(width: width, height: height, at: clock.now()) }
-        await capture.setViewSize(view, width: width, height: height)
-    }
 
     // MARK: Time
 

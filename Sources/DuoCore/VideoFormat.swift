@@ -113,12 +113,3 @@ public enum PictureFit {
     }
 }
 
-/// The two places a picture is shown on the desktop, each at its own size.
-///
-/// Thread: value type, Sendable.
-public enum PictureView: String, Sendable {
-    /// The preview area of the operator window.
-    case operatorPreview
-    /// The subject window, fullscreen on the subject monitor.
-    case subjectMonitor
-}

@@ -73,9 +73,9 @@ public final class DesktopUI {
     public var onCommand: (ControlCommand) -> Void = { _ in }
     /// Called on the GTK thread when the fullscreen state the window manager reports changes.
     public var onFullscreen: (Bool) -> Void = { _ in }
-    /// Called on the GTK thread when a view's size in device pixels changes: the operator preview's area,
-    /// or the subject window (the subject monitor's size once it is fullscreen there).
-    public var onViewSize: (PictureView, Int, Int) -> Void = { _, _, _ in }
+    /// Called on the GTK thread when the subject window's size in device pixels changes (the subject
+    /// monitor's size once it is fullscreen there): the view is laid out for it.
+    public var onSubjectSize: (Int, Int) -> Void = { _, _ in }
 
     public private(set) var accessory: AccessoryState
     public private(set) var monitors: [MonitorInfo] = []
@@ -92,7 +92,7 @@ public final class DesktopUI {
     private var subjectArea: UnsafeMutablePointer<GtkWidget>?
     private var subjectCanvas: SubjectCanvas?
     private var subjectPictureShown = false
-    private var viewSizes: [PictureView: (Int, Int)] = [:]
+    private var subjectSize: (Int, Int)?
     private var subjectVisible = false
     private var subjectShownOn: String?
     private var fullscreenRequested = true
@@ -154,7 +154,6 @@ public final class DesktopUI {
     public func attach(operatorWidget: UnsafeMutableRawPointer, subjectWidget: UnsafeMutableRawPointer, subjectCanvas: SubjectCanvas) {
         let op = operatorWidget.assumingMemoryBound(to: GtkWidget.self)
         gtk_container_add(operatorOverlay.asContainer, op)
-        connect(op.raw, "size-allocate", Self.operatorSizeCallback, self)
         let area = gtk_drawing_area_new()!
         gtk_widget_set_app_paintable(area, 1)
         connect(area.raw, "draw", Self.drawCallback, self)
@@ -190,12 +189,12 @@ public final class DesktopUI {
         if let area = subjectArea { gtk_widget_queue_draw(area) }
     }
 
-    private func viewSize(_ view: PictureView, _ widget: UnsafeMutablePointer<GtkWidget>) {
+    private func subjectAllocated(_ widget: UnsafeMutablePointer<GtkWidget>) {
         let scale = Int(gtk_widget_get_scale_factor(widget))
         let size = (Int(gtk_widget_get_allocated_width(widget)) * scale, Int(gtk_widget_get_allocated_height(widget)) * scale)
-        guard size.0 > 1, size.1 > 1, viewSizes[view].map({ $0 != size }) ?? true else { return }
-        viewSizes[view] = size
-        onViewSize(view, size.0, size.1)
+        guard size.0 > 1, size.1 > 1, subjectSize.map({ $0 != size }) ?? true else { return }
+        subjectSize = size
+        onSubjectSize(size.0, size.1)
     }
 
     private func showOperator() {
@@ -374,16 +373,10 @@ public final class DesktopUI {
         MainActor.assumeIsolated { ui.refresh() }
     }
 
-    private static let operatorSizeCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { widget, _, data in
-        let ui = this(data)
-        nonisolated(unsafe) let w = widget!.assumingMemoryBound(to: GtkWidget.self)
-        MainActor.assumeIsolated { ui.viewSize(.operatorPreview, w) }
-    }
-
     private static let subjectSizeCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { widget, _, data in
         let ui = this(data)
         nonisolated(unsafe) let w = widget!.assumingMemoryBound(to: GtkWidget.self)
-        MainActor.assumeIsolated { ui.viewSize(.subjectMonitor, w) }
+        MainActor.assumeIsolated { ui.subjectAllocated(w) }
     }
 
     private static let subjectTickCallback: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { w, _, data in

@@ -195,7 +195,7 @@ public actor CaptureSession {
         counters["operator"] = p.child(.operatorSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["subject"] = p.child(.subjectSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         p.child(.subjectValve)?.set("drop", !initialSubjectOpen)
-        for (element, size) in viewSizes { setViewSize(element, width: size.0, height: size.1) }
+        for (element, size) in viewSizes { p.child(element)?.setCaps("caps", plan.sizeCaps(fittedInto: size.0, size.1).caps) }
         // The subject view must never stop the capture: its branch's flow errors stop at the valve.
         if let valveSink = p.child(.subjectValve)?.staticPad("sink") { duo_isolate_pad_errors(valveSink.pointer) }
         if let drawer = subjectDrawer, let pad = p.child(.subjectSink)?.staticPad("sink") {
@@ -293,20 +293,17 @@ public actor CaptureSession {
         }
         valve.set("drop", !open)
     }
-    /// Tells the graph the size a view shows its picture at (`.operatorSize`: the operator window's preview
-    /// area; `.subjectSize`: the subject monitor): the branch then scales each frame once, to the picture
-    /// fitted into that size, and the display shows it unscaled. Returns the fitted size (nil when the
-    /// graph has no such element, or is not running).
-    @discardableResult
-    public func setViewSize(_ element: GraphElement, width: Int, height: Int) -> (width: Int, height: Int)? {
+    /// Sets the size a view shows its picture at, before the graph starts (`.operatorSize`: the operator
+    /// monitor; `.subjectSize`: the subject monitor): the branch then scales each frame once, to the
+    /// picture fitted into that size, and the display shows it unscaled. Only before `start`: a size
+    /// change while playing makes gtksink (GStreamer 1.22) map new frames with the old size and show
+    /// nothing (seen), so a window of another size lets gtksink scale instead.
+    public func setViewSize(_ element: GraphElement, width: Int, height: Int) {
+        precondition(pipeline == nil, "view sizes are set before the graph starts")
         viewSizes[element] = (width, height)
-        guard let filter = pipeline?.child(element) else { return nil }
-        let fitted = plan.sizeCaps(fittedInto: width, height)
-        guard filter.setCaps("caps", fitted.caps) else { return nil }
-        return (fitted.width, fitted.height)
     }
 
-    /// The view sizes asked for, applied again when the graph is built (a size can arrive first).
+    /// The view sizes, applied when the graph is built.
     private var viewSizes: [GraphElement: (Int, Int)] = [:]
     private var subjectShutSince: Int64?
     /// Set when the subject branch failed: it stays shut.

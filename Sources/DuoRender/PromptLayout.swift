@@ -224,7 +224,12 @@ public final class PromptLayout: @unchecked Sendable {
         var logicalTotal = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logicalTotal)
         height = Double(logicalTotal.height) / scale
-        lineHeight = collected.first.map { $0.bottom - $0.top } ?? fontSize * 1.2
+        // A body line's height (the commonest): headings are taller, and the panel, the reading band and
+        // `--lines` count lines of body text.
+        let heights = collected.map { (($0.bottom - $0.top) * 4).rounded() / 4 }
+        var counts: [Double: Int] = [:]
+        for h in heights { counts[h, default: 0] += 1 }
+        lineHeight = counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key ?? fontSize * 1.2
 
         func lineIndex(forByte b: Int) -> Int {
             var lo = 0, hi = collected.count - 1

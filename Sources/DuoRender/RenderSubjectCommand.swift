@@ -21,6 +21,7 @@ public enum RenderSubjectCommand {
           --wpm N                   speed in words per minute (default 160)
           --lines-per-minute N      speed for scripts without spaces (default 12)
           --font-size N             text size in pixels (default: 48, less on small monitors)
+          --lines N                 text as large as lets N lines (3-40) fill the monitor
           --reading-line F          reading line as a fraction of the height (default: next to the camera)
           --theme default|high-contrast
           --countdown N             countdown of N seconds (0-10) before the take

@@ -109,7 +109,7 @@ public actor SubjectPresenter {
 
     /// The text size on screen now: the chosen one, or the one picked for the monitor.
     private var currentFontSize: Double {
-        state.style.fontSize ?? overlay.currentScene?.fontSize ?? SubjectScene.defaultFontSize(height: overlay.height)
+        SubjectScene.fontSize(state.style, profile: overlay.profile, width: overlay.width, height: overlay.height)
     }
 
     // MARK: Take lifecycle

@@ -46,6 +46,16 @@ public final class SubjectScene: @unchecked Sendable {
         min(48, max(8, (Double(height) / 20).rounded()))
     }
 
+    /// The text size a `width`×`height` monitor gets: the style's own, else as large as lets `lines` lines
+    /// (the reading band counts 1.2 of them) fill the content height, else the default.
+    public static func fontSize(_ style: PromptStyle, profile: DisplayProfile, width: Int, height: Int) -> Double {
+        if let size = style.fontSize { return size }
+        guard let lines = style.lines else { return defaultFontSize(height: height) }
+        let content = SubjectGeometry(profile: profile, width: width, height: height, lineHeight: 1,
+                                      maximumPanelWidth: Double(width)).content.height
+        return min(400, max(8, (content / (Double(lines) + 0.2) / 1.25).rounded(.down)))
+    }
+
     public init(viewModel: SubjectViewModel, width: Int, height: Int, profile: DisplayProfile = .plain,
                 format: PromptStrip.Format, reusing previous: SubjectScene? = nil) {
         precondition(width >= 16 && height >= 16, "subject frames are at least 16x16")
@@ -57,12 +67,7 @@ public final class SubjectScene: @unchecked Sendable {
         var readerProfile = profile.mirrored(viewModel.mirror)
         if let line = viewModel.readingLine { readerProfile.readingLine = line }
         let around = viewModel.style.linesAround
-        let fontSize = viewModel.style.fontSize ?? viewModel.style.lines.map { lines in
-            // As large as lets `lines` lines (the reading band is 1.2 of them) fill the content height.
-            let content = SubjectGeometry(profile: readerProfile, width: width, height: height, lineHeight: 1,
-                                          maximumPanelWidth: Double(width)).content.height
-            return min(400, max(8, (content / (Double(lines) + 0.2) / 1.25).rounded(.down)))
-        } ?? SubjectScene.defaultFontSize(height: height)
+        let fontSize = Self.fontSize(viewModel.style, profile: readerProfile, width: width, height: height)
         self.fontSize = fontSize
 
         let measure = (fontSize * 30).rounded()

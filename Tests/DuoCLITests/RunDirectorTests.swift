@@ -84,9 +84,25 @@ actor FakeCapture: CapturePort {
     }
 
     func setSubjectBranchOpen(_ open: Bool) async { subjectOpen.append(open) }
+}
 
-    private(set) var viewSizes: [String] = []
-    func setViewSize(_ view: PictureView, width: Int, height: Int) async { viewSizes.append("\(view.rawValue) \(width)x\(height)") }
+/// A desktop-like face: it draws the subject view itself and records when it shows the camera picture.
+///
+/// Thread: any; a lock guards what it records.
+final class WindowFace: RunFace, @unchecked Sendable {
+    private let lock = Lock()
+    private var shown: [Bool] = []
+    var pictures: [Bool] { lock.withLock { shown } }
+    var drawsSubjectView: Bool { true }
+    func setSubjectPicture(_ on: Bool) { lock.withLock { shown.append(on) } }
+    func connect(_ report: @escaping @Sendable (RunInput) -> Void) {}
+    func show(_ figures: RunFigures) {}
+    func setAccessory(enabled: Bool) {}
+    func setFullscreen(_ on: Bool?) -> String? { nil }
+    func setFramesFlowing(_ flowing: Bool) {}
+    func subjectViewFailed(enabled: Bool) {}
+    func say(_ message: String) {}
+    func close() {}
 }
 
 /// The run director's decisions, in process, with the fake capture and a manual clock: each test runs in
@@ -112,7 +128,9 @@ final class RunDirectorTests: XCTestCase {
                              individual: individual, requested: nil, aspect: nil, encoder: .x264, container: .mkv)
     }
 
-    private func director(_ configure: (inout RunDirector.Settings) -> Void = { _ in }, plan given: GraphPlan? = nil) throws -> (RunDirector, FakeCapture) {
+    private func director(_ configure: (inout RunDirector.Settings) -> Void = { _ in }, plan given: GraphPlan? = nil,
+                          subject configureSubject: (inout SubjectSetup) -> Void = { _ in }, face: any RunFace = HeadlessFace(),
+                          format: PromptStrip.Format = .i420) throws -> (RunDirector, FakeCapture) {
         let plan = try given ?? plan()
         var settings = RunDirector.Settings()
         settings.recordDirectory = directory
@@ -120,10 +138,11 @@ final class RunDirectorTests: XCTestCase {
         configure(&settings)
         var subject = SubjectSetup()
         subject.accessory = .countdown
-        let presenter = try SubjectPresenter(subject, width: 320, height: 240)
+        configureSubject(&subject)
+        let presenter = try SubjectPresenter(subject, width: 320, height: 240, format: format)
         let capture = FakeCapture(plan: plan, clock: clock)
         let events = try EventLog(path: eventsPath)
-        let d = RunDirector(settings: settings, plan: plan, capture: capture, presenter: presenter, face: HeadlessFace(),
+        let d = RunDirector(settings: settings, plan: plan, capture: capture, presenter: presenter, face: face,
                             clock: clock, events: events, log: { _ in })
         return (d, capture)
     }
@@ -334,6 +353,35 @@ final class RunDirectorTests: XCTestCase {
         XCTAssertEqual(open, [false, true])
         await d.process(.command(.fullscreen(on: true), source: .control))
         XCTAssertTrue((try events("error").last?["message"] as? String ?? "").contains("--headless"))
+    }
+
+    /// A face whose subject window draws the view itself (the desktop's): the subject branch carries the
+    /// camera picture only for the preview kind, and the subject window's size lays the view out.
+    func testAWindowThatDrawsTheViewGetsFramesOnlyForThePreviewKind() async throws {
+        let talk = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Assets/scripts/talk.md").path
+        for (kind, picture) in [(AccessoryKind.teleprompter, false), (.preview, true), (.countdown, false)] {
+            let face = WindowFace()
+            let (d, capture) = try director(subject: { $0.accessory = kind; $0.scriptPath = talk; $0.lines = 5 }, face: face, format: .argb)
+            await d.process(.started)
+            await d.process(.accessory(AccessoryChange(cause: .availability, enabled: true, available: true, reasons: [], shown: true),
+                                       subjectMonitor: "DUMMY1"))
+            let open = await capture.subjectOpen
+            XCTAssertEqual(open, [picture], "\(kind): the branch is open only for a picture on screen")
+            XCTAssertEqual(face.pictures, [picture], "\(kind)")
+            await d.process(.accessory(AccessoryChange(cause: .availability, enabled: true, available: false, reasons: [.noSubjectMonitor], shown: false),
+                                       subjectMonitor: nil))
+            let shut = await capture.subjectOpen
+            XCTAssertEqual(shut.last, false, "\(kind): hidden, the branch is shut")
+        }
+
+        // The subject window's size: the teleprompter is laid out for that monitor.
+        let (d, _) = try director(subject: { $0.accessory = .teleprompter; $0.scriptPath = talk; $0.lines = 5 }, face: WindowFace(), format: .argb)
+        await d.process(.started)
+        let small = await d.presenter.status(at: clock.now()).fontSize
+        await d.process(.subjectSize(width: 3840, height: 2160))
+        let large = await d.presenter.status(at: clock.now()).fontSize
+        XCTAssertEqual(large / small, 2160.0 / 240, accuracy: 0.5, "--lines 5 fills the new monitor: the text grows with its height")
     }
 
     /// The face's reports arrive as inputs; carry out what has been queued (no sleeping: the queue is read

@@ -18,6 +18,24 @@ final class OptionReaderTests: XCTestCase {
         XCTAssertFalse(try subject.apply("--duration", from: &r), "not a subject option")
     }
 
+    /// `--lines N`: a whole number of lines from 3 to 40, and never together with `--font-size`.
+    func testLinesIsAWholeNumberAndExcludesFontSize() throws {
+        func apply(_ args: [String]) throws -> SubjectSetup {
+            var r = OptionReader(args)
+            var subject = SubjectSetup()
+            while let arg = r.next() { _ = try subject.apply(arg, from: &r) }
+            return subject
+        }
+        XCTAssertEqual(try apply(["--lines", "5"]).lines, 5)
+        let cases = [(["--lines", "4.5"], "--lines 4.5: give a whole number of lines from 3 to 40"),
+                     (["--lines", "2"], "--lines 2: give a number from 3 to 40"),
+                     (["--font-size", "40", "--lines", "5"], "give --font-size or --lines, not both (--lines sizes the text to fit that many lines)"),
+                     (["--lines", "5", "--font-size", "40"], "give --font-size or --lines, not both (--lines sizes the text to fit that many lines)")]
+        for (args, message) in cases {
+            XCTAssertThrowsError(try apply(args), "\(args)") { XCTAssertEqual(($0 as! DuoError).message, message) }
+        }
+    }
+
     func testAMissingValueSaysWhereTheSyntaxIs() {
         var r = OptionReader(["--wpm", "--script"], help: "see duo-capture render-subject --help")
         _ = r.next()
