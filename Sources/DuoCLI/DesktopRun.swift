@@ -60,10 +60,14 @@ enum DesktopRun {
         // The subject branch's valve stays shut until the preview kind's picture is on the subject monitor.
         let session = CaptureSession(plan: plan, subjectDrawer: nil, subjectBranchOpen: false,
                                      startTimeout: options.startTimeout)
-        if let op = sizes.operator { await session.setViewSize(.operatorSize, width: op.width, height: op.height) }
-        await session.setViewSize(.subjectSize, width: subjectSize.0, height: subjectSize.1)
+        let format = plan.format
+        let operatorPicture: (width: Int, height: Int) = sizes.operator.map { PictureFit.preview(width: format.width, height: format.height, into: $0.width, $0.height) }
+            ?? (format.width, format.height)
+        let subjectPicture = PictureFit.fit(width: format.width, height: format.height, into: subjectSize.0, subjectSize.1)
+        await session.setViewSize(.operatorSize, width: operatorPicture.width, height: operatorPicture.height)
+        await session.setViewSize(.subjectSize, width: subjectPicture.width, height: subjectPicture.height)
         let clock = session.clock
-        let face = DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() })
+        let face = DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() }, operatorPicture: operatorPicture)
         let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory), plan: plan, capture: session,
                                    presenter: presenter, face: face, clock: session.clock, events: events, log: log)
         let signals = SignalWatch.ending(director)
@@ -107,9 +111,12 @@ final class DesktopFace: RunFace, @unchecked Sendable {
     private let plan: GraphPlan
     private let canvas: SubjectCanvas
 
-    init(plan: GraphPlan, canvas: SubjectCanvas) {
+    private let operatorPicture: (width: Int, height: Int)
+
+    init(plan: GraphPlan, canvas: SubjectCanvas, operatorPicture: (width: Int, height: Int)) {
         self.plan = plan
         self.canvas = canvas
+        self.operatorPicture = operatorPicture
     }
 
     var drawsSubjectView: Bool { true }
@@ -133,6 +140,7 @@ final class DesktopFace: RunFace, @unchecked Sendable {
         hud.format = plan.format.description
         hud.videoWidth = plan.format.width
         hud.videoHeight = plan.format.height
+        hud.pictureWidth = operatorPicture.width
         hud.aspect = plan.aspect
         ui.hud = hud
         ui.announce()

@@ -318,12 +318,11 @@ public struct GraphPlan: Sendable {
         return d
     }
 
-    /// The caps a size capsfilter (`operator_size`, `subject_size`) gets when its view is `width`×`height`:
-    /// the picture fitted into it. On the desktop the frames leave the graph as BGRx for gtksink.
-    public func sizeCaps(fittedInto width: Int, _ height: Int) -> (caps: String, width: Int, height: Int) {
-        let fitted = PictureFit.fit(width: format.width, height: format.height, into: width, height)
+    /// The caps a size capsfilter (`operator_size`, `subject_size`) gets for pictures of `width`×`height`.
+    /// On the desktop the frames leave the graph as BGRx for gtksink.
+    public func sizeCaps(_ width: Int, _ height: Int) -> String {
         let pixel = sinks == .desktop ? "format=BGRx," : ""
-        return ("video/x-raw,\(pixel)width=\(fitted.width),height=\(fitted.height),pixel-aspect-ratio=1/1", fitted.width, fitted.height)
+        return "video/x-raw,\(pixel)width=\(width),height=\(height),pixel-aspect-ratio=1/1"
     }
 
     /// Renders every file this plan will use (the live graph and a take's branches), so a broken pipeline

@@ -8,6 +8,9 @@ public struct HudModel: Sendable, Hashable {
     public var format = ""
     public var videoWidth = 16
     public var videoHeight = 9
+    /// The preview picture's width as the graph delivers it (0: it fills the window): the window shows it
+    /// centred at that size, never larger.
+    public var pictureWidth = 0
     public var aspect: AspectRatio?
 
     public var recording = false
@@ -80,7 +83,8 @@ public struct HudModel: Sendable, Hashable {
     /// The preview's aspect-fit rectangle inside a `width`×`height` widget (gtksink letterboxes the same way).
     public func previewRect(width: Double, height: Double) -> FrameRect {
         let vw = Double(max(1, videoWidth)), vh = Double(max(1, videoHeight))
-        let scale = min(width / vw, height / vh)
+        let largest = pictureWidth > 0 ? Double(pictureWidth) / vw : .infinity
+        let scale = min(width / vw, height / vh, largest)
         let w = vw * scale, h = vh * scale
         return FrameRect(x: (width - w) / 2, y: (height - h) / 2, width: w, height: h)
     }

@@ -111,5 +111,14 @@ public enum PictureFit {
         let h = Int((Double(height) * scale).rounded(.down)) & ~1
         return (max(2, w), max(2, h))
     }
+
+    /// The operator preview's size in a `viewWidth`×`viewHeight` window: the camera's own pixels when
+    /// they fit and cover at least half the window's width or height (scaling up would cost a software pass
+    /// over every frame for no new detail), else fitted to the window (down, or up from a small picture).
+    public static func preview(width: Int, height: Int, into viewWidth: Int, _ viewHeight: Int) -> (width: Int, height: Int) {
+        let fitsNatively = width <= viewWidth && height <= viewHeight
+        let bigEnough = 2 * width >= viewWidth || 2 * height >= viewHeight
+        return fitsNatively && bigEnough ? (width & ~1, height & ~1) : fit(width: width, height: height, into: viewWidth, viewHeight)
+    }
 }
 

@@ -153,6 +153,10 @@ public final class DesktopUI {
     /// its own. Then shows the operator window.
     public func attach(operatorWidget: UnsafeMutableRawPointer, subjectWidget: UnsafeMutableRawPointer, subjectCanvas: SubjectCanvas) {
         let op = operatorWidget.assumingMemoryBound(to: GtkWidget.self)
+        // Centred at the picture's own size (gtksink's natural size), which the graph made the size it is
+        // shown at: gtksink then copies it unscaled. In a smaller window it shrinks and gtksink scales.
+        gtk_widget_set_halign(op, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(op, GTK_ALIGN_CENTER)
         gtk_container_add(operatorOverlay.asContainer, op)
         let area = gtk_drawing_area_new()!
         gtk_widget_set_app_paintable(area, 1)

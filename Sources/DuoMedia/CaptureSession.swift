@@ -195,7 +195,7 @@ public actor CaptureSession {
         counters["operator"] = p.child(.operatorSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["subject"] = p.child(.subjectSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         p.child(.subjectValve)?.set("drop", !initialSubjectOpen)
-        for (element, size) in viewSizes { p.child(element)?.setCaps("caps", plan.sizeCaps(fittedInto: size.0, size.1).caps) }
+        for (element, size) in viewSizes { p.child(element)?.setCaps("caps", plan.sizeCaps(size.0, size.1)) }
         // The subject view must never stop the capture: its branch's flow errors stop at the valve.
         if let valveSink = p.child(.subjectValve)?.staticPad("sink") { duo_isolate_pad_errors(valveSink.pointer) }
         if let drawer = subjectDrawer, let pad = p.child(.subjectSink)?.staticPad("sink") {
@@ -293,9 +293,9 @@ public actor CaptureSession {
         }
         valve.set("drop", !open)
     }
-    /// Sets the size a view shows its picture at, before the graph starts (`.operatorSize`: the operator
-    /// monitor; `.subjectSize`: the subject monitor): the branch then scales each frame once, to the
-    /// picture fitted into that size, and the display shows it unscaled. Only before `start`: a size
+    /// Sets the size a branch's pictures leave the graph at, before the graph starts (`.operatorSize`, the
+    /// operator preview; `.subjectSize`, the subject monitor's picture): the branch scales each frame once
+    /// and the display shows it unscaled. Only before `start`: a size
     /// change while playing makes gtksink (GStreamer 1.22) map new frames with the old size and show
     /// nothing (seen), so a window of another size lets gtksink scale instead.
     public func setViewSize(_ element: GraphElement, width: Int, height: Int) {

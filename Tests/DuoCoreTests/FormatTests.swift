@@ -3,6 +3,19 @@ import Foundation
 import XCTest
 
 final class FormatTests: XCTestCase {
+    /// Where a preview is scaled: to fit a view (even sizes), and for the operator, not at all when the
+    /// camera's own pixels fit and cover half the window.
+    func testPictureSizes() {
+        func pair(_ p: (width: Int, height: Int)) -> [Int] { [p.width, p.height] }
+        XCTAssertEqual(pair(PictureFit.fit(width: 1280, height: 720, into: 3840, 2160)), [3840, 2160])
+        XCTAssertEqual(pair(PictureFit.fit(width: 1280, height: 720, into: 1080, 1920)), [1080, 606], "portrait: fitted, even")
+        XCTAssertEqual(pair(PictureFit.fit(width: 1280, height: 720, into: 1920, 1200)), [1920, 1080])
+        XCTAssertEqual(pair(PictureFit.preview(width: 1280, height: 720, into: 1920, 1080)), [1280, 720], "shown as captured")
+        XCTAssertEqual(pair(PictureFit.preview(width: 1920, height: 1080, into: 1280, 720)), [1280, 720], "scaled down to fit")
+        XCTAssertEqual(pair(PictureFit.preview(width: 1280, height: 720, into: 3840, 2160)), [3840, 2160], "too small to leave: scaled up")
+        XCTAssertEqual(pair(PictureFit.preview(width: 640, height: 480, into: 1920, 1080)), [1440, 1080])
+    }
+
     func testParsesFormats() {
         XCTAssertEqual(VideoFormat.parse("1280x720@30"), VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30)))
         XCTAssertEqual(VideoFormat.parse("1920x1080@29.97")?.frameRate, FrameRate(30000, 1001))
