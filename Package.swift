@@ -41,6 +41,9 @@ let package = Package(
             providers: [.apt(["libgtk-3-dev"])]
         ),
 
+        // Wayland output names (xdg-output) and the GDK backend's name, which GTK 3 does not expose.
+        .target(name: "CDuoWayland", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("wayland-client")]),
+
         .target(name: "DuoCore"),
         .target(
             name: "DuoMedia",
@@ -54,7 +57,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         // Operator and subject windows, monitors and hotplug, fullscreen state, keys: every gtk_*/gdk_* call.
-        .target(name: "DuoDesktop", dependencies: ["DuoCore", "DuoRender", "CGtk"]),
+        .target(name: "DuoDesktop", dependencies: ["DuoCore", "DuoRender", "CGtk", "CDuoWayland"]),
         .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender", "DuoDesktop"]),
         // Overlay cost benchmark (build with -c release): Benchmarks/overlay-cost.sh runs it.
         .executableTarget(name: "duo-bench-overlay", dependencies: ["DuoRender", "DuoCore"], path: "Benchmarks/duo-bench-overlay"),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package duo-capture needs to build, run and test.
 # Usage: Scripts/install-deps.sh [--desktop]
-#   --desktop also installs the X server, window manager and tools the desktop end-to-end tests use.
+#   --desktop also installs the X server, window manager and tools the desktop end-to-end tests use, and
+#   the headless Wayland compositor (sway) with its screenshot and key tools.
 set -euo pipefail
 
 packages=(
@@ -14,7 +15,8 @@ packages=(
   fonts-dejavu-core fonts-noto-cjk fonts-noto-core
 )
 if [[ "${1:-}" == "--desktop" ]]; then
-  packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool)
+  packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool
+             sway grim wtype)
 fi
 
 missing=()

@@ -6,10 +6,11 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct DesktopOptions: Sendable {
-    /// `--operator-monitor N`: index as `duo-capture monitors` lists it; default the primary monitor.
-    public var operatorMonitor: Int?
-    /// `--subject-monitor N`: default any monitor that is not the operator's.
-    public var subjectMonitor: Int?
+    /// `--operator-monitor N|NAME`: index as `duo-capture monitors` lists it, or connector; default the
+    /// primary monitor.
+    public var operatorMonitor: MonitorRef?
+    /// `--subject-monitor N|NAME`: default any monitor that is not the operator's.
+    public var subjectMonitor: MonitorRef?
     /// `--events FILE`: JSON lines (availability with reasons, fullscreen, takes) for tests and scripts.
     public var eventsPath: String?
     /// `--windowed`: start with the operator window not fullscreen (F11 makes it fullscreen).
@@ -21,15 +22,9 @@ public struct DesktopOptions: Sendable {
     static let flags: Set<String> = ["--windowed"]
 
     mutating func parse(_ name: String, _ value: String) throws(DuoError) {
-        func index() throws(DuoError) -> Int {
-            guard let n = Int(value), n >= 0, n < 64 else {
-                throw .usage("\(name) \(value): expected a monitor index such as 0 or 1; run duo-capture monitors to list them")
-            }
-            return n
-        }
         switch name {
-        case "--operator-monitor": operatorMonitor = try index()
-        case "--subject-monitor": subjectMonitor = try index()
+        case "--operator-monitor": operatorMonitor = try MonitorRef.parse(value, option: name)
+        case "--subject-monitor": subjectMonitor = try MonitorRef.parse(value, option: name)
         case "--events": eventsPath = value
         case "--windowed": windowed = true
         default: preconditionFailure("not a desktop option: \(name)")
@@ -38,8 +33,11 @@ public struct DesktopOptions: Sendable {
 
     static var help: String {
         var lines = [
-            "  --operator-monitor N                 the operator window's monitor (default: the primary one)",
-            "  --subject-monitor N                  the subject view's monitor (default: another one)",
+            "  --operator-monitor N|NAME            the operator window's monitor, by index or connector (DP-1,",
+            "                                       HEADLESS-1 on Wayland); default: the primary one",
+            "  --subject-monitor N|NAME             the subject view's monitor (default: another one); a connector",
+            "                                       not plugged in yet is waited for (the view shows when it is)",
+            "  X11 or Wayland: GTK picks the backend (GDK_BACKEND=x11|wayland to choose); the log says which.",
             "  --windowed                           start the operator window not fullscreen (F11 toggles)",
             "  --events FILE                        write events as JSON lines, headless or on the desktop: commands,",
             "                                       countdowns, takes started and ended, swaps, status, errors,",

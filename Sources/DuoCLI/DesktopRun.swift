@@ -52,7 +52,7 @@ enum DesktopRun {
         let sizes: (operator: MonitorInfo?, subject: MonitorInfo?) = await MainActor.run {
             guard (try? GtkMain.initialize()) != nil else { return (nil, nil) }
             let monitors = Monitors.list()
-            let choice = try? MonitorChoice.resolve(monitors, operatorIndex: desktop.operatorMonitor, subjectIndex: desktop.subjectMonitor)
+            let choice = try? MonitorChoice.resolve(monitors, operator: desktop.operatorMonitor, subject: desktop.subjectMonitor)
             return (choice?.operatorMonitor(in: monitors), choice?.subjectMonitor(in: monitors))
         }
         let subjectSize = sizes.subject.map { ($0.width, $0.height) } ?? (1920, 1080)
@@ -88,7 +88,8 @@ enum DesktopRun {
                                                      accessoryEnabled: enabled)
                 config.startFullscreen = !desktop.windowed
                 let ui = try DesktopUI(config)
-                events.emit("monitors", ["monitors": ui.monitors.map { ["index": $0.index, "connector": $0.connector,
+                log("duo-capture: desktop on \(Monitors.backend) (GDK_BACKEND chooses)")
+                events.emit("monitors", ["backend": Monitors.backend, "monitors": ui.monitors.map { ["index": $0.index, "connector": $0.connector,
                                                                           "geometry": "\($0.width)x\($0.height)+\($0.x)+\($0.y)"] }])
                 face.attach(ui, director: director)
                 let run = Task.detached { await director.run() }

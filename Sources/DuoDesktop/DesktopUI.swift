@@ -55,11 +55,11 @@ public enum DesktopKeys {
 @MainActor
 public final class DesktopUI {
     public struct Configuration: Sendable {
-        public var operatorMonitor: Int?
-        public var subjectMonitor: Int?
+        public var operatorMonitor: MonitorRef?
+        public var subjectMonitor: MonitorRef?
         public var accessoryEnabled: Bool
         public var startFullscreen = true
-        public init(operatorMonitor: Int?, subjectMonitor: Int?, accessoryEnabled: Bool) {
+        public init(operatorMonitor: MonitorRef?, subjectMonitor: MonitorRef?, accessoryEnabled: Bool) {
             self.operatorMonitor = operatorMonitor; self.subjectMonitor = subjectMonitor
             self.accessoryEnabled = accessoryEnabled
         }
@@ -107,7 +107,7 @@ public final class DesktopUI {
     /// monitor. Throws a usage error for a monitor index that does not exist.
     public init(_ config: Configuration) throws(DuoError) {
         monitors = Monitors.list()
-        choice = try MonitorChoice.resolve(monitors, operatorIndex: config.operatorMonitor, subjectIndex: config.subjectMonitor)
+        choice = try MonitorChoice.resolve(monitors, operator: config.operatorMonitor, subject: config.subjectMonitor)
         accessory = AccessoryState(enabled: config.accessoryEnabled)
         fullscreenRequested = config.startFullscreen
 
@@ -182,6 +182,13 @@ public final class DesktopUI {
         self.subjectCanvas = subjectCanvas
         gtk_widget_show_all(subjectOverlay)
         gtk_widget_set_visible(picture, subjectPictureShown ? 1 : 0)
+        // No pointer over the subject's monitor: it would sit in front of the text.
+        gtk_widget_realize(subjectWindow)
+        if let window = gtk_widget_get_window(subjectWindow), let display = gdk_display_get_default(),
+           let blank = gdk_cursor_new_for_display(display, GDK_BLANK_CURSOR) {
+            gdk_window_set_cursor(window, blank)
+            g_object_unref(UnsafeMutableRawPointer(blank))
+        }
         showOperator()
     }
 

@@ -50,38 +50,6 @@ final class DesktopEndToEndTests: XCTestCase {
         return App(process: p, events: events)
     }
 
-    // MARK: Pixels
-
-    /// The operator monitor shows the SMPTE bars of videotestsrc, fullscreen: the six coloured bars at
-    /// their places (below the HUD panel).
-    func assertOperatorShowsBars(_ shot: Screenshot, file: StaticString = #filePath, line: UInt = #line) {
-        let expected: [(String, Bool, Bool, Bool)] = [("yellow", true, true, false), ("cyan", false, true, true),
-                                                      ("green", false, true, false), ("magenta", true, false, true),
-                                                      ("red", true, false, false), ("blue", false, false, true)]
-        for (i, (name, r, g, b)) in expected.enumerated() {
-            let x = Int((Double(i + 1) + 0.5) * 1280 / 7)
-            let p = shot.pixel(x, 260)
-            let on = { (v: Int, want: Bool) in want ? v > 120 : v < 80 }
-            XCTAssertTrue(on(p.r, r) && on(p.g, g) && on(p.b, b), "operator bar \(name) at x \(x): \(p)", file: file, line: line)
-        }
-    }
-
-    /// Red text pixels in the HUD's first line (the "● REC" line is drawn red while recording or counting down).
-    func recordingLightPixels(_ shot: Screenshot) -> Int {
-        var n = 0
-        for y in 10..<34 { for x in 10..<200 { let p = shot.pixel(x, y); if p.r > 200 && p.g < 110 && p.b < 110 { n += 1 } } }
-        return n
-    }
-
-    /// The teleprompter: mostly dark, with light text in several separate lines, and no test-pattern colour.
-    func isTeleprompter(_ s: Screenshot.Stats) -> Bool {
-        s.dark > 0.5 && s.bright > 0.003 && s.bright < 0.3 && s.saturated < 0.02 && s.brightBands >= 2
-    }
-
-    func subjectStats(_ shot: Screenshot) -> Screenshot.Stats {
-        shot.stats(x: 1280, y: 0, width: 1280, height: 720)
-    }
-
     /// Waits until a screenshot satisfies `condition` (the windows repaint some frames after an event).
     func waitForScreen(_ desktop: VirtualDesktop, _ what: String, timeout: Double = 15, _ condition: (Screenshot) -> Bool) throws -> Screenshot {
         var last: Screenshot?
@@ -392,4 +360,39 @@ final class DesktopEndToEndTests: XCTestCase {
         XCTAssertEqual(text.split(separator: "\n").count, 1, text, file: file, line: line)
         return text
     }
+}
+
+/// What the monitors show, read from screenshots: shared by the X11 and Wayland end-to-end tests (a
+/// 1280x720 operator monitor at 0,0 and a 1280x720 subject monitor at 1280,0).
+extension XCTestCase {
+    /// The operator monitor shows the SMPTE bars of videotestsrc, fullscreen: the six coloured bars at
+    /// their places (below the HUD panel).
+    func assertOperatorShowsBars(_ shot: Screenshot, file: StaticString = #filePath, line: UInt = #line) {
+        let expected: [(String, Bool, Bool, Bool)] = [("yellow", true, true, false), ("cyan", false, true, true),
+                                                      ("green", false, true, false), ("magenta", true, false, true),
+                                                      ("red", true, false, false), ("blue", false, false, true)]
+        for (i, (name, r, g, b)) in expected.enumerated() {
+            let x = Int((Double(i + 1) + 0.5) * 1280 / 7)
+            let p = shot.pixel(x, 260)
+            let on = { (v: Int, want: Bool) in want ? v > 120 : v < 80 }
+            XCTAssertTrue(on(p.r, r) && on(p.g, g) && on(p.b, b), "operator bar \(name) at x \(x): \(p)", file: file, line: line)
+        }
+    }
+
+    /// Red text pixels in the HUD's first line (the "● REC" line is drawn red while recording or counting down).
+    func recordingLightPixels(_ shot: Screenshot) -> Int {
+        var n = 0
+        for y in 10..<34 { for x in 10..<200 { let p = shot.pixel(x, y); if p.r > 200 && p.g < 110 && p.b < 110 { n += 1 } } }
+        return n
+    }
+
+    /// The teleprompter: mostly dark, with light text in several separate lines, and no test-pattern colour.
+    func isTeleprompter(_ s: Screenshot.Stats) -> Bool {
+        s.dark > 0.5 && s.bright > 0.003 && s.bright < 0.3 && s.saturated < 0.02 && s.brightBands >= 2
+    }
+
+    func subjectStats(_ shot: Screenshot) -> Screenshot.Stats {
+        shot.stats(x: 1280, y: 0, width: 1280, height: 720)
+    }
+
 }

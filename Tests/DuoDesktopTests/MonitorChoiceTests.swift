@@ -11,22 +11,22 @@ final class MonitorChoiceTests: XCTestCase {
 
     func testDefaultsArePrimaryForTheOperatorAndAnotherForTheSubject() throws {
         let two = [monitor(0, "HDMI-1", x: 0), monitor(1, "DP-1", primary: true, x: 1280)]
-        let choice = try MonitorChoice.resolve(two, operatorIndex: nil, subjectIndex: nil)
+        let choice = try MonitorChoice.resolve(two, operator: nil, subject: nil)
         XCTAssertEqual(choice.operatorMonitor(in: two)?.connector, "DP-1")
         XCTAssertEqual(choice.subjectMonitor(in: two)?.connector, "HDMI-1")
         // No primary: the first monitor is the operator's.
         let plain = [monitor(0, "A"), monitor(1, "B")]
-        let c2 = try MonitorChoice.resolve(plain, operatorIndex: nil, subjectIndex: nil)
+        let c2 = try MonitorChoice.resolve(plain, operator: nil, subject: nil)
         XCTAssertEqual(c2.operatorMonitor(in: plain)?.connector, "A")
         XCTAssertEqual(c2.subjectMonitor(in: plain)?.connector, "B")
     }
 
     func testExplicitIndicesAndTheSameMonitorForBoth() throws {
         let two = [monitor(0, "A", primary: true), monitor(1, "B")]
-        let swapped = try MonitorChoice.resolve(two, operatorIndex: 1, subjectIndex: 0)
+        let swapped = try MonitorChoice.resolve(two, operator: .index(1), subject: .index(0))
         XCTAssertEqual(swapped.operatorMonitor(in: two)?.connector, "B")
         XCTAssertEqual(swapped.subjectMonitor(in: two)?.connector, "A")
-        let same = try MonitorChoice.resolve(two, operatorIndex: 0, subjectIndex: 0)
+        let same = try MonitorChoice.resolve(two, operator: .index(0), subject: .index(0))
         let inputs = AvailabilityInputs(operatorFullscreen: true, framesFlowing: true,
                                         subjectMonitor: same.subjectMonitor(in: two)?.connector,
                                         operatorMonitor: same.operatorMonitor(in: two)?.connector)
@@ -35,17 +35,35 @@ final class MonitorChoiceTests: XCTestCase {
 
     func testAMonitorThatDoesNotExistIsAUsageErrorPointingAtTheMonitorsCommand() {
         let one = [monitor(0, "A", primary: true)]
-        XCTAssertThrowsError(try MonitorChoice.resolve(one, operatorIndex: nil, subjectIndex: 1)) { error in
+        XCTAssertThrowsError(try MonitorChoice.resolve(one, operator: nil, subject: .index(1))) { error in
             let e = error as! DuoError
             XCTAssertEqual(e.kind, .usage)
             XCTAssertTrue(e.message.contains("--subject-monitor 1") && e.message.contains("duo-capture monitors"), e.message)
         }
-        XCTAssertThrowsError(try MonitorChoice.resolve(one, operatorIndex: 3, subjectIndex: nil))
+        XCTAssertThrowsError(try MonitorChoice.resolve(one, operator: .index(3), subject: nil))
+    }
+
+    /// By connector name (a Wayland output's, such as HEADLESS-2): the subject's may be plugged in later;
+    /// the operator's must be there.
+    func testMonitorsByConnectorName() throws {
+        let two = [monitor(0, "HEADLESS-1", primary: true), monitor(1, "HEADLESS-2", x: 1280)]
+        XCTAssertEqual(try MonitorRef.parse("HEADLESS-2", option: "--subject-monitor"), .connector("HEADLESS-2"))
+        XCTAssertEqual(try MonitorRef.parse("1", option: "--subject-monitor"), .index(1))
+        XCTAssertThrowsError(try MonitorRef.parse("DP 2", option: "--subject-monitor"))
+        let named = try MonitorChoice.resolve(two, operator: .connector("HEADLESS-2"), subject: .connector("HEADLESS-1"))
+        XCTAssertEqual(named.operatorMonitor(in: two)?.index, 1)
+        XCTAssertEqual(named.subjectMonitor(in: two)?.index, 0)
+        let later = try MonitorChoice.resolve(two, operator: nil, subject: .connector("DP-2"))
+        XCTAssertNil(later.subjectMonitor(in: two), "DP-2 is not plugged in yet")
+        XCTAssertEqual(later.subjectMonitor(in: two + [monitor(2, "DP-2", x: 2560)])?.connector, "DP-2")
+        XCTAssertThrowsError(try MonitorChoice.resolve(two, operator: .connector("DP-9"), subject: nil)) { error in
+            XCTAssertEqual((error as! DuoError).message, "--operator-monitor DP-9: no monitor has that connector (there are HEADLESS-1, HEADLESS-2); run duo-capture monitors to list them")
+        }
     }
 
     func testUnplugAndReplugAreFollowedByConnectorNotIndex() throws {
         let two = [monitor(0, "A", primary: true), monitor(1, "B", x: 1280)]
-        let choice = try MonitorChoice.resolve(two, operatorIndex: nil, subjectIndex: 1)
+        let choice = try MonitorChoice.resolve(two, operator: nil, subject: .index(1))
         let unplugged = [monitor(0, "A", primary: true)]
         XCTAssertNil(choice.subjectMonitor(in: unplugged), "the requested subject monitor is gone: no subject monitor")
         XCTAssertEqual(AvailabilityInputs(operatorFullscreen: true, framesFlowing: true,
@@ -56,7 +74,7 @@ final class MonitorChoiceTests: XCTestCase {
         XCTAssertEqual(choice.subjectMonitor(in: replugged)?.index, 2)
         XCTAssertEqual(choice.operatorMonitor(in: replugged)?.connector, "A")
         // One monitor only, no request: nothing for the subject.
-        let auto = try MonitorChoice.resolve(unplugged, operatorIndex: nil, subjectIndex: nil)
+        let auto = try MonitorChoice.resolve(unplugged, operator: nil, subject: nil)
         XCTAssertNil(auto.subjectMonitor(in: unplugged))
     }
 

@@ -80,9 +80,12 @@ final class PrivacyTests: XCTestCase {
             XCTAssertEqual(plain, private_, session.name)
             for t in session.times {
                 let time = Int64(t * 1e9)
-                let a = SubjectRenderer.render(plain, at: time, width: 320, height: 180, profile: session.profile)
-                let b = SubjectRenderer.render(private_, at: time, width: 320, height: 180, profile: session.profile)
-                XCTAssertEqual(a.packedBytes(), b.packedBytes(), "\(session.name) at \(t) s (ARGB)")
+                // ARGB is what the subject window draws, at the monitor's own size: every size, every shape.
+                for (w, h) in [(320, 180), (1920, 1080), (1080, 1920), (3840, 2160)] {
+                    let a = SubjectRenderer.render(plain, at: time, width: w, height: h, profile: session.profile)
+                    let b = SubjectRenderer.render(private_, at: time, width: w, height: h, profile: session.profile)
+                    XCTAssertTrue(a.packedBytes() == b.packedBytes(), "\(session.name) at \(t) s (ARGB \(w)x\(h))")
+                }
 
                 let liveA = I420Image(width: 320, height: 180), liveB = I420Image(width: 320, height: 180)
                 for (vm, image) in [(plain, liveA), (private_, liveB)] {

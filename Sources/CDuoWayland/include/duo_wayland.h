@@ -1,0 +1,17 @@
+// The names Wayland compositors give their outputs (HEADLESS-2, DP-2), which GTK 3 does not expose: GDK's
+// monitor "model" is the make's model ("headless" for every output of a headless sway). Read from the
+// xdg-output protocol on a private event queue, so GTK's own queue and state are never touched.
+#pragma once
+#include <gdk/gdk.h>
+
+typedef struct {
+    int x, y, width, height;   // logical geometry, as GDK reports monitors
+    char name[64];
+} DuoOutputName;
+
+/// Fills `out` with up to `max` outputs and returns how many; 0 when `display` is not a Wayland display
+/// or the compositor has no xdg-output version 2 (names). Call on the GTK main thread.
+int duo_wayland_output_names(GdkDisplay *display, DuoOutputName *out, int max);
+
+/// "wayland", "x11" or another GDK backend's name, for the log.
+const char *duo_gdk_backend_name(GdkDisplay *display);

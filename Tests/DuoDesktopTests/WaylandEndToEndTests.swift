@@ -1,0 +1,91 @@
+import Foundation
+import XCTest
+
+/// The X11 end-to-end checks again on a real Wayland compositor (headless sway, GTK's Wayland backend):
+/// outputs by their names, the subject output plugged in during a take, the teleprompter on it and not
+/// on the operator's, fullscreen left and re-entered with the keys, and a take that decodes complete.
+/// (sway 1.7 cannot take an output away: see WaylandDesktop.)
+final class WaylandEndToEndTests: XCTestCase {
+    func testTwoOutputsOnWaylandThroughHotplugAndFullscreenToggles() throws {
+        let desktop = try WaylandDesktop(test: self)
+        let events = desktop.directory.appendingPathComponent("events.jsonl")
+        let takes = desktop.directory.appendingPathComponent("takes").path
+        let script = VirtualDesktop.repositoryRoot.appendingPathComponent("Assets/scripts/talk.md").path
+        // The subject output asked for by name before it is plugged in.
+        let process = try desktop.launch(DesktopEndToEndTests.binary.path,
+                                         ["--source", "videotestsrc", "--format", "1280x720@30", "--script", script,
+                                          "--subject-monitor", "HEADLESS-2", "--events", events.path, "--record-dir", takes],
+                                         log: "duo-capture.log")
+        let app = DesktopEndToEndTests.App(process: process, events: events)
+        let monitors = try app.wait("the monitors") { $0["event"] as? String == "monitors" }
+        XCTAssertEqual(monitors.event["backend"] as? String, "wayland")
+        let waiting = try app.wait("availability without the subject output") {
+            $0["event"] as? String == "availability" && ($0["reasons"] as? [String]) == ["no-subject-monitor"]
+        }
+        XCTAssertEqual(waiting.event["shown"] as? Bool, false)
+        let alone = try waitForScreen(desktop, "the preview on the operator output") { s in s.width == 1280 && s.pixel(Int(4.5 * 1280 / 7), 260).r > 120 }
+        assertOperatorShowsBars(alone)
+
+        // A take, then the subject output is plugged in: the view appears on it, the take goes on.
+        try desktop.key("space")
+        try app.wait("take 1 to start", timeout: 20) { $0["event"] as? String == "take-started" }
+        var mark = app.count
+        try desktop.plugSubjectOutput()
+        let plugged = try app.wait("availability on the new output", after: mark) { $0["event"] as? String == "availability" && $0["available"] as? Bool == true }
+        XCTAssertEqual(plugged.event["shown"] as? Bool, true)
+        XCTAssertEqual(plugged.event["subjectMonitor"] as? String, "HEADLESS-2")
+        let both = try waitForScreen(desktop, "the preview and the teleprompter") { s in s.width == 2560 && self.isTeleprompter(self.subjectStats(s)) }
+        assertOperatorShowsBars(both)
+        XCTAssertFalse(isTeleprompter(both.stats(x: 0, y: 200, width: 1280, height: 520)), "the operator output shows the camera, not the prompter")
+        let list = try desktop.run(DesktopEndToEndTests.binary.path, ["monitors"])
+        XCTAssertTrue(list.stdout.contains("0\tHEADLESS-1\t1280x720+0+0") && list.stdout.contains("1\tHEADLESS-2\t1280x720+1280+0"),
+                      "outputs by their names (GDK alone calls both \"headless\"): \(list.stdout) \(list.stderr)")
+        let moving = try app.wait("the script to scroll") { $0["event"] as? String == "status" && ($0["position"] as? Double ?? 0) > 1 }
+
+        // Esc leaves fullscreen (as the compositor reports it): the subject view goes, with its reason.
+        mark = app.count
+        try desktop.key("Escape")
+        let left = try app.wait("unavailability after leaving fullscreen", after: mark) { $0["event"] as? String == "availability" && $0["available"] as? Bool == false }
+        XCTAssertEqual(left.event["reasons"] as? [String], ["operator-not-fullscreen"])
+        XCTAssertTrue(app.all().dropFirst(mark).contains { $0["event"] as? String == "fullscreen" && $0["fullscreen"] as? Bool == false })
+        _ = try waitForScreen(desktop, "the subject view to disappear") { s in !self.isTeleprompter(self.subjectStats(s)) }
+
+        // F11: fullscreen again, the view comes back, the script went on.
+        mark = app.count
+        try desktop.key("F11")
+        let back = try app.wait("availability after F11", after: mark) { $0["event"] as? String == "availability" && $0["available"] as? Bool == true }
+        XCTAssertEqual(back.event["shown"] as? Bool, true)
+        let again = try waitForScreen(desktop, "the teleprompter to return") { s in s.width == 2560 && self.isTeleprompter(self.subjectStats(s)) }
+        assertOperatorShowsBars(again)
+        let after = try app.wait("a later status", after: back.index + 1) { $0["event"] as? String == "status" }
+        XCTAssertGreaterThan(after.event["position"] as! Double, moving.event["position"] as! Double)
+        XCTAssertFalse(app.all().contains { $0["event"] as? String == "take-ended" }, "the take ran through the plug and the toggles")
+
+        // Q finalises the take: one continuous file that decodes complete.
+        try desktop.key("q")
+        let ended = try app.wait("take 1 to end") { $0["event"] as? String == "take-ended" }
+        try waitFor("duo-capture to exit", timeout: 20) { !process.isRunning }
+        XCTAssertEqual(process.terminationStatus, 0, desktop.tail("duo-capture.log"))
+        let frames = ended.event["frames"] as? Int ?? 0
+        XCTAssertGreaterThan(frames, 60)
+        let inspect = try desktop.run(DesktopEndToEndTests.binary.path, ["inspect", ended.event["file"] as! String, "--json"])
+        let decoded = try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(decoded?["videoFrames"] as? Int, frames, "every recorded frame decodes")
+        XCTAssertTrue(desktop.tail("duo-capture.log").contains("desktop on wayland"), "the log says which backend")
+    }
+
+    func waitForScreen(_ desktop: WaylandDesktop, _ what: String, timeout: Double = 20, _ condition: (Screenshot) -> Bool) throws -> Screenshot {
+        var last: Screenshot?
+        do {
+            try waitFor(what, timeout: timeout, interval: 0.2) {
+                let s = try desktop.screenshot()
+                last = s
+                return condition(s)
+            }
+        } catch {
+            let detail = last.map { "\($0.width)x\($0.height), subject half: \($0.width >= 2560 ? "\(subjectStats($0))" : "absent")" } ?? "no screenshot"
+            throw Failure("\(error) (\(detail)); \(desktop.tail("duo-capture.log"))")
+        }
+        return last!
+    }
+}
