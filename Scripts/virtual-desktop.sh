@@ -13,12 +13,13 @@
 # as the unprivileged user duo-wayland (sway refuses root; created when missing). NAME is any word.
 #   Scripts/virtual-desktop.sh start-wayland NAME     prints the variables to export, then e.g.
 #                                                     duo-capture --subject-monitor HEADLESS-2 --script …
-#   Scripts/virtual-desktop.sh unplug-wayland NAME    HEADLESS-2 off;  plug-wayland NAME: back on
+#   Scripts/virtual-desktop.sh plug-wayland NAME      one more output (HEADLESS-3, right of the others);
+#                                                     sway 1.7 cannot take an output away (disable fails)
 #   Scripts/virtual-desktop.sh shot-wayland NAME FILE.png
 #   Scripts/virtual-desktop.sh stop-wayland NAME
 set -euo pipefail
 cd "$(dirname "$0")/.."
-action=${1:?usage: virtual-desktop.sh start|stop|plug|unplug|shot DISPLAY [FILE], or start-wayland|stop-wayland|plug-wayland|unplug-wayland|shot-wayland NAME [FILE]}
+action=${1:?usage: virtual-desktop.sh start|stop|plug|unplug|shot DISPLAY [FILE], or start-wayland|stop-wayland|plug-wayland|shot-wayland NAME [FILE]}
 display=${2:?give a display such as :77}
 state="${TMPDIR:-/tmp}/duo-virtual-desktop${display/:/-}"
 mode=1280x720_60
@@ -49,10 +50,7 @@ start-wayland)
   ls "$wayland_dir"/sway-ipc.*.sock >/dev/null 2>&1 || { echo "sway did not start; see $wayland_dir.log" >&2; exit 1; }
   wayland_env
   ;;
-unplug-wayland|plug-wayland)
-  eval "$(wayland_env)"
-  swaymsg output HEADLESS-2 "$([[ $action == unplug-wayland ]] && echo disable || echo enable)"
-  ;;
+plug-wayland) eval "$(wayland_env)"; swaymsg create_output ;;
 shot-wayland) eval "$(wayland_env)"; grim "${3:?give a file name}" ;;
 stop-wayland)
   [[ -f "$wayland_dir.pid" ]] && kill "$(cat "$wayland_dir.pid")" 2>/dev/null || true

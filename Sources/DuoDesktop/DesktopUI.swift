@@ -118,6 +118,9 @@ public final class DesktopUI {
 
         subjectWindow = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         gtk_window_set_title(subjectWindow.asWindow, "duo-capture subject")
+        // No title bar or frame around the subject's view, even before the window manager makes it
+        // fullscreen (Wayland's client-side decorations included).
+        gtk_window_set_decorated(subjectWindow.asWindow, 0)
         // The subject window must never take the keyboard from the operator.
         gtk_window_set_accept_focus(subjectWindow.asWindow, 0)
         gtk_window_set_focus_on_map(subjectWindow.asWindow, 0)

@@ -50,22 +50,6 @@ final class DesktopEndToEndTests: XCTestCase {
         return App(process: p, events: events)
     }
 
-    /// Waits until a screenshot satisfies `condition` (the windows repaint some frames after an event).
-    func waitForScreen(_ desktop: VirtualDesktop, _ what: String, timeout: Double = 15, _ condition: (Screenshot) -> Bool) throws -> Screenshot {
-        var last: Screenshot?
-        do {
-            try waitFor(what, timeout: timeout, interval: 0.2) {
-                let s = try desktop.screenshot()
-                last = s
-                return condition(s)
-            }
-        } catch {
-            let detail = last.map { "\($0.width)x\($0.height), subject half: \($0.width >= 2560 ? "\(subjectStats($0))" : "absent")" } ?? "no screenshot"
-            throw Failure("\(error) (\(detail))")
-        }
-        return last!
-    }
-
     // MARK: Tests
 
     /// The issue's scenario: preview on the operator monitor and teleprompter on the subject monitor;
@@ -395,4 +379,20 @@ extension XCTestCase {
         shot.stats(x: 1280, y: 0, width: 1280, height: 720)
     }
 
+
+    /// Waits until a screenshot satisfies `condition` (the windows repaint some frames after an event).
+    func waitForScreen(_ desktop: TestDesktop, _ what: String, timeout: Double = 20, _ condition: (Screenshot) -> Bool) throws -> Screenshot {
+        var last: Screenshot?
+        do {
+            try waitFor(what, timeout: timeout, interval: 0.2) {
+                let s = try desktop.screenshot()
+                last = s
+                return condition(s)
+            }
+        } catch {
+            let detail = last.map { "\($0.width)x\($0.height), subject half: \($0.width >= 2560 ? "\(subjectStats($0))" : "absent")" } ?? "no screenshot"
+            throw Failure("\(error) (\(detail)); \(desktop.tail("duo-capture.log"))")
+        }
+        return last!
+    }
 }

@@ -10,7 +10,7 @@ import XCTest
 /// and xdotool (`Scripts/install-deps.sh --desktop`), and root for Xorg (CI runs as root).
 ///
 /// Thread: the test's thread.
-final class VirtualDesktop {
+final class VirtualDesktop: TestDesktop {
     static let mode = "1280x720_60"
     /// Subject monitor modes besides 1280x720 (CVT reduced blanking; the dummy driver takes any).
     static let modelines: [String: [String]] = [
@@ -127,39 +127,17 @@ final class VirtualDesktop {
 
     /// Runs a tool to completion on this display.
     func run(_ tool: String, _ args: [String], binary: Bool = false) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [tool] + args
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = display
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: binary ? "" : String(decoding: data, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self), data: data)
+        return try runTool(tool, args, environment: env, binary: binary)
     }
 
-    /// Stops everything this desktop started, newest first, by pid: SIGTERM, then SIGKILL after 5 s.
     func stop() {
-        for p in processes.reversed() where p.isRunning {
-            kill(p.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(5)
-            while p.isRunning && Date() < deadline { usleep(20_000) }
-            if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
-        }
-        processes.removeAll()
+        stopAll(&processes)
         try? FileManager.default.removeItem(at: directory)
     }
 
-    func tail(_ log: String) -> String {
-        let text = (try? String(contentsOf: directory.appendingPathComponent(log), encoding: .utf8)) ?? ""
-        return String(text.suffix(1500))
-    }
+    func tail(_ log: String) -> String { tailOf(directory.appendingPathComponent(log)) }
 
     /// A display number with no server and no lock file, away from the usual :0…:20 and from other tests.
     static func freeDisplayNumber(from start: Int) -> Int {
@@ -169,6 +147,47 @@ final class VirtualDesktop {
         }
         return n
     }
+}
+
+/// A desktop the end-to-end tests drive (X11 or Wayland): screenshots and the logs of what it runs.
+///
+/// Thread: the test's thread.
+protocol TestDesktop: AnyObject {
+    func screenshot() throws -> Screenshot
+    func tail(_ log: String) -> String
+}
+
+/// Runs a tool to completion with `environment`; its output, and the status.
+func runTool(_ tool: String, _ args: [String], environment: [String: String], binary: Bool = false) throws -> VirtualDesktop.Result {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = [tool] + args
+    p.environment = environment
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return VirtualDesktop.Result(status: p.terminationStatus, stdout: binary ? "" : String(decoding: data, as: UTF8.self),
+                                 stderr: String(decoding: errData, as: UTF8.self), data: data)
+}
+
+/// Stops processes newest first, by pid: SIGTERM, then SIGKILL after 5 s.
+func stopAll(_ processes: inout [Process]) {
+    for p in processes.reversed() where p.isRunning {
+        kill(p.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while p.isRunning && Date() < deadline { usleep(20_000) }
+        if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
+    }
+    processes.removeAll()
+}
+
+/// The last 1,500 characters of a log file.
+func tailOf(_ file: URL) -> String {
+    String(((try? String(contentsOf: file, encoding: .utf8)) ?? "").suffix(1500))
 }
 
 /// A failed step of a desktop test, with what was seen. Thread: value type.

@@ -14,7 +14,7 @@ import XCTest
 /// Needs sway, grim and wtype (`Scripts/install-deps.sh --desktop`), and root (CI runs as root).
 ///
 /// Thread: the test's thread.
-final class WaylandDesktop {
+final class WaylandDesktop: TestDesktop {
     static let user = "duo-wayland"
     let directory: URL
     let runtime: URL
@@ -118,40 +118,18 @@ final class WaylandDesktop {
 
     @discardableResult
     func run(_ tool: String, _ args: [String], binary: Bool = false, check: Bool = false) throws -> VirtualDesktop.Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [tool] + args
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "DISPLAY")
         if !socket.isEmpty { for (k, v) in environment { env[k] = v } }
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let result = VirtualDesktop.Result(status: p.terminationStatus, stdout: binary ? "" : String(decoding: data, as: UTF8.self),
-                                           stderr: String(decoding: errData, as: UTF8.self), data: data)
+        let result = try runTool(tool, args, environment: env, binary: binary)
         if check, result.status != 0 { throw Failure("\(tool) \(args.joined(separator: " ")) failed: \(result.stderr)") }
         return result
     }
 
-    /// Stops everything this desktop started, newest first, by pid: SIGTERM, then SIGKILL after 5 s.
     func stop() {
-        for p in processes.reversed() where p.isRunning {
-            kill(p.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(5)
-            while p.isRunning && Date() < deadline { usleep(20_000) }
-            if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
-        }
-        processes.removeAll()
+        stopAll(&processes)
         try? FileManager.default.removeItem(at: directory)
     }
 
-    func tail(_ log: String) -> String {
-        let text = (try? String(contentsOf: directory.appendingPathComponent(log), encoding: .utf8)) ?? ""
-        return String(text.suffix(1500))
-    }
+    func tail(_ log: String) -> String { tailOf(directory.appendingPathComponent(log)) }
 }
