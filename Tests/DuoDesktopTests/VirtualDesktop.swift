@@ -114,11 +114,7 @@ final class VirtualDesktop: TestDesktop {
         for (k, v) in environment { env[k] = v }
         p.environment = env
         if let cwd { p.currentDirectoryURL = cwd }
-        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(log).path, contents: nil)
-        let out = try FileHandle(forWritingTo: directory.appendingPathComponent(log))
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
+        try startLogged(p, to: directory.appendingPathComponent(log))
         processes.append(p)
         return p
     }
@@ -172,6 +168,15 @@ func runTool(_ tool: String, _ args: [String], environment: [String: String], bi
     p.waitUntilExit()
     return VirtualDesktop.Result(status: p.terminationStatus, stdout: binary ? "" : String(decoding: data, as: UTF8.self),
                                  stderr: String(decoding: errData, as: UTF8.self), data: data)
+}
+
+/// Starts `process` with its output and errors going to `log` (created empty).
+func startLogged(_ process: Process, to log: URL) throws {
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let out = try FileHandle(forWritingTo: log)
+    process.standardOutput = out
+    process.standardError = out
+    try process.run()
 }
 
 /// Stops processes newest first, by pid: SIGTERM, then SIGKILL after 5 s.

@@ -107,11 +107,7 @@ final class WaylandDesktop: TestDesktop {
         }
         for (k, v) in extra { env[k] = v }
         p.environment = env
-        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(log).path, contents: nil)
-        let out = try FileHandle(forWritingTo: directory.appendingPathComponent(log))
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
+        try startLogged(p, to: directory.appendingPathComponent(log))
         processes.append(p)
         return p
     }
