@@ -143,6 +143,7 @@ final class DesktopFace: RunFace, @unchecked Sendable {
         hud.videoHeight = plan.format.height
         hud.pictureWidth = operatorPicture.width
         hud.aspect = plan.aspect
+        hud.cameraKeys = plan.secondCamera != nil
         ui.hud = hud
         ui.announce()
     }

@@ -40,6 +40,10 @@ public enum DuoCaptureMain {
                 print(try CheckScriptCommand.run(options.passthrough))
             case .cameras:
                 print(CamerasCommand.run())
+            case .formats:
+                let report = try FormatsCommand.run(options.passthrough)
+                print(report.text)
+                return report.choice == nil ? 1 : 0
             case .monitors:
                 print(try await DesktopRun.monitors())
             case .run:

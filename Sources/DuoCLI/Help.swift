@@ -11,6 +11,11 @@ enum Help {
       duo-capture [run] [OPTIONS]          run a capture session (the default command)
       duo-capture pipeline [OPTIONS]       print the assembled graph in gst-launch-1.0 syntax
       duo-capture cameras                  list cameras (V4L2 devices) with their formats
+      duo-capture formats CAMERA [CAMERA]  each camera's formats, two cameras' intersection after decoding
+                                           and what it drops, and "choice: WxH@FPS" (exit 1: none); a
+                                           CAMERA is inner, outer, profile:FILE, v4l2:/dev/videoN or
+                                           caps:FILE (caps as gst-device-monitor-1.0 prints them);
+                                           --format and --min-fps apply
       duo-capture monitors                 list monitors: index, connector, geometry
       duo-capture inspect FILE [--json]    decode a take completely and report frames, size and length
       duo-capture remux FILE.mkv           copy a Matroska take into an MP4 next to it, without
@@ -42,7 +47,10 @@ enum Help {
       --swap-policy segment|lock|stop      individual mode, formats differ, a take running: start a new
                                            file at the new format (default), refuse the swap, or end the
                                            take; the recording never changes format inside a file
-      --format WxH@FPS                     the best camera format at or below this; default 1920x1080@30
+      --format WxH@FPS                     an upper bound: the best camera format within it (width,
+                                           height and rate each); without it, no bound
+      --min-fps N                          formats of at least N fps (default 24) win: the most pixels,
+                                           then the highest rate; if none reaches N, the highest rate
                                            for cameras, 1280x720@30 for videotestsrc
 
     RUNNING

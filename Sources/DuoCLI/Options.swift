@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, formats, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -23,6 +23,8 @@ public struct Options: Sendable {
     /// `--swap-policy`: what a swap does to a take in individual mode when the formats differ.
     public var swapPolicy: SwapPolicy = .segment
     public var format: VideoFormat?
+    /// `--min-fps`: formats below this rate are chosen only when no format reaches it.
+    public var minimumRate = FormatSelection.defaultMinimumRate
     public var headless = false
     public var duration: Double?
     /// `--start-timeout`: how long start-up may wait for the camera's first frame, seconds.
@@ -53,7 +55,18 @@ public struct Options: Sendable {
 
     public init() {}
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras", "render-subject", "inspect", "monitors", "remux", "check-script"]
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script"]
+
+    /// `--format WxH@FPS`, checked.
+    static func formatOption(_ v: String) throws(DuoError) -> VideoFormat {
+        guard let f = VideoFormat.parse(v) else {
+            throw .usage("--format \(v): expected WIDTHxHEIGHT@FPS such as 1280x720@30 (16 to 8192 pixels, 1 to 1000 fps)")
+        }
+        guard f.width % 2 == 0, f.height % 2 == 0 else {
+            throw .usage("--format \(v): width and height must be even for 4:2:0 video")
+        }
+        return f
+    }
 
     /// Parses `arguments` (without the program name). Throws a usage error naming the bad option.
     public static func parse(_ arguments: [String]) throws(DuoError) -> Options {
@@ -63,7 +76,7 @@ public struct Options: Sendable {
             o.command = Command(rawValue: first)!
             args = args.dropFirst()
             // render-subject has its own options (DuoRender parses them).
-            if o.command == .renderSubject || o.command == .inspect || o.command == .remux || o.command == .checkScript {
+            if [.renderSubject, .inspect, .remux, .checkScript, .formats].contains(o.command) {
                 o.passthrough = Array(args)
                 return o
             }
@@ -112,15 +125,8 @@ public struct Options: Sendable {
                 } else {
                     throw .usage("--camera \(v): expected v4l2:/dev/videoN, profile:FILE, inner or outer")
                 }
-            case "--format":
-                let v = try value(name)
-                guard let f = VideoFormat.parse(v) else {
-                    throw .usage("--format \(v): expected WIDTHxHEIGHT@FPS such as 1280x720@30 (16 to 8192 pixels, 1 to 1000 fps)")
-                }
-                guard f.width % 2 == 0, f.height % 2 == 0 else {
-                    throw .usage("--format \(v): width and height must be even for 4:2:0 video")
-                }
-                o.format = f
+            case "--format": o.format = try formatOption(try value(name))
+            case "--min-fps": o.minimumRate = try reader.number(name, 1...240)
             case "--duration":
                 let v = try value(name)
                 guard let d = OptionReader.decimal(v), d > 0, d <= 86_400 else {

@@ -39,7 +39,7 @@ struct SessionSetup {
         let encoder = try chooseEncoder(options.encoder)
         let audio = try resolveAudio(options.audio, recording: options.record, notices: &notices)
         var plan = try GraphPlan(library: library, camera: camera, secondCamera: secondCamera,
-                                 individual: options.cameraMode == .individual, requested: options.format,
+                                 individual: options.cameraMode == .individual, requested: options.format, minimumRate: options.minimumRate,
                                  aspect: options.aspect, encoder: encoder, container: options.container, audio: audio)
         plan.subjectPictureMirrored = options.subject.accessory == .preview
         plan.sinks = options.headless || options.command != .run ? .headless : .desktop

@@ -24,13 +24,17 @@ public struct CameraProfile: Sendable, Equatable {
     /// `videotestsrc` pattern used when this profile is simulated, so the two cameras look different.
     public let testPattern: String
     public let modes: [Mode]
+    /// Whether the camera also delivers depth (the Duo's front cameras each do; their virtual camera,
+    /// and so duo-capture's, carries none).
+    public let depth: Bool
 
-    public init(id: String, name: String, rotation: Int = 0, testPattern: String = "smpte", modes: [Mode]) {
+    public init(id: String, name: String, rotation: Int = 0, testPattern: String = "smpte", modes: [Mode], depth: Bool = false) {
         self.id = id
         self.name = name
         self.rotation = rotation
         self.testPattern = testPattern
         self.modes = modes
+        self.depth = depth
     }
 
     public var formats: [VideoFormat] { modes.map(\.format) }
@@ -48,6 +52,7 @@ public struct CameraProfile: Sendable, Equatable {
         let rotation: Int?
         let testPattern: String?
         let formats: [Entry]
+        let depth: Bool?
     }
 
     static let knownPixelFormats: Set<String> = ["NV12", "YUY2", "I420", "UYVY", "YV12", "RGB", "BGR", "BGRx", "GRAY8", "jpeg"]
@@ -99,7 +104,7 @@ public struct CameraProfile: Sendable, Equatable {
                 modes.append(Mode(pixelFormat: pixel, format: VideoFormat(width: entry.width, height: entry.height, frameRate: rate)))
             }
         }
-        return CameraProfile(id: file.id, name: file.name, rotation: rotation, testPattern: pattern, modes: modes)
+        return CameraProfile(id: file.id, name: file.name, rotation: rotation, testPattern: pattern, modes: modes, depth: file.depth ?? false)
     }
 
     private static func path(_ context: DecodingError.Context) -> String {

@@ -3,15 +3,26 @@
 ///
 /// Thread: stateless; any thread.
 public enum FormatSelection {
-    /// Orders formats best first: more pixels, then higher frame rate.
-    public static func isBetter(_ a: VideoFormat, than b: VideoFormat) -> Bool {
-        if a.pixels != b.pixels { return a.pixels > b.pixels }
-        return a.frameRate > b.frameRate
+    /// The frame rate below which a format only wins when nothing reaches it (`--min-fps`).
+    public static let defaultMinimumRate = 24.0
+
+    /// Orders formats best first: among formats of at least `minimumRate` frames a second, more pixels,
+    /// then a higher rate; any such format beats one below it; below it, a higher rate, then more pixels
+    /// (a 2 fps still-camera mode never wins over 1080p30 for its size).
+    public static func isBetter(_ a: VideoFormat, than b: VideoFormat, minimumRate: Double = defaultMinimumRate) -> Bool {
+        let aSmooth = a.frameRate.value >= minimumRate - 0.001, bSmooth = b.frameRate.value >= minimumRate - 0.001
+        if aSmooth != bSmooth { return aSmooth }
+        if aSmooth {
+            if a.pixels != b.pixels { return a.pixels > b.pixels }
+            return a.frameRate > b.frameRate
+        }
+        if a.frameRate != b.frameRate { return a.frameRate > b.frameRate }
+        return a.pixels > b.pixels
     }
 
     /// The best format in `offered` that fits within `limit` (all of them when `limit` is nil).
-    public static func best(of offered: [VideoFormat], upTo limit: VideoFormat?) -> VideoFormat? {
-        offered.filter { limit.map($0.fits(within:)) ?? true }.max { isBetter($1, than: $0) }
+    public static func best(of offered: [VideoFormat], upTo limit: VideoFormat?, minimumRate: Double = defaultMinimumRate) -> VideoFormat? {
+        offered.filter { limit.map($0.fits(within:)) ?? true }.max { isBetter($1, than: $0, minimumRate: minimumRate) }
     }
 
     /// Formats both cameras offer after decoding (size × frame rate; pixel format is normalised), best first.
@@ -22,8 +33,9 @@ public enum FormatSelection {
     }
 
     /// Picks the format a camera runs at, or explains in one line why none fits.
-    public static func choose(for camera: String, offered: [VideoFormat], upTo limit: VideoFormat?) throws(DuoError) -> VideoFormat {
-        if let f = best(of: offered, upTo: limit) { return f }
+    public static func choose(for camera: String, offered: [VideoFormat], upTo limit: VideoFormat?,
+                              minimumRate: Double = defaultMinimumRate) throws(DuoError) -> VideoFormat {
+        if let f = best(of: offered, upTo: limit, minimumRate: minimumRate) { return f }
         let list = offered.sorted { isBetter($0, than: $1) }.map(\.description)
         let shown = list.prefix(12).joined(separator: ", ") + (list.count > 12 ? ", …" : "")
         if let limit {

@@ -166,7 +166,8 @@ public struct GraphPlan: Sendable {
     public var subjectPictureMirrored = false
 
     public init(library: PipelineLibrary, camera: CameraSource, secondCamera: CameraSource? = nil, individual: Bool = false,
-                requested: VideoFormat?, aspect: AspectRatio?, encoder: EncoderChoice, container: ContainerChoice,
+                requested: VideoFormat?, minimumRate: Double = FormatSelection.defaultMinimumRate,
+                aspect: AspectRatio?, encoder: EncoderChoice, container: ContainerChoice,
                 bitrateKbps: Int? = nil, audio: AudioSource = .none) throws(DuoError) {
         self.individual = individual && secondCamera != nil
         self.library = library
@@ -176,10 +177,10 @@ public struct GraphPlan: Sendable {
         self.aspect = aspect
         self.encoder = encoder
         self.container = container
-        let cameraLimit = VideoFormat(width: 1920, height: 1080, frameRate: FrameRate(30))
+        // No hidden cap: --format bounds the choice only when given.
         func best(_ cam: CameraSource) throws(DuoError) -> VideoFormat {
             guard let offered = Self.uprightFormats(cam) else { return requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30)) }
-            return try FormatSelection.choose(for: cam.label, offered: offered, upTo: requested ?? cameraLimit)
+            return try FormatSelection.choose(for: cam.label, offered: offered, upTo: requested, minimumRate: minimumRate)
         }
         if let second = secondCamera, individual {
             // Individual cameras: each at its own best format; a swap during a take follows --swap-policy.
@@ -203,7 +204,7 @@ public struct GraphPlan: Sendable {
                 guard !common.isEmpty else {
                     throw .usage("cameras A (\(camera.label)) and B (\(second.label)) share no format; give two cameras with a common size and frame rate")
                 }
-                format = try FormatSelection.choose(for: "A+B (virtual)", offered: common, upTo: requested ?? cameraLimit)
+                format = try FormatSelection.choose(for: "A+B (virtual)", offered: common, upTo: requested, minimumRate: minimumRate)
             } else {
                 format = requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))
             }
@@ -211,7 +212,7 @@ public struct GraphPlan: Sendable {
             secondCameraMode = Self.mode(of: second, upright: format)
         } else {
             if let modes = camera.modes {
-                let chosen = try FormatSelection.choose(for: camera.label, offered: modes.map(\.format), upTo: requested ?? cameraLimit)
+                let chosen = try FormatSelection.choose(for: camera.label, offered: modes.map(\.format), upTo: requested, minimumRate: minimumRate)
                 cameraMode = Self.preferredMode(modes.filter { $0.format == chosen })
             } else {
                 let f = requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))

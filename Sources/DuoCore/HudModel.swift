@@ -18,6 +18,8 @@ public struct HudModel: Sendable, Hashable {
     public var elapsedSeconds: Double = 0
     public var countdown: Int?
 
+    /// Two cameras: the camera line names the swap keys.
+    public var cameraKeys = false
     public var accessoryKind = "teleprompter"
     public var enabled = false
     public var available = false
@@ -53,7 +55,7 @@ public struct HudModel: Sendable, Hashable {
         } else {
             l.append("STANDBY  (Space records)")
         }
-        l.append("camera \(cameraLabel)  \(format)")
+        l.append("camera \(cameraLabel)  \(format)" + (cameraKeys ? "  (S swap, F fold, U unfold)" : ""))
         var acc = "accessory \(accessoryKind): \(enabled ? "enabled" : "disabled (T)"), "
         acc += available ? "available on \(subjectMonitor ?? "?")" : "unavailable: " + reasons.map(\.explanation).joined(separator: "; ")
         l.append(acc)

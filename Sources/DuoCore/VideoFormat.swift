@@ -26,6 +26,12 @@ public struct FrameRate: Sendable, Hashable, Comparable, CustomStringConvertible
     public var description: String {
         denominator == 1 ? "\(numerator)" : String(format2: value)
     }
+    /// Exactly: an integer, or a reduced fraction such as `15/2` or `30000/1001`.
+    public var exact: String {
+        func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+        let g = max(1, gcd(numerator, denominator))
+        return denominator / g == 1 ? "\(numerator / g)" : "\(numerator / g)/\(denominator / g)"
+    }
     /// GStreamer caps syntax: `30/1`.
     public var capsValue: String { "\(numerator)/\(denominator)" }
 }

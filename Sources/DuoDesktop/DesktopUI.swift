@@ -24,6 +24,9 @@ public enum DesktopKeys {
         case GDK_KEY_m, GDK_KEY_M: .mirror
         case GDK_KEY_plus, GDK_KEY_equal, GDK_KEY_KP_Add: .fontStep(1)
         case GDK_KEY_minus, GDK_KEY_KP_Subtract: .fontStep(-1)
+        case GDK_KEY_s, GDK_KEY_S: .swap
+        case GDK_KEY_f, GDK_KEY_F: .fold
+        case GDK_KEY_u, GDK_KEY_U: .unfold
         case GDK_KEY_q, GDK_KEY_Q: .quit
         default: nil
         }
@@ -41,6 +44,7 @@ public enum DesktopKeys {
         ("M", "mirror the subject view"),
         ("+ / -", "teleprompter text larger / smaller (remembered with the script)"),
         ("O", "open another script (file chooser); a saved script reloads by itself"),
+        ("S / F / U", "two cameras: swap, fold (camera B), unfold (camera A)"),
         ("Q", "quit (a running take is finalised first)"),
     ]
 }

@@ -16,6 +16,33 @@ final class FormatTests: XCTestCase {
         XCTAssertEqual(pair(PictureFit.preview(width: 640, height: 480, into: 1920, 1080)), [1440, 1080])
     }
 
+    /// The choice rule: among formats of at least --min-fps, the most pixels, then the highest rate; a slow
+    /// still-camera mode wins only when nothing is smooth. No hidden cap without --format.
+    func testChoiceRanksSmoothFormatsFirstWithNoHiddenCap() throws {
+        let webcam = ["2304x1536@2", "1920x1080@30", "1280x720@30", "640x480@30"].compactMap(VideoFormat.parse)
+        XCTAssertEqual(FormatSelection.best(of: webcam, upTo: nil)?.description, "1920x1080@30", "2 fps never wins on size")
+        XCTAssertEqual(FormatSelection.best(of: webcam, upTo: nil, minimumRate: 1)?.description, "2304x1536@2", "--min-fps 1 allows it")
+        let slow = ["2592x1944@15", "1920x1080@15", "1280x720@20"].compactMap(VideoFormat.parse)
+        XCTAssertEqual(FormatSelection.best(of: slow, upTo: nil)?.description, "1280x720@20", "none reaches 24: the highest rate")
+        let big = ["3840x2160@120", "3840x2160@30", "1920x1080@120"].compactMap(VideoFormat.parse)
+        XCTAssertEqual(FormatSelection.best(of: big, upTo: nil)?.description, "3840x2160@120", "no cap without --format")
+        XCTAssertEqual(FormatSelection.best(of: big, upTo: VideoFormat.parse("1920x1080@60"))?.description, nil,
+                       "--format bounds width, height and rate each")
+        XCTAssertEqual(FormatSelection.best(of: big, upTo: VideoFormat.parse("3840x2160@60"))?.description, "3840x2160@30")
+    }
+
+    /// The shipped Duo profiles: both front cameras together run at 1920x1080@60.
+    func testTheDuoProfilesMeetAt1080p60() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        func load(_ name: String) throws -> CameraProfile {
+            let url = root.appendingPathComponent("Assets/cameras/\(name).json")
+            return try CameraProfile.parse(try Data(contentsOf: url), source: url.path)
+        }
+        let inner = try load("inner"), outer = try load("outer")
+        let common = FormatSelection.intersection(inner.modes.map(\.format), outer.modes.map(\.format))
+        XCTAssertEqual(try FormatSelection.choose(for: "A+B", offered: common, upTo: nil).description, "1920x1080@60")
+    }
+
     func testParsesFormats() {
         XCTAssertEqual(VideoFormat.parse("1280x720@30"), VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30)))
         XCTAssertEqual(VideoFormat.parse("1920x1080@29.97")?.frameRate, FrameRate(30000, 1001))

@@ -1,3 +1,4 @@
+import CGtk
 import DuoCore
 import DuoDesktop
 import XCTest
@@ -103,5 +104,25 @@ final class MonitorChoiceTests: XCTestCase {
         XCTAssertEqual(fit.width, 1024, accuracy: 0.01)
         XCTAssertEqual(fit.height, 576, accuracy: 0.01)
         XCTAssertEqual(fit.y, 96, accuracy: 0.01)
+    }
+}
+
+/// The operator window's keys are bindings to run commands: the two cameras' included.
+final class DesktopKeyTests: XCTestCase {
+    func testKeysAreCommands() {
+        func command(_ key: Int32, countingDown: Bool = false, fullscreen: Bool = true) -> ControlCommand? {
+            DesktopKeys.command(forKey: key, countingDown: countingDown, fullscreen: fullscreen)
+        }
+        XCTAssertEqual(command(GDK_KEY_s), .swap)
+        XCTAssertEqual(command(GDK_KEY_F), .fold)
+        XCTAssertEqual(command(GDK_KEY_u), .unfold)
+        XCTAssertEqual(command(GDK_KEY_space), .toggleRecord)
+        XCTAssertEqual(command(GDK_KEY_Escape, countingDown: true), .cancelCountdown)
+        XCTAssertEqual(command(GDK_KEY_Escape), .fullscreen(on: false))
+        XCTAssertNil(command(GDK_KEY_Escape, fullscreen: false))
+        XCTAssertTrue(DesktopKeys.help.contains { $0.key == "S / F / U" })
+        var hud = HudModel()
+        hud.cameraKeys = true
+        XCTAssertTrue(hud.lines[1].hasSuffix("(S swap, F fold, U unfold)"), hud.lines[1])
     }
 }

@@ -115,4 +115,19 @@ gboolean duo_has_property(gpointer object, const gchar *name);
 /// without stopping the tee that feeds it. Flushing still passes.
 void duo_isolate_pad_errors(GstPad *sink);
 
+/// One video mode of a caps description: media type (video/x-raw, image/jpeg, video/x-h264, …), the raw
+/// pixel format when given, size and one frame rate.
+typedef struct {
+    char media[32];
+    char format[16];
+    int width, height;
+    int rate_num, rate_den;
+} DuoCapsMode;
+
+/// The modes a caps string describes (gst_caps_from_string's syntax: structures separated by ';', rates
+/// as one fraction, a list `{ 30/1, 15/1 }` or a range, whose ends are taken). A structure without a
+/// fixed width, height or rate is skipped. Returns how many modes were written, or -1 when the text
+/// is not caps at all.
+int duo_caps_modes(const char *text, DuoCapsMode *out, int max);
+
 #endif

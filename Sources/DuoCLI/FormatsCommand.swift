@@ -1,0 +1,53 @@
+import DuoCore
+import DuoMedia
+import Foundation
+
+/// `duo-capture formats CAMERA [CAMERA] [--format WxH@FPS] [--min-fps N]`: each camera's formats, the
+/// two cameras' intersection after decoding and what it drops, and the format a session would run at
+/// (exit 1 when none). A camera is `inner`, `outer`, `profile:FILE`, `caps:FILE` or `v4l2:/dev/videoN`.
+///
+/// Thread: main task; synchronous.
+enum FormatsCommand {
+    static let help = "usage: duo-capture formats CAMERA [CAMERA] [--format WxH@FPS] [--min-fps N]; a CAMERA is inner, outer, profile:FILE, caps:FILE (caps as gst-device-monitor-1.0 prints them) or v4l2:/dev/videoN"
+
+    static func run(_ arguments: [String]) throws(DuoError) -> FormatReport {
+        var reader = OptionReader(arguments, help: "see duo-capture formats --help")
+        var cameras: [(label: String, profile: CameraProfile)] = []
+        var limit: VideoFormat?
+        var minimumRate = FormatSelection.defaultMinimumRate
+        while let arg = reader.next() {
+            switch arg {
+            case "--help", "-h": throw .usage(help)
+            case "--format": limit = try Options.formatOption(try reader.value(arg))
+            case "--min-fps": minimumRate = try reader.number(arg, 1...240)
+            default:
+                guard !arg.hasPrefix("-") else { throw .usage("unknown option '\(arg)' for formats; \(help)") }
+                guard cameras.count < 2 else { throw .usage("formats: at most two cameras (A and B), as a session has; \(help)") }
+                cameras.append(try camera(arg))
+            }
+        }
+        guard !cameras.isEmpty else { throw .usage("formats: give a camera; \(help)") }
+        return FormatReport(cameras: cameras, upTo: limit, minimumRate: minimumRate)
+    }
+
+    static func camera(_ text: String) throws(DuoError) -> (label: String, profile: CameraProfile) {
+        if text.hasPrefix("caps:"), text.count > 5 {
+            let path = String(text.dropFirst(5))
+            return ("\(path) (caps)", try CapsFile.profile(path: path))
+        }
+        if text.hasPrefix("v4l2:"), text.count > 5 {
+            let device = String(text.dropFirst(5))
+            guard FileManager.default.fileExists(atPath: device) else {
+                throw .usage("camera \(device) does not exist; list cameras with: duo-capture cameras")
+            }
+            let modes = try CameraDiscovery.probeV4L2(device)
+            return (device, CameraProfile(id: device, name: device, modes: modes))
+        }
+        let name = text.hasPrefix("profile:") ? String(text.dropFirst(8)) : text
+        guard text.hasPrefix("profile:") || text == "inner" || text == "outer" else {
+            throw .usage("formats: camera '\(text)': give inner, outer, profile:FILE, caps:FILE or v4l2:/dev/videoN")
+        }
+        let profile = try SessionSetup.loadProfile(name)
+        return ("\(profile.name) (\(profile.id))", profile)
+    }
+}
