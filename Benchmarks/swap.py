@@ -7,7 +7,11 @@ and swaps SWAPS times during it (a timeline, so the run is the same every time),
 recording saw: caps changes, the largest timestamp gap against the frame interval, frames missing, and
 whether the file decodes whole. The same take without swaps, in the same run, is the baseline.
 
-Usage: python3 Benchmarks/swap.py [SWAPS] [FORMAT]     (defaults 20 swaps, 1280x720@30)
+The decoded file's largest and smallest timestamp steps are printed too: constant frame rate means at
+most one interval and at least half of one (a swap once left two frames with the same timestamp).
+
+Usage: python3 Benchmarks/swap.py [SWAPS] [FORMAT]     (defaults 20 swaps, 1280x720@30; the documents'
+format is 1920x1080@60)
 """
 import json, os, subprocess, sys, tempfile
 
@@ -36,7 +40,10 @@ def take(n_swaps):
 
 interval = 1000.0 / fps
 print(f"virtual camera (inner + outer) at {fmt}; frame interval {interval:.1f} ms")
-print(f"{'run':<14}{'swaps':>6}{'frames':>8}{'decoded':>9}{'missing':>9}{'caps changes':>14}{'max gap ms':>12}")
+print(f"{'run':<14}{'swaps':>6}{'frames':>8}{'decoded':>9}{'missing':>9}{'caps changes':>14}{'max gap ms':>12}"
+      f"{'decoded max':>13}{'decoded min':>13}")
 for label, n in [("no swaps", 0), (f"{swaps} swaps", swaps)]:
     t, d = take(n)
-    print(f"{label:<14}{t['swaps']:>6}{t['frames']:>8}{d['videoFrames']:>9}{t['dropped']:>9}{t['capsChanges']:>14}{t['maxGapMs']:>12.1f}")
+    print(f"{label:<14}{t['swaps']:>6}{t['frames']:>8}{d['videoFrames']:>9}{t['dropped']:>9}{t['capsChanges']:>14}{t['maxGapMs']:>12.1f}"
+          f"{d['maxGapMs']:>13.1f}{d['minGapMs'] or 0:>13.1f}")
+print("(constant frame rate: decoded max gap at most one interval, decoded min gap at least half of one)")

@@ -85,8 +85,12 @@ static GstPadProbeReturn count_frame(GstPad *pad, GstPadProbeInfo *info, gpointe
         } else {
             gint64 gap = pts - last;
             if (gap < 0) __atomic_fetch_add(&c->backwards, 1, __ATOMIC_RELAXED);
-            else if (gap > __atomic_load_n(&c->max_gap, __ATOMIC_RELAXED))
-                __atomic_store_n(&c->max_gap, gap, __ATOMIC_RELAXED);
+            else {
+                if (gap > __atomic_load_n(&c->max_gap, __ATOMIC_RELAXED))
+                    __atomic_store_n(&c->max_gap, gap, __ATOMIC_RELAXED);
+                gint64 smallest = __atomic_load_n(&c->min_gap, __ATOMIC_RELAXED);
+                if (smallest < 0 || gap < smallest) __atomic_store_n(&c->min_gap, gap, __ATOMIC_RELAXED);
+            }
         }
         __atomic_store_n(&c->last_pts, pts, __ATOMIC_RELAXED);
     }
@@ -98,6 +102,7 @@ DuoFrameCounter *duo_frame_counter_new(void) {
     c->first_pts = -1;
     c->first_arrival_us = -1;
     c->last_pts = -1;
+    c->min_gap = -1;
     c->keyframe_first = -1;
     c->luma_sample = -1;
     c->luma_max = -1;
@@ -126,6 +131,7 @@ void duo_frame_counter_snapshot(DuoFrameCounter *c, DuoFrameCounter *out) {
     out->first_arrival_us = __atomic_load_n(&c->first_arrival_us, __ATOMIC_RELAXED);
     out->last_pts = __atomic_load_n(&c->last_pts, __ATOMIC_RELAXED);
     out->max_gap = __atomic_load_n(&c->max_gap, __ATOMIC_RELAXED);
+    out->min_gap = __atomic_load_n(&c->min_gap, __ATOMIC_RELAXED);
     out->backwards = __atomic_load_n(&c->backwards, __ATOMIC_RELAXED);
     out->keyframe_first = __atomic_load_n(&c->keyframe_first, __ATOMIC_RELAXED);
     out->luma_sample = __atomic_load_n(&c->luma_sample, __ATOMIC_RELAXED);
@@ -378,4 +384,36 @@ int duo_caps_modes(const char *text, DuoCapsMode *out, int max) {
     }
     gst_caps_unref(caps);
     return count;
+}
+
+typedef struct {
+    GstClockTime interval;
+    GstClockTime last;
+} DuoCadence;
+
+static GstPadProbeReturn cadence_probe(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    DuoCadence *c = data;
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    GstClockTime pts = GST_BUFFER_PTS(buffer);
+    if (!GST_CLOCK_TIME_IS_VALID(pts)) return GST_PAD_PROBE_OK;
+    if (GST_CLOCK_TIME_IS_VALID(c->last)) {
+        GstClockTime next = c->last + c->interval;
+        if (pts + c->interval / 2 < next) return GST_PAD_PROBE_DROP;   // the slot just filled, again
+        if (pts != next && pts < next + c->interval / 2) {              // near the next slot: on it
+            buffer = gst_buffer_make_writable(buffer);
+            GST_BUFFER_PTS(buffer) = next;
+            GST_BUFFER_DURATION(buffer) = c->interval;
+            GST_PAD_PROBE_INFO_DATA(info) = buffer;
+            pts = next;
+        }
+    }
+    c->last = pts;
+    return GST_PAD_PROBE_OK;
+}
+
+void duo_attach_cadence(GstPad *pad, GstClockTime interval) {
+    DuoCadence *c = g_new0(DuoCadence, 1);
+    c->interval = interval;
+    c->last = GST_CLOCK_TIME_NONE;
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, cadence_probe, c, g_free);
 }

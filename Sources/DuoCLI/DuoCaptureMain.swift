@@ -135,6 +135,9 @@ enum InspectCommand {
         let videoSeconds: Double
         let audioBuffers: Int64
         let containerSeconds: Double?
+        /// Largest and smallest step between decoded frames' timestamps, ms.
+        let maxGapMs: Double
+        let minGapMs: Double?
     }
 
     static func run(_ arguments: [String]) throws(DuoError) -> String {
@@ -150,7 +153,8 @@ enum InspectCommand {
         }
         let r = Report(file: path, videoFrames: d.video.frames, width: d.width, height: d.height,
                        firstFrameIsKeyframe: d.encodedVideo.firstIsKeyframe, videoSeconds: seconds,
-                       audioBuffers: d.audio.frames, containerSeconds: d.duration.map { Double($0) / 1e9 })
+                       audioBuffers: d.audio.frames, containerSeconds: d.duration.map { Double($0) / 1e9 },
+                       maxGapMs: Double(d.video.maxGap) / 1e6, minGapMs: d.video.minGap.map { Double($0) / 1e6 })
         if json {
             let e = JSONEncoder()
             e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

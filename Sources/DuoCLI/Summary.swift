@@ -22,6 +22,8 @@ struct RunSummary: Encodable {
         let dropped: Int64
         /// Largest step between recorded frames' timestamps, ms (one frame interval when nothing was lost).
         let maxGapMs: Double
+        /// Smallest step, ms (under half an interval: two frames nearly at once).
+        let minGapMs: Double?
         /// Caps changes that reached the recording (a virtual-camera swap must cause none).
         let capsChanges: Int64
         let swaps: Int
@@ -70,6 +72,7 @@ struct RunSummary: Encodable {
                     durationSeconds: Double(r.frames.frames) / plan.format.frameRate.value,
                     startLatencyMs: r.startLatency.map { Double($0) / 1e6 }, audioBuffers: r.audio?.frames,
                     dropped: branch(r.frames, interval: interval).dropped, maxGapMs: Double(r.frames.maxGap) / 1e6,
+                    minGapMs: r.frames.minGap.map { Double($0) / 1e6 },
                     capsChanges: r.frames.capsChanges, swaps: r.swaps.count, error: r.failure?.message)
     }
 

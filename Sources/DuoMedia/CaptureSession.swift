@@ -191,6 +191,11 @@ public actor CaptureSession {
         let sample = sampleLuma
         // With two cameras, "camera" counts what the selector lets through: the active camera's frames.
         let cameraOut = p.child(.selector)?.staticPad("src") ?? p.child(.cameraCaps)?.staticPad("src")
+        // The virtual camera keeps one cadence across swaps (constant frame rate in every take); added
+        // before the counter, so the counter sees what the branches get.
+        if plan.secondCamera != nil, !plan.individual, let out = p.child(.selector)?.staticPad("src") {
+            duo_attach_cadence(out.pointer, GstClockTime(plan.format.frameRate.frameDurationNanoseconds))
+        }
         counters["camera"] = cameraOut.map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["operator"] = p.child(.operatorSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["subject"] = p.child(.subjectSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }

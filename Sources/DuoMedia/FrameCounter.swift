@@ -14,6 +14,9 @@ public struct FrameCount: Sendable, Equatable, Codable {
     public var lastPTS: Int64?
     /// Largest step between consecutive PTS, ns: more than one frame interval means frames were lost.
     public var maxGap: Int64
+    /// Smallest step between consecutive PTS, ns (nil before the second buffer): under half a frame
+    /// interval means two frames nearly at once (a cadence broken by a swap).
+    public var minGap: Int64? = nil
     public var backwardSteps: Int64
     /// Whether the first buffer was a keyframe (not a delta unit); nil before the first buffer.
     public var firstIsKeyframe: Bool?
@@ -53,7 +56,7 @@ public final class FrameCounter: @unchecked Sendable {
             firstPTS: s.first_pts >= 0 ? Int64(s.first_pts) : nil,
             firstArrivalMicros: s.first_arrival_us >= 0 ? Int64(s.first_arrival_us) : nil,
             lastPTS: s.last_pts >= 0 ? Int64(s.last_pts) : nil,
-            maxGap: Int64(s.max_gap),
+            maxGap: Int64(s.max_gap), minGap: s.min_gap >= 0 ? Int64(s.min_gap) : nil,
             backwardSteps: Int64(s.backwards),
             firstIsKeyframe: s.keyframe_first < 0 ? nil : s.keyframe_first == 1,
             lumaSample: s.luma_sample < 0 ? nil : Int(s.luma_sample),

@@ -64,6 +64,43 @@ final class CameraSwapTests: XCTestCase {
         XCTAssertEqual(Double(decoded.video.frames), Double(result.frames.frames), accuracy: 1)
     }
 
+    /// Twenty swaps, folds and unfolds in one take keep the recording's cadence: one file, no caps change,
+    /// no gap over one frame interval and no two frames closer than half an interval, from the decoded
+    /// timestamps.
+    func testTwentySwapsKeepAConstantFrameRate() async throws {
+        let dir = try temporaryDirectory(self)
+        let a = profile("a", pattern: "smpte", ["320x240@30"])
+        let b = profile("b", pattern: "black", ["320x240@30"])
+        let plan = try GraphPlan(library: library(), camera: .simulated(a), secondCamera: .simulated(b), requested: nil,
+                                 aspect: nil, encoder: .x264, container: .mkv)
+        let interval = plan.format.frameRate.frameDurationNanoseconds
+        let session = CaptureSession(plan: plan)
+        try await session.start()
+        try await session.waitUntil { counts, _ in counts.operatorView.frames >= 5 }
+        try await session.startTake(path: "\(dir)/twenty.mkv")
+        // fold (to B), unfold (to A) and swap in turn, each one changing the camera.
+        var swaps = 0, active = 0
+        for i in 0..<20 {
+            let before = await session.takeFrames?.frames ?? 0
+            try await session.waitUntil { _, take in (take?.frames ?? 0) >= before + 3 }
+            let target: Int? = i % 2 == 0 ? (active == 0 ? 1 : 0) : nil  // fold/unfold, then swap
+            if try await session.selectCamera(target) != nil { swaps += 1 }
+            active = 1 - active
+        }
+        let settled = await session.takeFrames?.frames ?? 0
+        try await session.waitUntil { _, take in (take?.frames ?? 0) >= settled + 5 }
+        let result = try await session.stopTake()
+        await session.stop()
+
+        XCTAssertEqual(result.swaps.count, swaps)
+        XCTAssertEqual(swaps, 20)
+        XCTAssertEqual(result.frames.capsChanges, 0)
+        let decoded = try MediaInspector.decode("\(dir)/twenty.mkv")
+        XCTAssertEqual(decoded.video.frames, result.frames.frames, "every recorded frame decodes")
+        XCTAssertLessThanOrEqual(decoded.video.maxGap, interval + 1_000_000, "largest gap (decoded) within one interval")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(decoded.video.minGap), interval / 2, "no two frames closer than half an interval")
+    }
+
     func testSwappingWithOneCameraIsRefused() async throws {
         let session = CaptureSession(plan: try smallPlan())
         try await session.start()

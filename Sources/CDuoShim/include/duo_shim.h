@@ -37,6 +37,7 @@ typedef struct {
     gint64 first_arrival_us; // g_get_monotonic_time() (CLOCK_MONOTONIC, µs) at the first buffer, -1 before
     gint64 last_pts;    // -1 until the first timestamped buffer
     gint64 max_gap;     // largest PTS step between consecutive buffers, ns
+    gint64 min_gap;     // smallest forward (or zero) PTS step, ns; -1 before the second buffer
     gint64 backwards;   // number of PTS steps that went backwards
     gint64 keyframe_first; // 1 if the first buffer was not a delta unit, 0 if it was, -1 unknown
     gint64 luma_sample;    // first Y byte of the last buffer when sampling is on, else -1
@@ -129,5 +130,11 @@ typedef struct {
 /// fixed width, height or rate is skipped. Returns how many modes were written, or -1 when the text
 /// is not caps at all.
 int duo_caps_modes(const char *text, DuoCapsMode *out, int max);
+
+/// Keeps a constant cadence on `pad` (the camera selector's output): a buffer for a slot already passed
+/// (a swap hands over the other camera's frame of the same instant) is dropped, and one within half a
+/// frame of the next slot is stamped on it, so the recording never has two frames closer than half an
+/// interval nor a gap over one. The state lives with the probe (freed when the pad goes).
+void duo_attach_cadence(GstPad *pad, GstClockTime interval);
 
 #endif
