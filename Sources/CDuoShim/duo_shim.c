@@ -303,6 +303,7 @@ void duo_set_uint64(gpointer object, const gchar *name, guint64 value) { g_objec
 void duo_set_string(gpointer object, const gchar *name, const gchar *value) { g_object_set(object, name, value, NULL); }
 void duo_set_object(gpointer object, const gchar *name, gpointer value) { g_object_set(object, name, value, NULL); }
 void duo_set_caps(gpointer object, const gchar *name, GstCaps *caps) { g_object_set(object, name, caps, NULL); }
+void duo_set_from_string(gpointer object, const gchar *name, const gchar *value) { gst_util_set_object_arg(G_OBJECT(object), name, value); }
 
 gboolean duo_has_property(gpointer object, const gchar *name) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;

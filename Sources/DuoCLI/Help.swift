@@ -48,10 +48,15 @@ enum Help {
                                            file at the new format (default), refuse the swap, or end the
                                            take; the recording never changes format inside a file
       --format WxH@FPS                     an upper bound: the best camera format within it (width,
-                                           height and rate each); without it, no bound
+                                           height and rate each); without it, no bound (videotestsrc
+                                           runs at exactly this, default 1280x720@30)
       --min-fps N                          formats of at least N fps (default 24) win: the most pixels,
                                            then the highest rate; if none reaches N, the highest rate
-                                           for cameras, 1280x720@30 for videotestsrc
+      --faces operator|subject             after a --camera: whose face it sees (a profile says it in
+                                           "faces"; default subject). A display's picture is mirrored
+                                           while its viewer faces the camera on the air (the selfie
+                                           convention), again on every swap; recordings never are
+      --mirror-preview                     flip the operator's own preview
 
     RUNNING
       --headless                           no windows: operator and subject branches end in fakesink

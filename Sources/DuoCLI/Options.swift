@@ -23,6 +23,10 @@ public struct Options: Sendable {
     /// `--swap-policy`: what a swap does to a take in individual mode when the formats differ.
     public var swapPolicy: SwapPolicy = .segment
     public var format: VideoFormat?
+    /// `--faces operator|subject` after a `--camera`: whose face that camera sees (A, B).
+    public var cameraFaces: [FacingViewer?] = []
+    /// `--mirror-preview`: the operator flips their own preview.
+    public var mirrorPreview = false
     /// `--min-fps`: formats below this rate are chosen only when no format reaches it.
     public var minimumRate = FormatSelection.defaultMinimumRate
     public var headless = false
@@ -127,6 +131,12 @@ public struct Options: Sendable {
                 }
             case "--format": o.format = try formatOption(try value(name))
             case "--min-fps": o.minimumRate = try reader.number(name, 1...240)
+            case "--faces":
+                let viewer = try FacingViewer.parse(try value(name), option: name)
+                guard sourcesGiven > 0 else { throw .usage("--faces comes after the --camera it describes (--camera v4l2:/dev/video0 --faces subject)") }
+                while o.cameraFaces.count < sourcesGiven { o.cameraFaces.append(nil) }
+                o.cameraFaces[sourcesGiven - 1] = viewer
+            case "--mirror-preview": o.mirrorPreview = true
             case "--duration":
                 let v = try value(name)
                 guard let d = OptionReader.decimal(v), d > 0, d <= 86_400 else {

@@ -41,7 +41,14 @@ struct SessionSetup {
         var plan = try GraphPlan(library: library, camera: camera, secondCamera: secondCamera,
                                  individual: options.cameraMode == .individual, requested: options.format, minimumRate: options.minimumRate,
                                  aspect: options.aspect, encoder: encoder, container: options.container, audio: audio)
-        plan.subjectPictureMirrored = options.subject.accessory == .preview
+        // Whose face each camera sees: --faces, else a simulated camera's profile, else the subject's.
+        let sources = [camera] + (secondCamera.map { [$0] } ?? [])
+        plan.faces = sources.enumerated().map { i, source in
+            if i < options.cameraFaces.count, let given = options.cameraFaces[i] { return given }
+            if case .simulated(let profile) = source, let faces = profile.faces { return faces }
+            return .theSubject
+        }
+        plan.operatorMirrorChoice = options.mirrorPreview
         plan.sinks = options.headless || options.command != .run ? .headless : .desktop
         try plan.validate()
         var dir: String?

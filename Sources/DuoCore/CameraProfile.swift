@@ -27,14 +27,18 @@ public struct CameraProfile: Sendable, Equatable {
     /// Whether the camera also delivers depth (the Duo's front cameras each do; their virtual camera,
     /// and so duo-capture's, carries none).
     public let depth: Bool
+    /// Whose face the camera sees (the profile's `faces`); nil: not said (taken as the subject's).
+    public let faces: FacingViewer?
 
-    public init(id: String, name: String, rotation: Int = 0, testPattern: String = "smpte", modes: [Mode], depth: Bool = false) {
+    public init(id: String, name: String, rotation: Int = 0, testPattern: String = "smpte", modes: [Mode], depth: Bool = false,
+                faces: FacingViewer? = nil) {
         self.id = id
         self.name = name
         self.rotation = rotation
         self.testPattern = testPattern
         self.modes = modes
         self.depth = depth
+        self.faces = faces
     }
 
     public var formats: [VideoFormat] { modes.map(\.format) }
@@ -53,6 +57,7 @@ public struct CameraProfile: Sendable, Equatable {
         let testPattern: String?
         let formats: [Entry]
         let depth: Bool?
+        let faces: String?
     }
 
     static let knownPixelFormats: Set<String> = ["NV12", "YUY2", "I420", "UYVY", "YV12", "RGB", "BGR", "BGRx", "GRAY8", "jpeg"]
@@ -104,7 +109,13 @@ public struct CameraProfile: Sendable, Equatable {
                 modes.append(Mode(pixelFormat: pixel, format: VideoFormat(width: entry.width, height: entry.height, frameRate: rate)))
             }
         }
-        return CameraProfile(id: file.id, name: file.name, rotation: rotation, testPattern: pattern, modes: modes, depth: file.depth ?? false)
+        return CameraProfile(id: file.id, name: file.name, rotation: rotation, testPattern: pattern, modes: modes, depth: file.depth ?? false,
+                             faces: try file.faces.map { text throws(DuoError) in
+                                 guard let v = FacingViewer(rawValue: text) else {
+                                     throw .input("\(source): faces is '\(text)'; give \"operator\" or \"subject\" (whose face the camera sees)")
+                                 }
+                                 return v
+                             })
     }
 
     private static func path(_ context: DecodingError.Context) -> String {

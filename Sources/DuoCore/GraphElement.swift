@@ -11,6 +11,10 @@ public enum GraphElement: String, Sendable, CaseIterable {
     /// The normalised camera's capsfilter (`{{name}}_caps` in normalise.gst, `camera_caps` for camera A).
     case cameraCaps = "camera_caps"
     case operatorSink = "operator_sink"
+    /// The operator preview's mirror (the selfie convention, DirectionMap).
+    case operatorMirror = "operator_mirror"
+    /// The subject picture's mirror.
+    case subjectMirror = "subject_mirror"
     /// The operator preview's size (desktop): the graph scales each frame once to the window's size.
     case operatorSize = "operator_size"
     case subjectValve = "subject_valve"
@@ -35,6 +39,8 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .subjectValve, .subjectSink: [("subject-headless", rawValue), ("subject-desktop", rawValue)]
         case .subjectWindow: [("subject-desktop", rawValue)]
         case .operatorSize: [("operator-desktop", rawValue)]
+        case .operatorMirror: [("operator-headless", rawValue), ("operator-desktop", rawValue)]
+        case .subjectMirror: [("subject-headless", rawValue), ("subject-desktop", rawValue)]
         case .subjectSize: [("subject-headless", rawValue), ("subject-desktop", rawValue)]
         case .audioTee, .audioSink: [("audio", rawValue)]
         case .recordQueue, .recordSink: [("record", rawValue)]

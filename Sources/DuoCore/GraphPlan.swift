@@ -161,9 +161,16 @@ public struct GraphPlan: Sendable {
     public let audio: AudioSource
     /// Where the operator and subject branches end: fakesinks (headless) or GTK windows (desktop).
     public var sinks: SinkMode = .headless
-    /// Mirror the subject branch's picture (the `preview` accessory kind): the person in front of a camera
-    /// that faces them expects a mirror image, as in any selfie view. The recording is never mirrored.
-    public var subjectPictureMirrored = false
+    /// Whose face each camera (A, B) sees; the displays' mirroring follows the active one (DirectionMap).
+    /// A simulated camera says it in its profile; others are taken to face the subject unless `--faces`.
+    public var faces: [FacingViewer] = [.theSubject, .theSubject]
+    /// `--mirror-preview`: the operator flips their own preview.
+    public var operatorMirrorChoice = false
+
+    /// How each display's picture is mirrored while camera `index` is on the air.
+    public func mirrors(activeCamera index: Int) -> (operatorPreview: Bool, subjectPicture: Bool) {
+        DirectionMap.mirrors(activeCameraFaces: faces[min(max(0, index), faces.count - 1)], operatorChoice: operatorMirrorChoice)
+    }
 
     public init(library: PipelineLibrary, camera: CameraSource, secondCamera: CameraSource? = nil, individual: Bool = false,
                 requested: VideoFormat?, minimumRate: Double = FormatSelection.defaultMinimumRate,
@@ -296,12 +303,14 @@ public struct GraphPlan: Sendable {
 
     /// The running graph without takes: camera ─▶ tee ─▶ operator, subject.
     public func liveDescription() throws(DuoError) -> String {
+        let mirrored = mirrors(activeCamera: 0)
         let op = try library.render("operator-\(sinks.rawValue)", [
             "operator_width": "\(format.width)", "operator_height": "\(format.height)",
+            "operator_mirror": mirrored.operatorPreview ? "horiz" : "identity",
         ])
         let subject = try library.render("subject-\(sinks.rawValue)", [
             "subject_width": "\(subjectSize.width)", "subject_height": "\(subjectSize.height)",
-            "subject_mirror": subjectPictureMirrored ? "horiz" : "identity",
+            "subject_mirror": mirrored.subjectPicture ? "horiz" : "identity",
         ])
         var d: String
         if let second = secondCamera, let secondMode = secondCameraMode {

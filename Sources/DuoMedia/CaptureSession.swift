@@ -338,6 +338,10 @@ public actor CaptureSession {
         let swap = CameraSwap(runningTime: runningTime, from: labels[activeCamera], to: labels[target],
                               format: plan.format(ofCamera: target).description)
         activeCamera = target
+        // Each display's picture is mirrored again for the camera now on the air (the selfie convention).
+        let mirrors = plan.mirrors(activeCamera: target)
+        pipeline?.child(.operatorMirror)?.setFromString("video-direction", mirrors.operatorPreview ? "horiz" : "identity")
+        pipeline?.child(.subjectMirror)?.setFromString("video-direction", mirrors.subjectPicture ? "horiz" : "identity")
         // The take's sidecar lists the swaps that happened while it recorded.
         await recorder?.noteSwap(swap)
         return swap

@@ -127,6 +127,8 @@ public final class ElementRef: @unchecked Sendable {
     func set(_ property: String, _ value: Bool) { duo_set_bool(UnsafeMutableRawPointer(pointer), property, value ? 1 : 0) }
     func set(_ property: String, _ value: Int32) { duo_set_int(UnsafeMutableRawPointer(pointer), property, value) }
     func set(_ property: String, _ value: String) { duo_set_string(UnsafeMutableRawPointer(pointer), property, value) }
+    /// Sets a property from its text form, as gst-launch would (enum nicks).
+    func setFromString(_ property: String, _ value: String) { duo_set_from_string(UnsafeMutableRawPointer(pointer), property, value) }
     /// Sets a caps-valued property from its text form; false when the text is not caps.
     @discardableResult
     func setCaps(_ property: String, _ description: String) -> Bool {

@@ -48,7 +48,7 @@ public enum MediaInspector {
               let audioPad = pipeline.child(named: "audio_sink")?.staticPad("sink") else {
             preconditionFailure("inspector graph lacks its named elements")
         }
-        let video = FrameCounter(pad: videoPad)
+        let video = FrameCounter(pad: videoPad, sampleLuma: true)
         let encoded = FrameCounter(pad: parsePad)
         let audio = FrameCounter(pad: audioPad)
         defer { pipeline.setState(GST_STATE_NULL) }

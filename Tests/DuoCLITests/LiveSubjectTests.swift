@@ -72,7 +72,6 @@ final class LiveSubjectTests: XCTestCase {
         var plan = try GraphPlan(library: PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path),
                                  camera: .testSource, requested: VideoFormat.parse("640x360@30"), aspect: nil,
                                  encoder: .x264, container: .mkv)
-        plan.subjectPictureMirrored = true
         let presenter = try SubjectPresenter(setup, width: plan.subjectSize.width, height: plan.subjectSize.height)
         await presenter.settle()
         let tap = FrameTap(presenter.drawer)

@@ -101,6 +101,51 @@ final class CameraSwapTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(decoded.video.minGap), interval / 2, "no two frames closer than half an interval")
     }
 
+    /// The selfie convention by direction: camera A faces the operator, B the subject. With A on the air
+    /// the operator's preview is mirrored and the subject's picture is not; after a swap to B, the reverse;
+    /// the recording never. (smpte's top-left is white; mirrored, it is the blue bar.)
+    func testMirroringFollowsTheActiveCamerasDirection() async throws {
+        let dir = try temporaryDirectory(self)
+        let a = profile("a", pattern: "smpte", ["320x240@30"]), b = profile("b", pattern: "smpte", ["320x240@30"])
+        var plan = try GraphPlan(library: library(), camera: .simulated(a), secondCamera: .simulated(b), requested: nil,
+                                 aspect: nil, encoder: .x264, container: .mkv)
+        plan.faces = [.theOperator, .theSubject]
+        let session = CaptureSession(plan: plan, sampleLuma: true)
+        try await session.start()
+        func settle() async throws {
+            let seen = await session.counts.subjectView.frames
+            try await session.waitUntil { counts, _ in counts.subjectView.frames >= seen + 5 && counts.operatorView.frames >= 5 }
+        }
+        func mirrored() async -> (operatorPreview: Bool, subjectPicture: Bool, camera: Bool) {
+            let c = await session.counts
+            return ((c.operatorView.lumaSample ?? 255) < 100, (c.subjectView.lumaSample ?? 255) < 100, (c.camera.lumaSample ?? 255) < 100)
+        }
+        try await settle()
+        var m = await mirrored()
+        XCTAssertEqual([m.operatorPreview, m.subjectPicture, m.camera], [true, false, false], "A (facing the operator) on the air")
+        try await session.startTake(path: "\(dir)/mirror.mkv")
+        _ = try await session.selectCamera(1)
+        try await settle()
+        m = await mirrored()
+        XCTAssertEqual([m.operatorPreview, m.subjectPicture, m.camera], [false, true, false], "B (facing the subject) on the air")
+        _ = try await session.selectCamera(0)
+        try await settle()
+        m = await mirrored()
+        XCTAssertEqual([m.operatorPreview, m.subjectPicture], [true, false], "back to A")
+        _ = try await session.selectCamera(1)
+        try await settle()
+        _ = try await session.stopTake()
+        await session.stop()
+        let decoded = try MediaInspector.decode("\(dir)/mirror.mkv")
+        XCTAssertGreaterThan(try XCTUnwrap(decoded.video.lumaSample), 128, "the recording is never mirrored")
+        XCTAssertGreaterThan(try XCTUnwrap(decoded.video.lumaMax), 128)
+
+        // --mirror-preview flips the operator's own preview.
+        plan.operatorMirrorChoice = true
+        XCTAssertFalse(plan.mirrors(activeCamera: 0).operatorPreview)
+        XCTAssertTrue(plan.mirrors(activeCamera: 1).operatorPreview)
+    }
+
     func testSwappingWithOneCameraIsRefused() async throws {
         let session = CaptureSession(plan: try smallPlan())
         try await session.start()

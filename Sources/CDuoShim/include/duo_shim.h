@@ -110,6 +110,8 @@ void duo_set_uint64(gpointer object, const gchar *name, guint64 value);
 void duo_set_string(gpointer object, const gchar *name, const gchar *value);
 void duo_set_object(gpointer object, const gchar *name, gpointer value);
 void duo_set_caps(gpointer object, const gchar *name, GstCaps *caps);
+/// Sets any property from its text form (enum nicks such as videoflip's "horiz"), as gst-launch does.
+void duo_set_from_string(gpointer object, const gchar *name, const gchar *value);
 gboolean duo_has_property(gpointer object, const gchar *name);
 /// Wraps an ordinary element sink pad's chain functions so that a flow error downstream of it
 /// (not-linked, not-negotiated, error, EOS) is never returned upstream: the branch behind it can fail
