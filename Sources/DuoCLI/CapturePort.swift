@@ -22,6 +22,10 @@ protocol CapturePort: Sendable {
     var activeCamera: Int { get async }
     func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap?
     func setSubjectBranchOpen(_ open: Bool) async
+    /// Frames each camera delivered (A, B); one entry with one camera.
+    var cameraFrames: [Int64] { get async }
+    /// The test hub: camera `index` stops delivering (unplugged) or comes back.
+    func setCameraPlugged(_ index: Int, _ plugged: Bool) async throws(DuoError)
 }
 
 extension CaptureSession: CapturePort {

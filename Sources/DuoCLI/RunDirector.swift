@@ -314,7 +314,24 @@ actor RunDirector {
             if let why = face.setFullscreen(on) { refuse(why) }
         case .swap, .fold, .unfold:
             // Posture picks the camera as on the Duo: unfolded (open) uses camera A (inner), folded B (outer).
-            await swapCameras(command == .fold ? 1 : command == .unfold ? 0 : nil)
+            let requested: Int? = command == .fold ? 1 : command == .unfold ? 0 : nil
+            let active = await capture.activeCamera
+            let target = requested ?? (1 - active)
+            if lostCameras.contains(target), plan.secondCamera != nil {
+                refuse("camera \(cameraLetter(target)) (\(cameraName(target))) is lost; it is taken back when it returns")
+            } else {
+                await swapCameras(requested)
+            }
+        case .unplug(let camera), .replug(let camera):
+            guard plan.secondCamera != nil, !plan.individual else {
+                refuse("\(command.name) simulates losing one of two cameras in virtual mode; give --camera twice")
+                break
+            }
+            do throws(DuoError) {
+                var plugged = false
+                if case .replug = command { plugged = true }
+                try await capture.setCameraPlugged(camera, plugged)
+            } catch { refuse("\(command.name): \(error.message)") }
         case .mirror:
             await presenter.cycleMirror(at: now)
             await status(trigger: "command")
@@ -425,6 +442,68 @@ actor RunDirector {
     }
 
     /// A swap, with the take handled as `--swap-policy` says when the cameras' formats differ.
+    // MARK: Camera loss (two cameras, virtual mode)
+
+    /// Cameras lost, by index: reported once, re-attached when their frames come back.
+    private var lostCameras: Set<Int> = []
+    /// Each camera's frame count and when it last grew (pipeline time).
+    private var cameraProgress: [(frames: Int64, at: Int64)] = []
+    /// A camera that delivers nothing for this long is lost: four frame intervals, at least 0.3 s.
+    var cameraLossTimeout: Int64 { Int64(max(0.3, 4.0 / max(plan.format.frameRate.value, 0.001)) * 1e9) }
+    private var cameraLossApplies: Bool { plan.secondCamera != nil && !plan.individual }
+
+    private func cameraLetter(_ index: Int) -> String { index == 0 ? "A" : "B" }
+    private func cameraName(_ index: Int) -> String { index == 0 ? plan.camera.label : plan.secondCamera?.label ?? "?" }
+
+    /// The documents' interruption: the session goes on. The take continues on the other camera (the
+    /// selector switches to it when the lost one was on the air), without a new file.
+    private func cameraLost(_ index: Int, reason: String) async {
+        guard cameraLossApplies, !lostCameras.contains(index) else { return }
+        lostCameras.insert(index)
+        events.emit("camera-lost", ["camera": cameraLetter(index), "label": cameraName(index), "reason": reason])
+        let other = 1 - index
+        var message = "camera \(cameraLetter(index)) (\(cameraName(index))) lost: \(reason)"
+        if await capture.activeCamera == index, !lostCameras.contains(other) {
+            await swapCameras(other)
+            message += "; going on with camera \(cameraLetter(other))"
+        }
+        log("duo-capture: warning: \(message); it is taken back when it returns")
+        face.say(message)
+    }
+
+    private func cameraRestored(_ index: Int) {
+        lostCameras.remove(index)
+        events.emit("camera-restored", ["camera": cameraLetter(index), "label": cameraName(index)])
+        log("duo-capture: camera \(cameraLetter(index)) (\(cameraName(index))) is back")
+        face.say("camera \(cameraLetter(index)) is back")
+    }
+
+    /// Per-camera watchdog on the pipeline clock: a camera silent for `cameraLossTimeout` is lost; one
+    /// that delivers again is restored.
+    private func watchCameras(at now: Int64) async {
+        guard cameraLossApplies else { return }
+        let frames = await capture.cameraFrames
+        guard frames.count == 2 else { return }
+        if cameraProgress.count != 2 { cameraProgress = frames.map { ($0, now) } }
+        // The camera on the air first: the selector holds the other one's frames back while it waits for
+        // the active stream, so the other is judged only while the active one delivers.
+        let active = await capture.activeCamera
+        var activeSilent = false
+        for i in [active, 1 - active] {
+            if frames[i] > cameraProgress[i].frames {
+                cameraProgress[i] = (frames[i], now)
+                if lostCameras.contains(i) { cameraRestored(i) }
+            } else if frames[i] > 0, !lostCameras.contains(i), now - cameraProgress[i].at > cameraLossTimeout {
+                if i != active && activeSilent { continue }
+                if i == active { activeSilent = true }
+                await cameraLost(i, reason: "delivered no frame for \(String(format: "%.1f", Double(now - cameraProgress[i].at) / 1e9)) s")
+                // The camera now on the air gets a fresh window: it was held back, not silent.
+                cameraProgress[1 - i].at = now
+                if i == active { break }
+            }
+        }
+    }
+
     private func swapCameras(_ requested: Int?) async {
         switch await CameraSwitch.perform(requested, session: capture, plan: plan, policy: settings.swapPolicy,
                                           stopTake: { await self.stopTake() }) {
@@ -450,6 +529,7 @@ actor RunDirector {
         case .takeEnded(let result): await takeEnded(result)
         case .audioLevel(_, let peak): audioPeak = peak.rounded()
         case .takeStarted: break
+        case .cameraLost(let index, let reason): await cameraLost(index, reason: reason)
         case .subjectFailed(let why):
             let message = "the subject view failed and is off for the rest of the run (\(why)); the preview and the recording go on"
             events.emit("error", ["message": message])
@@ -496,6 +576,7 @@ actor RunDirector {
         if let runEnd, now >= runEnd { return end(.duration) }
         // One reading of the counters serves the watchdogs and the figures of this tick.
         let counts = await capture.counts
+        await watchCameras(at: now)
         watchFrames(now, cameraFrames: counts.camera.frames)
         if endReason != nil { return }
         if now - lastScriptCheckAt >= nanosecondsPerSecond / 2 { await watchScript(now) }

@@ -15,6 +15,8 @@ import Foundation
 ///     {"cmd":"script","path":"talk.md"}     open another script (as the O key does)
 ///     {"cmd":"font","step":1}               teleprompter text larger (1) or smaller (-1)
 ///     {"cmd":"swap"} {"cmd":"fold"} {"cmd":"unfold"}   camera swaps (need a second camera)
+///     {"cmd":"unplug","camera":"B"}         the test hub: camera A or B stops (as if unplugged);
+///     {"cmd":"replug","camera":"B"}         and comes back (two cameras, virtual mode)
 ///     {"cmd":"quit"}                        end the run (a take is finalised first)
 ///
 /// This is the run's one input vocabulary: the desktop's keys are bindings to these commands (see
@@ -37,9 +39,12 @@ public enum ControlCommand: Sendable, Equatable {
     case script(path: String)
     /// Teleprompter text one step larger (1) or smaller (-1).
     case fontStep(Int)
+    /// The test hub's camera faults: camera 0 (A) or 1 (B) stops delivering, or comes back.
+    case unplug(camera: Int)
+    case replug(camera: Int)
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "jump",
-                               "mirror", "swap", "fold", "unfold", "script", "font", "quit"]
+                               "mirror", "swap", "fold", "unfold", "script", "font", "unplug", "replug", "quit"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -60,6 +65,8 @@ public enum ControlCommand: Sendable, Equatable {
         case .jump: "jump"
         case .script: "script"
         case .fontStep: "font"
+        case .unplug: "unplug"
+        case .replug: "replug"
         }
     }
 
@@ -105,6 +112,11 @@ public enum ControlCommand: Sendable, Equatable {
                 throw .usage("control: script needs \"path\": the script file, such as {\"cmd\":\"script\",\"path\":\"/home/me/talk.md\"}")
             }
             return .script(path: path)
+        case "unplug", "replug":
+            guard let camera = (object["camera"] as? String).flatMap({ ["A": 0, "B": 1][$0] }) else {
+                throw .usage("control: \(cmd) needs \"camera\": \"A\" or \"B\", such as {\"cmd\":\"\(cmd)\",\"camera\":\"B\"}")
+            }
+            return cmd == "unplug" ? .unplug(camera: camera) : .replug(camera: camera)
         case "jump":
             guard let to = (object["to"] as? String).flatMap(Jump.init(rawValue:)) else {
                 throw .usage("control: jump needs \"to\": \"next\", \"previous\" or \"start\"")

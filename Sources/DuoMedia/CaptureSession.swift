@@ -106,6 +106,9 @@ public enum SessionEvent: Sendable {
     /// The subject view's branch failed (an element named subject_*): it is shut for the rest of the run,
     /// the preview and the take go on.
     case subjectFailed(String)
+    /// Camera `index` (0 = A, 1 = B) of a two-camera session failed (an unplugged device's error): its
+    /// source is stopped, the other camera goes on. Fatal only when the other one is lost too.
+    case cameraLost(index: Int, reason: String)
 }
 
 /// Thread: an actor (the capture-session actor); its probes run on streaming threads, its bus
@@ -197,6 +200,10 @@ public actor CaptureSession {
             duo_attach_cadence(out.pointer, GstClockTime(plan.format.frameRate.frameDurationNanoseconds))
         }
         counters["camera"] = cameraOut.map { FrameCounter(pad: $0, sampleLuma: sample) }
+        if let selector = p.child(.selector) {
+            counters["camera0"] = selector.staticPad("sink_0").map { FrameCounter(pad: $0) }
+            counters["camera1"] = selector.staticPad("sink_1").map { FrameCounter(pad: $0) }
+        }
         counters["operator"] = p.child(.operatorSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["subject"] = p.child(.subjectSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         p.child(.subjectValve)?.set("drop", !initialSubjectOpen)
@@ -347,6 +354,39 @@ public actor CaptureSession {
         return swap
     }
 
+    /// Frames each camera delivered to the selector (A, B); one entry with one camera.
+    public var cameraFrames: [Int64] {
+        [counters["camera0"], counters["camera1"]].compactMap { $0?.read().frames }
+    }
+
+    /// Cameras whose source is stopped (unplugged, or lost to an error).
+    private var unpluggedCameras: Set<Int> = []
+
+    /// Which camera (0 = A, 1 = B) an element belongs to, by name (`camera…`, `camera_b…`).
+    private func cameraIndex(ofElement name: String) -> Int? {
+        if name == "camera_b" || name.hasPrefix("camera_b_") { return 1 }
+        if name == "camera" || name.hasPrefix("camera_") { return 0 }
+        return nil
+    }
+
+    /// The test hub's unplug and re-plug: camera `index`'s source stops delivering (as a device pulled
+    /// out does) or starts again in step with the running graph. A real camera is reopened on re-plug.
+    public func setCameraPlugged(_ index: Int, _ plugged: Bool) throws(DuoError) {
+        guard plan.secondCamera != nil || index == 0 else { throw .usage("there is no camera B; give --camera twice") }
+        guard let source = pipeline?.child(named: index == 0 ? "camera" : "camera_b") else {
+            throw .runtime("the capture session is not running")
+        }
+        if plugged {
+            guard unpluggedCameras.contains(index) else { return }
+            unpluggedCameras.remove(index)
+            _ = source.syncStateWithParent()
+        } else {
+            guard !unpluggedCameras.contains(index) else { return }
+            unpluggedCameras.insert(index)
+            source.setState(GST_STATE_NULL)
+        }
+    }
+
     // MARK: State
 
     public var counts: BranchCounts {
@@ -432,6 +472,14 @@ public actor CaptureSession {
             if let takeNumber {
                 // An error inside a take's bin is the take's, never the graph's: the preview goes on.
                 await recorder?.error(inTake: takeNumber, source: source, message: message, domainCode: domainCode)
+                return
+            }
+            if let index = cameraIndex(ofElement: source), plan.secondCamera != nil, !plan.individual,
+               !unpluggedCameras.contains(1 - index) {
+                // One camera of two lost: stop its source (a re-plug restarts it); the other goes on.
+                unpluggedCameras.insert(index)
+                pipeline?.child(named: index == 0 ? "camera" : "camera_b")?.setState(GST_STATE_NULL)
+                eventSink.yield(.cameraLost(index: index, reason: "\(source): \(message)"))
                 return
             }
             if source.hasPrefix("subject_") {

@@ -137,6 +137,9 @@ public final class ElementRef: @unchecked Sendable {
         gst_caps_unref(caps)
         return true
     }
+    /// Brings the element to its parent's state (a stopped source joining the running graph again).
+    @discardableResult
+    func syncStateWithParent() -> Bool { gst_element_sync_state_with_parent(pointer) != 0 }
     func has(_ property: String) -> Bool { duo_has_property(UnsafeMutableRawPointer(pointer), property) != 0 }
 
     @discardableResult

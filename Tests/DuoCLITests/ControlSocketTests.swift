@@ -219,6 +219,49 @@ final class TwoCameraRunTests: XCTestCase {
         XCTAssertEqual(swaps.count, 2)
     }
 
+    /// The documents' interruption: camera B (not on the air) unplugged mid-take and plugged back, then
+    /// camera A (on the air) unplugged: the take goes on in one file, on A and then on B, the run ends
+    /// normally, and the events say what happened.
+    func testALostCameraNeverEndsTheTake() throws {
+        let dir = try scratchDirectory(self)
+        let timeline = "\(dir)/faults.jsonl"
+        try Data("""
+            {"at": 0.2, "cmd": "record"}
+            {"at": 0.8, "cmd": "unplug", "camera": "B"}
+            {"at": 1.8, "cmd": "replug", "camera": "B"}
+            {"at": 2.8, "cmd": "unplug", "camera": "A"}
+            {"at": 4.0, "cmd": "stop"}
+            {"at": 4.2, "cmd": "quit"}
+            """.utf8).write(to: URL(fileURLWithPath: timeline))
+        let events = "\(dir)/events.jsonl"
+        let run = try duoCapture(["--headless", "--camera", "inner", "--camera", "outer", "--format", "320x180@30",
+                                  "--countdown", "0", "--record-dir", dir, "--timeline", timeline, "--events", events,
+                                  "--json", "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let story = lines.compactMap { e -> String? in
+            switch e["event"] as? String {
+            case "camera-lost": "lost \(e["camera"] as? String ?? "?")"
+            case "camera-restored": "restored \(e["camera"] as? String ?? "?")"
+            case "swap": "swap"
+            case "take-started": "take"
+            case "take-ended": "ended"
+            default: nil
+            }
+        }
+        XCTAssertEqual(story, ["take", "lost B", "restored B", "lost A", "swap", "ended"], "\(story)")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.takes.count, 1, "one file")
+        let take = try XCTUnwrap(report.takes.first)
+        let decoded = try MediaInspector.decode(take.file)
+        XCTAssertEqual(Double(decoded.video.frames), Double(take.frames), accuracy: 1)
+        // B's loss costs nothing; A's costs the frames until it is noticed (four intervals, at least 0.3 s).
+        XCTAssertGreaterThan(take.frames, 90, "the take went on to the stop")
+        XCTAssertLessThanOrEqual(try XCTUnwrap(take.maxGapMs), 700, "the gap while camera A was on the air and silent")
+    }
+
     func testCamerasWithoutACommonFormatAreRefused() throws {
         let dir = try scratchDirectory(self)
         let odd = "\(dir)/odd.json"

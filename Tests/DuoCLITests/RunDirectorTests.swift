@@ -13,7 +13,7 @@ actor FakeCapture: CapturePort {
     nonisolated let eventSink: AsyncStream<SessionEvent>.Continuation
     let clock: ManualClock
     let plan: GraphPlan
-    var cameraFrames: Int64 = 0
+    var totalFrames: Int64 = 0
     /// Frames each take records by the time it is stopped.
     var framesPerTake: Int64 = 30
     private(set) var begun: [(number: Int, path: String, startingAt: Int64)] = []
@@ -28,7 +28,7 @@ actor FakeCapture: CapturePort {
         (events, eventSink) = AsyncStream.makeStream(of: SessionEvent.self)
     }
 
-    func setCameraFrames(_ n: Int64) { cameraFrames = n }
+    func setCameraFrames(_ n: Int64) { totalFrames = n }
     func setFramesPerTake(_ n: Int64) { framesPerTake = n }
 
     func startCapture() async throws(DuoError) {}
@@ -40,7 +40,7 @@ actor FakeCapture: CapturePort {
     var isRecording: Bool { take != nil }
     var counts: BranchCounts {
         var camera = FrameCount.zero
-        camera.frames = cameraFrames
+        camera.frames = totalFrames
         return BranchCounts(camera: camera, operatorView: .zero, subjectView: .zero)
     }
 
@@ -84,6 +84,13 @@ actor FakeCapture: CapturePort {
     }
 
     func setSubjectBranchOpen(_ open: Bool) async { subjectOpen.append(open) }
+
+    /// Each camera's frames, set by the test (two cameras).
+    private(set) var perCamera: [Int64] = []
+    func setPerCamera(_ frames: [Int64]) { perCamera = frames }
+    var cameraFrames: [Int64] { perCamera }
+    private(set) var plugs: [String] = []
+    func setCameraPlugged(_ index: Int, _ plugged: Bool) async throws(DuoError) { plugs.append("\(index) \(plugged)") }
 }
 
 /// A desktop-like face: it draws the subject view itself and records when it shows the camera picture.
@@ -382,6 +389,39 @@ final class RunDirectorTests: XCTestCase {
         await d.process(.subjectSize(width: 3840, height: 2160))
         let large = await d.presenter.status(at: clock.now()).fontSize
         XCTAssertEqual(large / small, 2160.0 / 240, accuracy: 0.5, "--lines 5 fills the new monitor: the text grows with its height")
+    }
+
+    /// Two cameras, virtual mode: the camera on the air going silent is lost (an event), the take switches
+    /// to the other one; its frames coming back restore it; a swap to a lost camera is refused.
+    func testALostCameraIsReplacedByTheOtherAndTakenBackWhenItReturns() async throws {
+        let (d, capture) = try director(plan: try plan([["320x240@30"], ["320x240@30"]]))
+        await d.process(.started)
+        await capture.setCameraFrames(100)
+        await capture.setPerCamera([100, 100])
+        await advance(0.2, d)
+        await capture.setPerCamera([100, 106])   // A silent, B delivering
+        await capture.setCameraFrames(106)
+        await advance(0.2, d)
+        XCTAssertTrue(try events("camera-lost").isEmpty, "0.2 s of silence is not a loss (4 frames at 30 fps is 0.3 s)")
+        await capture.setPerCamera([100, 112])
+        await capture.setCameraFrames(112)
+        await advance(0.2, d)
+        let lost = try XCTUnwrap(try events("camera-lost").first)
+        XCTAssertEqual(lost["camera"] as? String, "A")
+        XCTAssertTrue((lost["reason"] as? String ?? "").contains("delivered no frame"))
+        XCTAssertEqual(try events("swap").last?["to"] as? String, try plan([["320x240@30"], ["320x240@30"]]).secondCamera?.label)
+        let active = await capture.activeCamera
+        XCTAssertEqual(active, 1, "the take goes on with camera B")
+        await d.process(.command(.unfold, source: .control))
+        XCTAssertTrue((try events("error").last?["message"] as? String ?? "").contains("camera A"), "no swap to a lost camera")
+        await capture.setPerCamera([103, 118])
+        await capture.setCameraFrames(118)
+        await advance(0.2, d)
+        XCTAssertEqual(try events("camera-restored").first?["camera"] as? String, "A")
+        XCTAssertTrue(try events("stopped").isEmpty, "the run goes on")
+        await d.process(.command(.unplug(camera: 1), source: .timeline))
+        let plugs = await capture.plugs
+        XCTAssertEqual(plugs, ["1 false"])
     }
 
     /// The face's reports arrive as inputs; carry out what has been queued (no sleeping: the queue is read

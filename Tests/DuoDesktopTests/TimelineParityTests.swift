@@ -7,7 +7,8 @@ import XCTest
 /// with exactly its fields.
 final class TimelineParityTests: XCTestCase {
     static let timeline = """
-        # countdown cancelled, a take with teleprompter commands and a swap, refusals, quit
+        # countdown cancelled, a take with teleprompter commands and a swap, refusals, camera B (on the air)
+        # lost and back, quit
         {"at": 0.5, "cmd": "record"}
         {"at": 1.0, "cmd": "stop"}
         {"at": 1.5, "cmd": "record"}
@@ -19,7 +20,9 @@ final class TimelineParityTests: XCTestCase {
         {"at": 5.5, "cmd": "stop"}
         {"at": 6.0, "cmd": "stop"}
         {"at": 6.5, "cmd": "accessory", "on": false}
-        {"at": 7.0, "cmd": "quit"}
+        {"at": 7.0, "cmd": "unplug", "camera": "B"}
+        {"at": 8.5, "cmd": "replug", "camera": "B"}
+        {"at": 10.0, "cmd": "quit"}
         """
 
     /// Events only a display has, and events whose count depends on timing (periodic status, frames).
@@ -36,6 +39,7 @@ final class TimelineParityTests: XCTestCase {
             "started": ["camera", "format"], "timeline": ["at"], "command": ["cmd", "source"],
             "countdown": ["seconds", "take"], "countdown-cancelled": ["take"], "take-started": ["take"],
             "take-ended": ["take", "kept", "empty", "error"], "swap": ["from", "to", "format"],
+            "camera-lost": ["camera", "label"], "camera-restored": ["camera", "label"],
             "status": ["trigger", "paused", "mirror", "recording"], "error": ["message"], "stopped": ["reason", "exitCode"],
         ]
         let name = e["event"] as? String ?? "?"
