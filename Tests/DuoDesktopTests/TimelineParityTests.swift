@@ -82,10 +82,12 @@ final class TimelineParityTests: XCTestCase {
         let a = try lines(headlessEvents).filter(Self.comparable).map(Self.projection)
         let b = try lines(desktopEvents).filter(Self.comparable).map(Self.projection)
         XCTAssertEqual(a, b, "headless:\n\(a.joined(separator: "\n"))\ndesktop:\n\(b.joined(separator: "\n"))")
-        // The run did what the timeline says: one cancelled countdown, one take across the swap, two refusals.
+        // The run did what the timeline says: one cancelled countdown, one take across the swap, two refusals,
+        // camera B lost (on the air: the run swaps back to A) and restored.
         XCTAssertEqual(a.filter { $0.hasPrefix("take-ended") }, ["take-ended take=1 kept=1 empty=0 error=<null>"])
         XCTAssertEqual(a.filter { $0.hasPrefix("countdown-cancelled") }.count, 1)
-        XCTAssertEqual(a.filter { $0.hasPrefix("swap") }.count, 1)
+        XCTAssertEqual(a.filter { $0.hasPrefix("swap") }.count, 2, "the command's, and the one after camera B was lost on the air")
+        XCTAssertEqual(a.filter { $0.hasPrefix("camera-") }.map { String($0.prefix(20)) }, ["camera-lost camera=B", "camera-restored came"])
         XCTAssertEqual(a.filter { $0.hasPrefix("error") }.count, 2)
         XCTAssertEqual(a.last, "stopped reason=quit command exitCode=0")
         // Between them the two runs wrote every documented event.
