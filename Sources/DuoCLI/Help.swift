@@ -73,7 +73,11 @@ enum Help {
                                            mirror, {"cmd":"accessory","on":true},
                                            {"cmd":"fullscreen","on":false}, {"cmd":"speed","step":1} or
                                            {"preset":1-5}, {"cmd":"jump","to":"next|previous|start"}, swap,
-                                           fold, unfold; quit goes ahead of commands still queued. Every
+                                           fold, unfold, {"cmd":"script","path":…}, {"cmd":"font","step":1},
+                                           and the test hub's {"cmd":"unplug","camera":"B"} and replug
+                                           (two cameras: a lost camera never ends the take; the other
+                                           goes on, and it is taken back when it returns); quit goes
+                                           ahead of commands still queued. Every
                                            event comes back as JSON lines (docs/events.md lists them)
       --timeline FILE                      replay timed commands for a reproducible session: one line
                                            each, {"at": SECONDS, "cmd": …} (the --control commands),

@@ -429,7 +429,7 @@ actor RunDirector {
         // The markers are read before the presenter hears of the end (which resets the scroll).
         let markers = await presenter.markersPassed(from: result.startRunningTime, to: result.endRunningTime)
         await presenter.takeEnded(at: result.endRunningTime)
-        sidecars.ended(result, markers: markers)
+        sidecars.ended(result, markers: markers, interruptions: interruptions)
         if let failure = result.failure {
             log("duo-capture: \(failure.message)")
             face.say(failure.message)
@@ -446,6 +446,8 @@ actor RunDirector {
 
     /// Cameras lost, by index: reported once, re-attached when their frames come back.
     private var lostCameras: Set<Int> = []
+    /// Every loss and restoration, for the sidecars of the takes they happened in.
+    private var interruptions: [(at: Int64, camera: String, what: String, reason: String?)] = []
     /// Each camera's frame count and when it last grew (pipeline time).
     private var cameraProgress: [(frames: Int64, at: Int64)] = []
     /// A camera that delivers nothing for this long is lost: four frame intervals, at least 0.3 s.
@@ -460,6 +462,7 @@ actor RunDirector {
     private func cameraLost(_ index: Int, reason: String) async {
         guard cameraLossApplies, !lostCameras.contains(index) else { return }
         lostCameras.insert(index)
+        interruptions.append((clock.now(), cameraLetter(index), "lost", reason))
         events.emit("camera-lost", ["camera": cameraLetter(index), "label": cameraName(index), "reason": reason])
         let other = 1 - index
         var message = "camera \(cameraLetter(index)) (\(cameraName(index))) lost: \(reason)"
@@ -473,6 +476,7 @@ actor RunDirector {
 
     private func cameraRestored(_ index: Int) {
         lostCameras.remove(index)
+        interruptions.append((clock.now(), cameraLetter(index), "restored", nil))
         events.emit("camera-restored", ["camera": cameraLetter(index), "label": cameraName(index)])
         log("duo-capture: camera \(cameraLetter(index)) (\(cameraName(index))) is back")
         face.say("camera \(cameraLetter(index)) is back")

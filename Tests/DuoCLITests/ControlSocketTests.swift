@@ -260,6 +260,9 @@ final class TwoCameraRunTests: XCTestCase {
         // B's loss costs nothing; A's costs the frames until it is noticed (four intervals, at least 0.3 s).
         XCTAssertGreaterThan(take.frames, 90, "the take went on to the stop")
         XCTAssertLessThanOrEqual(try XCTUnwrap(take.maxGapMs), 700, "the gap while camera A was on the air and silent")
+        let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: take.file))
+        XCTAssertEqual(sidecar.interruptions?.map { "\($0.what) \($0.camera)" }, ["lost B", "restored B", "lost A"])
+        XCTAssertEqual(sidecar.swaps.count, 1, "the switch to B after A was lost")
     }
 
     func testCamerasWithoutACommonFormatAreRefused() throws {

@@ -62,8 +62,10 @@ final class RotationTests: XCTestCase {
     func testProfileRotationTurnsThePictureClockwise() async throws {
         let profile = CameraProfile(id: "sideways", name: "Sideways sensor", rotation: 90, testPattern: "smpte",
                                     modes: [.init(pixelFormat: "I420", format: VideoFormat.parse("320x240@30")!)])
-        let plan = try GraphPlan(library: library(), camera: .simulated(profile), requested: nil, aspect: nil,
+        var plan = try GraphPlan(library: library(), camera: .simulated(profile), requested: nil, aspect: nil,
                                  encoder: .x264, container: .mkv)
+        // The camera faces the operator: the subject's frames (tapped here) are not mirrored.
+        plan.faces = [.theOperator, .theOperator]
         XCTAssertEqual(plan.format.description, "240x320@30")
         let tap = RowTap()
         let session = CaptureSession(plan: plan, subjectDrawer: tap)
