@@ -418,3 +418,5 @@ void duo_attach_cadence(GstPad *pad, GstClockTime interval) {
     c->last = GST_CLOCK_TIME_NONE;
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, cadence_probe, c, g_free);
 }
+
+void duo_send_eos(GstPad *pad) { gst_pad_send_event(pad, gst_event_new_eos()); }

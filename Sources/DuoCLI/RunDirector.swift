@@ -447,7 +447,7 @@ actor RunDirector {
     /// Cameras lost, by index: reported once, re-attached when their frames come back.
     private var lostCameras: Set<Int> = []
     /// Every loss and restoration, for the sidecars of the takes they happened in.
-    private var interruptions: [(at: Int64, camera: String, what: String, reason: String?)] = []
+    private var interruptions: [(at: Int64, device: String, what: String, reason: String?)] = []
     /// Each camera's frame count and when it last grew (pipeline time).
     private var cameraProgress: [(frames: Int64, at: Int64)] = []
     /// A camera that delivers nothing for this long is lost: four frame intervals, at least 0.3 s.
@@ -534,6 +534,13 @@ actor RunDirector {
         case .audioLevel(_, let peak): audioPeak = peak.rounded()
         case .takeStarted: break
         case .cameraLost(let index, let reason): await cameraLost(index, reason: reason)
+        case .microphoneLost(let reason):
+            interruptions.append((clock.now(), "microphone", "lost", reason))
+            let message = "the microphone was lost (\(reason)); the run and any take go on without sound"
+            events.emit("error", ["message": message])
+            log("duo-capture: warning: \(message)")
+            face.say(message)
+            audioPeak = nil
         case .subjectFailed(let why):
             let message = "the subject view failed and is off for the rest of the run (\(why)); the preview and the recording go on"
             events.emit("error", ["message": message])

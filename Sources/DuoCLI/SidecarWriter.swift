@@ -47,14 +47,14 @@ final class SidecarWriter: @unchecked Sendable {
         write(sidecar, path)
     }
 
-    /// `interruptions`: cameras lost and restored during the run, with their running times.
+    /// `interruptions`: devices lost and restored during the run, with their running times.
     func ended(_ result: TakeResult, markers: [TakeSidecar.Marker] = [],
-               interruptions: [(at: Int64, camera: String, what: String, reason: String?)] = []) {
+               interruptions: [(at: Int64, device: String, what: String, reason: String?)] = []) {
         guard var s = lock.withLock({ open.removeValue(forKey: result.number) }) else { return }
         s.markersPassed = markers
         let during = interruptions.filter { $0.at >= result.startRunningTime && $0.at <= result.endRunningTime }
         s.interruptions = during.isEmpty ? nil : during.map {
-            .init(atSeconds: Double($0.at - result.startRunningTime) / 1e9, camera: $0.camera, what: $0.what, reason: $0.reason)
+            .init(atSeconds: Double($0.at - result.startRunningTime) / 1e9, device: $0.device, what: $0.what, reason: $0.reason)
         }
         s.swaps = result.swaps.map { .init(atSeconds: Double($0.runningTime - result.startRunningTime) / 1e9, from: $0.from, to: $0.to, format: $0.format) }
         let interval = plan.format.frameRate.frameDurationNanoseconds

@@ -25,16 +25,17 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
             self.atSeconds = atSeconds; self.from = from; self.to = to; self.format = format
         }
     }
-    /// A camera lost or restored during the take (two cameras: the take went on with the other).
+    /// A device lost or restored during the take: camera A or B (the take went on with the other), or the
+    /// microphone (the take went on without sound).
     public struct Interruption: Codable, Sendable, Equatable {
         public var atSeconds: Double
-        /// "A" or "B".
-        public var camera: String
+        /// "A", "B" or "microphone".
+        public var device: String
         /// "lost" or "restored".
         public var what: String
         public var reason: String?
-        public init(atSeconds: Double, camera: String, what: String, reason: String? = nil) {
-            self.atSeconds = atSeconds; self.camera = camera; self.what = what; self.reason = reason
+        public init(atSeconds: Double, device: String, what: String, reason: String? = nil) {
+            self.atSeconds = atSeconds; self.device = device; self.what = what; self.reason = reason
         }
     }
     /// A script marker (heading) the teleprompter passed during the take.
@@ -69,7 +70,7 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     public var container: String
     public var audio: Audio?
     public var swaps: [Swap]
-    /// Cameras lost and restored while the take recorded (absent when none).
+    /// Devices lost and restored while the take recorded (absent when none).
     public var interruptions: [Interruption]?
     public var markersPassed: [Marker]
     public var frames: Int64?

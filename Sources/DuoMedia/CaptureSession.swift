@@ -109,6 +109,8 @@ public enum SessionEvent: Sendable {
     /// Camera `index` (0 = A, 1 = B) of a two-camera session failed (an unplugged device's error): its
     /// source is stopped, the other camera goes on. Fatal only when the other one is lost too.
     case cameraLost(index: Int, reason: String)
+    /// The microphone failed: its branch was ended (EOS), so every take goes on with video only.
+    case microphoneLost(String)
 }
 
 /// Thread: an actor (the capture-session actor); its probes run on streaming threads, its bus
@@ -185,6 +187,10 @@ public actor CaptureSession {
                 throw .input("pipeline file audio.gst must name its tee at (duo-capture looks it up by that name)")
             }
             audioTee = at
+            // The microphone's chain, by name: an error from any of them is the microphone's.
+            let chain = at.upstreamChain()
+            audioElements = Set(chain.map(\.name))
+            audioSourceName = chain.last?.name
             counters["audio"] = p.child(.audioSink)?.staticPad("sink").map { FrameCounter(pad: $0) }
         }
         pipeline = p
@@ -359,6 +365,10 @@ public actor CaptureSession {
         [counters["camera0"], counters["camera1"]].compactMap { $0?.read().frames }
     }
 
+    private var microphoneLost = false
+    /// The audio chain's elements, source last (set when the graph is built).
+    private var audioElements: Set<String> = []
+    private var audioSourceName: String?
     /// Cameras whose source is stopped (unplugged, or lost to an error).
     private var unpluggedCameras: Set<Int> = []
 
@@ -480,6 +490,16 @@ public actor CaptureSession {
                 unpluggedCameras.insert(index)
                 pipeline?.child(named: index == 0 ? "camera" : "camera_b")?.setState(GST_STATE_NULL)
                 eventSink.yield(.cameraLost(index: index, reason: "\(source): \(message)"))
+                return
+            }
+            if plan.audio != .none, audioElements.contains(source) || source == "at" {
+                // The microphone's failure: end its stream, so a take's muxer stops waiting for sound and
+                // the video goes on; later takes get an audio track that ends at once.
+                guard !microphoneLost else { return }
+                microphoneLost = true
+                if let name = audioSourceName { pipeline?.child(named: name)?.setState(GST_STATE_NULL) }
+                if let sink = pipeline?.child(.audioTee)?.staticPad("sink") { duo_send_eos(sink.pointer) }
+                eventSink.yield(.microphoneLost("\(source): \(message)"))
                 return
             }
             if source.hasPrefix("subject_") {

@@ -137,6 +137,21 @@ public final class ElementRef: @unchecked Sendable {
         gst_caps_unref(caps)
         return true
     }
+    /// The elements upstream of this one, following each element's `sink` pad back to a source (a simple
+    /// chain such as the audio branch's), nearest first.
+    func upstreamChain() -> [ElementRef] {
+        var chain: [ElementRef] = []
+        var pad = staticPad("sink")
+        while let sink = pad, chain.count < 64, let peer = gst_pad_get_peer(sink.pointer) {
+            let parent = gst_pad_get_parent_element(peer)
+            gst_object_unref(UnsafeMutableRawPointer(peer))
+            guard let parent else { break }
+            let element = ElementRef(adopting: parent)
+            chain.append(element)
+            pad = element.staticPad("sink")
+        }
+        return chain
+    }
     /// Brings the element to its parent's state (a stopped source joining the running graph again).
     @discardableResult
     func syncStateWithParent() -> Bool { gst_element_sync_state_with_parent(pointer) != 0 }

@@ -54,6 +54,29 @@ final class CameraFaultTests: XCTestCase {
     }
 }
 
+/// A microphone lost mid-take (its source errors after a second): the run and the take go on with
+/// video only, the file decodes whole, and the event and the sidecar say so.
+final class MicrophoneLossTests: XCTestCase {
+    func testALostMicrophoneNeverEndsTheTake() throws {
+        let dir = try scratchDirectory(self)
+        let events = "\(dir)/events.jsonl"
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--record",
+                                  "--countdown", "0", "--duration", "3", "--record-dir", dir, "--events", events, "--json", "--quiet",
+                                  "--audio", "audiotestsrc is-live=true wave=sine samplesperbuffer=480 ! identity name=audio_fault error-after=100"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        let take = try XCTUnwrap(report.takes.first)
+        XCTAssertGreaterThanOrEqual(take.frames, 80, "the video went on to the end")
+        let decoded = try MediaInspector.decode(take.file)
+        XCTAssertEqual(Double(decoded.video.frames), Double(take.frames), accuracy: 1)
+        XCTAssertGreaterThan(decoded.audio.frames, 0, "the sound before the loss is in the file")
+        let log = try String(contentsOfFile: events, encoding: .utf8)
+        XCTAssertTrue(log.contains("the microphone was lost"), log)
+        let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: take.file))
+        XCTAssertEqual(sidecar.interruptions?.map { "\($0.what) \($0.device)" }, ["lost microphone"])
+    }
+}
+
 /// A take that never got a frame leaves no unplayable file behind.
 final class EmptyTakeTests: XCTestCase {
     func testATakeWithoutFramesLeavesNoFile() async throws {

@@ -261,7 +261,7 @@ final class TwoCameraRunTests: XCTestCase {
         XCTAssertGreaterThan(take.frames, 90, "the take went on to the stop")
         XCTAssertLessThanOrEqual(try XCTUnwrap(take.maxGapMs), 700, "the gap while camera A was on the air and silent")
         let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: take.file))
-        XCTAssertEqual(sidecar.interruptions?.map { "\($0.what) \($0.camera)" }, ["lost B", "restored B", "lost A"])
+        XCTAssertEqual(sidecar.interruptions?.map { "\($0.what) \($0.device)" }, ["lost B", "restored B", "lost A"])
         XCTAssertEqual(sidecar.swaps.count, 1, "the switch to B after A was lost")
     }
 

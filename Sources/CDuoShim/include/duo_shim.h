@@ -139,4 +139,7 @@ int duo_caps_modes(const char *text, DuoCapsMode *out, int max);
 /// interval nor a gap over one. The state lives with the probe (freed when the pad goes).
 void duo_attach_cadence(GstPad *pad, GstClockTime interval);
 
+/// Sends end-of-stream into `pad` (a lost microphone's tee: every branch after it ends its stream).
+void duo_send_eos(GstPad *pad);
+
 #endif
