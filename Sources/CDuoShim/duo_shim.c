@@ -420,3 +420,12 @@ void duo_attach_cadence(GstPad *pad, GstClockTime interval) {
 }
 
 void duo_send_eos(GstPad *pad) { gst_pad_send_event(pad, gst_event_new_eos()); }
+
+static GstPadProbeReturn drop_eos_probe(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    return GST_EVENT_TYPE(event) == GST_EVENT_EOS ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
+}
+
+void duo_drop_eos(GstPad *pad) {
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, drop_eos_probe, NULL, NULL);
+}

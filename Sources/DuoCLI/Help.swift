@@ -57,6 +57,11 @@ enum Help {
                                            while its viewer faces the camera on the air (the selfie
                                            convention), again on every swap; recordings never are
       --mirror-preview                     flip the operator's own preview
+      --camera-loss wait|exit              a camera lost with no other to take over: finalise the take
+                                           and wait, taking the camera back when it returns (default),
+                                           or end the run with exit 70 (for CI). With two cameras the
+                                           take goes on with the other one either way; a lost
+                                           microphone never ends the run (the take goes on silent)
 
     RUNNING
       --headless                           no windows: operator and subject branches end in fakesink

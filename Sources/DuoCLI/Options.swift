@@ -22,6 +22,8 @@ public struct Options: Sendable {
     public enum CameraMode: String, Sendable { case virtual, individual }
     /// `--swap-policy`: what a swap does to a take in individual mode when the formats differ.
     public var swapPolicy: SwapPolicy = .segment
+    /// `--camera-loss wait|exit`: what a lost camera with no other to take over does to the run.
+    public var cameraLoss: CameraLossPolicy = .wait
     public var format: VideoFormat?
     /// `--faces operator|subject` after a `--camera`: whose face that camera sees (A, B).
     public var cameraFaces: [FacingViewer?] = []
@@ -188,6 +190,8 @@ public struct Options: Sendable {
                 o.cameraMode = mode
             case "--swap-policy":
                 o.swapPolicy = try SwapPolicy.parse(try value(name))
+            case "--camera-loss":
+                o.cameraLoss = try CameraLossPolicy.parse(try value(name))
             case "--control":
                 o.controlPath = try value(name)
             case "--timeline":

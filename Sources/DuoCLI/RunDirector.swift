@@ -85,6 +85,7 @@ actor RunDirector {
         var recordDirectory: String?
         var recordDirectoryOption: String?
         var swapPolicy = SwapPolicy.segment
+        var cameraLoss = CameraLossPolicy.wait
         var timeline: Timeline?
         /// The script file, watched while the run goes on: saved, it is reloaded in place.
         var scriptPath: String?
@@ -98,6 +99,7 @@ actor RunDirector {
             self.recordDirectory = recordDirectory
             recordDirectoryOption = options.recordDirectory
             swapPolicy = options.swapPolicy
+            cameraLoss = options.cameraLoss
             timeline = options.timeline
             scriptPath = options.subject.scriptPath
             accessoryEnabled = options.subject.accessory != .off
@@ -323,14 +325,12 @@ actor RunDirector {
                 await swapCameras(requested)
             }
         case .unplug(let camera), .replug(let camera):
-            guard plan.secondCamera != nil, !plan.individual else {
-                refuse("\(command.name) simulates losing one of two cameras in virtual mode; give --camera twice")
-                break
-            }
             do throws(DuoError) {
                 var plugged = false
                 if case .replug = command { plugged = true }
                 try await capture.setCameraPlugged(camera, plugged)
+                // The test hub's plug state holds: an unplugged camera is not tried again by itself.
+                if plugged { unpluggedByHub.remove(camera) } else { unpluggedByHub.insert(camera) }
             } catch { refuse("\(command.name): \(error.message)") }
         case .mirror:
             await presenter.cycleMirror(at: now)
@@ -457,25 +457,61 @@ actor RunDirector {
     private func cameraLetter(_ index: Int) -> String { index == 0 ? "A" : "B" }
     private func cameraName(_ index: Int) -> String { index == 0 ? plan.camera.label : plan.secondCamera?.label ?? "?" }
 
-    /// The documents' interruption: the session goes on. The take continues on the other camera (the
-    /// selector switches to it when the lost one was on the air), without a new file.
+    /// The documents' interruption: the session goes on. With two cameras (virtual mode) the take
+    /// continues on the other one (the selector switches to it when the lost one was on the air), without
+    /// a new file. With no camera left on the air, `--camera-loss wait` finalises the take and waits for
+    /// the camera, re-attaching it when it returns; `exit` ends the run (exit 70).
     private func cameraLost(_ index: Int, reason: String) async {
-        guard cameraLossApplies, !lostCameras.contains(index) else { return }
+        guard !lostCameras.contains(index) else { return }
         lostCameras.insert(index)
         interruptions.append((clock.now(), cameraLetter(index), "lost", reason))
-        events.emit("camera-lost", ["camera": cameraLetter(index), "label": cameraName(index), "reason": reason])
         let other = 1 - index
-        var message = "camera \(cameraLetter(index)) (\(cameraName(index))) lost: \(reason)"
-        if await capture.activeCamera == index, !lostCameras.contains(other) {
-            await swapCameras(other)
-            message += "; going on with camera \(cameraLetter(other))"
+        let active = await capture.activeCamera
+        let name = plan.secondCamera == nil ? "camera \(cameraName(index))" : "camera \(cameraLetter(index)) (\(cameraName(index)))"
+        if cameraLossApplies, active != index || !lostCameras.contains(other) {
+            events.emit("camera-lost", ["camera": cameraLetter(index), "label": cameraName(index), "reason": reason])
+            var message = "\(name) lost: \(reason)"
+            if active == index {
+                await swapCameras(other)
+                message += "; going on with camera \(cameraLetter(other))"
+            }
+            log("duo-capture: warning: \(message); it is taken back when it returns")
+            face.say(message)
+            reattachAt[index] = clock.now() + Self.reattachInterval
+            return
         }
-        log("duo-capture: warning: \(message); it is taken back when it returns")
+        if settings.cameraLoss == .exit {
+            let error = DuoError.runtime("\(name) lost: \(reason); check the camera and start again")
+            events.emit("error", ["message": error.message])
+            return end(.failed(error))
+        }
+        events.emit("camera-lost", ["camera": cameraLetter(index), "label": cameraName(index), "reason": reason])
+        if pending != nil { await cancelCountdown() }
+        await stopTake()
+        let message = "\(name) lost: \(reason); the take is finalised, waiting for the camera to come back"
+        log("duo-capture: warning: \(message)")
         face.say(message)
+        reattachAt[index] = clock.now() + Self.reattachInterval
+    }
+
+    /// How often a lost camera (not unplugged on purpose) is tried again.
+    static let reattachInterval: Int64 = 2_000_000_000
+    /// When each lost camera is tried again; a camera unplugged by the test hub is not.
+    private var reattachAt: [Int: Int64] = [:]
+    private var unpluggedByHub: Set<Int> = []
+
+    /// Tries the lost cameras whose time has come: a source restarted in step with the graph; a device
+    /// still missing fails again quietly (it is already reported lost).
+    private func reattach(at now: Int64) async {
+        for (index, at) in reattachAt where now >= at && lostCameras.contains(index) && !unpluggedByHub.contains(index) {
+            reattachAt[index] = now + Self.reattachInterval
+            try? await capture.setCameraPlugged(index, true)
+        }
     }
 
     private func cameraRestored(_ index: Int) {
         lostCameras.remove(index)
+        reattachAt[index] = nil
         interruptions.append((clock.now(), cameraLetter(index), "restored", nil))
         events.emit("camera-restored", ["camera": cameraLetter(index), "label": cameraName(index)])
         log("duo-capture: camera \(cameraLetter(index)) (\(cameraName(index))) is back")
@@ -588,7 +624,8 @@ actor RunDirector {
         // One reading of the counters serves the watchdogs and the figures of this tick.
         let counts = await capture.counts
         await watchCameras(at: now)
-        watchFrames(now, cameraFrames: counts.camera.frames)
+        await reattach(at: now)
+        await watchFrames(now, cameraFrames: counts.camera.frames)
         if endReason != nil { return }
         if now - lastScriptCheckAt >= nanosecondsPerSecond / 2 { await watchScript(now) }
         if now - (lastStatusAt ?? startedAt - nanosecondsPerSecond) >= nanosecondsPerSecond { await status(trigger: "periodic") }
@@ -599,10 +636,12 @@ actor RunDirector {
     /// unplugged camera usually posts an error, but sometimes just goes quiet.
     var stallTimeout: Int64 { Int64(max(2.0, 4.0 / max(plan.format.frameRate.value, 0.001)) * 1e9) }
 
-    private func watchFrames(_ now: Int64, cameraFrames frames: Int64) {
+    private func watchFrames(_ now: Int64, cameraFrames frames: Int64) async {
         if frames != lastCameraFrames {
             lastCameraFrames = frames
             lastProgressAt = now
+            // One camera: its frames coming back after a loss restore it.
+            if plan.secondCamera == nil, lostCameras.contains(0) { cameraRestored(0) }
         }
         let flowing = frames > 0 && now - lastProgressAt < Self.flowingWindow
         if flowing != framesFlowing {
@@ -612,9 +651,13 @@ actor RunDirector {
         }
         let quiet = now - lastProgressAt
         if frames > 0, quiet > stallTimeout {
-            let error = DuoError.runtime("camera \(cameraLabel) delivered no frame for \(String(format: "%.1f", Double(quiet) / 1e9)) s (unplugged or stalled); check the camera and start again")
-            events.emit("error", ["message": error.message])
-            end(.failed(error))
+            if settings.cameraLoss == .exit {
+                let error = DuoError.runtime("camera \(cameraLabel) delivered no frame for \(String(format: "%.1f", Double(quiet) / 1e9)) s (unplugged or stalled); check the camera and start again")
+                events.emit("error", ["message": error.message])
+                return end(.failed(error))
+            }
+            let active = await capture.activeCamera
+            await cameraLost(active, reason: "delivered no frame for \(String(format: "%.1f", Double(quiet) / 1e9)) s (unplugged or stalled)")
         }
     }
 

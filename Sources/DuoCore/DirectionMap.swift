@@ -13,6 +13,22 @@ public enum FacingViewer: String, Sendable, Equatable, CaseIterable {
     }
 }
 
+/// What a run does when the camera on the air is lost and no other can take over (`--camera-loss`):
+/// finalise the take and wait for it, re-attaching it when it returns (the documents' interruption), or
+/// end the run with exit 70 (CI, which must fail rather than wait).
+///
+/// Thread: value type, Sendable.
+public enum CameraLossPolicy: String, Sendable, CaseIterable {
+    case wait, exit
+
+    public static func parse(_ text: String) throws(DuoError) -> CameraLossPolicy {
+        guard let p = CameraLossPolicy(rawValue: text) else {
+            throw .usage("--camera-loss \(text): give wait (finalise the take, wait for the camera) or exit (end the run, exit 70)")
+        }
+        return p
+    }
+}
+
 /// Which displays show the camera picture mirrored: the selfie convention, per display. A display's
 /// picture is mirrored when its viewer faces the active camera (they see themselves, as in a mirror);
 /// the operator may flip their own preview by choice (`--mirror-preview`). Recordings are never mirrored.

@@ -106,8 +106,8 @@ public enum SessionEvent: Sendable {
     /// The subject view's branch failed (an element named subject_*): it is shut for the rest of the run,
     /// the preview and the take go on.
     case subjectFailed(String)
-    /// Camera `index` (0 = A, 1 = B) of a two-camera session failed (an unplugged device's error): its
-    /// source is stopped, the other camera goes on. Fatal only when the other one is lost too.
+    /// Camera `index` (0 = A, 1 = B) failed while the graph ran (an unplugged device's error): its source
+    /// is stopped; the run director decides what follows.
     case cameraLost(index: Int, reason: String)
     /// The microphone failed: its branch was ended (EOS), so every take goes on with video only.
     case microphoneLost(String)
@@ -206,6 +206,11 @@ public actor CaptureSession {
             duo_attach_cadence(out.pointer, GstClockTime(plan.format.frameRate.frameDurationNanoseconds))
         }
         counters["camera"] = cameraOut.map { FrameCounter(pad: $0, sampleLuma: sample) }
+        // A camera never ends the stream: its EOS (a failed or finished source) stops at its chain's end,
+        // so the camera is lost and can come back rather than ending every branch for good.
+        for name in ["camera_caps", "camera_b_caps"] {
+            if let out = p.child(named: name)?.staticPad("src") { duo_drop_eos(out.pointer) }
+        }
         if let selector = p.child(.selector) {
             counters["camera0"] = selector.staticPad("sink_0").map { FrameCounter(pad: $0) }
             counters["camera1"] = selector.staticPad("sink_1").map { FrameCounter(pad: $0) }
@@ -389,6 +394,10 @@ public actor CaptureSession {
         if plugged {
             guard unpluggedCameras.contains(index) else { return }
             unpluggedCameras.remove(index)
+            // A test source counts its timestamps from its own start: begin them at the graph's running
+            // time, or every frame after a re-plug would be seconds in the past. (A V4L2 source stamps
+            // frames from the pipeline clock and needs nothing.)
+            if source.has("timestamp-offset") { source.setFromString("timestamp-offset", "\(runningTime)") }
             _ = source.syncStateWithParent()
         } else {
             guard !unpluggedCameras.contains(index) else { return }
@@ -484,9 +493,10 @@ public actor CaptureSession {
                 await recorder?.error(inTake: takeNumber, source: source, message: message, domainCode: domainCode)
                 return
             }
-            if let index = cameraIndex(ofElement: source), plan.secondCamera != nil, !plan.individual,
-               !unpluggedCameras.contains(1 - index) {
-                // One camera of two lost: stop its source (a re-plug restarts it); the other goes on.
+            if let index = cameraIndex(ofElement: source), isPlaying {
+                // A camera lost while the graph runs: stop its source (a re-plug restarts it); the run
+                // director decides what the run does (the other camera goes on, or it waits, or ends).
+                guard !unpluggedCameras.contains(index) else { return }
                 unpluggedCameras.insert(index)
                 pipeline?.child(named: index == 0 ? "camera" : "camera_b")?.setState(GST_STATE_NULL)
                 eventSink.yield(.cameraLost(index: index, reason: "\(source): \(message)"))

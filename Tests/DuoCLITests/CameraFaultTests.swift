@@ -30,12 +30,54 @@ final class CameraFaultTests: XCTestCase {
             ! identity error-after=45
             """)
         let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--record",
-                                  "--record-dir", dir, "--pipelines", pipelines, "--duration", "30", "--quiet", "--countdown", "0"])
+                                  "--record-dir", dir, "--pipelines", pipelines, "--duration", "30", "--quiet", "--countdown", "0",
+                                  "--camera-loss", "exit"])
         XCTAssertEqual(run.status, 70, run.stderr)
         XCTAssertTrue(run.stderr.split(separator: "\n").last?.hasPrefix("duo-capture: error: ") ?? false, run.stderr)
         let decoded = try MediaInspector.decode(try takeFile(in: dir))
         XCTAssertGreaterThanOrEqual(decoded.video.frames, 35, "the frames before the loss are in the file")
         XCTAssertLessThanOrEqual(decoded.video.frames, 46)
+    }
+
+    /// The documents' interruption with one camera (`--camera-loss wait`, the default): the camera stops
+    /// (the test hub's unplug); the take is finalised and plays, the run waits, the camera plugged back is
+    /// taken back, a second take records, and the run ends normally.
+    func testALostCameraFinalisesTheTakeAndTheRunWaitsForIt() throws {
+        let dir = try scratchDirectory(self)
+        let timeline = "\(dir)/again.jsonl"
+        try Data("""
+            {"at": 0.1, "cmd": "record"}
+            {"at": 1.5, "cmd": "unplug", "camera": "A"}
+            {"at": 5.0, "cmd": "replug", "camera": "A"}
+            {"at": 5.6, "cmd": "record"}
+            {"at": 7.0, "cmd": "quit"}
+            """.utf8).write(to: URL(fileURLWithPath: timeline))
+        let events = "\(dir)/events.jsonl"
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--record-dir", dir,
+                                  "--timeline", timeline, "--events", events, "--quiet", "--countdown", "0", "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let story = lines.compactMap { e -> String? in
+            switch e["event"] as? String {
+            case "camera-lost": "lost"
+            case "camera-restored": "restored"
+            case "take-started": "take"
+            case "take-ended": "ended"
+            case "stopped": "stopped \(e["reason"] as? String ?? "")"
+            default: nil
+            }
+        }
+        XCTAssertEqual(story, ["take", "lost", "ended", "restored", "take", "ended", "stopped quit command"], "\(story)")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.takes.count, 2)
+        let first = try MediaInspector.decode(report.takes[0].file)
+        XCTAssertGreaterThanOrEqual(first.video.frames, 35, "the frames before the loss are in the first take")
+        let second = try MediaInspector.decode(report.takes[1].file)
+        XCTAssertGreaterThan(second.video.frames, 25, "the camera records again after it came back")
+        let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: report.takes[0].file))
+        XCTAssertEqual(sidecar.interruptions?.map { "\($0.what) \($0.device)" }, ["lost A"])
     }
 
     /// The camera ends its stream without an error after 45 frames, then stays silent: the watchdog ends
@@ -46,7 +88,8 @@ final class CameraFaultTests: XCTestCase {
             ! video/x-raw,format={{camera_format}},width={{camera_width}},height={{camera_height}},framerate={{camera_rate}}
             """)
         let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--record",
-                                  "--record-dir", dir, "--pipelines", pipelines, "--duration", "30", "--quiet", "--countdown", "0"])
+                                  "--record-dir", dir, "--pipelines", pipelines, "--duration", "30", "--quiet", "--countdown", "0",
+                                  "--camera-loss", "exit"])
         XCTAssertEqual(run.status, 70, run.stderr)
         XCTAssertTrue(run.stderr.contains("delivered no frame for"), run.stderr)
         let decoded = try MediaInspector.decode(try takeFile(in: dir))

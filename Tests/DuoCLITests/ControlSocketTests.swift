@@ -259,6 +259,8 @@ final class TwoCameraRunTests: XCTestCase {
         XCTAssertEqual(Double(decoded.video.frames), Double(take.frames), accuracy: 1)
         // B's loss costs nothing; A's costs the frames until it is noticed (four intervals, at least 0.3 s).
         XCTAssertGreaterThan(take.frames, 90, "the take went on to the stop")
+        let span = Double((decoded.video.lastPTS ?? 0) - (decoded.video.firstPTS ?? 0)) / 1e9
+        XCTAssertGreaterThan(span, 3.4, "camera B's frames after its re-plug reached the file, to the stop")
         XCTAssertLessThanOrEqual(try XCTUnwrap(take.maxGapMs), 700, "the gap while camera A was on the air and silent")
         let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: take.file))
         XCTAssertEqual(sidecar.interruptions?.map { "\($0.what) \($0.device)" }, ["lost B", "restored B", "lost A"])

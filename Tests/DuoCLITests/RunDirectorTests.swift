@@ -314,8 +314,32 @@ final class RunDirectorTests: XCTestCase {
         }
     }
 
+    /// `--camera-loss wait` (the default) with one camera: a stall finalises the take, the run waits and
+    /// tries the camera again every 2 s, and its frames coming back restore it.
+    func testOneLostCameraFinalisesTheTakeAndTheRunWaits() async throws {
+        let (d, capture) = try director({ $0.countdown = try! Countdown(seconds: 0) })
+        await d.process(.started)
+        await capture.setCameraFrames(10)
+        await d.process(.command(.record, source: .control))
+        await advance(0.2, d)
+        XCTAssertFalse(try events("take-started").isEmpty)
+        for _ in 0..<11 { await advance(0.2, d) }   // 2.2 s of silence at 30 fps
+        XCTAssertEqual(try events("camera-lost").count, 1)
+        XCTAssertEqual(try events("take-ended").count, 1, "the take is finalised")
+        XCTAssertTrue(try events("stopped").isEmpty, "the run waits")
+        for _ in 0..<11 { await advance(0.2, d) }
+        let plugs = await capture.plugs
+        XCTAssertEqual(plugs.first, "0 true", "the camera is tried again")
+        await capture.setCameraFrames(40)
+        await advance(0.2, d)
+        XCTAssertEqual(try events("camera-restored").count, 1)
+        await d.process(.command(.quit, source: .control))
+        let outcome = await d.finish()
+        XCTAssertEqual(outcome.exitCode, 0)
+    }
+
     func testTheFramesWatchdogReportsFlowAndEndsARunWhoseCameraStalls() async throws {
-        let (d, capture) = try director()
+        let (d, capture) = try director({ $0.cameraLoss = .exit })
         await d.process(.started)
         await capture.setCameraFrames(10)
         await advance(0.2, d)

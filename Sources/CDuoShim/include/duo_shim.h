@@ -142,4 +142,8 @@ void duo_attach_cadence(GstPad *pad, GstClockTime interval);
 /// Sends end-of-stream into `pad` (a lost microphone's tee: every branch after it ends its stream).
 void duo_send_eos(GstPad *pad);
 
+/// Drops end-of-stream on `pad` (a camera chain's output): a camera that fails or stops sends EOS, which
+/// would end the preview, the subject view and the take for good; a camera is lost and comes back instead.
+void duo_drop_eos(GstPad *pad);
+
 #endif
