@@ -56,20 +56,8 @@ final class CameraFaultTests: XCTestCase {
         let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--record-dir", dir,
                                   "--timeline", timeline, "--events", events, "--quiet", "--countdown", "0", "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)
-        let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-        let story = lines.compactMap { e -> String? in
-            switch e["event"] as? String {
-            case "camera-lost": "lost"
-            case "camera-restored": "restored"
-            case "take-started": "take"
-            case "take-ended": "ended"
-            case "stopped": "stopped \(e["reason"] as? String ?? "")"
-            default: nil
-            }
-        }
-        XCTAssertEqual(story, ["take", "lost", "ended", "restored", "take", "ended", "stopped quit command"], "\(story)")
+        let story = try eventStory(events)
+        XCTAssertEqual(story, ["take", "lost A", "ended", "restored A", "take", "ended", "stopped quit command"], "\(story)")
         let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
         XCTAssertEqual(report.takes.count, 2)
         let first = try MediaInspector.decode(report.takes[0].file)

@@ -3,6 +3,23 @@ import DuoMedia
 import Foundation
 import XCTest
 
+/// What an events file says happened to takes and cameras, one short line each: "take", "ended",
+/// "swap", "lost B", "restored B", "stopped quit command".
+func eventStory(_ path: String) throws -> [String] {
+    try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
+        guard let e = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+        switch e["event"] as? String {
+        case "camera-lost": return "lost \(e["camera"] as? String ?? "?")"
+        case "camera-restored": return "restored \(e["camera"] as? String ?? "?")"
+        case "swap": return "swap"
+        case "take-started": return "take"
+        case "take-ended": return "ended"
+        case "stopped": return "stopped \(e["reason"] as? String ?? "")"
+        default: return nil
+        }
+    }
+}
+
 /// The real executable, run as a user would, with its stdout, stderr and exit code.
 struct Run {
     let status: Int32

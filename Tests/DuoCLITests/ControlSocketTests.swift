@@ -238,20 +238,8 @@ final class TwoCameraRunTests: XCTestCase {
                                   "--countdown", "0", "--record-dir", dir, "--timeline", timeline, "--events", events,
                                   "--json", "--quiet"])
         XCTAssertEqual(run.status, 0, run.stderr)
-        let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-        let story = lines.compactMap { e -> String? in
-            switch e["event"] as? String {
-            case "camera-lost": "lost \(e["camera"] as? String ?? "?")"
-            case "camera-restored": "restored \(e["camera"] as? String ?? "?")"
-            case "swap": "swap"
-            case "take-started": "take"
-            case "take-ended": "ended"
-            default: nil
-            }
-        }
-        XCTAssertEqual(story, ["take", "lost B", "restored B", "lost A", "swap", "ended"], "\(story)")
+        let story = try eventStory(events)
+        XCTAssertEqual(story, ["take", "lost B", "restored B", "lost A", "swap", "ended", "stopped quit command"], "\(story)")
         let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
         XCTAssertEqual(report.takes.count, 1, "one file")
         let take = try XCTUnwrap(report.takes.first)
