@@ -401,7 +401,16 @@ actor RunDirector {
         nextTake = number + 1
         current = Current(take: number, start: actual)
         await presenter.takeStarted(at: actual)
-        sidecars.started(take: number, path: path)
+        // Individual mode: the files of one take split by camera share an id and count their segments.
+        var segment: (id: String, number: Int)?
+        if plan.individual {
+            let file = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            let id = splitting ? (takeGroup?.id ?? file) : file
+            let files = (splitting ? takeGroup?.files ?? [] : []) + [(path as NSString).lastPathComponent]
+            takeGroup = (id, files)
+            segment = (id, files.count)
+        }
+        sidecars.started(take: number, path: path, camera: await capture.activeCamera, segment: segment)
         events.emit("take-started", ["take": number, "file": path])
         log("duo-capture: recording take \(number) to \(path)")
         if endsRun, let seconds = settings.duration {
@@ -429,7 +438,9 @@ actor RunDirector {
         // The markers are read before the presenter hears of the end (which resets the scroll).
         let markers = await presenter.markersPassed(from: result.startRunningTime, to: result.endRunningTime)
         await presenter.takeEnded(at: result.endRunningTime)
-        sidecars.ended(result, markers: markers, interruptions: interruptions)
+        // The last segment of a take split by camera lists every segment's file.
+        let last = plan.individual && !splitting ? takeGroup?.files : nil
+        sidecars.ended(result, markers: markers, interruptions: interruptions, segments: (last?.count ?? 0) > 1 ? last : nil)
         if let failure = result.failure {
             log("duo-capture: \(failure.message)")
             face.say(failure.message)
@@ -544,7 +555,14 @@ actor RunDirector {
         }
     }
 
+    /// True while a swap in individual mode ends one segment of a take and starts the next.
+    private var splitting = false
+    /// The take being split by camera: its id and its segments' files so far.
+    private var takeGroup: (id: String, files: [String])?
+
     private func swapCameras(_ requested: Int?) async {
+        splitting = plan.individual && settings.swapPolicy == .segment && current != nil
+        defer { splitting = false }
         switch await CameraSwitch.perform(requested, session: capture, plan: plan, policy: settings.swapPolicy,
                                           stopTake: { await self.stopTake() }) {
         case .unchanged: break

@@ -12,6 +12,8 @@ final class SidecarWriter: @unchecked Sendable {
     private let log: @Sendable (String) -> Void
     private let lock = Lock()
     private var open: [Int: TakeSidecar] = [:]
+    /// The camera each open take records from (its frame interval is the file's).
+    private var cameraOf: [Int: Int] = [:]
 
     init(plan: GraphPlan, countdown: Countdown, log: @escaping @Sendable (String) -> Void) {
         self.plan = plan
@@ -19,8 +21,8 @@ final class SidecarWriter: @unchecked Sendable {
         self.log = log
     }
 
-    private var recordedFormat: String {
-        let f = plan.format
+    private func recordedFormat(camera: Int) -> String {
+        let f = plan.format(ofCamera: camera)
         guard let crop = plan.aspect?.centredCrop(frameWidth: f.width, frameHeight: f.height) else { return f.description }
         return VideoFormat(width: f.width - crop.left - crop.right, height: f.height - crop.top - crop.bottom,
                            frameRate: f.frameRate).description
@@ -34,30 +36,39 @@ final class SidecarWriter: @unchecked Sendable {
         return list
     }
 
-    func started(take number: Int, path: String) {
+    /// `camera`: the one on the air (its format is the file's); `segment`: the take's id and this file's
+    /// number when the take is split by camera (individual mode).
+    func started(take number: Int, path: String, camera: Int = 0, segment: (id: String, number: Int)? = nil) {
         let audio = plan.audio == .none ? nil
             : TakeSidecar.Audio(source: plan.audio.label, encoder: plan.container == .mkv ? "opusenc" : "avenc_aac", buffers: nil)
-        let sidecar = TakeSidecar(
+        var s = TakeSidecar(
             toolVersion: DuoCaptureMain.version, gstreamerVersion: GStreamer.version, take: number,
             file: (path as NSString).lastPathComponent, started: Date(), countdownSeconds: countdown.seconds,
             cameras: cameras,
-            format: recordedFormat, aspect: plan.aspect?.description, encoder: plan.encoder.element,
+            format: recordedFormat(camera: camera), aspect: plan.aspect?.description, encoder: plan.encoder.element,
             container: plan.container.element, audio: audio)
-        lock.withLock { open[number] = sidecar }
+        if plan.secondCamera != nil { s.recordedBy = camera == 0 ? "A" : "B" }
+        s.takeId = segment?.id
+        s.segment = segment?.number
+        let sidecar = s
+        lock.withLock { open[number] = sidecar; cameraOf[number] = camera }
         write(sidecar, path)
     }
 
     /// `interruptions`: devices lost and restored during the run, with their running times.
+    /// `segments`: with the take's last segment, every segment's file name.
     func ended(_ result: TakeResult, markers: [TakeSidecar.Marker] = [],
-               interruptions: [(at: Int64, device: String, what: String, reason: String?)] = []) {
+               interruptions: [(at: Int64, device: String, what: String, reason: String?)] = [], segments: [String]? = nil) {
         guard var s = lock.withLock({ open.removeValue(forKey: result.number) }) else { return }
+        let camera = lock.withLock { cameraOf.removeValue(forKey: result.number) } ?? 0
+        s.segments = segments
         s.markersPassed = markers
         let during = interruptions.filter { $0.at >= result.startRunningTime && $0.at <= result.endRunningTime }
         s.interruptions = during.isEmpty ? nil : during.map {
             .init(atSeconds: Double($0.at - result.startRunningTime) / 1e9, device: $0.device, what: $0.what, reason: $0.reason)
         }
         s.swaps = result.swaps.map { .init(atSeconds: Double($0.runningTime - result.startRunningTime) / 1e9, from: $0.from, to: $0.to, format: $0.format) }
-        let interval = plan.format.frameRate.frameDurationNanoseconds
+        let interval = plan.format(ofCamera: camera).frameRate.frameDurationNanoseconds
         s.started = TakeSidecar.timestamp(result.startDate)
         s.ended = TakeSidecar.timestamp(result.endDate)
         s.complete = result.failure == nil

@@ -70,6 +70,14 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     public var container: String
     public var audio: Audio?
     public var swaps: [Swap]
+    /// The camera that recorded this file ("A" or "B"; with two cameras in individual mode each segment
+    /// is one camera's). Absent with one camera.
+    public var recordedBy: String?
+    /// In individual mode a take swapped to a camera of another format goes on in a new file: every
+    /// segment of one take shares `takeId` and counts up `segment` from 1; the last one lists them all.
+    public var takeId: String?
+    public var segment: Int?
+    public var segments: [String]?
     /// Devices lost and restored while the take recorded (absent when none).
     public var interruptions: [Interruption]?
     public var markersPassed: [Marker]

@@ -298,6 +298,18 @@ final class IndividualCameraTests: XCTestCase {
         }
         XCTAssertEqual(sizes, ["640x360", "320x180"])
         XCTAssertEqual(events.filter { $0.contains("\"event\":\"swap\"") }.count, 1)
+        // Each segment's sidecar says which camera recorded it at which format; both share the take's id,
+        // and the last lists the segments.
+        let sidecars = try report.takes.map { try TakeSidecar.read(TakeSidecar.path(forTake: $0.file)) }
+        XCTAssertEqual(sidecars.map(\.recordedBy), ["A", "B"])
+        XCTAssertEqual(sidecars.map(\.format), ["640x360@30", "320x180@30"])
+        XCTAssertEqual(sidecars.map(\.segment), [1, 2])
+        XCTAssertEqual(Set(sidecars.map(\.takeId)).count, 1)
+        XCTAssertNotNil(sidecars[0].takeId)
+        XCTAssertNil(sidecars[0].segments)
+        XCTAssertEqual(sidecars[1].segments, report.takes.map { ($0.file as NSString).lastPathComponent })
+        XCTAssertEqual(Double(sidecars[1].durationSeconds ?? 0), Double(report.takes[1].frames) / 30, accuracy: 0.01,
+                       "camera B's own frame interval")
     }
 
     func testLockRefusesTheSwapWhileRecording() throws {
