@@ -124,7 +124,7 @@ final class DesktopFace: RunFace, @unchecked Sendable {
 
     /// The graph's two gtksink widgets go into the windows, with the subject view over the subject's.
     @MainActor func attachSinks(operator op: UnsafeMutableRawPointer, subject: UnsafeMutableRawPointer) {
-        ui?.attach(operatorWidget: op, subjectWidget: subject, subjectCanvas: canvas)
+        ui?.attach(operatorWidget: op, subjectWidget: subject, subjectCanvas: canvas, previewAtOwnSize: plan.picturesHaveOneSize)
     }
 
     func setSubjectPicture(_ shown: Bool) { GtkMain.post { [self] in ui?.setSubjectPicture(shown) } }
@@ -141,7 +141,7 @@ final class DesktopFace: RunFace, @unchecked Sendable {
         hud.format = plan.format.description
         hud.videoWidth = plan.format.width
         hud.videoHeight = plan.format.height
-        hud.pictureWidth = operatorPicture.width
+        hud.pictureWidth = plan.picturesHaveOneSize ? operatorPicture.width : 0
         hud.aspect = plan.aspect
         hud.cameraKeys = plan.secondCamera != nil
         ui.hud = hud
@@ -156,6 +156,12 @@ final class DesktopFace: RunFace, @unchecked Sendable {
             var hud = ui.hud
             hud.cameraLabel = f.cameraLabel
             hud.format = f.format
+            // The preview's aspect and safe frame follow the camera on the air (individual cameras differ).
+            if f.videoWidth > 0, f.videoWidth != hud.videoWidth || f.videoHeight != hud.videoHeight {
+                hud.videoWidth = f.videoWidth
+                hud.videoHeight = f.videoHeight
+                if !plan.picturesHaveOneSize { hud.pictureWidth = 0 }
+            }
             if let p = f.prompter {
                 hud.accessoryKind = p.accessory.rawValue
                 hud.mirrored = p.mirror != .none

@@ -755,6 +755,8 @@ actor RunDirector {
         var f = RunFigures()
         f.cameraLabel = cameraLabel
         f.format = cameraFormat
+        let active = plan.format(ofCamera: await capture.activeCamera)
+        (f.videoWidth, f.videoHeight) = (active.width, active.height)
         f.recording = current != nil
         f.takeNumber = current?.take
         f.elapsedSeconds = current.map { Double(max(0, now - $0.start)) / 1e9 } ?? 0

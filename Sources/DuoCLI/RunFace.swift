@@ -7,6 +7,8 @@ import DuoRender
 struct RunFigures: Sendable, Equatable {
     var cameraLabel = ""
     var format = ""
+    /// The active camera's picture size (individual cameras differ).
+    var videoWidth = 0, videoHeight = 0
     var recording = false
     var takeNumber: Int?
     var elapsedSeconds: Double = 0

@@ -305,11 +305,12 @@ public struct GraphPlan: Sendable {
     public func liveDescription() throws(DuoError) -> String {
         let mirrored = mirrors(activeCamera: 0)
         let op = try library.render("operator-\(sinks.rawValue)", [
-            "operator_width": "\(format.width)", "operator_height": "\(format.height)",
+            "operator_caps": picturesHaveOneSize ? sizeCaps(format.width, format.height) : "video/x-raw,format=BGRx",
             "operator_mirror": mirrored.operatorPreview ? "horiz" : "identity",
         ])
         let subject = try library.render("subject-\(sinks.rawValue)", [
             "subject_width": "\(subjectSize.width)", "subject_height": "\(subjectSize.height)",
+            "subject_caps": picturesHaveOneSize ? sizeCaps(subjectSize.width, subjectSize.height) : "video/x-raw,format=BGRx",
             "subject_mirror": mirrored.subjectPicture ? "horiz" : "identity",
         ])
         var d: String
@@ -327,6 +328,11 @@ public struct GraphPlan: Sendable {
         }
         return d
     }
+
+    /// Whether every camera delivers one picture size (one camera, or the virtual camera): only then can
+    /// the preview branches scale to a fixed size. Individual cameras of different sizes leave the size to
+    /// the sinks, so a swap never stretches one camera's picture to the other's shape.
+    public var picturesHaveOneSize: Bool { secondFormat.map { $0.width == format.width && $0.height == format.height } ?? true }
 
     /// The caps a size capsfilter (`operator_size`, `subject_size`) gets for pictures of `width`×`height`.
     /// On the desktop the frames leave the graph as BGRx for gtksink.

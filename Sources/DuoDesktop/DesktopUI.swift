@@ -158,12 +158,17 @@ public final class DesktopUI {
     /// Puts the two `gtksink` widgets into their windows, and the subject view's drawing area over the
     /// subject picture. Must happen before the sinks start (before PLAYING), or gtksink opens windows of
     /// its own. Then shows the operator window.
-    public func attach(operatorWidget: UnsafeMutableRawPointer, subjectWidget: UnsafeMutableRawPointer, subjectCanvas: SubjectCanvas) {
+    /// `previewAtOwnSize`: the graph scaled the preview to the size it is shown at (one picture size).
+    public func attach(operatorWidget: UnsafeMutableRawPointer, subjectWidget: UnsafeMutableRawPointer, subjectCanvas: SubjectCanvas,
+                       previewAtOwnSize: Bool = true) {
         let op = operatorWidget.assumingMemoryBound(to: GtkWidget.self)
         // Centred at the picture's own size (gtksink's natural size), which the graph made the size it is
         // shown at: gtksink then copies it unscaled. In a smaller window it shrinks and gtksink scales.
-        gtk_widget_set_halign(op, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(op, GTK_ALIGN_CENTER)
+        // Pictures of several sizes (individual cameras) fill the window and gtksink fits each.
+        if previewAtOwnSize {
+            gtk_widget_set_halign(op, GTK_ALIGN_CENTER)
+            gtk_widget_set_valign(op, GTK_ALIGN_CENTER)
+        }
         gtk_container_add(operatorOverlay.asContainer, op)
         let area = gtk_drawing_area_new()!
         gtk_widget_set_app_paintable(area, 1)

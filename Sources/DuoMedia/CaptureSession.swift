@@ -218,7 +218,9 @@ public actor CaptureSession {
         counters["operator"] = p.child(.operatorSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["subject"] = p.child(.subjectSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         p.child(.subjectValve)?.set("drop", !initialSubjectOpen)
-        for (element, size) in viewSizes { p.child(element)?.setCaps("caps", plan.sizeCaps(size.0, size.1)) }
+        if plan.picturesHaveOneSize {
+            for (element, size) in viewSizes { p.child(element)?.setCaps("caps", plan.sizeCaps(size.0, size.1)) }
+        }
         // The subject view must never stop the capture: its branch's flow errors stop at the valve.
         if let valveSink = p.child(.subjectValve)?.staticPad("sink") { duo_isolate_pad_errors(valveSink.pointer) }
         if let drawer = subjectDrawer, let pad = p.child(.subjectSink)?.staticPad("sink") {

@@ -109,3 +109,28 @@ func loadShipped(_ id: String) throws -> CameraProfile {
     let url = repositoryRoot().appendingPathComponent("Assets/cameras/\(id).json")
     return try CameraProfile.parse(try Data(contentsOf: url), source: url.path)
 }
+
+/// The desktop graph's preview sizes: pinned when every camera delivers one size, left to the sinks when
+/// individual cameras differ (a swap must never stretch one camera's picture to the other's shape).
+final class PreviewSizeTests: XCTestCase {
+    func testIndividualCamerasOfDifferentSizesAreNotPinned() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let library = PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path)
+        func camera(_ id: String, _ format: String) -> CameraSource {
+            .simulated(CameraProfile(id: id, name: id, modes: [.init(pixelFormat: "I420", format: VideoFormat.parse(format)!)]))
+        }
+        var individual = try GraphPlan(library: library, camera: camera("a", "640x360@30"), secondCamera: camera("b", "320x240@30"),
+                                       individual: true, requested: nil, aspect: nil, encoder: .x264, container: .mkv)
+        individual.sinks = .desktop
+        XCTAssertFalse(individual.picturesHaveOneSize)
+        let loose = try individual.liveDescription()
+        XCTAssertTrue(loose.contains("name=operator_size caps=\"video/x-raw,format=BGRx\""), loose)
+        XCTAssertTrue(loose.contains("name=subject_size caps=\"video/x-raw,format=BGRx\""), loose)
+
+        var virtual = try GraphPlan(library: library, camera: camera("a", "640x360@30"), secondCamera: camera("b", "640x360@30"),
+                                    requested: nil, aspect: nil, encoder: .x264, container: .mkv)
+        virtual.sinks = .desktop
+        XCTAssertTrue(virtual.picturesHaveOneSize)
+        XCTAssertTrue(try virtual.liveDescription().contains("name=operator_size caps=\"video/x-raw,format=BGRx,width=640,height=360,pixel-aspect-ratio=1/1\""))
+    }
+}
