@@ -57,6 +57,9 @@ enum Help {
                                            while its viewer faces the camera on the air (the selfie
                                            convention), again on every swap; recordings never are
       --mirror-preview                     flip the operator's own preview
+      --rotate 0|90|180|270                after a --camera: turn its picture upright (degrees clockwise;
+                                           a simulated camera's profile says it in "rotation"); applied
+                                           once, in the camera's own chain, before any branch
       --camera-loss wait|exit              a camera lost with no other to take over: finalise the take
                                            and wait, taking the camera back when it returns (default),
                                            or end the run with exit 70 (for CI). With two cameras the

@@ -27,6 +27,8 @@ public struct Options: Sendable {
     public var format: VideoFormat?
     /// `--faces operator|subject` after a `--camera`: whose face that camera sees (A, B).
     public var cameraFaces: [FacingViewer?] = []
+    /// `--rotate 0|90|180|270` after a `--camera`: degrees clockwise to turn that camera upright (A, B).
+    public var cameraRotations: [Int?] = []
     /// `--mirror-preview`: the operator flips their own preview.
     public var mirrorPreview = false
     /// `--min-fps`: formats below this rate are chosen only when no format reaches it.
@@ -139,6 +141,16 @@ public struct Options: Sendable {
                 while o.cameraFaces.count < sourcesGiven { o.cameraFaces.append(nil) }
                 o.cameraFaces[sourcesGiven - 1] = viewer
             case "--mirror-preview": o.mirrorPreview = true
+            case "--rotate":
+                let v = try value(name)
+                guard let degrees = Int(v), [0, 90, 180, 270].contains(degrees) else {
+                    throw .usage("--rotate \(v): give 0, 90, 180 or 270 (degrees clockwise that turn the camera's picture upright)")
+                }
+                guard sourcesGiven > 0, o.source != .testSource else {
+                    throw .usage("--rotate comes after the --camera it turns (--camera v4l2:/dev/video0 --rotate 90)")
+                }
+                while o.cameraRotations.count < sourcesGiven { o.cameraRotations.append(nil) }
+                o.cameraRotations[sourcesGiven - 1] = degrees
             case "--duration":
                 let v = try value(name)
                 guard let d = OptionReader.decimal(v), d > 0, d <= 86_400 else {

@@ -25,8 +25,13 @@ struct SessionSetup {
         if case .v4l2(let device) = options.source, FileManager.default.fileExists(atPath: device) {
             lock = try CameraLock(device: device)
         }
-        let camera = try resolveCamera(options.source, notices: &notices)
-        if lock == nil, case .v4l2(let device, _) = camera { lock = try CameraLock(device: device) }
+        // --rotate turns a camera upright, once, in its source chain (before any format is chosen).
+        func rotated(_ source: CameraSource, _ index: Int) -> CameraSource {
+            guard index < options.cameraRotations.count, let degrees = options.cameraRotations[index] else { return source }
+            return source.rotated(degrees)
+        }
+        let camera = rotated(try resolveCamera(options.source, notices: &notices), 0)
+        if lock == nil, case .v4l2(let device, _, _) = camera { lock = try CameraLock(device: device) }
         var secondCamera: CameraSource?
         var secondLock: CameraLock?
         if let choice = options.secondSource {
@@ -34,7 +39,7 @@ struct SessionSetup {
                 secondLock = try CameraLock(device: device)
             }
             // "auto" never reaches here: a second camera is always named.
-            secondCamera = try resolveCamera(choice, notices: &notices)
+            secondCamera = rotated(try resolveCamera(choice, notices: &notices), 1)
         }
         let encoder = try chooseEncoder(options.encoder)
         let audio = try resolveAudio(options.audio, recording: options.record, notices: &notices)

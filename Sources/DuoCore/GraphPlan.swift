@@ -54,14 +54,15 @@ public enum CameraSource: Sendable, Equatable {
     case testSource
     /// `--camera profile:FILE`: a simulated camera limited to the profile's modes.
     case simulated(CameraProfile)
-    /// `--camera v4l2:/dev/videoN`, with modes probed from the device.
-    case v4l2(device: String, modes: [CameraProfile.Mode])
+    /// `--camera v4l2:/dev/videoN`, with modes probed from the device, and `--rotate` (degrees clockwise
+    /// to turn its picture upright: a camera mounted sideways or upside down).
+    case v4l2(device: String, modes: [CameraProfile.Mode], rotation: Int = 0)
 
     public var label: String {
         switch self {
         case .testSource: "videotestsrc"
         case .simulated(let p): "\(p.name) (simulated, \(p.id))"
-        case .v4l2(let device, _): device
+        case .v4l2(let device, _, _): device
         }
     }
 
@@ -69,13 +70,27 @@ public enum CameraSource: Sendable, Equatable {
         switch self {
         case .testSource: nil
         case .simulated(let p): p.modes
-        case .v4l2(_, let modes): modes
+        case .v4l2(_, let modes, _): modes
         }
     }
 
     var rotation: Int {
-        if case .simulated(let p) = self { return p.rotation }
-        return 0
+        switch self {
+        case .simulated(let p): p.rotation
+        case .v4l2(_, _, let rotation): rotation
+        case .testSource: 0
+        }
+    }
+
+    /// The same camera turned `degrees` clockwise (0, 90, 180, 270) to be upright (`--rotate`).
+    public func rotated(_ degrees: Int) -> CameraSource {
+        switch self {
+        case .testSource: self
+        case .simulated(let p):
+            .simulated(CameraProfile(id: p.id, name: p.name, rotation: degrees, testPattern: p.testPattern, modes: p.modes,
+                                     depth: p.depth, faces: p.faces))
+        case .v4l2(let device, let modes, _): .v4l2(device: device, modes: modes, rotation: degrees)
+        }
     }
 }
 
@@ -288,7 +303,7 @@ public struct GraphPlan: Sendable {
         case .simulated(let profile):
             file = "camera-test"
             values["pattern"] = profile.testPattern
-        case .v4l2(let device, _):
+        case .v4l2(let device, _, _):
             file = cameraMode.pixelFormat == "jpeg" ? "camera-v4l2-jpeg" : "camera-v4l2-raw"
             values["device"] = device
         }

@@ -134,3 +134,20 @@ final class PreviewSizeTests: XCTestCase {
         XCTAssertTrue(try virtual.liveDescription().contains("name=operator_size caps=\"video/x-raw,format=BGRx,width=640,height=360,pixel-aspect-ratio=1/1\""))
     }
 }
+
+/// `--rotate` for a real camera: the picture is turned once in the camera's chain and the session's format
+/// is the upright one.
+final class RotationOptionTests: XCTestCase {
+    func testARealCameraTurnedUpright() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let library = PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path)
+        let webcam = CameraSource.v4l2(device: "/dev/video7", modes: [.init(pixelFormat: "YUY2", format: VideoFormat.parse("1280x720@30")!)])
+        let plan = try GraphPlan(library: library, camera: webcam.rotated(90), requested: nil, aspect: nil, encoder: .x264, container: .mkv)
+        XCTAssertEqual(plan.format.description, "720x1280@30", "the session runs upright")
+        XCTAssertEqual(plan.cameraMode.format.description, "1280x720@30", "the device opens in its own mode")
+        let chain = try plan.cameraDescription()
+        XCTAssertTrue(chain.contains("video-direction=90r"), chain)
+        XCTAssertEqual(try GraphPlan(library: library, camera: webcam, requested: nil, aspect: nil, encoder: .x264,
+                                     container: .mkv).format.description, "1280x720@30")
+    }
+}
