@@ -42,7 +42,7 @@ enum DesktopRun {
     static func run(_ options: Options, log: @escaping @Sendable (String) -> Void) async throws(DuoError) -> String {
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log("duo-capture: \(n)") }
-        let plan = setup.plan
+        var plan = setup.plan
         let events = try EventLog(path: options.desktop.eventsPath, warn: log)
         defer { events.close() }
         // The subject window draws the view itself, at the subject monitor's size (laid out for it from the
@@ -56,16 +56,15 @@ enum DesktopRun {
             return (choice?.operatorMonitor(in: monitors), choice?.subjectMonitor(in: monitors))
         }
         let subjectSize = sizes.subject.map { ($0.width, $0.height) } ?? (1920, 1080)
+        let format = plan.format
+        let operatorPicture: (width: Int, height: Int) = sizes.operator.map { PictureFit.preview(width: format.width, height: format.height, into: $0.width, $0.height) }
+            ?? (format.width, format.height)
+        plan.operatorPictureSize = operatorPicture
+        plan.subjectPictureSize = PictureFit.fit(width: format.width, height: format.height, into: subjectSize.0, subjectSize.1)
         let presenter = try RunCommand.makePresenter(options, plan: plan, size: subjectSize, format: .argb, log: log)
         // The subject branch's valve stays shut until the preview kind's picture is on the subject monitor.
         let session = CaptureSession(plan: plan, subjectDrawer: nil, subjectBranchOpen: false,
                                      startTimeout: options.startTimeout)
-        let format = plan.format
-        let operatorPicture: (width: Int, height: Int) = sizes.operator.map { PictureFit.preview(width: format.width, height: format.height, into: $0.width, $0.height) }
-            ?? (format.width, format.height)
-        let subjectPicture = PictureFit.fit(width: format.width, height: format.height, into: subjectSize.0, subjectSize.1)
-        await session.setViewSize(.operatorSize, width: operatorPicture.width, height: operatorPicture.height)
-        await session.setViewSize(.subjectSize, width: subjectPicture.width, height: subjectPicture.height)
         let clock = session.clock
         let face = DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() }, operatorPicture: operatorPicture)
         let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory), plan: plan, capture: session,

@@ -452,8 +452,7 @@ actor RunDirector {
             + (result.empty ? " (stopped before its first frame)" : ""))
     }
 
-    /// A swap, with the take handled as `--swap-policy` says when the cameras' formats differ.
-    // MARK: Camera loss (two cameras, virtual mode)
+    // MARK: Camera loss
 
     /// Cameras lost, by index: reported once, re-attached when their frames come back.
     private var lostCameras: Set<Int> = []
@@ -560,6 +559,7 @@ actor RunDirector {
     /// The take being split by camera: its id and its segments' files so far.
     private var takeGroup: (id: String, files: [String])?
 
+    /// A swap, with the take handled as `--swap-policy` says when the cameras' formats differ.
     private func swapCameras(_ requested: Int?) async {
         splitting = plan.individual && settings.swapPolicy == .segment && current != nil
         defer { splitting = false }
@@ -619,7 +619,7 @@ actor RunDirector {
     /// when the view is drawn into them (headless), and only for the preview kind's camera picture when
     /// the subject window draws the view itself (the desktop).
     private func updateSubjectPicture() async {
-        let kind = await presenter.status(at: clock.now()).accessory
+        let kind = await presenter.accessory
         let picture = subjectShown && (!face.drawsSubjectView || kind == .preview)
         await capture.setSubjectBranchOpen(picture)
         face.setSubjectPicture(picture && face.drawsSubjectView)
@@ -669,11 +669,7 @@ actor RunDirector {
         }
         let quiet = now - lastProgressAt
         if frames > 0, quiet > stallTimeout {
-            if settings.cameraLoss == .exit {
-                let error = DuoError.runtime("camera \(cameraLabel) delivered no frame for \(String(format: "%.1f", Double(quiet) / 1e9)) s (unplugged or stalled); check the camera and start again")
-                events.emit("error", ["message": error.message])
-                return end(.failed(error))
-            }
+            // The camera on the air is silent: lost, with what follows (`--camera-loss`) decided there.
             let active = await capture.activeCamera
             await cameraLost(active, reason: "delivered no frame for \(String(format: "%.1f", Double(quiet) / 1e9)) s (unplugged or stalled)")
         }

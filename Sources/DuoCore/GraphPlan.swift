@@ -320,12 +320,12 @@ public struct GraphPlan: Sendable {
     public func liveDescription() throws(DuoError) -> String {
         let mirrored = mirrors(activeCamera: 0)
         let op = try library.render("operator-\(sinks.rawValue)", [
-            "operator_caps": picturesHaveOneSize ? sizeCaps(format.width, format.height) : "video/x-raw,format=BGRx",
+            "operator_caps": pictureCaps(operatorPictureSize ?? (format.width, format.height)),
             "operator_mirror": mirrored.operatorPreview ? "horiz" : "identity",
         ])
         let subject = try library.render("subject-\(sinks.rawValue)", [
             "subject_width": "\(subjectSize.width)", "subject_height": "\(subjectSize.height)",
-            "subject_caps": picturesHaveOneSize ? sizeCaps(subjectSize.width, subjectSize.height) : "video/x-raw,format=BGRx",
+            "subject_caps": pictureCaps(subjectPictureSize ?? subjectSize),
             "subject_mirror": mirrored.subjectPicture ? "horiz" : "identity",
         ])
         var d: String
@@ -349,11 +349,18 @@ public struct GraphPlan: Sendable {
     /// the sinks, so a swap never stretches one camera's picture to the other's shape.
     public var picturesHaveOneSize: Bool { secondFormat.map { $0.width == format.width && $0.height == format.height } ?? true }
 
-    /// The caps a size capsfilter (`operator_size`, `subject_size`) gets for pictures of `width`×`height`.
-    /// On the desktop the frames leave the graph as BGRx for gtksink.
-    public func sizeCaps(_ width: Int, _ height: Int) -> String {
-        let pixel = sinks == .desktop ? "format=BGRx," : ""
-        return "video/x-raw,\(pixel)width=\(width),height=\(height),pixel-aspect-ratio=1/1"
+    /// The size each desktop preview branch scales its pictures to, once, before the display shows them
+    /// unscaled: the operator monitor's and the subject monitor's fit, decided from the monitors before
+    /// the graph is built (a size change while playing makes gtksink in GStreamer 1.22 map new frames with
+    /// the old size and show nothing: seen). nil: the camera's size, and the small headless subject size.
+    public var operatorPictureSize: (width: Int, height: Int)?
+    public var subjectPictureSize: (width: Int, height: Int)?
+
+    /// A desktop size capsfilter's caps (`operator_size`, `subject_size`): BGRx for gtksink, pinned to
+    /// `size` only when every camera delivers one picture size.
+    func pictureCaps(_ size: (width: Int, height: Int)) -> String {
+        picturesHaveOneSize ? "video/x-raw,format=BGRx,width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1"
+            : "video/x-raw,format=BGRx"
     }
 
     /// Renders every file this plan will use (the live graph and a take's branches), so a broken pipeline

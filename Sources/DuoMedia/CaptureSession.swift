@@ -218,9 +218,6 @@ public actor CaptureSession {
         counters["operator"] = p.child(.operatorSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["subject"] = p.child(.subjectSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         p.child(.subjectValve)?.set("drop", !initialSubjectOpen)
-        if plan.picturesHaveOneSize {
-            for (element, size) in viewSizes { p.child(element)?.setCaps("caps", plan.sizeCaps(size.0, size.1)) }
-        }
         // The subject view must never stop the capture: its branch's flow errors stop at the valve.
         if let valveSink = p.child(.subjectValve)?.staticPad("sink") { duo_isolate_pad_errors(valveSink.pointer) }
         if let drawer = subjectDrawer, let pad = p.child(.subjectSink)?.staticPad("sink") {
@@ -318,18 +315,6 @@ public actor CaptureSession {
         }
         valve.set("drop", !open)
     }
-    /// Sets the size a branch's pictures leave the graph at, before the graph starts (`.operatorSize`, the
-    /// operator preview; `.subjectSize`, the subject monitor's picture): the branch scales each frame once
-    /// and the display shows it unscaled. Only before `start`: a size
-    /// change while playing makes gtksink (GStreamer 1.22) map new frames with the old size and show
-    /// nothing (seen), so a window of another size lets gtksink scale instead.
-    public func setViewSize(_ element: GraphElement, width: Int, height: Int) {
-        precondition(pipeline == nil, "view sizes are set before the graph starts")
-        viewSizes[element] = (width, height)
-    }
-
-    /// The view sizes, applied when the graph is built.
-    private var viewSizes: [GraphElement: (Int, Int)] = [:]
     private var subjectShutSince: Int64?
     /// Set when the subject branch failed: it stays shut.
     private var subjectFailed = false

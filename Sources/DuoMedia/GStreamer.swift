@@ -129,14 +129,6 @@ public final class ElementRef: @unchecked Sendable {
     func set(_ property: String, _ value: String) { duo_set_string(UnsafeMutableRawPointer(pointer), property, value) }
     /// Sets a property from its text form, as gst-launch would (enum nicks).
     func setFromString(_ property: String, _ value: String) { duo_set_from_string(UnsafeMutableRawPointer(pointer), property, value) }
-    /// Sets a caps-valued property from its text form; false when the text is not caps.
-    @discardableResult
-    func setCaps(_ property: String, _ description: String) -> Bool {
-        guard let caps = gst_caps_from_string(description) else { return false }
-        duo_set_caps(UnsafeMutableRawPointer(pointer), property, caps)
-        gst_caps_unref(caps)
-        return true
-    }
     /// The elements upstream of this one, following each element's `sink` pad back to a source (a simple
     /// chain such as the audio branch's), nearest first.
     func upstreamChain() -> [ElementRef] {

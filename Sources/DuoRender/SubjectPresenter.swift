@@ -76,6 +76,9 @@ public actor SubjectPresenter {
         overlay.update(.whitelisted(from: state))
     }
 
+    /// The accessory kind on screen (the script command can make it the teleprompter).
+    public var accessory: AccessoryKind { state.accessory }
+
     private func publish(at time: Int64) { overlay.update(.whitelisted(from: state), preparingAt: time) }
 
     /// The subject window's painter, for a presenter made with the `.argb` format. `now` is the pipeline's
