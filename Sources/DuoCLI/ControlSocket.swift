@@ -73,7 +73,10 @@ final class ControlSocket: @unchecked Sendable {
             unlink(path)
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0, Self.connectOrBind(fd, &address, bind: true) == 0, chmod(path, 0o600) == 0, listen(fd, 8) == 0 else {
+        // The socket's mode is set before bind, so the file is never there with the umask's wider mode
+        // (Linux creates it from the socket's own mode; a test saw 0755 between bind and chmod).
+        guard fd >= 0, fchmod(fd, 0o600) == 0, Self.connectOrBind(fd, &address, bind: true) == 0, chmod(path, 0o600) == 0,
+              listen(fd, 8) == 0 else {
             let reason = String(cString: strerror(errno))
             if fd >= 0 { Glibc.close(fd) }
             throw .usage("--control \(requested): cannot open the socket \(path) (\(reason)); give a writable path")
