@@ -429,3 +429,13 @@ static GstPadProbeReturn drop_eos_probe(GstPad *pad, GstPadProbeInfo *info, gpoi
 void duo_drop_eos(GstPad *pad) {
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, drop_eos_probe, NULL, NULL);
 }
+
+gboolean duo_bus_drain_device_changes(GstBus *bus) {
+    gboolean any = FALSE;
+    GstMessage *message;
+    while ((message = gst_bus_pop_filtered(bus, GST_MESSAGE_DEVICE_ADDED | GST_MESSAGE_DEVICE_REMOVED))) {
+        any = TRUE;
+        gst_message_unref(message);
+    }
+    return any;
+}

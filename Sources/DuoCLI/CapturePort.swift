@@ -26,6 +26,7 @@ protocol CapturePort: Sendable {
     var cameraFrames: [Int64] { get async }
     /// The test hub: camera `index` stops delivering (unplugged) or comes back.
     func setCameraPlugged(_ index: Int, _ plugged: Bool) async throws(DuoError)
+    func setCameraDevice(_ index: Int, path: String) async throws(DuoError)
 }
 
 extension CaptureSession: CapturePort {

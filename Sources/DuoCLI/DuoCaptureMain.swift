@@ -107,16 +107,22 @@ enum PipelineCommand {
     }
 }
 
-/// `duo-capture cameras`: what GStreamer's device monitor sees.
+/// `duo-capture cameras`: what GStreamer's device monitor sees, one camera per line: its device, name,
+/// identity (what `--camera id:` takes and what is remembered), best format and mode count; the camera
+/// `--camera auto` opens is marked.
 ///
 /// Thread: main task; synchronous.
 enum CamerasCommand {
     static func run() -> String {
         let cameras = CameraDiscovery.list()
         if cameras.isEmpty { return "no cameras found; use --camera inner|outer for a simulated one" }
+        let usable = cameras.filter { $0.devicePath != nil }
+        let last = CameraMemory.standard().last()
+        let auto = usable.first { $0.identity == last } ?? usable.first
         return cameras.map { c in
             let best = FormatSelection.best(of: c.modes.map(\.format), upTo: nil).map(\.description) ?? "no usable formats"
-            return "\(c.devicePath ?? "-")\t\(c.name)\tbest \(best), \(c.modes.count) modes"
+            let mark = c == auto ? "\t(auto\(c.identity == last ? ", last used" : ""))" : ""
+            return "\(c.devicePath ?? "-")\t\(c.name)\tid:\(c.identity)\tbest \(best), \(c.modes.count) modes\(mark)"
         }.joined(separator: "\n")
     }
 }

@@ -10,7 +10,8 @@ enum Help {
     USAGE
       duo-capture [run] [OPTIONS]          run a capture session (the default command)
       duo-capture pipeline [OPTIONS]       print the assembled graph in gst-launch-1.0 syntax
-      duo-capture cameras                  list cameras (V4L2 devices) with their formats
+      duo-capture cameras                  list cameras (GStreamer's device monitor): device, name,
+                                           identity (id:…), best format; the one auto opens is marked
       duo-capture formats CAMERA [CAMERA]  each camera's formats, two cameras' intersection after decoding
                                            and what it drops, and "choice: WxH@FPS" (exit 1: none); a
                                            CAMERA is inner, outer, profile:FILE, v4l2:/dev/videoN or
@@ -31,12 +32,20 @@ enum Help {
     CAMERA
       --source videotestsrc                a test pattern at any --format (for CI)
       --camera v4l2:/dev/videoN            a real camera; its formats are probed when it opens
+      --camera id:IDENTITY                 a real camera by identity, as `duo-capture cameras` lists it
+                                           (its serial, else its /dev/v4l/by-id name, else its port):
+                                           found at whatever /dev/videoN it has today. A camera known
+                                           by identity that is pulled out is lost at once and taken back
+                                           when it is plugged in again, at any /dev/videoN
       --camera profile:FILE                a simulated camera limited to a profile's formats (JSON)
       --camera inner | outer               the shipped profiles of the Duo's two front cameras
                                            (Assets/cameras/inner.json: up to 1080p60;
                                             Assets/cameras/outer.json: up to 4K120)
-                                           Default: the first V4L2 camera; without one, the simulated
-                                           inner camera (a one-line notice says so).
+                                           Default: the camera last used (remembered by identity in
+                                           $XDG_STATE_HOME/duo-capture/last-camera), else the first V4L2
+                                           camera; without one, the simulated inner camera (a one-line
+                                           notice says so). A camera belongs to one duo-capture at a
+                                           time: the lock is on the device, however it is named.
       --camera A --camera B                two cameras, like the Duo's inner and outer front cameras:
                                            one virtual camera at their best common format (decoded size
                                            and rate), swapped mid-take without a gap or a format change
@@ -84,7 +93,9 @@ enum Help {
                                            fold, unfold, {"cmd":"script","path":…}, {"cmd":"font","step":1},
                                            and the test hub's {"cmd":"unplug","camera":"B"} and replug
                                            (two cameras: a lost camera never ends the take; the other
-                                           goes on, and it is taken back when it returns); quit goes
+                                           goes on, and it is taken back when it returns; a test
+                                           camera (DUO_TEST_CAMERAS below) is pulled out through its
+                                           device provider and comes back at another path); quit goes
                                            ahead of commands still queued. Every
                                            event comes back as JSON lines (docs/events.md lists them)
       --timeline FILE                      replay timed commands for a reproducible session: one line
@@ -145,6 +156,10 @@ enum Help {
       --pipelines DIR                      load branch descriptions (*.gst) from DIR instead of the
                                            shipped Pipelines/ folder; swap encoders or muxers there
       GST_DEBUG, GST_DEBUG_DUMP_DOT_DIR    work as in any GStreamer program
+      DUO_TEST_CAMERAS=DIR                 (tests and QA) a device provider whose cameras are the
+                                           DIR/*.camera files (lines name=, serial=, caps=, pattern=):
+                                           adding a file plugs a camera in, removing it pulls it out,
+                                           through the same device monitor real cameras go through
 
     EXIT CODES
       0 success · 64 bad option or value · 65 bad input file (profile, script, pipeline file)

@@ -11,6 +11,8 @@ public struct Options: Sendable {
         case testSource
         case v4l2(String)
         case profile(String)
+        /// `--camera id:IDENTITY`: a camera the device monitor lists, by identity (or its unique name).
+        case device(String)
     }
 
     public var command: Command = .run
@@ -128,10 +130,12 @@ public struct Options: Sendable {
                     try setSource(.v4l2(String(v.dropFirst(5))), name)
                 } else if v.hasPrefix("profile:"), v.count > 8 {
                     try setSource(.profile(String(v.dropFirst(8))), name)
+                } else if v.hasPrefix("id:"), v.count > 3 {
+                    try setSource(.device(String(v.dropFirst(3))), name)
                 } else if v == "inner" || v == "outer" {
                     try setSource(.profile(v), name)
                 } else {
-                    throw .usage("--camera \(v): expected v4l2:/dev/videoN, profile:FILE, inner or outer")
+                    throw .usage("--camera \(v): expected v4l2:/dev/videoN, id:IDENTITY (see duo-capture cameras), profile:FILE, inner or outer")
                 }
             case "--format": o.format = try formatOption(try value(name))
             case "--min-fps": o.minimumRate = try reader.number(name, 1...240)

@@ -253,6 +253,7 @@ actor RunDirector {
             runEnd = startedAt + Int64(seconds * 1e9)
             wake(at: runEnd!)
         }
+        if plan.deviceIdentities.contains(where: { $0 != nil }) { cameraWatch = CameraWatch() }
         if let timeline = settings.timeline { replay(timeline) }
         let waiting = early
         early.removeAll()
@@ -328,7 +329,13 @@ actor RunDirector {
             do throws(DuoError) {
                 var plugged = false
                 if case .replug = command { plugged = true }
-                try await capture.setCameraPlugged(camera, plugged)
+                // A camera from the device monitor is pulled out and plugged back through its provider
+                // (the test provider's cameras), so the run hears it as it hears a real camera come and go.
+                if camera < plan.deviceIdentities.count, let identity = plan.deviceIdentities[camera], let watch = cameraWatch {
+                    try watch.setTestCameraPlugged(identity, plugged)
+                    return
+                }
+                try await plug(camera, plugged)
                 // The test hub's plug state holds: an unplugged camera is not tried again by itself.
                 if plugged { unpluggedByHub.remove(camera) } else { unpluggedByHub.insert(camera) }
             } catch { refuse("\(command.name): \(error.message)") }
@@ -513,10 +520,60 @@ actor RunDirector {
     /// Tries the lost cameras whose time has come: a source restarted in step with the graph; a device
     /// still missing fails again quietly (it is already reported lost).
     private func reattach(at now: Int64) async {
-        for (index, at) in reattachAt where now >= at && lostCameras.contains(index) && !unpluggedByHub.contains(index) {
+        for (index, at) in reattachAt where now >= at && lostCameras.contains(index) && !unpluggedByHub.contains(index)
+            && !goneDevices.contains(index) {
             reattachAt[index] = now + Self.reattachInterval
-            try? await capture.setCameraPlugged(index, true)
+            try? await plug(index, true)
         }
+    }
+
+    /// The device monitor's view of the cameras this run uses (nil when every camera is simulated).
+    private var cameraWatch: CameraWatch?
+    /// Cameras whose device is gone (the monitor reported it removed): taken back when it is added again.
+    private var goneDevices: Set<Int> = []
+    /// Locks taken on a camera plugged back at another device node.
+    private var reattachLocks: [Int: CameraLock] = [:]
+
+    /// Cameras pulled out and plugged back, by identity: one pulled out is lost at once (not after the
+    /// watchdog's wait), and one plugged back, at whatever /dev/videoN, is re-attached.
+    private func watchDevices() async {
+        guard let watch = cameraWatch else { return }
+        for change in watch.changes() {
+            switch change {
+            case .removed(let device):
+                guard let index = plan.deviceIdentities.firstIndex(of: device.identity), !goneDevices.contains(index) else { continue }
+                goneDevices.insert(index)
+                try? await plug(index, false)
+                await cameraLost(index, reason: "unplugged (\(device.devicePath ?? device.name))")
+            case .added(let device):
+                guard let index = plan.deviceIdentities.firstIndex(of: device.identity), goneDevices.contains(index) else { continue }
+                if device.api != "duotest", let path = device.devicePath {
+                    // The same camera at another node: lock that node, and open it there.
+                    do throws(DuoError) {
+                        reattachLocks[index] = try CameraLock(device: path, label: "id:\(device.identity)")
+                        try await capture.setCameraDevice(index, path: path)
+                    } catch {
+                        let message = "camera \(cameraLetter(index)) is back at \(path) but cannot be taken: \(error.message)"
+                        log("duo-capture: warning: \(message)")
+                        face.say(message)
+                        continue
+                    }
+                }
+                goneDevices.remove(index)
+                log("duo-capture: camera \(cameraLetter(index)) (\(cameraName(index))) plugged back in at \(device.devicePath ?? "?")")
+                try? await plug(index, true)
+            }
+        }
+    }
+
+    /// Cameras whose source is stopped (pulled out, unplugged by the hub, or stopped by the session after
+    /// an error): frames still in flight from before the stop never count as the camera coming back.
+    private var stopped: Set<Int> = []
+
+    /// Stops or restarts a camera's source, keeping `stopped` in step.
+    private func plug(_ index: Int, _ plugged: Bool) async throws(DuoError) {
+        if plugged { stopped.remove(index) } else { stopped.insert(index) }
+        try await capture.setCameraPlugged(index, plugged)
     }
 
     private func cameraRestored(_ index: Int) {
@@ -542,7 +599,7 @@ actor RunDirector {
         for i in [active, 1 - active] {
             if frames[i] > cameraProgress[i].frames {
                 cameraProgress[i] = (frames[i], now)
-                if lostCameras.contains(i) { cameraRestored(i) }
+                if lostCameras.contains(i), !stopped.contains(i) { cameraRestored(i) }
             } else if frames[i] > 0, !lostCameras.contains(i), now - cameraProgress[i].at > cameraLossTimeout {
                 if i != active && activeSilent { continue }
                 if i == active { activeSilent = true }
@@ -587,7 +644,9 @@ actor RunDirector {
         case .takeEnded(let result): await takeEnded(result)
         case .audioLevel(_, let peak): audioPeak = peak.rounded()
         case .takeStarted: break
-        case .cameraLost(let index, let reason): await cameraLost(index, reason: reason)
+        case .cameraLost(let index, let reason):
+            stopped.insert(index)   // the session stopped its source
+            await cameraLost(index, reason: reason)
         case .microphoneLost(let reason):
             interruptions.append((clock.now(), "microphone", "lost", reason))
             let message = "the microphone was lost (\(reason)); the run and any take go on without sound"
@@ -641,6 +700,7 @@ actor RunDirector {
         if let runEnd, now >= runEnd { return end(.duration) }
         // One reading of the counters serves the watchdogs and the figures of this tick.
         let counts = await capture.counts
+        await watchDevices()
         await watchCameras(at: now)
         await reattach(at: now)
         await watchFrames(now, cameraFrames: counts.camera.frames)
@@ -659,7 +719,7 @@ actor RunDirector {
             lastCameraFrames = frames
             lastProgressAt = now
             // One camera: its frames coming back after a loss restore it.
-            if plan.secondCamera == nil, lostCameras.contains(0) { cameraRestored(0) }
+            if plan.secondCamera == nil, lostCameras.contains(0), !stopped.contains(0) { cameraRestored(0) }
         }
         let flowing = frames > 0 && now - lastProgressAt < Self.flowingWindow
         if flowing != framesFlowing {

@@ -19,28 +19,24 @@ struct SessionSetup {
         GStreamer.initialize()
         var notices: [String] = []
         let library = try PipelineLibrary.locate(override: options.pipelinesDirectory)
-        // A real camera is locked before it is opened, so a second duo-capture hears who owns it rather
-        // than V4L2's "device busy".
-        var lock: CameraLock?
-        if case .v4l2(let device) = options.source, FileManager.default.fileExists(atPath: device) {
-            lock = try CameraLock(device: device)
-        }
         // --rotate turns a camera upright, once, in its source chain (before any format is chosen).
         func rotated(_ source: CameraSource, _ index: Int) -> CameraSource {
             guard index < options.cameraRotations.count, let degrees = options.cameraRotations[index] else { return source }
             return source.rotated(degrees)
         }
-        let camera = rotated(try resolveCamera(options.source, notices: &notices), 0)
-        if lock == nil, case .v4l2(let device, _, _) = camera { lock = try CameraLock(device: device) }
+        // A real camera is locked before it is opened (inside resolveCamera), so a second duo-capture
+        // hears who owns it rather than V4L2's "device busy".
+        let first = try resolveCamera(options.source, notices: &notices)
+        let camera = rotated(first.source, 0)
         var secondCamera: CameraSource?
-        var secondLock: CameraLock?
+        var second: ResolvedCamera?
         if let choice = options.secondSource {
-            if case .v4l2(let device) = choice, FileManager.default.fileExists(atPath: device) {
-                secondLock = try CameraLock(device: device)
-            }
             // "auto" never reaches here: a second camera is always named.
-            secondCamera = rotated(try resolveCamera(choice, notices: &notices), 1)
+            second = try resolveCamera(choice, notices: &notices)
+            secondCamera = second.map { rotated($0.source, 1) }
         }
+        // The camera last used is remembered by identity, so `--camera auto` finds it at any /dev/videoN.
+        if let identity = first.identity { CameraMemory.standard().remember(identity) }
         let encoder = try chooseEncoder(options.encoder)
         let audio = try resolveAudio(options.audio, recording: options.record, notices: &notices)
         var plan = try GraphPlan(library: library, camera: camera, secondCamera: secondCamera,
@@ -53,6 +49,7 @@ struct SessionSetup {
             if case .simulated(let profile) = source, let faces = profile.faces { return faces }
             return .theSubject
         }
+        plan.deviceIdentities = [first.identity, second?.identity]
         plan.operatorMirrorChoice = options.mirrorPreview
         plan.sinks = options.headless || options.command != .run ? .headless : .desktop
         try plan.validate()
@@ -60,29 +57,68 @@ struct SessionSetup {
         if options.record {
             dir = try prepareRecordDirectory(options.recordDirectory)
         }
-        return SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: lock, secondCameraLock: secondLock)
+        return SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: first.lock, secondCameraLock: second?.lock)
+    }
+
+    /// A camera chosen, with what it is known by when it comes and goes and the lock that makes it ours.
+    struct ResolvedCamera {
+        var source: CameraSource
+        /// The device monitor's identity (`id:` in `duo-capture cameras`); nil for simulated cameras and
+        /// a device given by path that the monitor does not list.
+        var identity: String?
+        var lock: CameraLock?
     }
 
     static func resolveCamera(_ choice: Options.SourceChoice, notices: inout [String],
-                              discover: () -> [DiscoveredCamera] = CameraDiscovery.list) throws(DuoError) -> CameraSource {
+                              discover: () -> [DiscoveredCamera] = CameraDiscovery.list,
+                              remembered: String? = CameraMemory.standard().last()) throws(DuoError) -> ResolvedCamera {
         switch choice {
         case .testSource:
-            return .testSource
+            return ResolvedCamera(source: .testSource)
         case .v4l2(let device):
             guard FileManager.default.fileExists(atPath: device) else {
                 throw .usage("camera \(device) does not exist; list cameras with: duo-capture cameras")
             }
-            return .v4l2(device: device, modes: try CameraDiscovery.probeV4L2(device))
+            let lock = try CameraLock(device: device)
+            let real = URL(fileURLWithPath: device).resolvingSymlinksInPath().path
+            let identity = discover().first { $0.devicePath.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path } == real }?.identity
+            return ResolvedCamera(source: .v4l2(device: device, modes: try CameraDiscovery.probeV4L2(device)), identity: identity, lock: lock)
         case .profile(let nameOrPath):
-            return .simulated(try loadProfile(nameOrPath))
+            return ResolvedCamera(source: .simulated(try loadProfile(nameOrPath)))
+        case .device(let identity):
+            let cameras = discover()
+            guard let camera = cameras.first(where: { $0.identity == identity }) ?? uniqueByName(identity, in: cameras) else {
+                let known = cameras.map { "id:\($0.identity)" }.joined(separator: ", ")
+                throw .usage("camera id:\(identity) is not connected (\(known.isEmpty ? "no cameras found" : "connected: \(known)")); plug it in or list cameras with: duo-capture cameras")
+            }
+            return try open(camera)
         case .auto:
-            if let camera = discover().first(where: { $0.devicePath != nil }), let path = camera.devicePath {
-                return .v4l2(device: path, modes: try CameraDiscovery.probeV4L2(path))
+            let cameras = discover().filter { $0.devicePath != nil }
+            if let camera = cameras.first(where: { $0.identity == remembered }) ?? cameras.first {
+                return try open(camera)
             }
             let inner = try loadProfile("inner")
             notices.append("no camera found; using the simulated inner camera (--camera inner)")
-            return .simulated(inner)
+            return ResolvedCamera(source: .simulated(inner))
         }
+    }
+
+    private static func uniqueByName(_ name: String, in cameras: [DiscoveredCamera]) -> DiscoveredCamera? {
+        let named = cameras.filter { $0.name == name }
+        return named.count == 1 ? named[0] : nil
+    }
+
+    /// A camera the device monitor listed, locked and opened the way its provider says: V4L2 through
+    /// v4l2src, the test provider through the test source that plays it.
+    private static func open(_ camera: DiscoveredCamera) throws(DuoError) -> ResolvedCamera {
+        guard let path = camera.devicePath else {
+            throw .usage("camera \"\(camera.name)\" is offered by \(camera.api ?? "another provider") without a V4L2 device; give --camera v4l2:/dev/videoN")
+        }
+        let lock = try CameraLock(device: path, label: "id:\(camera.identity)")
+        if camera.api == "duotest" {
+            return ResolvedCamera(source: .simulated(camera.simulatedProfile), identity: camera.identity, lock: lock)
+        }
+        return ResolvedCamera(source: .v4l2(device: path, modes: try CameraDiscovery.probeV4L2(path)), identity: camera.identity, lock: lock)
     }
 
     /// `--audio auto` takes the desktop's default input when there is one, and records without audio

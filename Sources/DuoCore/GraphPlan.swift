@@ -181,6 +181,9 @@ public struct GraphPlan: Sendable {
     public var faces: [FacingViewer] = [.theSubject, .theSubject]
     /// `--mirror-preview`: the operator flips their own preview.
     public var operatorMirrorChoice = false
+    /// Each camera's identity as the device monitor knows it (A, B); nil for a simulated camera. A camera
+    /// with one is watched: pulled out, it is lost; plugged back (at any path), it is taken back.
+    public var deviceIdentities: [String?] = [nil, nil]
 
     /// How each display's picture is mirrored while camera `index` is on the air.
     public func mirrors(activeCamera index: Int) -> (operatorPreview: Bool, subjectPicture: Bool) {

@@ -8,14 +8,31 @@ import Foundation
 /// Thread: value type, Sendable.
 public struct DiscoveredCamera: Sendable, Equatable {
     public let name: String
-    /// `device.path` (/dev/videoN) when the provider is V4L2; nil for other providers (PipeWire, libcamera).
+    /// `device.path` (/dev/videoN) when the provider is V4L2 (the test provider's file); nil for other
+    /// providers (PipeWire, libcamera).
     public let devicePath: String?
     public let modes: [CameraProfile.Mode]
+    /// What the camera is known by when it comes and goes (`CameraIdentity`): serial, by-id name, port.
+    public let identity: String
+    /// `device.api`: "v4l2", "duotest" (the test provider), "pipewire", ….
+    public let api: String?
+    /// The test provider's videotestsrc pattern.
+    public let testPattern: String?
 
-    public init(name: String, devicePath: String?, modes: [CameraProfile.Mode]) {
+    public init(name: String, devicePath: String?, modes: [CameraProfile.Mode], identity: String? = nil,
+                api: String? = "v4l2", testPattern: String? = nil) {
         self.name = name
         self.devicePath = devicePath
         self.modes = modes
+        self.identity = identity ?? devicePath ?? name
+        self.api = api
+        self.testPattern = testPattern
+    }
+
+    /// The test provider's camera as the simulated camera that plays it (its element is a test source).
+    public var simulatedProfile: CameraProfile {
+        let id = identity.map { $0.isLetter || $0.isNumber || $0 == "-" ? String($0) : "_" }.joined()
+        return CameraProfile(id: id, name: name, testPattern: testPattern ?? "smpte", modes: modes)
     }
 }
 
@@ -24,7 +41,7 @@ public struct DiscoveredCamera: Sendable, Equatable {
 ///
 /// Thread: any; each call is synchronous and self-contained.
 public enum CameraDiscovery {
-    /// Cameras present now, V4L2 ones first.
+    /// Cameras present now, V4L2 ones (and test ones) first.
     public static func list() -> [DiscoveredCamera] {
         GStreamer.initialize()
         guard let monitor = gst_device_monitor_new() else { return [] }
@@ -32,27 +49,58 @@ public enum CameraDiscovery {
         gst_device_monitor_add_filter(monitor, "Video/Source", nil)
         guard gst_device_monitor_start(monitor) != 0 else { return [] }
         defer { gst_device_monitor_stop(monitor) }
-        var cameras: [DiscoveredCamera] = []
+        var devices: [UnsafeMutablePointer<GstDevice>] = []
         var node = gst_device_monitor_get_devices(monitor)
         let head = node
         while let n = node {
-            let device = n.pointee.data.assumingMemoryBound(to: GstDevice.self)
+            devices.append(n.pointee.data.assumingMemoryBound(to: GstDevice.self))
+            node = n.pointee.next
+        }
+        let cameras = describe(devices)
+        g_list_free_full(head) { gst_object_unref($0) }
+        return cameras.sorted { ($0.devicePath != nil ? 0 : 1) < ($1.devicePath != nil ? 0 : 1) }
+    }
+
+    /// Devices as cameras, with identities assigned over all of them (so two alike are told apart).
+    static func describe(_ devices: [UnsafeMutablePointer<GstDevice>]) -> [DiscoveredCamera] {
+        let byId = byIdLinks()
+        var facts: [CameraIdentity.Facts] = []
+        var partial: [(name: String, path: String?, modes: [CameraProfile.Mode], api: String?, pattern: String?)] = []
+        for device in devices {
             let name = gst_device_get_display_name(device).map { p in defer { g_free(p) }; return String(cString: p) } ?? "camera"
-            var path: String?
-            if let props = gst_device_get_properties(device) {
-                path = gst_structure_get_string(props, "device.path").map { String(cString: $0) }
-                gst_structure_free(props)
+            var props: [String: String] = [:]
+            if let s = gst_device_get_properties(device) {
+                for key in ["device.path", "device.serial", "device.bus_path", "v4l2.device.bus_info", "device.api", "duotest.pattern"] {
+                    if let v = gst_structure_get_string(s, key) { props[key] = String(cString: v) }
+                }
+                gst_structure_free(s)
             }
             var modes: [CameraProfile.Mode] = []
             if let caps = gst_device_get_caps(device) {
                 if let s = gst_caps_to_string(caps) { modes = CapsDescription.modes(from: String(cString: s)); g_free(s) }
                 gst_caps_unref(caps)
             }
-            cameras.append(DiscoveredCamera(name: name, devicePath: path, modes: modes))
-            node = n.pointee.next
+            let path = props["device.path"]
+            let real = path.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+            facts.append(CameraIdentity.Facts(serial: props["device.serial"],
+                                              byIdNames: real.map { byId[$0] ?? [] } ?? [],
+                                              busPath: props["device.bus_path"] ?? props["v4l2.device.bus_info"], path: path))
+            partial.append((name, path, modes, props["device.api"], props["duotest.pattern"]))
         }
-        g_list_free_full(head) { gst_object_unref($0) }
-        return cameras.sorted { ($0.devicePath != nil ? 0 : 1) < ($1.devicePath != nil ? 0 : 1) }
+        return zip(partial, CameraIdentity.assign(facts)).map { p, identity in
+            DiscoveredCamera(name: p.name, devicePath: p.path, modes: p.modes, identity: identity, api: p.api, testPattern: p.pattern)
+        }
+    }
+
+    /// `/dev/v4l/by-id` names by the device node each points at.
+    private static func byIdLinks() -> [String: [String]] {
+        let dir = "/dev/v4l/by-id"
+        var links: [String: [String]] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
+            let target = URL(fileURLWithPath: "\(dir)/\(name)").resolvingSymlinksInPath().path
+            links[target, default: []].append(name)
+        }
+        return links
     }
 
     /// Opens a V4L2 device far enough (READY) to read its real caps, then closes it.

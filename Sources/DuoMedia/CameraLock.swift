@@ -14,8 +14,9 @@ public final class CameraLock: @unchecked Sendable {
     private let fd: Int32
     public let path: String
 
-    /// Takes the lock for `device`, or throws a runtime error naming the pid that holds it.
-    public init(device: String, directory: String? = nil) throws(DuoError) {
+    /// Takes the lock for `device`, or throws a runtime error naming the pid that holds it. `label` is how
+    /// the camera is named in that error (default: the path).
+    public init(device: String, label: String? = nil, directory: String? = nil) throws(DuoError) {
         let base = directory ?? Self.defaultDirectory()
         do {
             try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true,
@@ -23,9 +24,16 @@ public final class CameraLock: @unchecked Sendable {
         } catch {
             throw .runtime("cannot create \(base) for the camera lock; set XDG_RUNTIME_DIR to a writable folder")
         }
-        // A camera is its device, however it is named: a symbolic link (/dev/v4l/by-id/…) gets the same lock.
-        let resolved = URL(fileURLWithPath: device).resolvingSymlinksInPath().path
-        let name = resolved.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+        // A camera is its device, however it is reached: a symbolic link (/dev/v4l/by-id/…), a hard link
+        // or another node with the same device number all get the same lock.
+        var info = stat()
+        guard stat(device, &info) == 0 else {
+            throw .usage("camera \(label ?? device) does not exist; list cameras with: duo-capture cameras")
+        }
+        let kind = info.st_mode & S_IFMT
+        let name = kind == S_IFCHR || kind == S_IFBLK
+            ? "rdev-\(info.st_rdev)"
+            : "ino-\(info.st_dev)-\(info.st_ino)"
         path = (base as NSString).appendingPathComponent("camera-\(name).lock")
         // The owner removes the file when it lets go, so a lock taken on a file that has just been removed
         // (or replaced) is no lock: take it again on the file that is there now.
@@ -40,7 +48,7 @@ public final class CameraLock: @unchecked Sendable {
                 let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
                 close(fd)
                 let who = holder.flatMap { Int($0) }.map { "duo-capture pid \($0)" } ?? "another duo-capture"
-                throw .runtime("camera \(device) is in use by \(who); stop it first or pick another --camera")
+                throw .runtime("camera \(label ?? device) is in use by \(who); stop it first or pick another --camera")
             }
             var held = stat(), current = stat()
             if fstat(fd, &held) == 0, stat(path, &current) == 0, held.st_ino == current.st_ino, held.st_dev == current.st_dev {

@@ -393,6 +393,16 @@ public actor CaptureSession {
         }
     }
 
+    /// A lost camera found again at another device node (a USB camera plugged into another port): its
+    /// source opens that node when it is plugged back. Only while the camera is unplugged.
+    public func setCameraDevice(_ index: Int, path: String) throws(DuoError) {
+        guard unpluggedCameras.contains(index) else { return }
+        guard let source = pipeline?.child(named: index == 0 ? "camera" : "camera_b") else {
+            throw .runtime("the capture session is not running")
+        }
+        if source.has("device") { source.set("device", path) }
+    }
+
     // MARK: State
 
     public var counts: BranchCounts {

@@ -1,6 +1,7 @@
 import CDuoShim
 import CGStreamer
 import DuoCore
+import Foundation
 
 /// Process-wide GStreamer set-up and registry look-ups.
 ///
@@ -8,6 +9,10 @@ import DuoCore
 public enum GStreamer {
     private static let initialized: Bool = {
         gst_init(nil, nil)
+        // The test camera provider, for tests and QA timelines only: its cameras are files in a folder.
+        if let folder = ProcessInfo.processInfo.environment["DUO_TEST_CAMERAS"], !folder.isEmpty {
+            _ = duo_register_test_cameras(folder)
+        }
         return true
     }()
 

@@ -91,6 +91,7 @@ actor FakeCapture: CapturePort {
     var cameraFrames: [Int64] { perCamera }
     private(set) var plugs: [String] = []
     func setCameraPlugged(_ index: Int, _ plugged: Bool) async throws(DuoError) { plugs.append("\(index) \(plugged)") }
+    func setCameraDevice(_ index: Int, path: String) async throws(DuoError) { plugs.append("\(index) at \(path)") }
 }
 
 /// A desktop-like face: it draws the subject view itself and records when it shows the camera picture.

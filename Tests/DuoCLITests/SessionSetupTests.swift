@@ -7,7 +7,7 @@ final class SessionSetupTests: XCTestCase {
     /// No camera on the machine: the simulated inner camera stands in, and the user is told in one line.
     func testWithoutACameraTheSimulatedInnerCameraStandsIn() throws {
         var notices: [String] = []
-        let source = try SessionSetup.resolveCamera(.auto, notices: &notices, discover: { [] })
+        let source = try SessionSetup.resolveCamera(.auto, notices: &notices, discover: { [] }).source
         guard case .simulated(let profile) = source else { return XCTFail("expected the simulated camera, got \(source)") }
         XCTAssertEqual(profile.id, "inner")
         XCTAssertEqual(notices, ["no camera found; using the simulated inner camera (--camera inner)"])
@@ -17,7 +17,7 @@ final class SessionSetupTests: XCTestCase {
     func testNonV4L2DevicesAreNotPicked() throws {
         var notices: [String] = []
         let pipewireOnly = DiscoveredCamera(name: "PipeWire camera", devicePath: nil, modes: [])
-        let source = try SessionSetup.resolveCamera(.auto, notices: &notices, discover: { [pipewireOnly] })
+        let source = try SessionSetup.resolveCamera(.auto, notices: &notices, discover: { [pipewireOnly] }).source
         guard case .simulated = source else { return XCTFail("expected the simulated camera, got \(source)") }
         XCTAssertEqual(notices.count, 1)
     }

@@ -6,17 +6,37 @@ import XCTest
 final class CameraLockTests: XCTestCase {
     func testASecondOwnerIsToldWhoHoldsTheCamera() throws {
         let dir = try temporaryDirectory(self)
-        var first: CameraLock? = try CameraLock(device: "/dev/video0", directory: dir)
+        // Two character devices stand in for two cameras (there are none here).
+        var first: CameraLock? = try CameraLock(device: "/dev/null", directory: dir)
         XCTAssertNotNil(first)
-        XCTAssertThrowsError(try CameraLock(device: "/dev/video0", directory: dir)) { error in
+        XCTAssertThrowsError(try CameraLock(device: "/dev/null", directory: dir)) { error in
             let e = error as! DuoError
             XCTAssertEqual(e.kind, .runtime)
-            XCTAssertTrue(e.message.contains("/dev/video0 is in use by duo-capture pid \(getpid())"), e.message)
+            XCTAssertTrue(e.message.contains("/dev/null is in use by duo-capture pid \(getpid())"), e.message)
         }
         // Another camera is free; releasing the first frees it for the next owner.
-        XCTAssertNoThrow(try CameraLock(device: "/dev/video1", directory: dir))
+        XCTAssertNoThrow(try CameraLock(device: "/dev/zero", directory: dir))
         first = nil
-        XCTAssertNoThrow(try CameraLock(device: "/dev/video0", directory: dir))
+        XCTAssertNoThrow(try CameraLock(device: "/dev/null", directory: dir))
+    }
+
+    /// The lock is on the device itself (its device number), not on a path: another node made for the
+    /// same device (mknod, as udev's by-path and by-id links or a container's /dev do) is the same camera,
+    /// and the error names the camera as it was asked for.
+    func testAnotherNodeForTheSameDeviceIsTheSameCamera() throws {
+        let dir = try temporaryDirectory(self)
+        var info = stat()
+        XCTAssertEqual(stat("/dev/null", &info), 0)
+        let node = "\(dir)/camera-node"
+        XCTAssertEqual(mknod(node, S_IFCHR | 0o600, info.st_rdev), 0, "mknod needs root: the tests run as root (apt-get)")
+        let held = try CameraLock(device: "/dev/null", directory: dir)
+        XCTAssertThrowsError(try CameraLock(device: node, label: "id:USB-CAM-1", directory: dir)) { error in
+            XCTAssertTrue((error as! DuoError).message.hasPrefix("camera id:USB-CAM-1 is in use by duo-capture pid"), "\(error)")
+        }
+        XCTAssertThrowsError(try CameraLock(device: "\(dir)/no-such-camera", directory: dir)) { error in
+            XCTAssertEqual((error as! DuoError).kind, .usage)
+        }
+        withExtendedLifetime(held) {}
     }
 
     /// Letting go removes the lock file, and a symbolic link to a camera is the same camera.

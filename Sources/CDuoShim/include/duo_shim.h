@@ -146,4 +146,13 @@ void duo_send_eos(GstPad *pad);
 /// would end the preview, the subject view and the take for good; a camera is lost and comes back instead.
 void duo_drop_eos(GstPad *pad);
 
+/// Registers the test camera provider (duo_test_cameras.c) over `folder`: its `.camera` files are
+/// Video/Source devices a GstDeviceMonitor lists and reports added and removed. Tests only (duo-capture
+/// calls it when DUO_TEST_CAMERAS names a folder).
+gboolean duo_register_test_cameras(const char *folder);
+
+/// Takes every device-added and device-removed message off a device monitor's bus, without waiting;
+/// true when there was one (GST_MESSAGE_DEVICE_* are expressions Swift cannot import).
+gboolean duo_bus_drain_device_changes(GstBus *bus);
+
 #endif

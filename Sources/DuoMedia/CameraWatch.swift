@@ -1,0 +1,97 @@
+import CDuoShim
+import CGStreamer
+import DuoCore
+import Foundation
+
+/// Cameras coming and going while a run goes on: a started GstDeviceMonitor (Video/Source), whose bus is
+/// read when the run looks (no thread of its own). A change is told by identity, so a camera pulled out
+/// and plugged back at another /dev/videoN is the same camera.
+///
+/// Thread: owned by the run director's actor; `changes()` is called from its ticks.
+public final class CameraWatch: @unchecked Sendable {
+    public enum Change: Sendable, Equatable {
+        case added(DiscoveredCamera)
+        case removed(DiscoveredCamera)
+    }
+
+    private let monitor: UnsafeMutablePointer<GstDeviceMonitor>
+    private let bus: UnsafeMutablePointer<GstBus>
+    /// The cameras present at the last look, by identity.
+    public private(set) var present: [String: DiscoveredCamera] = [:]
+
+    /// Starts watching; nil when no device monitor can start (then nothing comes or goes).
+    public init?() {
+        GStreamer.initialize()
+        guard let monitor = gst_device_monitor_new() else { return nil }
+        gst_device_monitor_add_filter(monitor, "Video/Source", nil)
+        guard gst_device_monitor_start(monitor) != 0, let bus = gst_device_monitor_get_bus(monitor) else {
+            gst_object_unref(UnsafeMutableRawPointer(monitor))
+            return nil
+        }
+        self.monitor = monitor
+        self.bus = bus
+        for camera in current() { present[camera.identity] = camera }
+    }
+
+    deinit {
+        gst_device_monitor_stop(monitor)
+        gst_object_unref(UnsafeMutableRawPointer(bus))
+        gst_object_unref(UnsafeMutableRawPointer(monitor))
+    }
+
+    /// What came and went since the last look (removals first). Reads the monitor's bus without waiting.
+    public func changes() -> [Change] {
+        guard duo_bus_drain_device_changes(bus) != 0 else { return [] }
+        var now: [String: DiscoveredCamera] = [:]
+        for camera in current() { now[camera.identity] = camera }
+        var result: [Change] = []
+        for (id, camera) in present.sorted(by: { $0.key < $1.key }) where now[id] == nil || now[id]?.devicePath != camera.devicePath {
+            result.append(.removed(camera))
+        }
+        for (id, camera) in now.sorted(by: { $0.key < $1.key }) where present[id] == nil || present[id]?.devicePath != camera.devicePath {
+            result.append(.added(camera))
+        }
+        present = now
+        return result
+    }
+
+    /// The test hub's unplug and re-plug of a test provider's camera (`DUO_TEST_CAMERAS`): its file is
+    /// moved aside, and moved back under another name, so it returns at another path with the same
+    /// identity, as a USB camera re-plugged into another port does. The change arrives as any other.
+    public func setTestCameraPlugged(_ identity: String, _ plugged: Bool) throws(DuoError) {
+        guard let folder = ProcessInfo.processInfo.environment["DUO_TEST_CAMERAS"], !folder.isEmpty else {
+            throw .usage("camera id:\(identity) is a real device: unplug it by hand")
+        }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        func identityOf(_ file: String) -> String? {
+            guard let text = try? String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8) else { return nil }
+            return text.split(separator: "\n").first { $0.hasPrefix("serial=") }.map { String($0.dropFirst(7)) }
+        }
+        if plugged {
+            guard let aside = files.first(where: { $0.hasSuffix(".unplugged") && identityOf($0) == identity }) else { return }
+            var n = 2
+            let stem = aside.replacingOccurrences(of: ".unplugged", with: "")
+            while FileManager.default.fileExists(atPath: "\(folder)/\(stem)-\(n).camera") { n += 1 }
+            rename("\(folder)/\(aside)", "\(folder)/\(stem)-\(n).camera")
+        } else {
+            guard let file = files.first(where: { $0.hasSuffix(".camera") && identityOf($0) == identity }) else {
+                throw .usage("camera id:\(identity) is not plugged in")
+            }
+            let stem = String(file.dropLast(".camera".count))
+            rename("\(folder)/\(file)", "\(folder)/\(stem).unplugged")
+        }
+    }
+
+    private func current() -> [DiscoveredCamera] {
+        var devices: [UnsafeMutablePointer<GstDevice>] = []
+        var node = gst_device_monitor_get_devices(monitor)
+        let head = node
+        while let n = node {
+            devices.append(n.pointee.data.assumingMemoryBound(to: GstDevice.self))
+            node = n.pointee.next
+        }
+        let cameras = CameraDiscovery.describe(devices)
+        g_list_free_full(head) { gst_object_unref($0) }
+        return cameras
+    }
+}
