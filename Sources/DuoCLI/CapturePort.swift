@@ -27,6 +27,7 @@ protocol CapturePort: Sendable {
     /// The test hub: camera `index` stops delivering (unplugged) or comes back.
     func setCameraPlugged(_ index: Int, _ plugged: Bool) async throws(DuoError)
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError)
+    func rotateCamera(_ index: Int, degrees: Int) async throws(DuoError)
 }
 
 extension CaptureSession: CapturePort {

@@ -192,6 +192,10 @@ final class DesktopFace: RunFace, @unchecked Sendable {
     }
 
     func setFramesFlowing(_ flowing: Bool) { GtkMain.post { [self] in ui?.setFramesFlowing(flowing) } }
+    func setSubjectMonitorPlugged(_ plugged: Bool) -> String? {
+        GtkMain.post { [self] in ui?.setSubjectMonitorPlugged(plugged) }
+        return nil
+    }
 
     func subjectViewFailed(enabled: Bool) { GtkMain.post { [self] in ui?.setSubjectViewFailed() } }
 

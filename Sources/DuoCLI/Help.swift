@@ -95,7 +95,11 @@ enum Help {
                                            (two cameras: a lost camera never ends the take; the other
                                            goes on, and it is taken back when it returns; a test
                                            camera (DUO_TEST_CAMERAS below) is pulled out through its
-                                           device provider and comes back at another path); quit goes
+                                           device provider and comes back at another path),
+                                           {"cmd":"unplug","monitor":"subject"} and replug (desktop:
+                                           as if the subject monitor went), and
+                                           {"cmd":"rotate","camera":"A","degrees":90} (the picture
+                                           turned live, fitted into the same format); quit goes
                                            ahead of commands still queued. Every
                                            event comes back as JSON lines (docs/events.md lists them)
       --timeline FILE                      replay timed commands for a reproducible session: one line

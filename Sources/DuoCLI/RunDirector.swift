@@ -339,6 +339,11 @@ actor RunDirector {
                 // The test hub's plug state holds: an unplugged camera is not tried again by itself.
                 if plugged { unpluggedByHub.remove(camera) } else { unpluggedByHub.insert(camera) }
             } catch { refuse("\(command.name): \(error.message)") }
+        case .rotate(let camera, let degrees):
+            do throws(DuoError) { try await capture.rotateCamera(camera, degrees: degrees) }
+            catch { refuse("rotate: \(error.message)") }
+        case .subjectMonitorPlugged(let on):
+            if let why = face.setSubjectMonitorPlugged(on) { refuse(why) }
         case .mirror:
             await presenter.cycleMirror(at: now)
             await status(trigger: "command")

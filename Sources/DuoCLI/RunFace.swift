@@ -43,6 +43,8 @@ protocol RunFace: Sendable {
     /// nil toggles. Returns why it cannot, when this face has no fullscreen.
     func setFullscreen(_ on: Bool?) -> String?
     func setFramesFlowing(_ flowing: Bool)
+    /// The test hub's subject monitor pulled out or plugged back; a reason when this face has none.
+    func setSubjectMonitorPlugged(_ plugged: Bool) -> String?
     /// The subject view's branch failed: it is unavailable for the rest of the run, with its reason.
     func subjectViewFailed(enabled: Bool)
     /// A one-line message for the operator (a take that failed, a take that could not start).
@@ -68,6 +70,7 @@ final class HeadlessFace: RunFace, @unchecked Sendable {
     }
     func setFullscreen(_ on: Bool?) -> String? { "fullscreen needs the desktop windows; this run is --headless" }
     func setFramesFlowing(_ flowing: Bool) {}
+    func setSubjectMonitorPlugged(_ plugged: Bool) -> String? { "the subject monitor is unplugged on the desktop; this run is --headless" }
     func subjectViewFailed(enabled: Bool) {
         let change = AccessoryChange(cause: .availability, enabled: enabled, available: false, reasons: [.subjectViewFailed], shown: false)
         lock.withLock { report }?(.accessory(change, subjectMonitor: nil))

@@ -42,9 +42,15 @@ public enum ControlCommand: Sendable, Equatable {
     /// The test hub's camera faults: camera 0 (A) or 1 (B) stops delivering, or comes back.
     case unplug(camera: Int)
     case replug(camera: Int)
+    /// The test hub's subject monitor pulled out (false) or plugged back (true): the desktop sees it go as
+    /// it sees a monitor unplugged.
+    case subjectMonitorPlugged(Bool)
+    /// The test hub turns camera 0 (A) or 1 (B) by this many degrees clockwise from upright (0, 90, 180,
+    /// 270), as a device turned in its mount; the recording keeps its format.
+    case rotate(camera: Int, degrees: Int)
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "jump",
-                               "mirror", "swap", "fold", "unfold", "script", "font", "unplug", "replug", "quit"]
+                               "mirror", "swap", "fold", "unfold", "script", "font", "unplug", "replug", "rotate", "quit"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -67,6 +73,8 @@ public enum ControlCommand: Sendable, Equatable {
         case .fontStep: "font"
         case .unplug: "unplug"
         case .replug: "replug"
+        case .subjectMonitorPlugged(let on): on ? "replug" : "unplug"
+        case .rotate: "rotate"
         }
     }
 
@@ -113,10 +121,22 @@ public enum ControlCommand: Sendable, Equatable {
             }
             return .script(path: path)
         case "unplug", "replug":
+            if let monitor = object["monitor"] as? String {
+                guard monitor == "subject" else {
+                    throw .usage("control: \(cmd) takes \"monitor\": \"subject\" (the operator's monitor stays), such as {\"cmd\":\"\(cmd)\",\"monitor\":\"subject\"}")
+                }
+                return .subjectMonitorPlugged(cmd == "replug")
+            }
             guard let camera = (object["camera"] as? String).flatMap({ ["A": 0, "B": 1][$0] }) else {
-                throw .usage("control: \(cmd) needs \"camera\": \"A\" or \"B\", such as {\"cmd\":\"\(cmd)\",\"camera\":\"B\"}")
+                throw .usage("control: \(cmd) needs \"camera\": \"A\" or \"B\" (or \"monitor\": \"subject\"), such as {\"cmd\":\"\(cmd)\",\"camera\":\"B\"}")
             }
             return cmd == "unplug" ? .unplug(camera: camera) : .replug(camera: camera)
+        case "rotate":
+            guard let camera = (object["camera"] as? String).flatMap({ ["A": 0, "B": 1][$0] }),
+                  let degrees = StrictJSON.int(object["degrees"]), [0, 90, 180, 270].contains(degrees) else {
+                throw .usage("control: rotate needs \"camera\": \"A\" or \"B\" and \"degrees\": 0, 90, 180 or 270, such as {\"cmd\":\"rotate\",\"camera\":\"A\",\"degrees\":180}")
+            }
+            return .rotate(camera: camera, degrees: degrees)
         case "jump":
             guard let to = (object["to"] as? String).flatMap(Jump.init(rawValue:)) else {
                 throw .usage("control: jump needs \"to\": \"next\", \"previous\" or \"start\"")

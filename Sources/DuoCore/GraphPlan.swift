@@ -74,7 +74,7 @@ public enum CameraSource: Sendable, Equatable {
         }
     }
 
-    var rotation: Int {
+    public var rotation: Int {
         switch self {
         case .simulated(let p): p.rotation
         case .v4l2(_, _, let rotation): rotation
@@ -283,6 +283,8 @@ public struct GraphPlan: Sendable {
     /// videoflip's `video-direction` per clockwise rotation. (Its deprecated `method` property is ignored
     /// when set from a launch description in GStreamer 1.22: frames passed through unrotated.)
     static let rotationDirections = [0: "identity", 90: "90r", 180: "180", 270: "90l"]
+    /// videoflip's `video-direction` for a clockwise turn of 0, 90, 180 or 270 degrees.
+    public static func rotationDirection(_ degrees: Int) -> String { rotationDirections[degrees] ?? "identity" }
 
     public func cameraDescription(name: String = "camera") throws(DuoError) -> String {
         try cameraDescription(camera, mode: cameraMode, name: name)
@@ -313,7 +315,7 @@ public struct GraphPlan: Sendable {
         let source = try library.render(file, values)
         let normalise = try library.render("normalise", [
             "name": name,
-            "rotation": Self.rotationDirections[camera.rotation] ?? "identity",
+            "rotation": Self.rotationDirection(camera.rotation),
             "width": "\(format.width)", "height": "\(format.height)", "rate": format.frameRate.capsValue,
         ])
         return "\(source) ! \(normalise)"

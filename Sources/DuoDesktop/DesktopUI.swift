@@ -285,10 +285,20 @@ public final class DesktopUI {
 
     // MARK: State → windows
 
+    /// The test hub's subject monitor pulled out: the monitor list is read without it, so the accessory
+    /// goes unavailable (and comes back) exactly as when the monitor itself goes and returns.
+    private var subjectMonitorUnplugged = false
+
+    public func setSubjectMonitorPlugged(_ plugged: Bool) {
+        guard subjectMonitorUnplugged == plugged else { return }
+        subjectMonitorUnplugged = !plugged
+        refresh()
+    }
+
     private func refresh() {
         monitors = Monitors.list()
         let op = choice.operatorMonitor(in: monitors)
-        let subject = choice.subjectMonitor(in: monitors)
+        let subject = subjectMonitorUnplugged ? nil : choice.subjectMonitor(in: monitors)
         apply(accessory.update {
             $0.operatorMonitor = op?.connector
             $0.subjectMonitor = subject?.connector
@@ -310,7 +320,7 @@ public final class DesktopUI {
     }
 
     private func placeSubject() {
-        guard let subject = choice.subjectMonitor(in: monitors), let screen = gdk_screen_get_default() else { return }
+        guard !subjectMonitorUnplugged, let subject = choice.subjectMonitor(in: monitors), let screen = gdk_screen_get_default() else { return }
         subjectVisible = true
         subjectShownOn = subject.connector
         gtk_window_move(subjectWindow.asWindow, gint(subject.x), gint(subject.y))

@@ -403,6 +403,18 @@ public actor CaptureSession {
         if source.has("device") { source.set("device", path) }
     }
 
+    /// The test hub's rotation: camera `index`'s picture turned `degrees` clockwise on top of its upright
+    /// rotation, live. A quarter turn keeps the recording's format: the picture is fitted into it with
+    /// borders (videoscale keeps the aspect), never stretched.
+    public func rotateCamera(_ index: Int, degrees: Int) throws(DuoError) {
+        guard plan.secondCamera != nil || index == 0 else { throw .usage("there is no camera B; give --camera twice") }
+        let camera = index == 0 ? plan.camera : plan.secondCamera!
+        guard let flip = pipeline?.child(named: index == 0 ? "camera_rotate" : "camera_b_rotate") else {
+            throw .runtime("the capture session is not running")
+        }
+        flip.setFromString("video-direction", GraphPlan.rotationDirection((camera.rotation + degrees) % 360))
+    }
+
     // MARK: State
 
     public var counts: BranchCounts {

@@ -92,6 +92,7 @@ actor FakeCapture: CapturePort {
     private(set) var plugs: [String] = []
     func setCameraPlugged(_ index: Int, _ plugged: Bool) async throws(DuoError) { plugs.append("\(index) \(plugged)") }
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError) { plugs.append("\(index) at \(path)") }
+    func rotateCamera(_ index: Int, degrees: Int) async throws(DuoError) { plugs.append("\(index) turned \(degrees)") }
 }
 
 /// A desktop-like face: it draws the subject view itself and records when it shows the camera picture.
@@ -108,6 +109,7 @@ final class WindowFace: RunFace, @unchecked Sendable {
     func setAccessory(enabled: Bool) {}
     func setFullscreen(_ on: Bool?) -> String? { nil }
     func setFramesFlowing(_ flowing: Bool) {}
+    func setSubjectMonitorPlugged(_ plugged: Bool) -> String? { nil }
     func subjectViewFailed(enabled: Bool) {}
     func say(_ message: String) {}
     func close() {}

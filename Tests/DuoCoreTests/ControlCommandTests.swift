@@ -12,6 +12,11 @@ final class ControlCommandTests: XCTestCase {
             (#"{"cmd":"toggle"}"#, .toggleRecord), (#"{"cmd":"cancel"}"#, .cancelCountdown),
             (#"{"cmd":"script","path":"/home/me/talk.md"}"#, .script(path: "/home/me/talk.md")),
             (#"{"cmd":"font","step":1}"#, .fontStep(1)), (#"{"cmd":"font","step":-1}"#, .fontStep(-1)),
+            (#"{"cmd":"unplug","camera":"B"}"#, .unplug(camera: 1)), (#"{"cmd":"replug","camera":"A"}"#, .replug(camera: 0)),
+            (#"{"cmd":"unplug","monitor":"subject"}"#, .subjectMonitorPlugged(false)),
+            (#"{"cmd":"replug","monitor":"subject"}"#, .subjectMonitorPlugged(true)),
+            (#"{"cmd":"rotate","camera":"A","degrees":90}"#, .rotate(camera: 0, degrees: 90)),
+            (#"{"cmd":"rotate","camera":"B","degrees":0}"#, .rotate(camera: 1, degrees: 0)),
         ]
         for (line, expected) in cases { XCTAssertEqual(try ControlCommand.parse(line), expected, line) }
     }
@@ -20,6 +25,9 @@ final class ControlCommandTests: XCTestCase {
         let cases: [(String, String)] = [
             ("record", "not a JSON object"), ("[1]", "not a JSON object"), (#"{"command":"record"}"#, "missing \"cmd\""),
             (#"{"cmd":"dance"}"#, "unknown command \"dance\""), (#"{"cmd":"accessory"}"#, "true or false"),
+            (#"{"cmd":"unplug","monitor":"operator"}"#, "\"monitor\": \"subject\""),
+            (#"{"cmd":"rotate","camera":"A","degrees":45}"#, "0, 90, 180 or 270"),
+            (#"{"cmd":"rotate","degrees":90}"#, "\"camera\": \"A\" or \"B\""),
             (#"{"cmd":"speed","step":5}"#, "step"), (#"{"cmd":"jump","to":"end"}"#, "next"),
             // Types are strict: a boolean is no number, a number no boolean, a fraction no step.
             (#"{"cmd":"speed","step":true}"#, "step"), (#"{"cmd":"speed","step":1.5}"#, "step"),

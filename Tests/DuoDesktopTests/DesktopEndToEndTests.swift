@@ -224,8 +224,19 @@ final class DesktopEndToEndTests: XCTestCase {
         XCTAssertEqual(on.event["shown"] as? Bool, true)
         _ = try waitForScreen(desktop, "the teleprompter") { s in self.isTeleprompter(self.subjectStats(s)) }
 
+        // The test hub pulls the subject monitor out and plugs it back: the accessory goes unavailable
+        // and the subject's screen is left, as when the monitor itself goes; then all comes back.
+        try send(#"{"cmd":"unplug","monitor":"subject"}"#, to: socket)
+        let gone = try app.wait("the subject monitor to go", after: on.index + 1) { $0["event"] as? String == "availability" && $0["available"] as? Bool == false }
+        XCTAssertEqual(gone.event["reasons"] as? [String], ["no-subject-monitor"])
+        _ = try waitForScreen(desktop, "the subject window to leave") { s in !self.isTeleprompter(self.subjectStats(s)) }
+        try send(#"{"cmd":"replug","monitor":"subject"}"#, to: socket)
+        let back = try app.wait("the subject monitor to return", after: gone.index + 1) { $0["event"] as? String == "availability" && $0["available"] as? Bool == true }
+        XCTAssertEqual(back.event["shown"] as? Bool, true)
+        _ = try waitForScreen(desktop, "the teleprompter again") { s in self.isTeleprompter(self.subjectStats(s)) }
+
         try send(#"{"cmd":"fullscreen","on":false}"#, to: socket)
-        let left = try app.wait("fullscreen to end", after: on.index + 1) { $0["event"] as? String == "availability" && $0["available"] as? Bool == false }
+        let left = try app.wait("fullscreen to end", after: back.index + 1) { $0["event"] as? String == "availability" && $0["available"] as? Bool == false }
         XCTAssertEqual(left.event["enabled"] as? Bool, true, "availability never changes enabled")
         XCTAssertEqual(left.event["reasons"] as? [String], ["operator-not-fullscreen"])
 

@@ -146,6 +146,43 @@ final class CameraSwapTests: XCTestCase {
         XCTAssertTrue(plan.mirrors(activeCamera: 1).operatorPreview)
     }
 
+    /// The test hub turns a camera live. A vertical gradient (dark at the top) turned half round is
+    /// bright at the top-left; smpte (white top-left) turned a quarter is fitted into the same format with
+    /// borders (a black top-left), never stretched; turned back, each is as it was. The recording keeps
+    /// one size throughout and plays without a gap.
+    func testACameraTurnedLiveKeepsTheRecordingsFormat() async throws {
+        let dir = try temporaryDirectory(self)
+        func turn(_ pattern: String, _ steps: [(degrees: Int, bright: Bool)]) async throws {
+            let a = profile("a", pattern: pattern, ["320x240@30"])
+            let plan = try GraphPlan(library: library(), camera: .simulated(a), requested: nil, aspect: nil, encoder: .x264, container: .mkv)
+            let session = CaptureSession(plan: plan, sampleLuma: true)
+            try await session.start()
+            func topLeft() async throws -> Int {
+                let seen = await session.counts.camera.frames
+                try await session.waitUntil { counts, _ in counts.camera.frames >= seen + 5 }
+                return Int(await session.counts.camera.lumaSample ?? -1)
+            }
+            try await session.startTake(path: "\(dir)/\(pattern).mkv")
+            for step in steps {
+                try await session.rotateCamera(0, degrees: step.degrees)
+                let luma = try await topLeft()
+                if step.bright { XCTAssertGreaterThan(luma, 180, "\(pattern) turned \(step.degrees)") }
+                else { XCTAssertLessThan(luma, 40, "\(pattern) turned \(step.degrees)") }
+            }
+            let result = try await session.stopTake()
+            await session.stop()
+            XCTAssertNil(result.failure)
+            let decoded = try MediaInspector.decode("\(dir)/\(pattern).mkv")
+            XCTAssertEqual(decoded.width, 320)
+            XCTAssertEqual(decoded.height, 240)
+            XCTAssertEqual(decoded.video.frames, result.frames.frames, "every frame of the take plays")
+            XCTAssertGreaterThanOrEqual(decoded.video.frames, Int64(steps.count * 4))
+            XCTAssertLessThanOrEqual(decoded.video.maxGap, 34_000_000, "turning never stalls the take")
+        }
+        try await turn("gradient", [(0, false), (180, true), (0, false)])
+        try await turn("smpte", [(0, true), (90, false), (270, false), (0, true)])
+    }
+
     func testSwappingWithOneCameraIsRefused() async throws {
         let session = CaptureSession(plan: try smallPlan())
         try await session.start()
