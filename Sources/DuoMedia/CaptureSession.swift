@@ -193,6 +193,11 @@ public actor CaptureSession {
             audioSourceName = chain.last?.name
             counters["audio"] = p.child(.audioSink)?.staticPad("sink").map { FrameCounter(pad: $0) }
         }
+        // Each camera's chain, by name: an error from any of its elements (a decoder, a converter the
+        // camera file adds unnamed) is that camera's loss, not the graph's failure.
+        for (index, caps) in ["camera_caps", "camera_b_caps"].enumerated() {
+            if let filter = p.child(named: caps) { cameraElements[index] = Set(filter.upstreamChain().map(\.name)) }
+        }
         pipeline = p
         clock.attach(p)
         recorder = TakeRecorder(plan: plan, pipeline: p, tee: t, audioTee: audioTee, clock: clock, events: eventSink)
@@ -364,8 +369,13 @@ public actor CaptureSession {
     /// Cameras whose source is stopped (unplugged, or lost to an error).
     private var unpluggedCameras: Set<Int> = []
 
-    /// Which camera (0 = A, 1 = B) an element belongs to, by name (`camera…`, `camera_b…`).
+    /// Every element of each camera's chain (A, B), source first or last, by name.
+    private var cameraElements: [Int: Set<String>] = [:]
+
+    /// Which camera (0 = A, 1 = B) an element belongs to: one of its chain's elements, or named
+    /// `camera…`, `camera_b…`.
     private func cameraIndex(ofElement name: String) -> Int? {
+        if let (index, _) = cameraElements.first(where: { $0.value.contains(name) }) { return index }
         if name == "camera_b" || name.hasPrefix("camera_b_") { return 1 }
         if name == "camera" || name.hasPrefix("camera_") { return 0 }
         return nil

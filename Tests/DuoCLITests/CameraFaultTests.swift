@@ -39,6 +39,27 @@ final class CameraFaultTests: XCTestCase {
         XCTAssertLessThanOrEqual(decoded.video.frames, 46)
     }
 
+    /// An error from an element of the camera's chain the camera file leaves unnamed (a decoder, a
+    /// converter) is the camera's loss, not the graph's failure: with the default `--camera-loss wait`
+    /// the take is kept, the run waits for the camera, and it ends normally.
+    func testAnErrorFromAnUnnamedCameraElementIsTheCamerasLoss() throws {
+        let (dir, pipelines) = try pipelines(cameraFile: """
+            videotestsrc name={{name}} is-live=true pattern={{pattern}}
+            ! video/x-raw,format={{camera_format}},width={{camera_width}},height={{camera_height}},framerate={{camera_rate}}
+            ! identity error-after=45
+            """)
+        let events = "\(dir)/events.jsonl"
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--record",
+                                  "--record-dir", dir, "--pipelines", pipelines, "--duration", "3", "--quiet", "--countdown", "0",
+                                  "--events", events])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(Array(try eventStory(events).prefix(3)), ["take", "lost A", "ended"])
+        let lost = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").first { $0.contains("camera-lost") }
+        XCTAssertTrue(lost?.contains("identity0: Failed after iterations") ?? false, "\(lost ?? "")")
+        let decoded = try MediaInspector.decode(try takeFile(in: dir))
+        XCTAssertGreaterThanOrEqual(decoded.video.frames, 35, "the frames before the loss are in the file")
+    }
+
     /// The documents' interruption with one camera (`--camera-loss wait`, the default): the camera stops
     /// (the test hub's unplug); the take is finalised and plays, the run waits, the camera plugged back is
     /// taken back, a second take records, and the run ends normally.
