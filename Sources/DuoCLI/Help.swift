@@ -72,7 +72,8 @@ enum Help {
       --camera-loss wait|exit              a camera lost with no other to take over: finalise the take
                                            and wait, taking the camera back when it returns (default),
                                            or end the run with exit 70 (for CI). With two cameras the
-                                           take goes on with the other one either way; a lost
+                                           take goes on with the other one either way (individual
+                                           mode: as --swap-policy says for a swap); a lost
                                            microphone never ends the run (the take goes on silent)
 
     RUNNING

@@ -474,7 +474,8 @@ actor RunDirector {
     private var cameraProgress: [(frames: Int64, at: Int64)] = []
     /// A camera that delivers nothing for this long is lost: four frame intervals, at least 0.3 s.
     var cameraLossTimeout: Int64 { Int64(max(0.3, 4.0 / max(plan.format.frameRate.value, 0.001)) * 1e9) }
-    private var cameraLossApplies: Bool { plan.secondCamera != nil && !plan.individual }
+    /// Two cameras (virtual or individual): one lost, the other goes on.
+    private var cameraLossApplies: Bool { plan.secondCamera != nil }
 
     private func cameraLetter(_ index: Int) -> String { index == 0 ? "A" : "B" }
     private func cameraName(_ index: Int) -> String { index == 0 ? plan.camera.label : plan.secondCamera?.label ?? "?" }
@@ -494,8 +495,17 @@ actor RunDirector {
             events.emit("camera-lost", ["camera": cameraLetter(index), "label": cameraName(index), "reason": reason])
             var message = "\(name) lost: \(reason)"
             if active == index {
+                // Virtual mode: the same file goes on. Individual mode: the swap policy decides, as for
+                // any swap (a new segment at the other camera's format, the take ended, or refused).
                 await swapCameras(other)
-                message += "; going on with camera \(cameraLetter(other))"
+                if await capture.activeCamera == other {
+                    message += "; going on with camera \(cameraLetter(other))"
+                } else {
+                    message += "; camera \(cameraLetter(other)) cannot take over (--swap-policy lock)"
+                    if pending != nil { await cancelCountdown() }
+                    await stopTake()
+                    message += "; the take is finalised"
+                }
             }
             log("duo-capture: warning: \(message); it is taken back when it returns")
             face.say(message)

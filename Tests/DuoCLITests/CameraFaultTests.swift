@@ -60,6 +60,44 @@ final class CameraFaultTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(decoded.video.frames, 35, "the frames before the loss are in the file")
     }
 
+    /// Individual mode keeps going too: camera A, on the air, lost mid-take: the swap policy (segment, the
+    /// default) ends A's segment and records on at B's own format in the next one; camera B, not on the
+    /// air, lost: nothing stops. Each comes back.
+    func testIndividualModeGoesOnWithTheOtherCameraAtItsOwnFormat() throws {
+        let dir = try scratchDirectory(self)
+        func profile(_ id: String, _ w: Int, _ h: Int) throws -> String {
+            let path = "\(dir)/\(id).json"
+            try Data(#"{"id": "\#(id)", "name": "\#(id)", "formats": [{"pixelFormat": "I420", "width": \#(w), "height": \#(h), "frameRates": [30]}]}"#.utf8)
+                .write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let a = try profile("small", 320, 240), b = try profile("large", 640, 480)
+        let timeline = "\(dir)/t.jsonl"
+        try Data("""
+            {"at": 0.1, "cmd": "record"}
+            {"at": 1.0, "cmd": "unplug", "camera": "A"}
+            {"at": 2.5, "cmd": "replug", "camera": "A"}
+            {"at": 3.5, "cmd": "unplug", "camera": "A"}
+            {"at": 4.8, "cmd": "replug", "camera": "A"}
+            {"at": 5.8, "cmd": "quit"}
+            """.utf8).write(to: URL(fileURLWithPath: timeline))
+        let events = "\(dir)/events.jsonl"
+        let run = try duoCapture(["--headless", "--camera", "profile:\(a)", "--camera", "profile:\(b)", "--camera-mode", "individual",
+                                  "--timeline", timeline, "--record-dir", dir, "--countdown", "0", "--events", events, "--json", "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        // The second unplug is of A while B is on the air: B's segment goes on.
+        XCTAssertEqual(try eventStory(events), ["take", "lost A", "ended", "swap", "take", "restored A", "lost A", "restored A", "ended",
+                                                "stopped quit command"])
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.takes.count, 2)
+        let first = try MediaInspector.decode(report.takes[0].file), second = try MediaInspector.decode(report.takes[1].file)
+        XCTAssertEqual([first.width, first.height], [320, 240])
+        XCTAssertEqual([second.width, second.height], [640, 480])
+        XCTAssertGreaterThan(second.video.frames, 80, "B recorded on through A's second loss")
+        let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: report.takes[1].file))
+        XCTAssertEqual(sidecar.segment, 2)
+    }
+
     /// The documents' interruption with one camera (`--camera-loss wait`, the default): the camera stops
     /// (the test hub's unplug); the take is finalised and plays, the run waits, the camera plugged back is
     /// taken back, a second take records, and the run ends normally.
