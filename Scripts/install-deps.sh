@@ -2,7 +2,8 @@
 # Installs every Debian package duo-capture needs to build, run and test.
 # Usage: Scripts/install-deps.sh [--desktop]
 #   --desktop also installs the X server, window manager and tools the desktop end-to-end tests use, and
-#   the headless Wayland compositor (sway) with its screenshot and key tools.
+#   the headless Wayland compositor (sway) with its screenshot and key tools, and espeak-ng (the readings
+#   the voice-follow tests speak).
 set -euo pipefail
 
 packages=(
@@ -13,10 +14,11 @@ packages=(
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
   gstreamer1.0-x gstreamer1.0-gtk3
   fonts-dejavu-core fonts-noto-cjk fonts-noto-core
+  gstreamer1.0-pocketsphinx pocketsphinx-en-us
 )
 if [[ "${1:-}" == "--desktop" ]]; then
   packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool
-             sway grim wtype)
+             sway grim wtype espeak-ng)
 fi
 
 missing=()

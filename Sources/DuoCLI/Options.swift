@@ -45,7 +45,7 @@ public struct Options: Sendable {
     public var encoder: EncoderChoice?
     public var aspect: AspectRatio?
     /// `--audio`: auto (the default input, none if there is none), none, test, or a source description.
-    public enum AudioChoice: Sendable, Equatable { case auto, none, test, description(String) }
+    public enum AudioChoice: Sendable, Equatable { case auto, none, test, description(String), file(String) }
     public var audio: AudioChoice = .auto
     /// `--countdown`: seconds before a `--record` take starts.
     public var countdown = Countdown.defaultValue
@@ -189,6 +189,10 @@ public struct Options: Sendable {
                 case "auto": o.audio = .auto
                 case "none": o.audio = .none
                 case "test": o.audio = .test
+                case _ where v.hasPrefix("file:"):
+                    let path = String(v.dropFirst(5))
+                    guard !path.isEmpty else { throw .usage("--audio file:PATH needs a sound file, such as --audio file:reading.wav") }
+                    o.audio = .file(path)
                 default:
                     guard !v.trimmingCharacters(in: .whitespaces).isEmpty else {
                         throw .usage("--audio needs auto, none, test or a GStreamer source such as \"pulsesrc device=NAME\"")

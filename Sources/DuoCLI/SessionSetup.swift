@@ -135,6 +135,12 @@ struct SessionSetup {
                 return .none
             }
             return .device
+        case .file(let path):
+            try InputFile.requireRegular(path, "sound file", hint: "give a recording such as reading.wav (any format GStreamer decodes)")
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw .input("sound file \(path) cannot be read; check its permissions")
+            }
+            return .file(URL(fileURLWithPath: path).standardizedFileURL.path)
         case .description(let d):
             if let problem = GStreamer.parseProblem(d) {
                 throw .usage("--audio \"\(d)\" is not a GStreamer source description: \(problem); try --audio \"pulsesrc\" or --audio test")

@@ -129,6 +129,9 @@ public enum AudioSource: Sendable, Equatable {
     case device
     /// A GStreamer source description given by the user, such as `pulsesrc device=…`.
     case custom(String)
+    /// `--audio file:PATH`: a recording played as a live microphone, paced in real time from the graph's
+    /// start (rehearsals, and tests of voice-follow with a known reading).
+    case file(String)
 
     /// The source part of the audio chain, in gst-launch syntax; nil for `.none`.
     public var sourceDescription: String? {
@@ -138,7 +141,14 @@ public enum AudioSource: Sendable, Equatable {
         case .test: "audiotestsrc name=audio_source is-live=true wave=sine freq=440 volume=0.3 samplesperbuffer=480"
         case .device: "autoaudiosrc name=audio_source"
         case .custom(let d): d
+        case .file(let path):
+            "filesrc location=\"\(Self.launchQuoted(path))\" ! decodebin ! audioconvert ! audioresample ! identity name=audio_source sync=true"
         }
+    }
+
+    /// Text inside a double-quoted gst-launch value.
+    static func launchQuoted(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
     }
 
     public var label: String {
@@ -147,7 +157,23 @@ public enum AudioSource: Sendable, Equatable {
         case .test: "audiotestsrc"
         case .device: "autoaudiosrc"
         case .custom(let d): d
+        case .file(let path): "file \(path)"
         }
+    }
+}
+
+/// The speech recogniser's three files for voice-follow: the acoustic model folder (from the
+/// `pocketsphinx-en-us` package) and the language model and dictionary written from the script.
+///
+/// Thread: value type, Sendable.
+public struct VoiceModelFiles: Sendable, Equatable {
+    public var acousticModel: String
+    public var languageModel: String
+    public var dictionary: String
+    public init(acousticModel: String, languageModel: String, dictionary: String) {
+        self.acousticModel = acousticModel
+        self.languageModel = languageModel
+        self.dictionary = dictionary
     }
 }
 
@@ -184,6 +210,10 @@ public struct GraphPlan: Sendable {
     /// Each camera's identity as the device monitor knows it (A, B); nil for a simulated camera. A camera
     /// with one is watched: pulled out, it is lost; plugged back (at any path), it is taken back.
     public var deviceIdentities: [String?] = [nil, nil]
+
+    /// `--follow voice`: the recogniser's model files (built from the script), and the recogniser branch
+    /// on the audio tee; nil without voice-follow.
+    public var voice: VoiceModelFiles?
 
     /// How each display's picture is mirrored while camera `index` is on the air.
     public func mirrors(activeCamera index: Int) -> (operatorPreview: Bool, subjectPicture: Bool) {
@@ -345,6 +375,11 @@ public struct GraphPlan: Sendable {
         }
         if let source = audio.sourceDescription {
             d += "  " + (try library.render("audio", ["audio_source": source]))
+            if let voice {
+                d += "  " + (try library.render("voice-follow", ["hmm": AudioSource.launchQuoted(voice.acousticModel),
+                                                                   "lm": AudioSource.launchQuoted(voice.languageModel),
+                                                                   "dict": AudioSource.launchQuoted(voice.dictionary)]))
+            }
         }
         return d
     }
@@ -409,7 +444,7 @@ public struct GraphPlan: Sendable {
             "bitrate_kbps": "\(bitrateKbps)", "bitrate_bps": "\(bitrateKbps * 1000)",
             "keyframe_interval": "\(max(1, fps))",
         ]
-        let escaped = location.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let escaped = AudioSource.launchQuoted(location)
         return try library.render("record", [
             "crop_left": "\(crop.left)", "crop_right": "\(crop.right)",
             "crop_top": "\(crop.top)", "crop_bottom": "\(crop.bottom)",
