@@ -147,7 +147,7 @@ public struct VoiceAligner: Sendable {
         /// How far ahead a skip is searched for.
         public var skipSearchTokens = 4000
         /// Matches a jump of `forwardWindow` tokens needs; each doubling of the distance adds `skipEvidencePerDoubling`.
-        public var skipEvidence: Double = 3.5
+        public var skipEvidence: Double = 3.0
         public var skipEvidencePerDoubling: Double = 0.75
         public init() {}
     }
@@ -160,6 +160,7 @@ public struct VoiceAligner: Sendable {
     static let backStartCostPerToken = 0.1
     /// The score of a few words around a match that moves the position.
     static let commitEvidence = 1.5
+    static let finalCommitEvidence = 1.0
 
     public let script: VoiceScript
     public var tuning: Tuning
@@ -288,7 +289,7 @@ public struct VoiceAligner: Sendable {
         }
         hypothesis = newIds
         if baseWord > hypothesis.count { baseWord = hypothesis.count }
-        align(at: time)
+        align(at: time, isFinal: isFinal)
         floor = max(floor, shown)
         if isFinal {
             unmatchedBeforeBase = unmatchedWords
@@ -309,7 +310,7 @@ public struct VoiceAligner: Sendable {
         var score: Double
     }
 
-    private mutating func align(at time: Int64) {
+    private mutating func align(at time: Int64, isFinal: Bool) {
         let segment = Array(hypothesis[baseWord...])
         guard !segment.isEmpty else { return }
         let steps = localAlignment(segment, from: baseToken)
@@ -317,7 +318,8 @@ public struct VoiceAligner: Sendable {
         // few misrecognised, inserted or passed-over words): the word and the next two, or, when it
         // follows straight on from the word before, the word and the three before. A match after
         // passed-over words needs the words after it: the newest word of a partial hypothesis is often
-        // the language model's guess, revised a moment later.
+        // the language model's guess, revised a moment later. A final hypothesis is no guess: its last
+        // words need less.
         var supportedIndex = -1
         var supportedToken = -1
         for (i, step) in steps.enumerated() where step.op == .match {
@@ -326,17 +328,29 @@ public struct VoiceAligner: Sendable {
             let straight = j == committedToken || (i > 0 && steps[i - 1].token == j - 1)
             let behind = steps[max(0, i - 3)...i].reduce(0) { $0 + $1.score }
             let next = j == committedToken && weights[j] >= 0.5
-            if ahead >= Self.commitEvidence || (straight && (behind >= Self.commitEvidence || next)) {
+            let needed = isFinal && i >= steps.count - 2 ? Self.finalCommitEvidence : Self.commitEvidence
+            if ahead >= needed || (straight && (behind >= needed || next)) {
                 supportedIndex = i
                 supportedToken = j
             }
         }
-        unmatchedWords = supportedIndex >= 0 ? steps.count - 1 - supportedIndex : unmatchedBeforeBase + steps.count
+        // Words said again from just behind (a repeat: two of them in script order, not both as common
+        // as "of the") are heard as the script: not a reason to be unsure.
+        let behindStart = max(0, committedToken - tuning.backWindow)
+        func repeated(_ k: Int) -> Bool {
+            guard behindStart + 1 < committedToken else { return false }
+            for j in behindStart..<(committedToken - 1) where weights[j] + weights[j + 1] >= 0.8 {
+                if k + 1 < segment.count, ids[j] == segment[k], ids[j + 1] == segment[k + 1] { return true }
+                if k > 0, ids[j] == segment[k - 1], ids[j + 1] == segment[k] { return true }
+            }
+            return false
+        }
+        let trailing = ((supportedIndex + 1)..<steps.count).filter { steps[$0].op != .match && !repeated($0) }.count
+        unmatchedWords = supportedIndex >= 0 ? trailing : unmatchedBeforeBase + trailing
 
-        if supportedToken + 1 > committedToken {
-            commit(supportedToken + 1, at: time)
-        } else if let jump = skipSearch(segment, steps: steps) {
-            // The words fit far ahead better than here: jump, and align the rest of the utterance from there.
+        // When the newest words do not fit here, they may fit far ahead (a skipped paragraph): a jump
+        // there takes precedence over any small move here, and the rest of the utterance is aligned from it.
+        if let jump = skipSearch(segment, steps: steps) {
             recent = []
             commit(jump, at: time)
             baseWord = hypothesis.count
@@ -344,6 +358,9 @@ public struct VoiceAligner: Sendable {
             unmatchedWords = 0
             unmatchedBeforeBase = 0
             return
+        }
+        if supportedToken + 1 > committedToken {
+            commit(supportedToken + 1, at: time)
         }
 
         // A long utterance: commit its older part so each hypothesis costs a bounded alignment. The
