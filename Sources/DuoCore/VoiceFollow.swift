@@ -130,7 +130,7 @@ public struct VoiceAligner: Sendable {
         /// While unsure, the position advances at the recent pace for at most this long after the last match...
         public var unsureAdvanceNanoseconds: Int64 = 3_000_000_000
         /// ...and by at most this many words.
-        public var unsureAdvanceWords: Double = 6
+        public var unsureAdvanceWords: Double = 4
         /// While following, the position runs ahead of the last matched word at the recent pace (the
         /// recogniser reports a word only after it has been said) by at most this many words.
         public var followLeadWords: Double = 1.5

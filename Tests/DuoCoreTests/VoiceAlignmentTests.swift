@@ -119,8 +119,8 @@ final class VoiceAlignmentTests: XCTestCase {
         t = say(adLib, into: &a, from: t + 0.5, final: false)
         XCTAssertEqual(a.matchedPosition, 30)
         XCTAssertEqual(a.state(at: seconds(t)), .unsure)
-        // Unsure: the line went on at the pace for at most 3 s and 6 words.
-        XCTAssertLessThanOrEqual(a.position(at: seconds(t + 5)), 36)
+        // Unsure: the line went on at the pace for at most 3 s and 4 words.
+        XCTAssertLessThanOrEqual(a.position(at: seconds(t + 5)), 34)
         XCTAssertEqual(a.position(at: seconds(t + 5)), a.position(at: seconds(t + 50)))
         // Back to the script: following again from where the speaker left it.
         say(Array(spoken[30..<40]), into: &a, from: t + 0.5)
@@ -183,11 +183,11 @@ final class VoiceAlignmentTests: XCTestCase {
         XCTAssertEqual(a.position(at: seconds(t + 20)), held)
     }
 
-    func testUnsureAdvancesAtTheSpeakersPaceForABoundedTime() {
+    /// Reads 30 words at `wordsPerSecond`, then 12 unrecognisable words 0.4 s apart; the line after each.
+    private func unsureRun(wordsPerSecond: Double) -> (aligner: VoiceAligner, shown: [Double], end: Double) {
         var a = aligner()
-        let t = say(Array(spoken[0..<30]), into: &a, from: 0, wordsPerSecond: 2.0, final: false)
-        XCTAssertEqual(a.pace, 2.0, accuracy: 0.05)
-        // Unrecognisable speech, a word every 0.4 s, for 4.8 s, the line read after each.
+        let t = say(Array(spoken[0..<30]), into: &a, from: 0, wordsPerSecond: wordsPerSecond, final: false)
+        XCTAssertEqual(a.pace, wordsPerSecond, accuracy: 0.05)
         var shown: [Double] = []
         var lastFeed = t
         for k in 1...12 {
@@ -199,11 +199,25 @@ final class VoiceAlignmentTests: XCTestCase {
         XCTAssertEqual(a.state(at: seconds(lastFeed)), .unsure)
         XCTAssertEqual(a.matchedPosition, 30)
         XCTAssertEqual(shown, shown.sorted())
-        // 2 words/s from the last match (the last partial that matched, at t)...
-        XCTAssertEqual(shown[4], 34, accuracy: 0.05) // 2 s on
-        // ...stopped 3 s after it: 6 words.
-        XCTAssertEqual(shown[11], 36, accuracy: 0.05)
-        XCTAssertEqual(a.position(at: seconds(lastFeed + 30)), 36, accuracy: 0.05)
+        return (a, shown, lastFeed)
+    }
+
+    func testUnsureAdvancesAtTheSpeakersPaceByBoundedWords() {
+        let run = unsureRun(wordsPerSecond: 2)
+        // 2 words/s from the last match (the last partial that matched)...
+        XCTAssertEqual(run.shown[2], 32.4, accuracy: 0.05) // 1.2 s on, the third unmatched word
+        XCTAssertEqual(run.shown[3], 33.2, accuracy: 0.05)
+        // ...at most 4 words.
+        XCTAssertEqual(run.shown[11], 34, accuracy: 0.05)
+        XCTAssertEqual(run.aligner.position(at: seconds(run.end + 30)), 34, accuracy: 0.05)
+    }
+
+    func testUnsureAdvancesForABoundedTime() {
+        let run = unsureRun(wordsPerSecond: 1)
+        // 1 word/s, for at most 3 s.
+        XCTAssertEqual(run.shown[3], 31.6, accuracy: 0.05)
+        XCTAssertEqual(run.shown[11], 33, accuracy: 0.05)
+        XCTAssertEqual(run.aligner.position(at: seconds(run.end + 30)), 33, accuracy: 0.05)
     }
 
     // MARK: Partial hypotheses
