@@ -166,10 +166,10 @@ public struct ScriptLanguageModel: Sendable, Hashable {
         }
         // Longest patterns first.
         let patterns: [(String, [String])] = [
-            ("tion", ["SH", "AH", "N"]), ("sion", ["ZH", "AH", "N"]), ("ough", ["AO"]), ("augh", ["AO"]),
+            ("ation", ["EY", "SH", "AH", "N"]), ("tion", ["SH", "AH", "N"]), ("sion", ["ZH", "AH", "N"]), ("ough", ["AO"]), ("augh", ["AO"]),
             ("igh", ["AY"]), ("tch", ["CH"]), ("dge", ["JH"]), ("sch", ["S", "K"]),
             ("ch", ["CH"]), ("sh", ["SH"]), ("th", ["TH"]), ("ph", ["F"]), ("wh", ["W"]), ("ck", ["K"]),
-            ("ng", ["NG"]), ("qu", ["K", "W"]), ("gh", ["G"]), ("kn", ["N"]), ("wr", ["R"]),
+            ("ng", ["NG"]), ("qu", ["K", "W"]), ("gh", ["G"]), ("kn", ["N"]), ("wr", ["R"]), ("rh", ["R"]),
             ("ee", ["IY"]), ("ea", ["IY"]), ("ie", ["IY"]), ("oo", ["UW"]), ("ou", ["AW"]), ("ow", ["OW"]),
             ("oa", ["OW"]), ("ai", ["EY"]), ("ay", ["EY"]), ("ei", ["EY"]), ("ey", ["EY"]), ("oi", ["OY"]),
             ("oy", ["OY"]), ("au", ["AO"]), ("aw", ["AO"]), ("ew", ["UW"]), ("ue", ["UW"]),
@@ -197,11 +197,22 @@ public struct ScriptLanguageModel: Sendable, Hashable {
                 continue outer
             }
             let next = at(i + 1)
+            // A vowel before one consonant and a final e is long (note, time, cute).
+            let magicE = letters.count > 3 && i == letters.count - 3 && letters[letters.count - 1] == "e"
+                && next.map { !vowels.contains($0) } == true
+            let long: [Character: String] = ["a": "EY", "i": "AY", "o": "OW", "u": "UW"]
+            if magicE, let sound = long[c] {
+                phones.append(sound)
+                i += 1
+                continue
+            }
             switch c {
+            case "o" where i == letters.count - 1 && letters.count > 2:
+                phones += ["OW"] // hello, gizmo
             case "c":
                 phones += (next.map { "eiy".contains($0) } ?? false) ? ["S"] : ["K"]
             case "g":
-                phones += (next.map { "eiy".contains($0) } ?? false) ? ["JH"] : ["G"]
+                phones += (next.map { "ey".contains($0) } ?? false) ? ["JH"] : ["G"]
             case "y":
                 if i == 0 { phones += ["Y"] } else if i == letters.count - 1 { phones += ["IY"] } else { phones += ["IH"] }
             default:
