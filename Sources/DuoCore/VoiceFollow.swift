@@ -113,7 +113,7 @@ public enum VoiceFollowState: Sendable, Hashable {
 /// restart a little behind, which is how a repeated sentence is explained without moving). Long
 /// utterances are committed in steps so that the work per hypothesis stays bounded. When the latest words
 /// do not fit near the position, the rest of the script ahead is searched for them; a jump needs more
-/// matching words the farther it goes. The followed position only moves forward: noise never moves it
+/// matching words the farther it goes (words heard in the script's order count for more). The followed position only moves forward: noise never moves it
 /// back. A position moves on a match only when a neighbouring word matched too, so one coincidental word
 /// (an ad-lib recognised as a script word) does not move it.
 ///
@@ -148,7 +148,7 @@ public struct VoiceAligner: Sendable {
         public var skipSearchTokens = 4000
         /// Matches a jump of `forwardWindow` tokens needs; each doubling of the distance adds `skipEvidencePerDoubling`.
         public var skipEvidence: Double = 3.0
-        public var skipEvidencePerDoubling: Double = 0.75
+        public var skipEvidencePerDoubling: Double = 0.5
         public init() {}
     }
 
@@ -161,6 +161,8 @@ public struct VoiceAligner: Sendable {
     /// The score of a few words around a match that moves the position.
     static let commitEvidence = 1.5
     static let finalCommitEvidence = 1.0
+    /// Added, when searching far ahead, to a match whose word follows the previous word's match directly.
+    static let runBonus = 0.3
 
     public let script: VoiceScript
     public var tuning: Tuning
@@ -350,7 +352,7 @@ public struct VoiceAligner: Sendable {
 
         // When the newest words do not fit here, they may fit far ahead (a skipped paragraph): a jump
         // there takes precedence over any small move here, and the rest of the utterance is aligned from it.
-        if let jump = skipSearch(segment, steps: steps) {
+        if let jump = skipSearch(segment, steps: steps, after: supportedIndex) {
             recent = []
             commit(jump, at: time)
             baseWord = hypothesis.count
@@ -468,11 +470,11 @@ public struct VoiceAligner: Sendable {
 
     /// When the latest words do not match here, looks for them further ahead. Returns the token after
     /// the last word matched there, when the evidence is strong enough for the distance.
-    private func skipSearch(_ segment: [Int32], steps: [Step]) -> Int? {
-        let tail = min(segment.count, 10)
+    /// The words searched are those after the last match that moved the position (at most 16): the ones
+    /// not explained here.
+    private func skipSearch(_ segment: [Int32], steps: [Step], after supportedIndex: Int) -> Int? {
+        let tail = min(steps.count - 1 - supportedIndex, 16)
         guard tail >= 3 else { return nil }
-        let recentSteps = steps[(steps.count - min(4, steps.count))...]
-        guard recentSteps.filter({ $0.op != .match }).count >= 2 else { return nil }
         let words = Array(segment[(segment.count - tail)...])
         let localScore = steps[(steps.count - tail)...].reduce(0) { $0 + $1.score }
         // Only the region past the local window: nearer skips are the local alignment's.
@@ -495,7 +497,9 @@ public struct VoiceAligner: Sendable {
                 if p > 0 {
                     let j = lo + p - 1
                     let isMatch = ids[j] == word
-                    let diagonal = previous[p - 1] + (isMatch ? weights[j] : -Self.substitutionCost)
+                    // Words heard in the script's order (a run) are stronger evidence than scattered ones.
+                    let run = isMatch && i > 0 && j > 0 && ids[j - 1] == words[i - 1]
+                    let diagonal = previous[p - 1] + (isMatch ? weights[j] + (run ? Self.runBonus : 0) : -Self.substitutionCost)
                     if diagonal > best || (isMatch && diagonal == best) {
                         best = diagonal
                         from = previousStart[p - 1]
