@@ -35,12 +35,16 @@ public struct ScriptLanguageModel: Sendable, Hashable {
     ///   - script: the script's tokens (the same the aligner uses).
     ///   - pronunciations: the text of a cmudict-format dictionary (`word  P R O N` per line).
     public init(script: VoiceScript, pronunciations: String) {
-        let lexicon = ScriptLanguageModel.lexicon(pronunciations, keeping: Set(script.tokens))
+        let possessiveBases = script.tokens.compactMap { $0.hasSuffix("'s") ? String($0.dropLast(2)) : nil }
+        let lexicon = ScriptLanguageModel.lexicon(pronunciations, keeping: Set(script.tokens + possessiveBases))
         var entries: [String: [[String]]] = [:]
         var guessed: Set<String> = [], skipped: Set<String> = []
         for token in Set(script.tokens) {
             if let known = lexicon[token] {
                 entries[token] = known
+            } else if token.hasSuffix("'s"), let base = lexicon[String(token.dropLast(2))] {
+                // A possessive of a known word: the word and its s (cats, dogs, horses).
+                entries[token] = base.map { $0 + ScriptLanguageModel.possessiveEnding(after: $0.last) }
             } else if let guess = ScriptLanguageModel.guessPronunciation(token) {
                 entries[token] = [guess]
                 guessed.insert(token)
@@ -150,12 +154,34 @@ public struct ScriptLanguageModel: Sendable, Hashable {
         return result
     }
 
+    /// The sound of a possessive 's after a word ending in `phone` (stress digits ignored).
+    static func possessiveEnding(after phone: String?) -> [String] {
+        let last = phone.map { String($0.filter(\.isLetter)) } ?? ""
+        if ["S", "Z", "SH", "ZH", "CH", "JH"].contains(last) { return ["IH", "Z"] }
+        if ["P", "T", "K", "F", "TH"].contains(last) { return ["S"] }
+        return ["Z"]
+    }
+
+    /// The names of the letters, for spelling abbreviations (GTK, QA, PNG).
+    static let letterNames: [Character: [String]] = [
+        "a": ["EY"], "b": ["B", "IY"], "c": ["S", "IY"], "d": ["D", "IY"], "e": ["IY"], "f": ["EH", "F"],
+        "g": ["JH", "IY"], "h": ["EY", "CH"], "i": ["AY"], "j": ["JH", "EY"], "k": ["K", "EY"], "l": ["EH", "L"],
+        "m": ["EH", "M"], "n": ["EH", "N"], "o": ["OW"], "p": ["P", "IY"], "q": ["K", "Y", "UW"], "r": ["AA", "R"],
+        "s": ["EH", "S"], "t": ["T", "IY"], "u": ["Y", "UW"], "v": ["V", "IY"],
+        "w": ["D", "AH", "B", "AH", "L", "Y", "UW"], "x": ["EH", "K", "S"], "y": ["W", "AY"], "z": ["Z", "IY"],
+    ]
+
     /// A pronunciation (CMU phones, no stress) from letter rules, for words cmudict lacks; nil for words with
-    /// characters other than a–z and apostrophes. Rough, but enough for the recogniser to find a name.
+    /// characters other than a–z and apostrophes. Words of up to three letters and words without vowels
+    /// (up to six letters) are taken for abbreviations and spelled out. Rough, but enough for the
+    /// recogniser to find a name.
     public static func guessPronunciation(_ word: String) -> [String]? {
         let letters = Array(word.lowercased().filter { $0 != "'" })
         guard !letters.isEmpty, letters.allSatisfy({ ("a"..."z").contains($0) }) else { return nil }
         let vowels: Set<Character> = ["a", "e", "i", "o", "u", "y"]
+        if letters.count <= 3 || (letters.count <= 6 && !letters.contains(where: vowels.contains)) {
+            return letters.flatMap { letterNames[$0]! }
+        }
         var phones: [String] = []
         var i = 0
         func at(_ k: Int) -> Character? { k >= 0 && k < letters.count ? letters[k] : nil }

@@ -97,6 +97,16 @@ final class ScriptLanguageModelTests: XCTestCase {
         XCTAssertFalse(lm.arpa.contains("42"))
     }
 
+    func testPossessivesOfKnownWordsAndAbbreviations() {
+        let lm = model("The camera's duo's step's GTK QA.")
+        XCTAssertEqual(lm.guessedWords, ["gtk", "qa"])
+        XCTAssertTrue(lm.dictionary.contains("camera's K AE M ER AH Z\ncamera's(2) K AE M R AH Z\n"))
+        XCTAssertTrue(lm.dictionary.contains("duo's D UW OW Z\n"))
+        XCTAssertTrue(lm.dictionary.contains("step's S T EH P S\n"))
+        XCTAssertTrue(lm.dictionary.contains("gtk JH IY T IY K EY\n"))
+        XCTAssertTrue(lm.dictionary.contains("qa K Y UW EY\n"))
+    }
+
     func testGuessedPronunciationsUseRulesForCommonSpellings() {
         XCTAssertEqual(ScriptLanguageModel.guessPronunciation("station"), ["S", "T", "EY", "SH", "AH", "N"])
         XCTAssertEqual(ScriptLanguageModel.guessPronunciation("hello"), ["HH", "EH", "L", "OW"])
