@@ -439,3 +439,37 @@ gboolean duo_bus_drain_device_changes(GstBus *bus) {
     }
     return any;
 }
+
+const gchar *duo_speech_hypothesis(GstMessage *message, gboolean *is_final, guint64 *timestamp) {
+    if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_ELEMENT) return NULL;
+    const GstStructure *s = gst_message_get_structure(message);
+    if (!s || !gst_structure_has_name(s, "pocketsphinx")) return NULL;
+    const gchar *text = gst_structure_get_string(s, "hypothesis");
+    if (!text) return NULL;
+    gboolean final = FALSE;
+    guint64 ts = GST_CLOCK_TIME_NONE;
+    gst_structure_get_boolean(s, "final", &final);
+    gst_structure_get_uint64(s, "timestamp", &ts);
+    *is_final = final;
+    *timestamp = ts;
+    return text;
+}
+
+#include <dlfcn.h>
+#include <stdio.h>
+
+gboolean duo_quiet_speech_log(void) {
+    // sphinxbase (loaded with the pocketsphinx plugin) logs its whole configuration to stderr at every
+    // initialisation; its err_set_logfp sends that to a stream of our choosing.
+    // The plugin is loaded with local symbols: find the library it brought in, without loading it.
+    void *library = dlopen("libsphinxbase.so.3", RTLD_NOW | RTLD_NOLOAD);
+    if (!library) return FALSE;
+    FILE *(*set_logfp)(FILE *) = (FILE *(*)(FILE *))dlsym(library, "err_set_logfp");
+    dlclose(library);
+    if (!set_logfp) return FALSE;
+    static FILE *null_stream = NULL;
+    if (!null_stream) null_stream = fopen("/dev/null", "w");
+    if (!null_stream) return FALSE;
+    set_logfp(null_stream);
+    return TRUE;
+}

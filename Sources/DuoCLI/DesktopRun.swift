@@ -169,6 +169,7 @@ final class DesktopFace: RunFace, @unchecked Sendable {
                     hud.secondsLeft = p.secondsLeft
                     hud.speed = p.speed
                     hud.scrollPaused = p.paused
+                    hud.follow = p.follow.map { f in f.state == .following && f.word != nil ? "following '\(f.word!)'" : f.stateName }
                     hud.notes = p.notes
                 }
             }

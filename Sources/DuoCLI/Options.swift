@@ -47,6 +47,8 @@ public struct Options: Sendable {
     /// `--audio`: auto (the default input, none if there is none), none, test, or a source description.
     public enum AudioChoice: Sendable, Equatable { case auto, none, test, description(String), file(String) }
     public var audio: AudioChoice = .auto
+    /// `--follow voice`: the teleprompter follows the speaker's voice (time otherwise).
+    public var followVoice = false
     /// `--countdown`: seconds before a `--record` take starts.
     public var countdown = Countdown.defaultValue
     public var pipelinesDirectory: String?
@@ -183,6 +185,12 @@ public struct Options: Sendable {
                     throw .usage("--aspect \(v): expected one of \(AspectRatio.supported.map(\.description).joined(separator: ", "))")
                 }
                 o.aspect = a
+            case "--follow":
+                let v = try value(name)
+                guard v == "voice" || v == "time" else {
+                    throw .usage("--follow \(v): expected voice (the teleprompter follows the speaker) or time (the default)")
+                }
+                o.followVoice = v == "voice"
             case "--audio":
                 let v = try value(name)
                 switch v {

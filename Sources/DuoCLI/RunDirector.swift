@@ -90,6 +90,8 @@ actor RunDirector {
         /// The script file, watched while the run goes on: saved, it is reloaded in place.
         var scriptPath: String?
         var accessoryEnabled = true
+        /// `--follow voice`: the teleprompter follows the voice from the start.
+        var followVoice = false
 
         init() {}
         init(_ options: Options, recordDirectory: String?) {
@@ -103,6 +105,7 @@ actor RunDirector {
             timeline = options.timeline
             scriptPath = options.subject.scriptPath
             accessoryEnabled = options.subject.accessory != .off
+            followVoice = options.followVoice
         }
     }
 
@@ -254,6 +257,14 @@ actor RunDirector {
             wake(at: runEnd!)
         }
         if plan.deviceIdentities.contains(where: { $0 != nil }) { cameraWatch = CameraWatch() }
+        if plan.voice != nil {
+            if let why = await presenter.enableVoice(follow: settings.followVoice, at: clock.now()) {
+                let message = "voice-follow: \(why); following by time"
+                log("duo-capture: warning: \(message)")
+                face.say(message)
+            }
+            await reportFollow()
+        }
         if let timeline = settings.timeline { replay(timeline) }
         let waiting = early
         early.removeAll()
@@ -339,6 +350,8 @@ actor RunDirector {
                 // The test hub's plug state holds: an unplugged camera is not tried again by itself.
                 if plugged { unpluggedByHub.remove(camera) } else { unpluggedByHub.insert(camera) }
             } catch { refuse("\(command.name): \(error.message)") }
+        case .follow(let voice):
+            if let why = await presenter.setFollow(voice: voice, at: now) { refuse("follow: \(why)") } else { await reportFollow() }
         case .rotate(let camera, let degrees):
             do throws(DuoError) { try await capture.rotateCamera(camera, degrees: degrees) }
             catch { refuse("rotate: \(error.message)") }
@@ -662,6 +675,17 @@ actor RunDirector {
         case .cameraLost(let index, let reason):
             stopped.insert(index)   // the session stopped its source
             await cameraLost(index, reason: reason)
+        case .speech(let text, let isFinal, let at):
+            await presenter.hear(text, isFinal: isFinal, at: at)
+            await presenter.steerVoice(at: clock.now())
+            await reportFollow()
+        case .recogniserFailed(let why):
+            await presenter.disableVoice(at: clock.now())
+            let message = "voice-follow stopped (\(why)); the teleprompter follows time, the sound and any take go on"
+            events.emit("error", ["message": message])
+            log("duo-capture: warning: \(message)")
+            face.say(message)
+            await reportFollow()
         case .microphoneLost(let reason):
             interruptions.append((clock.now(), "microphone", "lost", reason))
             let message = "the microphone was lost (\(reason)); the run and any take go on without sound"
@@ -715,6 +739,10 @@ actor RunDirector {
         if let runEnd, now >= runEnd { return end(.duration) }
         // One reading of the counters serves the watchdogs and the figures of this tick.
         let counts = await capture.counts
+        if plan.voice != nil {
+            await presenter.steerVoice(at: now)
+            await reportFollow()
+        }
         await watchDevices()
         await watchCameras(at: now)
         await reattach(at: now)
@@ -802,6 +830,19 @@ actor RunDirector {
             log("duo-capture: \(message)")
             face.say(message)
         }
+    }
+
+    /// What voice-follow last said (mode, state, word): a `follow` event when it changes.
+    private var lastFollow: [String]?
+
+    private func reportFollow() async {
+        let s = await presenter.status(at: clock.now())
+        let f = s.follow
+        let now = [f == nil ? "time" : "voice", f?.stateName ?? "", f?.word ?? ""]
+        guard now != lastFollow else { return }
+        lastFollow = now
+        events.emit("follow", ["mode": now[0], "state": f?.stateName ?? NSNull(), "word": f?.word ?? NSNull(),
+                               "position": (s.position * 10).rounded() / 10])
     }
 
     private func status(trigger: String) async {

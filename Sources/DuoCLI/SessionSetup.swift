@@ -50,6 +50,7 @@ struct SessionSetup {
             return .theSubject
         }
         plan.deviceIdentities = [first.identity, second?.identity]
+        if options.followVoice { plan.voice = try VoiceModelSetup.prepare(options, audio: audio, notices: &notices) }
         plan.operatorMirrorChoice = options.mirrorPreview
         plan.sinks = options.headless || options.command != .run ? .headless : .desktop
         try plan.validate()
@@ -211,5 +212,71 @@ struct SessionSetup {
             }
         }
         return ((videos ?? "\(home)/Videos") as NSString).appendingPathComponent("duo-capture")
+    }
+}
+
+/// Voice-follow's recogniser files for the script: the English acoustic model (pocketsphinx-en-us), and a
+/// language model and dictionary written from the script's own words, cached by the script's content so a
+/// script already seen starts at once. A script voice-follow cannot read (no spaces between words, or
+/// words mostly outside the English dictionary: another language) is said in one line, and the run
+/// follows time.
+///
+/// Thread: main thread at start-up; synchronous (reads cmudict, ~3.7 MB, once per new script).
+enum VoiceModelSetup {
+    static let modelDirectory = "/usr/share/pocketsphinx/model/en-us"
+
+    static func prepare(_ options: Options, audio: AudioSource, notices: inout [String]) throws(DuoError) -> VoiceModelFiles? {
+        guard let scriptPath = options.subject.scriptPath else {
+            throw .usage("--follow voice needs --script FILE: the teleprompter follows the speaker through it")
+        }
+        guard audio != .none else {
+            throw .usage("--follow voice needs sound: --audio auto (the default microphone), --audio file:PATH or a GStreamer source")
+        }
+        try GStreamer.require(["pocketsphinx"], for: "voice-follow (--follow voice)")
+        let acoustic = "\(modelDirectory)/en-us", cmudict = "\(modelDirectory)/cmudict-en-us.dict"
+        guard FileManager.default.fileExists(atPath: "\(acoustic)/mdef"), FileManager.default.fileExists(atPath: cmudict) else {
+            throw .dependency("voice-follow needs the English speech model; install pocketsphinx-en-us (apt-get install pocketsphinx-en-us)")
+        }
+        let subject = try ScriptParser.load(path: scriptPath).subject
+        guard subject.separatesWords else {
+            notices.append("voice-follow: the script has no spaces between words; only English can be followed (pocketsphinx-en-us), so the teleprompter follows time")
+            return nil
+        }
+        let script = VoiceScript(script: subject)
+        let cache = cacheDirectory()
+        let hash = ScriptLanguageModel.contentHash(script)
+        let files = VoiceModelFiles(acousticModel: acoustic, languageModel: "\(cache)/\(hash).lm", dictionary: "\(cache)/\(hash).dict")
+        if FileManager.default.fileExists(atPath: files.languageModel), FileManager.default.fileExists(atPath: files.dictionary) {
+            return files
+        }
+        guard let pronunciations = try? String(contentsOfFile: cmudict, encoding: .utf8) else {
+            throw .dependency("voice-follow cannot read \(cmudict); reinstall pocketsphinx-en-us")
+        }
+        let model = ScriptLanguageModel(script: script, pronunciations: pronunciations)
+        let unknown = model.guessedWords.count + model.skippedWords.count
+        let words = model.vocabulary.count + model.skippedWords.count
+        guard words > 0, Double(unknown) / Double(words) <= 0.5 else {
+            notices.append("voice-follow: \(unknown) of the script's \(words) words are not in the English dictionary (another language?); only English can be followed (pocketsphinx-en-us), so the teleprompter follows time")
+            return nil
+        }
+        if unknown > 0 {
+            notices.append("voice-follow: \(model.guessedWords.count) script word\(model.guessedWords.count == 1 ? "" : "s") not in the dictionary get a pronunciation from their spelling"
+                           + (model.skippedWords.isEmpty ? "" : ", \(model.skippedWords.count) cannot be spoken and are stepped over (\(model.skippedWords.prefix(5).joined(separator: ", ")))"))
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+            try Data(model.arpa.utf8).write(to: URL(fileURLWithPath: files.languageModel), options: .atomic)
+            try Data(model.dictionary.utf8).write(to: URL(fileURLWithPath: files.dictionary), options: .atomic)
+        } catch {
+            throw .runtime("cannot write voice-follow's model to \(cache); set XDG_CACHE_HOME to a writable folder")
+        }
+        return files
+    }
+
+    /// `$XDG_CACHE_HOME/duo-capture/voice` (default `~/.cache/duo-capture/voice`).
+    static func cacheDirectory() -> String {
+        let env = ProcessInfo.processInfo.environment
+        let base = env["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
+        return "\(base)/duo-capture/voice"
     }
 }

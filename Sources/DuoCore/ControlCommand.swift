@@ -48,9 +48,11 @@ public enum ControlCommand: Sendable, Equatable {
     /// The test hub turns camera 0 (A) or 1 (B) by this many degrees clockwise from upright (0, 90, 180,
     /// 270), as a device turned in its mount; the recording keeps its format.
     case rotate(camera: Int, degrees: Int)
+    /// The teleprompter follows the voice (true) or time (false); nil switches.
+    case follow(voice: Bool?)
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "jump",
-                               "mirror", "swap", "fold", "unfold", "script", "font", "unplug", "replug", "rotate", "quit"]
+                               "mirror", "swap", "fold", "unfold", "script", "font", "unplug", "replug", "rotate", "follow", "quit"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -75,6 +77,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .replug: "replug"
         case .subjectMonitorPlugged(let on): on ? "replug" : "unplug"
         case .rotate: "rotate"
+        case .follow: "follow"
         }
     }
 
@@ -131,6 +134,12 @@ public enum ControlCommand: Sendable, Equatable {
                 throw .usage("control: \(cmd) needs \"camera\": \"A\" or \"B\" (or \"monitor\": \"subject\"), such as {\"cmd\":\"\(cmd)\",\"camera\":\"B\"}")
             }
             return cmd == "unplug" ? .unplug(camera: camera) : .replug(camera: camera)
+        case "follow":
+            guard let mode = object["mode"] else { return .follow(voice: nil) }
+            guard let name = mode as? String, name == "voice" || name == "time" else {
+                throw .usage("control: follow takes \"mode\": \"voice\" or \"time\" (none switches), such as {\"cmd\":\"follow\",\"mode\":\"voice\"}")
+            }
+            return .follow(voice: name == "voice")
         case "rotate":
             guard let camera = (object["camera"] as? String).flatMap({ ["A": 0, "B": 1][$0] }),
                   let degrees = StrictJSON.int(object["degrees"]), [0, 90, 180, 270].contains(degrees) else {

@@ -32,6 +32,8 @@ public struct HudModel: Sendable, Hashable {
     public var speed: String?
     public var scrollPaused = false
     public var mirrored = false
+    /// Voice-follow: "following 'word'", "unsure", "holding", "held"; nil while the scroll follows time.
+    public var follow: String?
     /// The operator's private notes nearest the reading position (never sent to the subject view).
     public var notes: [String] = []
 
@@ -63,7 +65,7 @@ public struct HudModel: Sendable, Hashable {
             var s = "script \(Int((p * 100).rounded()))%"
             if let left = secondsLeft { s += "  \(Self.clock(left)) left" }
             if let speed { s += "  \(speed)" }
-            if scrollPaused { s += "  paused (P)" }
+            if let follow { s += "  voice: \(follow) (V: by time)" } else if scrollPaused { s += "  paused (P)" }
             if mirrored { s += "  mirrored" }
             l.append(s)
         }

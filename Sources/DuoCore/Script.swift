@@ -64,6 +64,17 @@ public struct SubjectScript: Sendable, Hashable {
         }
     }
 
+    /// Every word in reading order (whitespace-separated runs of headings and paragraphs), as shown.
+    public var words: [String] {
+        blocks.flatMap { block -> [String] in
+            switch block {
+            case .heading(_, let runs), .paragraph(let runs):
+                runs.map(\.text).joined().split(whereSeparator: \.isWhitespace).map(String.init)
+            case .pause: []
+            }
+        }
+    }
+
     /// Where each `[PAUSE]` cue sits, in words from the start (the scroll units of a script with spaces).
     public var pauseCueWordPositions: [Double] {
         var words = 0

@@ -27,6 +27,7 @@ public enum DesktopKeys {
         case GDK_KEY_s, GDK_KEY_S: .swap
         case GDK_KEY_f, GDK_KEY_F: .fold
         case GDK_KEY_u, GDK_KEY_U: .unfold
+        case GDK_KEY_v, GDK_KEY_V: .follow(voice: nil)
         case GDK_KEY_q, GDK_KEY_Q: .quit
         default: nil
         }
@@ -38,7 +39,8 @@ public enum DesktopKeys {
         ("F11", "fullscreen on / off (the subject view needs fullscreen)"),
         ("Esc", "cancel a countdown, else leave fullscreen"),
         ("Up / Down", "teleprompter faster / slower"),
-        ("P", "pause / resume scrolling"),
+        ("P", "pause / resume scrolling (following the voice: hold / follow again)"),
+        ("V", "teleprompter follows the voice / time (--follow voice)"),
         ("Home", "restart the script"),
         ("PgUp / PgDn", "previous / next marker (heading)"),
         ("M", "mirror the subject view"),

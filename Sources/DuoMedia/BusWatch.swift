@@ -18,6 +18,9 @@ public enum BusEvent: Sendable, Equatable {
     case childEndOfStream(sourceIdentity: UInt)
     /// `level` element: first channel rms and peak in dB.
     case audioLevel(rmsDB: Double, peakDB: Double)
+    /// The speech recogniser's hypothesis (voice-follow): the utterance's text so far, whether it ended,
+    /// and the running time of the audio it reached (nil when the recogniser did not say).
+    case speech(text: String, isFinal: Bool, audioTime: Int64?)
     /// The top-level pipeline reached a state.
     case pipelineState(String)
 }
@@ -82,6 +85,12 @@ public final class BusWatch: @unchecked Sendable {
             }
             var rms = 0.0, peak = 0.0
             if duo_level_values(message, &rms, &peak) != 0 { return .audioLevel(rmsDB: rms, peakDB: peak) }
+            var isFinal: gboolean = 0
+            var timestamp: guint64 = 0
+            if let text = duo_speech_hypothesis(message, &isFinal, &timestamp) {
+                return .speech(text: String(cString: text), isFinal: isFinal != 0,
+                               audioTime: timestamp == UInt64.max ? nil : Int64(clamping: timestamp))
+            }
             return nil
         case GST_MESSAGE_STATE_CHANGED:
             guard UInt(bitPattern: src) == pipelineIdentity else { return nil }

@@ -111,6 +111,11 @@ public enum SessionEvent: Sendable {
     case cameraLost(index: Int, reason: String)
     /// The microphone failed: its branch was ended (EOS), so every take goes on with video only.
     case microphoneLost(String)
+    /// Voice-follow's recogniser heard `text` (the utterance so far; `isFinal`: it ended), at pipeline
+    /// running time `at` (the audio's own time, so the recogniser's delay does not count).
+    case speech(text: String, isFinal: Bool, at: Int64)
+    /// The recogniser's branch failed: it is shut; the sound, the preview and the take go on.
+    case recogniserFailed(String)
 }
 
 /// Thread: an actor (the capture-session actor); its probes run on streaming threads, its bus
@@ -197,6 +202,11 @@ public actor CaptureSession {
         // camera file adds unnamed) is that camera's loss, not the graph's failure.
         for (index, caps) in ["camera_caps", "camera_b_caps"].enumerated() {
             if let filter = p.child(named: caps) { cameraElements[index] = Set(filter.upstreamChain().map(\.name)) }
+        }
+        // The recogniser's branch, from the audio tee on: its failure is voice-follow's, never the run's.
+        if let sink = p.child(named: "voice_sink") {
+            _ = duo_quiet_speech_log()
+            recogniserElements = Set(sink.upstreamChain().prefix { $0.name != "at" }.map(\.name) + ["voice_sink"])
         }
         pipeline = p
         clock.attach(p)
@@ -369,6 +379,10 @@ public actor CaptureSession {
     /// Cameras whose source is stopped (unplugged, or lost to an error).
     private var unpluggedCameras: Set<Int> = []
 
+    /// The recogniser branch's elements (voice-follow), by name.
+    private var recogniserElements: Set<String> = []
+    private var recogniserFailed = false
+
     /// Every element of each camera's chain (A, B), source first or last, by name.
     private var cameraElements: [Int: Set<String>] = [:]
 
@@ -521,6 +535,15 @@ public actor CaptureSession {
                 eventSink.yield(.cameraLost(index: index, reason: "\(source): \(message)"))
                 return
             }
+            if recogniserElements.contains(source) {
+                // Voice-follow's recogniser failed (a model it cannot read, say): its branch stops behind
+                // its leaky queue, which never holds the tee back; the sound, the preview and any take go
+                // on, and the run follows by time.
+                guard !recogniserFailed else { return }
+                recogniserFailed = true
+                eventSink.yield(.recogniserFailed("\(source): \(message)"))
+                return
+            }
             if plan.audio != .none, audioElements.contains(source) || source == "at" {
                 // The microphone's failure: end its stream, so a take's muxer stops waiting for sound and
                 // the video goes on; later takes get an audio track that ends at once.
@@ -549,6 +572,11 @@ public actor CaptureSession {
         case .audioLevel(let rms, let peak):
             lastAudioLevel = AudioLevel(rmsDB: rms, peakDB: peak, runningTime: runningTime)
             eventSink.yield(.audioLevel(rmsDB: rms, peakDB: peak))
+        case .speech(let text, let isFinal, let audioTime):
+            // Stamped on arrival, on the pipeline clock: a final hypothesis carries no time of its own,
+            // and arrival is what the aligner's pacing was tuned with.
+            _ = audioTime
+            eventSink.yield(.speech(text: text, isFinal: isFinal, at: runningTime))
         case .endOfStream:
             break
         }

@@ -19,6 +19,29 @@ public struct PrompterStatus: Sendable, Equatable {
     public var notes: [String]
     /// The teleprompter's text size, pixels.
     public var fontSize: Double
+    /// Voice-follow: nil while the scroll follows time.
+    public var follow: FollowStatus? = nil
+}
+
+/// Where voice-follow is: how sure it is, and the script word it last heard the speaker say.
+///
+/// Thread: value type, Sendable.
+public struct FollowStatus: Sendable, Equatable {
+    public var state: VoiceFollowState
+    public var word: String?
+    /// The state's name as events and the HUD say it: following, unsure, holding (held: the operator
+    /// paused it).
+    public var stateName: String
+    public init(state: VoiceFollowState, word: String?, held: Bool) {
+        self.state = state
+        self.word = word
+        switch state {
+        case _ where held: stateName = "held"
+        case .following: stateName = "following"
+        case .unsure: stateName = "unsure"
+        case .holding: stateName = "holding"
+        }
+    }
 }
 
 /// The subject view's state and its commands: the session state (private fields included), the
@@ -131,7 +154,7 @@ public actor SubjectPresenter {
     public func takeStarted(at time: Int64) {
         state.countdownStartedAt = nil
         state.recordingStartedAt = time
-        state.scroll?.start(at: time)
+        if !followsVoice { state.scroll?.start(at: time) }
         publish(at: time)
     }
 
@@ -188,15 +211,25 @@ public actor SubjectPresenter {
             state.scroll = nil
         }
         markers = overlay.markerUnits
+        if voiceAvailable { makeAligner(at: time) }
         publish(at: time)
     }
 
     // MARK: Operator commands
 
-    public func togglePause(at time: Int64) { state.scroll?.togglePause(at: time); publish(at: time) }
-    public func restart(at time: Int64) { state.scroll?.jump(to: 0, at: time); publish(at: time) }
-    public func nextMarker(at time: Int64) { _ = state.scroll?.jumpToNextMarker(markers, at: time); publish(at: time) }
-    public func previousMarker(at time: Int64) { _ = state.scroll?.jumpToPreviousMarker(markers, at: time); publish(at: time) }
+    /// Pause: in timed scrolling, the scroll; following the voice, the following (held until pressed again).
+    public func togglePause(at time: Int64) {
+        if followsVoice {
+            voiceHeld.toggle()
+            if voiceHeld { state.scroll?.pause(at: time) } else { followFromScroll(at: time) }
+        } else {
+            state.scroll?.togglePause(at: time)
+        }
+        publish(at: time)
+    }
+    public func restart(at time: Int64) { state.scroll?.jump(to: 0, at: time); followFromScroll(at: time); publish(at: time) }
+    public func nextMarker(at time: Int64) { _ = state.scroll?.jumpToNextMarker(markers, at: time); followFromScroll(at: time); publish(at: time) }
+    public func previousMarker(at time: Int64) { _ = state.scroll?.jumpToPreviousMarker(markers, at: time); followFromScroll(at: time); publish(at: time) }
 
     /// Text one step (1/8) larger (+1) or smaller (−1), between 12 and 400 pixels, remembered with the
     /// script. The reading position is kept: the same word, or the same share of a script read in lines.
@@ -216,20 +249,23 @@ public actor SubjectPresenter {
     public func stepSpeed(_ direction: Int, at time: Int64) {
         guard let scroll = state.scroll else { return }
         let presets = unitsAreWords ? ScrollSpeed.wordPresets : ScrollSpeed.linePresets
-        let current = scroll.speed.unitsPerSecond * 60
+        let current = (timedSpeed ?? scroll.speed).unitsPerSecond * 60
         let next = direction > 0 ? presets.first { $0 > current + 0.01 } : presets.last { $0 < current - 0.01 }
         guard let value = next else { return }
-        state.scroll?.setSpeed(unitsAreWords ? .wordsPerMinute(value) : .linesPerMinute(value), at: time)
-        rememberSpeed()
+        setTimedSpeed(unitsAreWords ? .wordsPerMinute(value) : .linesPerMinute(value), at: time)
+    }
+
+    /// The timed scroll's speed: applied now in timed scrolling; kept for later while following the voice.
+    private func setTimedSpeed(_ speed: ScrollSpeed, at time: Int64) {
+        if followsVoice { timedSpeed = speed } else { state.scroll?.setSpeed(speed, at: time) }
+        rememberSpeed(speed)
         publish(at: time)
     }
 
     /// Speed preset 1–5 (number keys).
     public func preset(_ number: Int, at time: Int64) {
         guard let speed = ScrollSpeed.preset(number, separatesWords: unitsAreWords) else { return }
-        state.scroll?.setSpeed(speed, at: time)
-        rememberSpeed()
-        publish(at: time)
+        setTimedSpeed(speed, at: time)
     }
 
     /// Cycles none → horizontal → vertical → both (for beam-splitter glass).
@@ -241,9 +277,99 @@ public actor SubjectPresenter {
         publish(at: time)
     }
 
-    private func rememberSpeed() {
-        guard let memory = speedMemory, let path = state.scriptPath, let speed = state.scroll?.speed else { return }
+    private func rememberSpeed(_ speed: ScrollSpeed) {
+        guard let memory = speedMemory, let path = state.scriptPath else { return }
         lastWarning = memory.remember(speed, for: path)?.message
+    }
+
+    // MARK: Voice-follow
+
+    /// A recogniser runs (the graph has its branch): voice-follow can be switched on.
+    private var voiceAvailable = false
+    /// True while the scroll follows the voice rather than time.
+    public private(set) var followsVoice = false
+    /// The operator paused the following (the pause key while following the voice).
+    private var voiceHeld = false
+    /// The aligner over the script on screen (nil for a script voice-follow cannot read).
+    private var aligner: VoiceAligner?
+    /// The script's words as shown, for the operator's "following 'word'".
+    private var scriptWords: [String] = []
+    /// The timed scroll's speed while the voice sets the scroll's.
+    private var timedSpeed: ScrollSpeed?
+
+    /// The graph has a recogniser: voice-follow can be used; `follow` switches it on now. Returns why it
+    /// cannot follow this script (nil when it can).
+    public func enableVoice(follow: Bool, at time: Int64) -> String? {
+        voiceAvailable = true
+        makeAligner(at: time)
+        return follow ? setFollow(voice: true, at: time) : nil
+    }
+
+    /// The recogniser failed: back to time for the rest of the run.
+    public func disableVoice(at time: Int64) {
+        if followsVoice { _ = setFollow(voice: false, at: time) }
+        voiceAvailable = false
+        aligner = nil
+    }
+
+    /// Follows the voice (true), time (false), or switches (nil). Returns why it cannot (no recogniser,
+    /// a script voice-follow cannot read), changing nothing then.
+    public func setFollow(voice: Bool?, at time: Int64) -> String? {
+        let on = voice ?? !followsVoice
+        guard on != followsVoice else { return nil }
+        if on {
+            guard voiceAvailable else { return "voice-follow needs --follow voice at start (and sound: --audio)" }
+            guard aligner != nil, state.scroll != nil else {
+                return "voice-follow reads only scripts with spaces between words in a language with an installed speech model (English)"
+            }
+            timedSpeed = state.scroll?.speed
+            followsVoice = true
+            voiceHeld = false
+            followFromScroll(at: time)
+        } else {
+            followsVoice = false
+            voiceHeld = false
+            if let speed = timedSpeed { state.scroll?.setSpeed(speed, at: time) }
+            timedSpeed = nil
+            // Timed scrolling runs while a take records, as it always does.
+            if state.recordingStartedAt != nil { state.scroll?.resume(at: time) } else { state.scroll?.pause(at: time) }
+        }
+        publish(at: time)
+        return nil
+    }
+
+    /// The recogniser heard `text` (the utterance so far) at `time`.
+    public func hear(_ text: String, isFinal: Bool, at time: Int64) {
+        aligner?.feed(hypothesis: text, isFinal: isFinal, at: time)
+    }
+
+    /// Steers the scroll after the voice at `now` (every tick and after each hypothesis).
+    public func steerVoice(at now: Int64) {
+        guard followsVoice, !voiceHeld, let aligner, var scroll = state.scroll else { return }
+        let before = scroll
+        VoiceSteering.steer(&scroll, wantedNow: aligner.position(at: now),
+                            wantedSoon: aligner.position(at: now + VoiceSteering.lookahead), at: now)
+        guard scroll != before else { return }
+        state.scroll = scroll
+        publish(at: now)
+    }
+
+    /// The aligner starts again where the scroll is (a jump, a resume, a switch to the voice).
+    private func followFromScroll(at time: Int64) {
+        guard followsVoice, let scroll = state.scroll else { return }
+        aligner?.reset(toWord: Int(scroll.position(at: time).rounded()), at: time)
+    }
+
+    private func makeAligner(at time: Int64) {
+        guard let subject = state.script?.subject, subject.separatesWords else { aligner = nil; return }
+        scriptWords = subject.words
+        aligner = VoiceAligner(script: VoiceScript(script: subject), startWord: Int((state.scroll?.position(at: time) ?? 0).rounded()))
+    }
+
+    private func followStatus(at time: Int64) -> FollowStatus? {
+        guard followsVoice, let aligner else { return nil }
+        let said = Int(aligner.matchedPosition.rounded()) - 1
+        return FollowStatus(state: aligner.state(at: time), word: scriptWords.indices.contains(said) ? scriptWords[said] : nil, held: voiceHeld)
     }
 
     /// The script's headings the reading position moved past between `start` and `end` (pipeline running
@@ -292,7 +418,7 @@ public actor SubjectPresenter {
             heldAtCue: scroll?.isHeldAtCue(at: time) ?? false, speed: scroll?.speed.description ?? "-",
             mirror: state.mirror,
             countdownValue: state.countdownStartedAt.flatMap { state.countdown.displayedValue(elapsed: time - $0) },
-            notes: notes, fontSize: currentFontSize)
+            notes: notes, fontSize: currentFontSize, follow: followStatus(at: time))
     }
 
     /// Blocks until the overlay has built the latest scene (tests, shutdown).

@@ -155,4 +155,13 @@ gboolean duo_register_test_cameras(const char *folder);
 /// true when there was one (GST_MESSAGE_DEVICE_* are expressions Swift cannot import).
 gboolean duo_bus_drain_device_changes(GstBus *bus);
 
+/// The recogniser's hypothesis in a `pocketsphinx` element message (voice-follow): its text (owned by
+/// the message), whether it is final (the utterance ended) and the stream time of the audio it reached
+/// (GST_CLOCK_TIME_NONE when absent); NULL for any other message.
+const gchar *duo_speech_hypothesis(GstMessage *message, gboolean *is_final, guint64 *timestamp);
+
+/// Sends the speech recogniser's own log (sphinxbase's: its whole configuration at every start) to
+/// /dev/null instead of stderr; call once the pocketsphinx plugin is loaded. False when it is not.
+gboolean duo_quiet_speech_log(void);
+
 #endif
