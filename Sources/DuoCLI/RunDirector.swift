@@ -264,6 +264,8 @@ actor RunDirector {
                 face.say(message)
             }
             await reportFollow()
+        } else if settings.followVoice {
+            await reportFollow()   // asked for, but the script cannot be followed (said at start): time
         }
         if let timeline = settings.timeline { replay(timeline) }
         let waiting = early
@@ -832,17 +834,19 @@ actor RunDirector {
         }
     }
 
-    /// What voice-follow last said (mode, state, word): a `follow` event when it changes.
-    private var lastFollow: [String]?
+    /// What voice-follow last said (mode, state, word, position): a `follow` event when one of them
+    /// changes, the position by a word or more.
+    private var lastFollow: (said: [String], position: Double)?
 
     private func reportFollow() async {
-        let s = await presenter.status(at: clock.now())
+        let now = clock.now()
+        let s = await presenter.status(at: now)
         let f = s.follow
-        let now = [f == nil ? "time" : "voice", f?.stateName ?? "", f?.word ?? ""]
-        guard now != lastFollow else { return }
-        lastFollow = now
-        events.emit("follow", ["mode": now[0], "state": f?.stateName ?? NSNull(), "word": f?.word ?? NSNull(),
-                               "position": (s.position * 10).rounded() / 10])
+        let said = [f == nil ? "time" : "voice", f?.stateName ?? "", f?.word ?? ""]
+        if let last = lastFollow, last.said == said, abs(s.position - last.position) < 1 { return }
+        lastFollow = (said, s.position)
+        events.emit("follow", ["mode": said[0], "state": f?.stateName ?? NSNull(), "word": f?.word ?? NSNull(),
+                               "position": (s.position * 10).rounded() / 10, "at": (Double(now) / 1e6).rounded() / 1e3])
     }
 
     private func status(trigger: String) async {

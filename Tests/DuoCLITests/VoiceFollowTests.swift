@@ -1,0 +1,143 @@
+import DuoCore
+import DuoMedia
+import Foundation
+import XCTest
+
+/// Voice-follow end to end: espeak-ng reads the shipped sample script (Assets/scripts/talk.md) with an
+/// ad-libbed sentence, a pause of a few seconds and a skipped paragraph; the reading is played as the
+/// live microphone (`--audio file:`), the real recogniser hears it, and the line the teleprompter follows
+/// (the `follow` events) is compared with where the speaker truly was.
+final class VoiceFollowTests: XCTestCase {
+    struct Truth: Decodable {
+        let seconds: Double
+        let spans: [[Double]]
+        /// The speaker's position (words said) at `t` seconds into the reading.
+        func position(at t: Double) -> Double {
+            var p = 0.0
+            for s in spans where s[0] <= t {
+                p = t >= s[1] ? s[3] : s[2] + (s[3] - s[2]) * (t - s[0]) / max(s[1] - s[0], 1e-9)
+            }
+            return p
+        }
+    }
+
+    struct Sample { let at: Double; let position: Double; let state: String? }
+
+    private static let script = VirtualScript.talk
+
+    /// The sample script's blocks as word ranges (the teleprompter's word positions).
+    enum VirtualScript {
+        static let talk: (path: String, words: [String], blocks: [(kind: String, range: Range<Int>)]) = {
+            let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Assets/scripts/talk.md").path
+            let subject = try! ScriptParser.load(path: path).subject
+            var blocks: [(String, Range<Int>)] = []
+            var at = 0
+            for block in subject.blocks {
+                switch block {
+                case .heading(_, let runs), .paragraph(let runs):
+                    let n = runs.map(\.text).joined().split(whereSeparator: \.isWhitespace).count
+                    blocks.append((block.isHeading ? "heading" : "paragraph", at..<(at + n)))
+                    at += n
+                case .pause: blocks.append(("pause", at..<at))
+                }
+            }
+            return (path, subject.words, blocks)
+        }()
+    }
+
+    /// Speaks `steps` at `speed` and runs duo-capture following it; returns the truth and what was followed.
+    private func follow(speed: Int, steps: [[String: Any]]) throws -> (truth: Truth, samples: [Sample], run: Run) {
+        let dir = try scratchDirectory(self)
+        let plan: [String: Any] = ["words": Self.script.words, "speed": speed, "steps": steps]
+        try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: "\(dir)/plan.json"))
+        let speak = Process()
+        speak.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        speak.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/reading.py").path,
+                           "\(dir)/plan.json", "\(dir)/reading.wav", "\(dir)/truth.json"]
+        try speak.run()
+        speak.waitUntilExit()
+        XCTAssertEqual(speak.terminationStatus, 0, "espeak-ng made the reading")
+        let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/truth.json")))
+        let events = "\(dir)/events.jsonl"
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--script", Self.script.path,
+                                  "--accessory", "teleprompter", "--follow", "voice", "--audio", "file:\(dir)/reading.wav",
+                                  "--duration", String(format: "%.1f", truth.seconds + 1), "--events", events, "--quiet"],
+                                 environment: ["XDG_CACHE_HOME": "\(dir)/cache", "XDG_STATE_HOME": "\(dir)/state"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let samples = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").compactMap { line -> Sample? in
+            guard let e = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], e["event"] as? String == "follow",
+                  let at = e["at"] as? Double, let p = e["position"] as? Double else { return nil }
+            return Sample(at: at, position: p, state: e["state"] as? String)
+        }
+        return (truth, samples, run)
+    }
+
+    /// The followed line against the truth every 100 ms (the line stands between events).
+    private func errors(_ truth: Truth, _ samples: [Sample]) -> [Double] {
+        stride(from: 0.5, through: truth.seconds, by: 0.1).map { t in
+            let followed = samples.last { $0.at <= t }?.position ?? 0
+            return abs(followed - truth.position(at: t))
+        }
+    }
+
+    private func percentile(_ values: [Double], _ p: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p))]
+    }
+
+    private func reading() -> [[String: Any]] {
+        let b = Self.script.blocks
+        // Welcome and its paragraph; an ad-lib; a pause; "Why two screens" and its paragraph skipped; then
+        // "What comes next" to the end.
+        let paragraphs = b.filter { $0.kind == "paragraph" }
+        let headings = b.filter { $0.kind == "heading" }
+        return [
+            ["read": [0, paragraphs[0].range.upperBound]],
+            ["adlib": "Sorry, I lost my place there for a second."],
+            ["silence": 3.0],
+            ["read": [headings[2].range.lowerBound, Self.script.words.count]],
+        ]
+    }
+
+    private func check(speed: Int) throws {
+        let (truth, samples, run) = try follow(speed: speed, steps: reading())
+        XCTAssertGreaterThan(samples.count, 10, run.stderr)
+        XCTAssertEqual(samples.first?.state, "holding", "nothing heard yet")
+        let e = errors(truth, samples)
+        let median = percentile(e, 0.5), p95 = percentile(e, 0.95)
+        XCTAssertLessThanOrEqual(median, 3, "median error in words at \(speed) wpm")
+        XCTAssertLessThanOrEqual(p95, 10, "95th percentile error in words at \(speed) wpm")
+        // The line never moves back, and it holds through the silence.
+        for (a, b) in zip(samples, samples.dropFirst()) { XCTAssertGreaterThanOrEqual(b.position, a.position - 1e-9) }
+        XCTAssertTrue(samples.contains { $0.state == "holding" && $0.at > 2 }, "the pause is held")
+        // The skipped paragraph: the line reaches the last paragraph, past what was never read.
+        let last = Self.script.blocks.filter { $0.kind == "paragraph" }.last!.range
+        XCTAssertGreaterThanOrEqual(samples.last?.position ?? 0, Double(last.lowerBound), "the skip was followed to the end")
+        print("voice-follow at \(speed) wpm: median \(median) words, p95 \(p95) words, \(samples.count) follow events")
+    }
+
+    func testTheLineFollowsASlowReadingThroughAnAdLibAPauseAndASkip() throws { try check(speed: 140) }
+    func testTheLineFollowsAFastReadingThroughAnAdLibAPauseAndASkip() throws { try check(speed: 180) }
+
+    /// Without voice (`--audio none`) `--follow voice` is a one-line usage error; a script in a language
+    /// without an installed speech model runs, following time, and says so.
+    func testVoiceFollowNeedsSoundAndSaysWhenItCannotReadTheScript() throws {
+        let none = try duoCapture(["--headless", "--source", "videotestsrc", "--script", Self.script.path, "--accessory", "teleprompter",
+                                   "--follow", "voice", "--audio", "none", "--duration", "1"])
+        XCTAssertEqual(none.status, 64)
+        XCTAssertTrue(none.stderr.hasPrefix("duo-capture: error: --follow voice needs sound"), none.stderr)
+        let chinese = URL(fileURLWithPath: Self.script.path).deletingLastPathComponent().appendingPathComponent("chinese.txt").path
+        let dir = try scratchDirectory(self)
+        let other = try duoCapture(["--headless", "--source", "videotestsrc", "--script", chinese, "--accessory", "teleprompter",
+                                    "--follow", "voice", "--audio", "test", "--duration", "1", "--events", "\(dir)/events.jsonl"],
+                                   environment: ["XDG_CACHE_HOME": "\(dir)/cache"])
+        XCTAssertEqual(other.status, 0, other.stderr)
+        XCTAssertTrue(other.stderr.contains("voice-follow: the script has no spaces between words"), other.stderr)
+        XCTAssertTrue(try String(contentsOfFile: "\(dir)/events.jsonl", encoding: .utf8).contains(#""mode":"time""#))
+    }
+}
+
+private extension ScriptBlock {
+    var isHeading: Bool { if case .heading = self { true } else { false } }
+}
