@@ -122,6 +122,15 @@ enum Help {
       --wpm N | --lines-per-minute N       scroll speed (lines for scripts without spaces); scrolling
                                            starts with the take. Without these, a script comes back at
                                            the speed it was last read at ($XDG_STATE_HOME/duo-capture)
+      --follow voice|time                  voice: the teleprompter follows the speaker's voice, offline
+                                           (pocketsphinx, English; needs sound: --audio). Recognition
+                                           is limited to the script's own words (a model written from
+                                           the script, cached in $XDG_CACHE_HOME/duo-capture/voice); it
+                                           tolerates misheard words, ad-libs and repeats, jumps forward
+                                           when the speaker skips ahead, never back; unsure, the line
+                                           goes on at the speaker's pace for a moment; in silence it
+                                           holds. V (or {"cmd":"follow"}) switches voice / time live; P
+                                           holds the following. time (default): the speed below
       --mirror h|v|hv|none                 mirror the subject view for beam-splitter glass
       --font-size N | --lines N            text size in pixels (default 48, less on small monitors),
                                            or as large as lets N lines (3-40) fill the subject monitor;
@@ -146,10 +155,13 @@ enum Help {
       --encoder auto|vaapih264|x264|openh264
                                            H.264 encoder; auto picks the best one installed
       --aspect 16:9|9:16|1:1|4:3           crop the recording to this ratio, centred
-      --audio auto|none|test|SOURCE        sound for the level meter and the takes (Opus in mkv, AAC in
+      --audio auto|none|test|file:PATH|SOURCE
+                                           sound for the level meter and the takes (Opus in mkv, AAC in
                                            mp4): auto = the default input, or none (with a notice) if
                                            there is none; test = a tone; SOURCE = a GStreamer source such
-                                           as "pulsesrc device=NAME"
+                                           as "pulsesrc device=NAME"; file:PATH = a recording played as
+                                           a live microphone, in real time (rehearsals, voice-follow
+                                           tests)
       Files are named duo-YYYY-MM-DD_HHMMSS-takeNN.mkv and never overwrite an existing file. Each take
       gets a JSON sidecar next to it (duo-…-takeNN.json: tool version, start and end, cameras, formats,
       swaps, script markers passed, dropped frames), written when the take starts and completed when

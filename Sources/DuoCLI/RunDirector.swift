@@ -55,6 +55,9 @@ enum RunInput: Sendable {
     case subjectSize(width: Int, height: Int)
     /// Time has passed: countdowns, durations and watchdogs are checked against the clock.
     case tick
+    /// Voice-follow's model for the script now on screen, built off the director (nil: it cannot be
+    /// followed), with what to tell the operator.
+    case voiceModel(Result<VoiceModelFiles?, DuoError>, notices: [String])
 }
 
 /// How a run ended, and what it tells the user and the shell.
@@ -234,6 +237,7 @@ actor RunDirector {
         case .fullscreen(let on): events.emit("fullscreen", ["fullscreen": on])
         case .subjectSize(let width, let height): await presenter.resize(width: width, height: height, at: clock.now())
         case .tick: await tick()
+        case .voiceModel(let result, let notices): await voiceModelReady(result, notices: notices)
         }
     }
 
@@ -788,6 +792,7 @@ actor RunDirector {
             scriptStamp = ScriptStamp(path)
             if let warning = ScriptChoice.standard().remember(path) { log("duo-capture: warning: \(warning.message)") }
             log("duo-capture: opened script \(path)")
+            rebuildVoiceModel()
             for problem in problems { log("duo-capture: warning: script \(path) \(problem) (duo-capture check-script lists them)") }
             await updateSubjectPicture()
             await status(trigger: "script")
@@ -823,6 +828,7 @@ actor RunDirector {
         do throws(DuoError) {
             let problems = try await presenter.reloadScript(at: now)
             log("duo-capture: script \(path) reloaded; the reading position is kept")
+            rebuildVoiceModel()
             for problem in problems { log("duo-capture: warning: script \(path) \(problem) (duo-capture check-script lists them)") }
             await updateSubjectPicture()
             await status(trigger: "script")
@@ -832,6 +838,37 @@ actor RunDirector {
             log("duo-capture: \(message)")
             face.say(message)
         }
+    }
+
+    /// The script changed while voice-follow listens: its model is built off the director (reading the
+    /// pronouncing dictionary takes a moment) and the recogniser is replaced when it is ready.
+    private func rebuildVoiceModel() {
+        guard plan.voice != nil, let path = scriptPath else { return }
+        let sink = inputSink
+        Task.detached {
+            var notices: [String] = []
+            let result: Result<VoiceModelFiles?, DuoError>
+            do throws(DuoError) {
+                result = .success(try VoiceModelSetup.files(for: try ScriptParser.load(path: path).subject, notices: &notices))
+            } catch { result = .failure(error) }
+            sink.yield(.voiceModel(result, notices: notices))
+        }
+    }
+
+    private func voiceModelReady(_ result: Result<VoiceModelFiles?, DuoError>, notices: [String]) async {
+        for notice in notices { log("duo-capture: \(notice)") }
+        switch result {
+        case .success(let files?):
+            do throws(DuoError) {
+                try await capture.replaceRecogniser(files)
+                log("duo-capture: voice-follow listens for the new script's words")
+            } catch {
+                log("duo-capture: warning: voice-follow keeps the previous script's words: \(error.message)")
+            }
+        case .success(nil): break
+        case .failure(let error): log("duo-capture: warning: voice-follow keeps the previous script's words: \(error.message)")
+        }
+        await reportFollow()
     }
 
     /// What voice-follow last said (mode, state, word, position): a `follow` event when one of them

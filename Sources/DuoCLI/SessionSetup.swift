@@ -233,11 +233,17 @@ enum VoiceModelSetup {
             throw .usage("--follow voice needs sound: --audio auto (the default microphone), --audio file:PATH or a GStreamer source")
         }
         try GStreamer.require(["pocketsphinx"], for: "voice-follow (--follow voice)")
-        let acoustic = "\(modelDirectory)/en-us", cmudict = "\(modelDirectory)/cmudict-en-us.dict"
-        guard FileManager.default.fileExists(atPath: "\(acoustic)/mdef"), FileManager.default.fileExists(atPath: cmudict) else {
+        guard FileManager.default.fileExists(atPath: "\(modelDirectory)/en-us/mdef"),
+              FileManager.default.fileExists(atPath: "\(modelDirectory)/cmudict-en-us.dict") else {
             throw .dependency("voice-follow needs the English speech model; install pocketsphinx-en-us (apt-get install pocketsphinx-en-us)")
         }
-        let subject = try ScriptParser.load(path: scriptPath).subject
+        return try files(for: try ScriptParser.load(path: scriptPath).subject, notices: &notices)
+    }
+
+    /// The model files for `subject` (written, or found in the cache); nil for a script voice-follow
+    /// cannot read, said in `notices`. Also called off the director when the script changes.
+    static func files(for subject: SubjectScript, notices: inout [String]) throws(DuoError) -> VoiceModelFiles? {
+        let acoustic = "\(modelDirectory)/en-us", cmudict = "\(modelDirectory)/cmudict-en-us.dict"
         guard subject.separatesWords else {
             notices.append("voice-follow: the script has no spaces between words; only English can be followed (pocketsphinx-en-us), so the teleprompter follows time")
             return nil

@@ -352,7 +352,9 @@ public struct GraphPlan: Sendable {
     }
 
     /// The running graph without takes: camera ─▶ tee ─▶ operator, subject.
-    public func liveDescription() throws(DuoError) -> String {
+    /// `includingVoice`: the recogniser branch too (the printed graph); a session attaches it itself, so
+    /// it can be replaced when the script changes.
+    public func liveDescription(includingVoice: Bool = true) throws(DuoError) -> String {
         let mirrored = mirrors(activeCamera: 0)
         let op = try library.render("operator-\(sinks.rawValue)", [
             "operator_caps": pictureCaps(operatorPictureSize ?? (format.width, format.height)),
@@ -375,13 +377,16 @@ public struct GraphPlan: Sendable {
         }
         if let source = audio.sourceDescription {
             d += "  " + (try library.render("audio", ["audio_source": source]))
-            if let voice {
-                d += "  " + (try library.render("voice-follow", ["hmm": AudioSource.launchQuoted(voice.acousticModel),
-                                                                   "lm": AudioSource.launchQuoted(voice.languageModel),
-                                                                   "dict": AudioSource.launchQuoted(voice.dictionary)]))
-            }
+            if includingVoice, let voice { d += "  at. ! " + (try voiceDescription(voice)) }
         }
         return d
+    }
+
+    /// The recogniser branch for `files` (Pipelines/voice-follow.gst), attached to the audio tee.
+    public func voiceDescription(_ files: VoiceModelFiles) throws(DuoError) -> String {
+        try library.render("voice-follow", ["hmm": AudioSource.launchQuoted(files.acousticModel),
+                                            "lm": AudioSource.launchQuoted(files.languageModel),
+                                            "dict": AudioSource.launchQuoted(files.dictionary)])
     }
 
     /// Whether every camera delivers one picture size (one camera, or the virtual camera): only then can

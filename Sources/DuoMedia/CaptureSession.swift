@@ -177,7 +177,7 @@ public actor CaptureSession {
         precondition(pipeline == nil, "CaptureSession.start called twice")
         let beforePlaying = hook ?? beforePlayingHook
         GStreamer.initialize()
-        let description = try plan.liveDescription()
+        let description = try plan.liveDescription(includingVoice: false)
         for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
             throw ElementPackages.missingElementError(element, neededFor: "the capture graph")
         }
@@ -192,6 +192,7 @@ public actor CaptureSession {
                 throw .input("pipeline file audio.gst must name its tee at (duo-capture looks it up by that name)")
             }
             audioTee = at
+            self.audioTee = at
             // The microphone's chain, by name: an error from any of them is the microphone's.
             let chain = at.upstreamChain()
             audioElements = Set(chain.map(\.name))
@@ -203,11 +204,8 @@ public actor CaptureSession {
         for (index, caps) in ["camera_caps", "camera_b_caps"].enumerated() {
             if let filter = p.child(named: caps) { cameraElements[index] = Set(filter.upstreamChain().map(\.name)) }
         }
-        // The recogniser's branch, from the audio tee on: its failure is voice-follow's, never the run's.
-        if let sink = p.child(named: "voice_sink") {
-            _ = duo_quiet_speech_log()
-            recogniserElements = Set(sink.upstreamChain().prefix { $0.name != "at" }.map(\.name) + ["voice_sink"])
-        }
+        // Voice-follow's recogniser, a branch of its own on the audio tee (replaced when the script changes).
+        if let voice = plan.voice, let at = audioTee { try attachRecogniser(voice, to: at, in: p) }
         pipeline = p
         clock.attach(p)
         recorder = TakeRecorder(plan: plan, pipeline: p, tee: t, audioTee: audioTee, clock: clock, events: eventSink)
@@ -382,6 +380,55 @@ public actor CaptureSession {
     /// The recogniser branch's elements (voice-follow), by name.
     private var recogniserElements: Set<String> = []
     private var recogniserFailed = false
+    /// The recogniser's branch (a bin on the audio tee) and its link, while attached.
+    private var recogniser: (bin: ElementRef, tee: ElementRef, teePad: PadRef, sink: PadRef)?
+    private var recognisers = 0
+
+    /// Parses the recogniser branch for `files` into a bin, and links it to the audio tee; in a playing
+    /// graph it starts in step with it. Its errors never reach the tee.
+    private func attachRecogniser(_ files: VoiceModelFiles, to tee: ElementRef, in pipeline: ElementRef) throws(DuoError) {
+        recognisers += 1
+        let bin = try TakeRecorder.parseBin(try plan.voiceDescription(files), name: "voice\(recognisers)",
+                                            what: "the voice-follow branch", file: "voice-follow.gst")
+        // sphinxbase's own log (its whole configuration, at every start) stays off stderr.
+        _ = duo_quiet_speech_log()
+        guard let queue = bin.child(named: "voice_queue"), let target = queue.staticPad("sink"),
+              let ghost = gst_ghost_pad_new("sink", target.pointer) else {
+            throw .input("pipeline file voice-follow.gst must start with a queue named voice_queue")
+        }
+        gst_element_add_pad(bin.pointer, ghost)
+        duo_isolate_branch_errors(ghost)
+        let sink = PadRef(adopting: gst_object_ref(UnsafeMutableRawPointer(ghost)).assumingMemoryBound(to: GstPad.self))
+        _ = gst_bin_add(duo_as_bin(pipeline.pointer), bin.pointer)
+        gst_object_ref(UnsafeMutableRawPointer(bin.pointer))
+        guard let teePadPointer = gst_element_request_pad_simple(tee.pointer, "src_%u") else {
+            throw .runtime("the audio tee gave no pad for the voice-follow branch")
+        }
+        let teePad = PadRef(adopting: teePadPointer)
+        guard gst_pad_link(teePad.pointer, sink.pointer) == GST_PAD_LINK_OK else {
+            gst_element_release_request_pad(tee.pointer, teePad.pointer)
+            throw .runtime("the voice-follow branch does not link to the audio tee; check Pipelines/voice-follow.gst")
+        }
+        if let sinkElement = bin.child(named: "voice_sink") {
+            recogniserElements.formUnion(sinkElement.upstreamChain().map(\.name) + ["voice_sink"])
+        }
+        recogniser = (bin, tee, teePad, sink)
+        recogniserFailed = false
+        _ = bin.syncStateWithParent()
+    }
+
+    /// Voice-follow for another script: a recogniser with its model replaces the old one (detached at a
+    /// buffer boundary, so the audio tee never waits), while the sound, the preview and any take go on.
+    public func replaceRecogniser(_ files: VoiceModelFiles) throws(DuoError) {
+        guard let p = pipeline, let tee = audioTee else { throw .runtime("the capture session is not running") }
+        if let old = recogniser {
+            recogniser = nil
+            duo_detach_branch_when_idle(old.tee.pointer, old.teePad.pointer, old.sink.pointer)
+            old.bin.setState(GST_STATE_NULL)
+            _ = gst_bin_remove(duo_as_bin(p.pointer), old.bin.pointer)
+        }
+        try attachRecogniser(files, to: tee, in: p)
+    }
 
     /// Every element of each camera's chain (A, B), source first or last, by name.
     private var cameraElements: [Int: Set<String>] = [:]

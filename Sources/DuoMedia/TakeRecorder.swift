@@ -289,15 +289,16 @@ actor TakeRecorder {
         eosWaiters.removeValue(forKey: key)?.resume()
     }
 
-    static func parseBin(_ description: String, name: String) throws(DuoError) -> ElementRef {
+    static func parseBin(_ description: String, name: String, what: String = "the record branch",
+                         file: String = "record.gst and the encoder and muxer files") throws(DuoError) -> ElementRef {
         var error: UnsafeMutablePointer<GError>? = nil
         let bin = gst_parse_bin_from_description(description, 0, &error)
         if let error {
             let text = String(cString: error.pointee.message)
             g_error_free(error)
-            throw .input("the record branch does not parse: \(text); check record.gst and the encoder and muxer files in Pipelines/")
+            throw .input("\(what) does not parse: \(text); check \(file) in Pipelines/")
         }
-        guard let bin else { throw .input("the record branch does not parse; check Pipelines/record.gst") }
+        guard let bin else { throw .input("\(what) does not parse; check \(file) in Pipelines/") }
         let ref = ElementRef(taking: duo_as_element(UnsafeMutableRawPointer(bin)))
         gst_object_set_name(duo_as_gst_object(ref.pointer), name)
         return ref

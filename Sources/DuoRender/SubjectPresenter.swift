@@ -361,7 +361,12 @@ public actor SubjectPresenter {
     }
 
     private func makeAligner(at time: Int64) {
-        guard let subject = state.script?.subject, subject.separatesWords else { aligner = nil; return }
+        guard let subject = state.script?.subject, subject.separatesWords else {
+            aligner = nil
+            // A script voice-follow cannot read (opened or saved while following): back to time.
+            if followsVoice { _ = setFollow(voice: false, at: time) }
+            return
+        }
         scriptWords = subject.words
         aligner = VoiceAligner(script: VoiceScript(script: subject), startWord: Int((state.scroll?.position(at: time) ?? 0).rounded()))
     }

@@ -93,6 +93,7 @@ actor FakeCapture: CapturePort {
     func setCameraPlugged(_ index: Int, _ plugged: Bool) async throws(DuoError) { plugs.append("\(index) \(plugged)") }
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError) { plugs.append("\(index) at \(path)") }
     func rotateCamera(_ index: Int, degrees: Int) async throws(DuoError) { plugs.append("\(index) turned \(degrees)") }
+    func replaceRecogniser(_ files: VoiceModelFiles) async throws(DuoError) {}
 }
 
 /// A desktop-like face: it draws the subject view itself and records when it shows the camera picture.

@@ -120,6 +120,43 @@ final class VoiceFollowTests: XCTestCase {
     func testTheLineFollowsASlowReadingThroughAnAdLibAPauseAndASkip() throws { try check(speed: 140) }
     func testTheLineFollowsAFastReadingThroughAnAdLibAPauseAndASkip() throws { try check(speed: 180) }
 
+    /// Another script opened while following (the O key, a client): its own model replaces the
+    /// recogniser's, so words only the new script has are heard and followed to its end.
+    func testAnotherScriptIsFollowedWithItsOwnWords() throws {
+        let dir = try scratchDirectory(self)
+        let newText = "Bright orange kites drift above the quiet harbour, while seven gulls circle the old lighthouse and the fishing boats come home."
+        try Data("# Harbour\n\n\(newText)\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/harbour.md"))
+        let newWords = ["Harbour"] + newText.split(separator: " ").map(String.init)
+        let plan: [String: Any] = ["words": Self.script.words, "speed": 150,
+                                   "steps": [["read": [0, 12]], ["silence": 5.0], ["adlib": "Harbour. " + newText]]]
+        try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: "\(dir)/plan.json"))
+        let speak = Process()
+        speak.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        speak.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/reading.py").path,
+                           "\(dir)/plan.json", "\(dir)/reading.wav", "\(dir)/truth.json"]
+        try speak.run()
+        speak.waitUntilExit()
+        let seconds = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/truth.json"))).seconds
+        try Data(#"{"at": 6.0, "cmd": "script", "path": "\#(dir)/harbour.md"}"#.utf8).write(to: URL(fileURLWithPath: "\(dir)/t.jsonl"))
+        let events = "\(dir)/events.jsonl"
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--script", Self.script.path,
+                                  "--accessory", "teleprompter", "--follow", "voice", "--audio", "file:\(dir)/reading.wav",
+                                  "--timeline", "\(dir)/t.jsonl", "--duration", String(format: "%.1f", seconds + 1), "--events", events],
+                                 environment: ["XDG_CACHE_HOME": "\(dir)/cache", "XDG_STATE_HOME": "\(dir)/state"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("voice-follow listens for the new script's words"), run.stderr)
+        let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
+        let opened = try XCTUnwrap(lines.firstIndex { $0.contains(#""cmd":"script""#) })
+        let after = lines[opened...].compactMap { line -> (word: String?, position: Double)? in
+            guard let e = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], e["event"] as? String == "follow",
+                  let p = e["position"] as? Double else { return nil }
+            return (e["word"] as? String, p)
+        }
+        let heard = Set(after.compactMap(\.word)).intersection(["orange", "kites", "harbour,", "seven", "gulls", "lighthouse", "fishing", "boats"])
+        XCTAssertGreaterThanOrEqual(heard.count, 3, "words only the new script has were heard: \(after)")
+        XCTAssertGreaterThanOrEqual(after.last?.position ?? 0, 0.6 * Double(newWords.count), "followed through the new script: \(after)")
+    }
+
     /// Without voice (`--audio none`) `--follow voice` is a one-line usage error; a script in a language
     /// without an installed speech model runs, following time, and says so.
     func testVoiceFollowNeedsSoundAndSaysWhenItCannotReadTheScript() throws {
