@@ -17,6 +17,8 @@ final class ControlCommandTests: XCTestCase {
             (#"{"cmd":"replug","monitor":"subject"}"#, .subjectMonitorPlugged(true)),
             (#"{"cmd":"rotate","camera":"A","degrees":90}"#, .rotate(camera: 0, degrees: 90)),
             (#"{"cmd":"rotate","camera":"B","degrees":0}"#, .rotate(camera: 1, degrees: 0)),
+            (#"{"cmd":"follow"}"#, .follow(voice: nil)), (#"{"cmd":"follow","mode":"voice"}"#, .follow(voice: true)),
+            (#"{"cmd":"follow","mode":"time"}"#, .follow(voice: false)),
         ]
         for (line, expected) in cases { XCTAssertEqual(try ControlCommand.parse(line), expected, line) }
     }
@@ -28,6 +30,7 @@ final class ControlCommandTests: XCTestCase {
             (#"{"cmd":"unplug","monitor":"operator"}"#, "\"monitor\": \"subject\""),
             (#"{"cmd":"rotate","camera":"A","degrees":45}"#, "0, 90, 180 or 270"),
             (#"{"cmd":"rotate","degrees":90}"#, "\"camera\": \"A\" or \"B\""),
+            (#"{"cmd":"follow","mode":"ears"}"#, "\"voice\" or \"time\""),
             (#"{"cmd":"speed","step":5}"#, "step"), (#"{"cmd":"jump","to":"end"}"#, "next"),
             // Types are strict: a boolean is no number, a number no boolean, a fraction no step.
             (#"{"cmd":"speed","step":true}"#, "step"), (#"{"cmd":"speed","step":1.5}"#, "step"),

@@ -99,6 +99,12 @@ final class MonitorChoiceTests: XCTestCase {
         XCTAssertFalse(more.contains("audio"), "no audio line without an audio branch")
         hud.audioPeakDB = -12
         XCTAssertTrue(hud.lines.contains("audio peak -12 dB"), "\(hud.lines)")
+        // Following the voice, the script line says so and how to go back to time.
+        hud.scrollPaused = true
+        hud.follow = "following 'camera'"
+        let following = hud.lines.joined(separator: "\n")
+        XCTAssertTrue(following.contains("voice: following 'camera' (V: by time)"), following)
+        XCTAssertFalse(following.contains("paused (P)"), "the voice holds the line, not a pause")
         // A 16:9 picture in a 4:3 window: letterboxed, centred.
         let fit = hud.previewRect(width: 1024, height: 768)
         XCTAssertEqual(fit.width, 1024, accuracy: 0.01)
@@ -116,6 +122,7 @@ final class DesktopKeyTests: XCTestCase {
         XCTAssertEqual(command(GDK_KEY_s), .swap)
         XCTAssertEqual(command(GDK_KEY_F), .fold)
         XCTAssertEqual(command(GDK_KEY_u), .unfold)
+        XCTAssertEqual(command(GDK_KEY_v), .follow(voice: nil))
         XCTAssertEqual(command(GDK_KEY_space), .toggleRecord)
         XCTAssertEqual(command(GDK_KEY_Escape, countingDown: true), .cancelCountdown)
         XCTAssertEqual(command(GDK_KEY_Escape), .fullscreen(on: false))
