@@ -29,6 +29,9 @@ protocol CapturePort: Sendable {
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError)
     func rotateCamera(_ index: Int, degrees: Int) async throws(DuoError)
     func replaceRecogniser(_ files: VoiceModelFiles) async throws(DuoError)
+    func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,
+                      latencyMilliseconds: Int, drawer: any I420FrameDrawer) async throws(DuoError)
+    var remoteFrames: [Int: Int64] { get async }
 }
 
 extension CaptureSession: CapturePort {

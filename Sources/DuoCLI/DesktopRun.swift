@@ -67,7 +67,7 @@ enum DesktopRun {
                                      startTimeout: options.startTimeout)
         let clock = session.clock
         let face = DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() }, operatorPicture: operatorPicture)
-        let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory), plan: plan, capture: session,
+        let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory, remotePassphrase: setup.remotePassphrase), plan: plan, capture: session,
                                    presenter: presenter, face: face, clock: session.clock, events: events, log: log)
         let signals = SignalWatch.ending(director)
         defer { signals.cancel() }

@@ -46,6 +46,8 @@ public enum DuoCaptureMain {
                 return report.choice == nil ? 1 : 0
             case .monitors:
                 print(try await DesktopRun.monitors())
+            case .display:
+                _ = try await DisplayRun.run(options, log: log)
             case .run:
                 let quiet = options.quiet
                 print(try await RunCommand.run(options) { line in if !quiet { log(line) } })

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, formats, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, formats, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", display, help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -49,6 +49,15 @@ public struct Options: Sendable {
     public var audio: AudioChoice = .auto
     /// `--follow voice`: the teleprompter follows the speaker's voice (time otherwise).
     public var followVoice = false
+    /// `--subject-remote srt://HOST:PORT` (repeatable): displays on other machines showing the subject view.
+    public var remoteDisplays: [SRTAddress] = []
+    /// `--passphrase-file FILE`, `--no-encryption`, `--srt-latency MS` (remote displays and `display`).
+    public var passphraseFile: String?
+    public var noEncryption = false
+    public var srtLatency = 120
+    /// `display`: `--listen srt://:PORT` (or `--connect srt://HOST:PORT`); its monitor is
+    /// `--subject-monitor`, `--windowed` keeps it in a window.
+    public var displayAddress: SRTAddress?
     /// `--countdown`: seconds before a `--record` take starts.
     public var countdown = Countdown.defaultValue
     public var pipelinesDirectory: String?
@@ -67,7 +76,7 @@ public struct Options: Sendable {
 
     public init() {}
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script"]
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script", "display"]
 
     /// `--format WxH@FPS`, checked.
     static func formatOption(_ v: String) throws(DuoError) -> VideoFormat {
@@ -185,6 +194,20 @@ public struct Options: Sendable {
                     throw .usage("--aspect \(v): expected one of \(AspectRatio.supported.map(\.description).joined(separator: ", "))")
                 }
                 o.aspect = a
+            case "--subject-remote":
+                let address = try SRTAddress.parse(try value(name), option: name)
+                guard !o.remoteDisplays.contains(address) else { throw .usage("--subject-remote \(address) is given twice") }
+                o.remoteDisplays.append(address)
+            case "--passphrase-file": o.passphraseFile = try value(name)
+            case "--no-encryption": o.noEncryption = true
+            case "--srt-latency": o.srtLatency = Int(try reader.number(name, 20...8000))
+            case "--listen", "--connect":
+                let address = try SRTAddress.parse(try value(name), option: name)
+                guard address.isListener == (name == "--listen") else {
+                    throw .usage(name == "--listen" ? "--listen takes srt://:PORT (no host): the display waits there for duo-capture"
+                                                    : "--connect takes srt://HOST:PORT: the duo-capture that sends, listening there")
+                }
+                o.displayAddress = address
             case "--follow":
                 let v = try value(name)
                 guard v == "voice" || v == "time" else {

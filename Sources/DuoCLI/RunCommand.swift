@@ -22,7 +22,7 @@ enum RunCommand {
         // whenever the accessory is enabled, so CI exercises the same drawing path as the desktop.
         let session = CaptureSession(plan: plan, subjectDrawer: presenter.drawer,
                                      subjectBranchOpen: options.subject.accessory != .off, startTimeout: options.startTimeout)
-        let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory), plan: plan, capture: session,
+        let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory, remotePassphrase: setup.remotePassphrase), plan: plan, capture: session,
                                    presenter: presenter, face: HeadlessFace(), clock: session.clock, events: events, log: log)
         let signals = SignalWatch.ending(director)
         defer { signals.cancel() }

@@ -55,6 +55,8 @@ enum RunInput: Sendable {
     case subjectSize(width: Int, height: Int)
     /// Time has passed: countdowns, durations and watchdogs are checked against the clock.
     case tick
+    /// A remote display answered (or not) the handshake.
+    case remoteAnswer(Int, RemoteHandshakeClient.Outcome)
     /// Voice-follow's model for the script now on screen, built off the director (nil: it cannot be
     /// followed), with what to tell the operator.
     case voiceModel(Result<VoiceModelFiles?, DuoError>, notices: [String])
@@ -95,9 +97,16 @@ actor RunDirector {
         var accessoryEnabled = true
         /// `--follow voice`: the teleprompter follows the voice from the start.
         var followVoice = false
+        /// `--subject-remote`: displays on other machines, their passphrase and SRT latency budget.
+        var remoteDisplays: [SRTAddress] = []
+        var remotePassphrase: String?
+        var srtLatency = 120
 
         init() {}
-        init(_ options: Options, recordDirectory: String?) {
+        init(_ options: Options, recordDirectory: String?, remotePassphrase: String? = nil) {
+            remoteDisplays = options.remoteDisplays
+            self.remotePassphrase = remotePassphrase
+            srtLatency = options.srtLatency
             countdown = options.countdown
             record = options.record
             duration = options.duration
@@ -238,6 +247,7 @@ actor RunDirector {
         case .subjectSize(let width, let height): await presenter.resize(width: width, height: height, at: clock.now())
         case .tick: await tick()
         case .voiceModel(let result, let notices): await voiceModelReady(result, notices: notices)
+        case .remoteAnswer(let index, let outcome): await remoteAnswered(index, outcome)
         }
     }
 
@@ -268,8 +278,10 @@ actor RunDirector {
                 face.say(message)
             }
             await reportFollow()
-        } else if settings.followVoice {
-            await reportFollow()   // asked for, but the script cannot be followed (said at start): time
+        } else {
+            // How the teleprompter scrolls, said once: by time (with --follow voice, the script could not be
+            // followed, and the notice at start said why).
+            await reportFollow()
         }
         if let timeline = settings.timeline { replay(timeline) }
         let waiting = early
@@ -685,6 +697,8 @@ actor RunDirector {
             await presenter.hear(text, isFinal: isFinal, at: at)
             await presenter.steerVoice(at: clock.now())
             await reportFollow()
+        case .remoteLost(let index, let reason):
+            remoteLost(index, reason: reason)
         case .recogniserFailed(let why):
             await presenter.disableVoice(at: clock.now())
             let message = "voice-follow stopped (\(why)); the teleprompter follows time, the sound and any take go on"
@@ -750,6 +764,7 @@ actor RunDirector {
             await reportFollow()
         }
         await watchDevices()
+        await watchRemotes(at: now)
         await watchCameras(at: now)
         await reattach(at: now)
         await watchFrames(now, cameraFrames: counts.camera.frames)
@@ -838,6 +853,83 @@ actor RunDirector {
             log("duo-capture: \(message)")
             face.say(message)
         }
+    }
+
+    // MARK: Remote displays
+
+    /// Each remote display: connected (its size), or when it is asked again.
+    private var remoteConnected: [Int: RemoteHandshakeClient.Display] = [:]
+    private var remoteAskAt: [Int: Int64] = [:]
+    private var remoteAsking: Set<Int> = []
+    /// What was last said about each display, so a display that stays away is said once.
+    private var remoteSaid: [Int: String] = [:]
+    /// Frames sent to each connected display at the last look, and when they last grew.
+    private var remoteProgress: [Int: (frames: Int64, at: Int64)] = [:]
+
+    /// Asks the displays whose time has come (at start, then every 2 s while away), off the director.
+    private func watchRemotes(at now: Int64) async {
+        for (index, address) in settings.remoteDisplays.enumerated() where remoteConnected[index] == nil && !remoteAsking.contains(index) {
+            guard now >= remoteAskAt[index] ?? 0 else { continue }
+            if address.isListener {
+                // Listening: the display calls; the view is rendered at 1920x1080 for it.
+                await remoteAnswered(index, .accepted(RemoteHandshakeClient.Display(width: 1920, height: 1080, refresh: 60)))
+                continue
+            }
+            remoteAsking.insert(index)
+            let passphrase = settings.remotePassphrase, sink = inputSink
+            Task.detached {
+                sink.yield(.remoteAnswer(index, RemoteHandshakeClient.ask(address, passphrase: passphrase)))
+            }
+        }
+        // A connected display whose frames stop (the network broke without an error yet) is not lost here:
+        // SRT retransmits within its budget, and its error comes through the bus when it gives up.
+        let frames = await capture.remoteFrames
+        for (index, count) in frames {
+            if count != remoteProgress[index]?.frames { remoteProgress[index] = (count, now) }
+        }
+    }
+
+    private func remoteAnswered(_ index: Int, _ outcome: RemoteHandshakeClient.Outcome) async {
+        remoteAsking.remove(index)
+        let address = settings.remoteDisplays[index]
+        switch outcome {
+        case .accepted(let display):
+            do throws(DuoError) {
+                let drawer = await presenter.remoteView(index, width: display.width, height: display.height, at: clock.now())
+                try await capture.attachRemote(index, address: address, width: display.width, height: display.height,
+                                               passphrase: settings.remotePassphrase, latencyMilliseconds: settings.srtLatency, drawer: drawer)
+                remoteConnected[index] = display
+                remoteSaid[index] = nil
+                events.emit("remote", ["display": address.description, "state": "connected", "width": display.width,
+                                       "height": display.height, "reason": NSNull()])
+                log("duo-capture: remote display \(address) connected: the subject view at \(display.width)x\(display.height)"
+                    + (settings.remotePassphrase == nil ? ", unencrypted" : ", encrypted"))
+            } catch {
+                remoteAway(index, state: "failed", reason: error.message, retryIn: 5_000_000_000)
+            }
+        case .refused(let reason):
+            remoteAway(index, state: "refused", reason: reason, retryIn: 5_000_000_000)
+        case .unreachable(let reason):
+            remoteAway(index, state: "waiting", reason: reason, retryIn: 2_000_000_000)
+        }
+    }
+
+    private func remoteLost(_ index: Int, reason: String) {
+        remoteConnected[index] = nil
+        remoteProgress[index] = nil
+        remoteAway(index, state: "lost", reason: reason, retryIn: 1_000_000_000)
+    }
+
+    /// A display not (or no longer) shown: said once per state and reason, asked again later.
+    private func remoteAway(_ index: Int, state: String, reason: String, retryIn delay: Int64) {
+        let address = settings.remoteDisplays[index]
+        remoteAskAt[index] = clock.now() + delay
+        guard remoteSaid[index] != state + reason else { return }
+        remoteSaid[index] = state + reason
+        events.emit("remote", ["display": address.description, "state": state, "width": NSNull(), "height": NSNull(), "reason": reason])
+        let message = "remote display \(address) \(state == "refused" ? "refused this sender" : state == "lost" ? "lost" : "not connected"): \(reason); the take and the local views go on, and it is tried again"
+        log("duo-capture: \(state == "waiting" ? "" : "warning: ")\(message)")
+        face.say(message)
     }
 
     /// The script changed while voice-follow listens: its model is built off the director (reading the

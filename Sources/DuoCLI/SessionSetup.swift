@@ -10,10 +10,12 @@ struct SessionSetup {
     let plan: GraphPlan
     let recordDirectory: String?
     /// One-line notices for the user (fallbacks taken).
-    let notices: [String]
+    var notices: [String]
     /// Held while this setup lives: a real camera belongs to one duo-capture at a time.
     let cameraLock: CameraLock?
     let secondCameraLock: CameraLock?
+    /// The SRT passphrase for remote displays (nil: none asked for, or --no-encryption).
+    var remotePassphrase: String? = nil
 
     static func prepare(_ options: Options) throws(DuoError) -> SessionSetup {
         GStreamer.initialize()
@@ -58,7 +60,16 @@ struct SessionSetup {
         if options.record {
             dir = try prepareRecordDirectory(options.recordDirectory)
         }
-        return SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: first.lock, secondCameraLock: second?.lock)
+        var setup = SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: first.lock, secondCameraLock: second?.lock)
+        if !options.remoteDisplays.isEmpty {
+            try GStreamer.require(["srtsink", "mpegtsmux", "x264enc", "h264parse"], for: "remote subject displays (--subject-remote)")
+            setup.remotePassphrase = try SRTPassphrase.resolve(file: options.passphraseFile, noEncryption: options.noEncryption,
+                                                               environment: ProcessInfo.processInfo.environment)
+            if setup.remotePassphrase == nil {
+                setup.notices.append("remote displays: --no-encryption: the subject view crosses the network unencrypted (for a closed network only)")
+            }
+        }
+        return setup
     }
 
     /// A camera chosen, with what it is known by when it comes and goes and the lock that makes it ours.

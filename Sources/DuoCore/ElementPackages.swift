@@ -32,6 +32,7 @@ public enum ElementPackages {
         "h264parse": "gstreamer1.0-plugins-bad", "openh264enc": "gstreamer1.0-plugins-bad",
         "openh264dec": "gstreamer1.0-plugins-bad", "vaapih264enc": "gstreamer1.0-vaapi",
         "srtsink": "gstreamer1.0-plugins-bad", "srtsrc": "gstreamer1.0-plugins-bad",
+        "mpegtsmux": "gstreamer1.0-plugins-bad", "tsdemux": "gstreamer1.0-plugins-bad",
         // speech (voice-follow); its acoustic model and dictionary are in pocketsphinx-en-us
         "pocketsphinx": "gstreamer1.0-pocketsphinx",
         // ugly

@@ -147,7 +147,7 @@ public enum AudioSource: Sendable, Equatable {
     }
 
     /// Text inside a double-quoted gst-launch value.
-    static func launchQuoted(_ text: String) -> String {
+    public static func launchQuoted(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
     }
 
@@ -387,6 +387,21 @@ public struct GraphPlan: Sendable {
         try library.render("voice-follow", ["hmm": AudioSource.launchQuoted(files.acousticModel),
                                             "lm": AudioSource.launchQuoted(files.languageModel),
                                             "dict": AudioSource.launchQuoted(files.dictionary)])
+    }
+
+    /// The branch that sends the subject view to a remote display (Pipelines/remote-subject.gst), rendered
+    /// `width`×`height` for it. `name` prefixes its elements.
+    public func remoteDescription(name: String, address: SRTAddress, width: Int, height: Int, passphrase: String?,
+                                  latencyMilliseconds: Int) throws(DuoError) -> String {
+        let uri = address.isListener ? "srt://:\(address.port)?mode=listener" : "srt://\(address.host!):\(address.port)?mode=caller"
+        // About 0.1 bit per pixel per frame: sharp text at 1080p60 in ~6 Mbit/s, bounded for a LAN.
+        let kbps = max(1000, min(12000, Int(Double(width * height) * format.frameRate.value * 0.1 / 1000)))
+        return try library.render("remote-subject", [
+            "name": name, "uri": AudioSource.launchQuoted(uri), "width": "\(width)", "height": "\(height)",
+            "keyint": "\(max(1, Int(format.frameRate.value.rounded())))", "kbps": "\(kbps)",
+            "latency": "\(latencyMilliseconds)",
+            "encryption": passphrase.map { "passphrase=\"\(AudioSource.launchQuoted($0))\" pbkeylen=32" } ?? "",
+        ])
     }
 
     /// Whether every camera delivers one picture size (one camera, or the virtual camera): only then can

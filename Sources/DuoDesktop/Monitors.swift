@@ -82,6 +82,13 @@ public enum MonitorRef: Sendable, Hashable, CustomStringConvertible {
         case .connector(let name): name
         }
     }
+
+    public func matches(_ monitor: MonitorInfo) -> Bool {
+        switch self {
+        case .index(let n): monitor.index == n
+        case .connector(let name): monitor.connector == name
+        }
+    }
 }
 
 /// Which monitor is the operator's and which the subject's, by connector so a replugged monitor (whose

@@ -116,6 +116,8 @@ public enum SessionEvent: Sendable {
     case speech(text: String, isFinal: Bool, at: Int64)
     /// The recogniser's branch failed: it is shut; the sound, the preview and the take go on.
     case recogniserFailed(String)
+    /// Remote display `index`'s branch failed (the display went, the network broke): it was detached.
+    case remoteLost(index: Int, reason: String)
 }
 
 /// Thread: an actor (the capture-session actor); its probes run on streaming threads, its bus
@@ -186,6 +188,7 @@ public actor CaptureSession {
         // Take branches post their own EOS; forward them so a take can be finalised while the preview runs.
         p.set("message-forward", true)
         guard let t = p.child(.tee) else { throw .input("the capture graph has no tee named t; check the files in Pipelines/") }
+        tee = t
         var audioTee: ElementRef?
         if plan.audio != .none {
             guard let at = p.child(.audioTee) else {
@@ -380,21 +383,23 @@ public actor CaptureSession {
     /// The recogniser branch's elements (voice-follow), by name.
     private var recogniserElements: Set<String> = []
     private var recogniserFailed = false
-    /// The recogniser's branch (a bin on the audio tee) and its link, while attached.
-    private var recogniser: (bin: ElementRef, tee: ElementRef, teePad: PadRef, sink: PadRef)?
-    private var recognisers = 0
+    /// A branch of its own on a tee (the recogniser, a remote display): a bin, linked through a request pad.
+    ///
+    /// Thread: value type, owned by the session actor.
+    struct AttachedBranch {
+        let bin: ElementRef, tee: ElementRef, teePad: PadRef, sink: PadRef
+        /// Every element's name, for telling its errors from the graph's.
+        let names: Set<String>
+    }
 
-    /// Parses the recogniser branch for `files` into a bin, and links it to the audio tee; in a playing
-    /// graph it starts in step with it. Its errors never reach the tee.
-    private func attachRecogniser(_ files: VoiceModelFiles, to tee: ElementRef, in pipeline: ElementRef) throws(DuoError) {
-        recognisers += 1
-        let bin = try TakeRecorder.parseBin(try plan.voiceDescription(files), name: "voice\(recognisers)",
-                                            what: "the voice-follow branch", file: "voice-follow.gst")
-        // sphinxbase's own log (its whole configuration, at every start) stays off stderr.
-        _ = duo_quiet_speech_log()
-        guard let queue = bin.child(named: "voice_queue"), let target = queue.staticPad("sink"),
+    /// Parses `description` into a bin named `name`, its first element `first` fed from `tee`; in a
+    /// playing graph it starts in step with it. Its errors never reach the tee.
+    private func attachBranch(_ description: String, name: String, first: String, last: String, to tee: ElementRef,
+                              in pipeline: ElementRef, what: String, file: String) throws(DuoError) -> AttachedBranch {
+        let bin = try TakeRecorder.parseBin(description, name: name, what: what, file: file)
+        guard let head = bin.child(named: first), let target = head.staticPad("sink"),
               let ghost = gst_ghost_pad_new("sink", target.pointer) else {
-            throw .input("pipeline file voice-follow.gst must start with a queue named voice_queue")
+            throw .input("pipeline file \(file) must start with an element named \(first)")
         }
         gst_element_add_pad(bin.pointer, ghost)
         duo_isolate_branch_errors(ghost)
@@ -402,20 +407,78 @@ public actor CaptureSession {
         _ = gst_bin_add(duo_as_bin(pipeline.pointer), bin.pointer)
         gst_object_ref(UnsafeMutableRawPointer(bin.pointer))
         guard let teePadPointer = gst_element_request_pad_simple(tee.pointer, "src_%u") else {
-            throw .runtime("the audio tee gave no pad for the voice-follow branch")
+            throw .runtime("the tee gave no pad for \(what)")
         }
         let teePad = PadRef(adopting: teePadPointer)
         guard gst_pad_link(teePad.pointer, sink.pointer) == GST_PAD_LINK_OK else {
             gst_element_release_request_pad(tee.pointer, teePad.pointer)
-            throw .runtime("the voice-follow branch does not link to the audio tee; check Pipelines/voice-follow.gst")
+            throw .runtime("\(what) does not link to its tee; check Pipelines/\(file)")
         }
-        if let sinkElement = bin.child(named: "voice_sink") {
-            recogniserElements.formUnion(sinkElement.upstreamChain().map(\.name) + ["voice_sink"])
-        }
-        recogniser = (bin, tee, teePad, sink)
-        recogniserFailed = false
-        _ = bin.syncStateWithParent()
+        let names = Set((bin.child(named: last)?.upstreamChain().map(\.name) ?? []) + [last])
+        return AttachedBranch(bin: bin, tee: tee, teePad: teePad, sink: sink, names: names)
     }
+
+    /// Detaches a branch at a buffer boundary (the tee never waits) and stops it.
+    private func detachBranch(_ branch: AttachedBranch) {
+        duo_detach_branch_when_idle(branch.tee.pointer, branch.teePad.pointer, branch.sink.pointer)
+        branch.bin.setState(GST_STATE_NULL)
+        if let p = pipeline { _ = gst_bin_remove(duo_as_bin(p.pointer), branch.bin.pointer) }
+    }
+
+    /// The recogniser's branch (a bin on the audio tee), while attached.
+    private var recogniser: AttachedBranch?
+    private var recognisers = 0
+
+    private func attachRecogniser(_ files: VoiceModelFiles, to tee: ElementRef, in pipeline: ElementRef) throws(DuoError) {
+        recognisers += 1
+        let branch = try attachBranch(try plan.voiceDescription(files), name: "voice\(recognisers)", first: "voice_queue",
+                                      last: "voice_sink", to: tee, in: pipeline, what: "the voice-follow branch", file: "voice-follow.gst")
+        // sphinxbase's own log (its whole configuration, at every start) stays off stderr.
+        _ = duo_quiet_speech_log()
+        recogniserElements.formUnion(branch.names)
+        recogniser = branch
+        recogniserFailed = false
+        _ = branch.bin.syncStateWithParent()
+    }
+
+    // MARK: Remote displays
+
+    /// The subject view's branches to remote displays, by display number.
+    private var remotes: [Int: AttachedBranch] = [:]
+    private var remoteCounters: [Int: FrameCounter] = [:]
+    private var remoteDrawers: [Int: FrameDrawerProbe] = [:]
+
+    /// Sends the subject view to a remote display: a branch on the camera tee rendering `drawer`'s view at
+    /// `width`×`height`. Replaces that display's earlier branch.
+    public func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,
+                             latencyMilliseconds: Int, drawer: any I420FrameDrawer) throws(DuoError) {
+        guard let p = pipeline, let t = tee else { throw .runtime("the capture session is not running") }
+        detachRemote(index)
+        let name = "remote\(index)"
+        let branch = try attachBranch(try plan.remoteDescription(name: name, address: address, width: width, height: height,
+                                                                 passphrase: passphrase, latencyMilliseconds: latencyMilliseconds),
+                                      name: "\(name)_bin", first: "\(name)_queue", last: "\(name)_sink", to: t, in: p,
+                                      what: "the remote display branch", file: "remote-subject.gst")
+        if let pad = branch.bin.child(named: "\(name)_view")?.staticPad("src") {
+            remoteDrawers[index] = FrameDrawerProbe(pad: pad, drawer: drawer)
+            remoteCounters[index] = FrameCounter(pad: pad)
+        }
+        remotes[index] = branch
+        _ = branch.bin.syncStateWithParent()
+    }
+
+    public func detachRemote(_ index: Int) {
+        guard let branch = remotes.removeValue(forKey: index) else { return }
+        remoteDrawers[index] = nil
+        remoteCounters[index] = nil
+        detachBranch(branch)
+    }
+
+    /// Frames sent towards each remote display (drawn and handed to its encoder).
+    public var remoteFrames: [Int: Int64] { remoteCounters.mapValues { $0.read().frames } }
+
+    /// Which remote display an element belongs to.
+    private func remoteIndex(ofElement name: String) -> Int? { remotes.first { $0.value.names.contains(name) }?.key }
 
     /// Voice-follow for another script: a recogniser with its model replaces the old one (detached at a
     /// buffer boundary, so the audio tee never waits), while the sound, the preview and any take go on.
@@ -423,9 +486,7 @@ public actor CaptureSession {
         guard let p = pipeline, let tee = audioTee else { throw .runtime("the capture session is not running") }
         if let old = recogniser {
             recogniser = nil
-            duo_detach_branch_when_idle(old.tee.pointer, old.teePad.pointer, old.sink.pointer)
-            old.bin.setState(GST_STATE_NULL)
-            _ = gst_bin_remove(duo_as_bin(p.pointer), old.bin.pointer)
+            detachBranch(old)
         }
         try attachRecogniser(files, to: tee, in: p)
     }
@@ -580,6 +641,13 @@ public actor CaptureSession {
                 unpluggedCameras.insert(index)
                 pipeline?.child(named: index == 0 ? "camera" : "camera_b")?.setState(GST_STATE_NULL)
                 eventSink.yield(.cameraLost(index: index, reason: "\(source): \(message)"))
+                return
+            }
+            if let index = remoteIndex(ofElement: source) {
+                // A remote display went (or never came): its branch is dropped; the run director tries
+                // it again. Nothing else notices.
+                detachRemote(index)
+                eventSink.yield(.remoteLost(index: index, reason: message))
                 return
             }
             if recogniserElements.contains(source) {

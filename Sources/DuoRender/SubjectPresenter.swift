@@ -102,7 +102,22 @@ public actor SubjectPresenter {
     /// The accessory kind on screen (the script command can make it the teleprompter).
     public var accessory: AccessoryKind { state.accessory }
 
-    private func publish(at time: Int64) { overlay.update(.whitelisted(from: state), preparingAt: time) }
+    private func publish(at time: Int64) {
+        overlay.update(.whitelisted(from: state), preparingAt: time)
+        for view in remoteViews.values { view.update(.whitelisted(from: state), preparingAt: time) }
+    }
+
+    /// The subject view for displays on other machines, each laid out for its own size (the same
+    /// whitelisted view model as the local one: nothing else ever reaches them).
+    private var remoteViews: [Int: SubjectOverlay] = [:]
+
+    /// A drawer of the subject view at `width`×`height` for remote display `index` (replacing its last).
+    public func remoteView(_ index: Int, width: Int, height: Int, at time: Int64) -> any I420FrameDrawer {
+        let view = SubjectOverlay(width: width, height: height, profile: overlay.profile, format: .i420)
+        remoteViews[index] = view
+        view.update(.whitelisted(from: state), preparingAt: time)
+        return SubjectFrameDrawer(overlay: view)
+    }
 
     /// The subject window's painter, for a presenter made with the `.argb` format. `now` is the pipeline's
     /// running time (the time every command here is stamped with).
