@@ -3,7 +3,7 @@
 # Usage: Scripts/install-deps.sh [--desktop]
 #   --desktop also installs the X server, window manager and tools the desktop end-to-end tests use, and
 #   the headless Wayland compositor (sway) with its screenshot and key tools, and espeak-ng (the readings
-#   the voice-follow tests speak).
+#   the voice-follow tests speak), tesseract (reads the remote display's screen).
 set -euo pipefail
 
 packages=(
@@ -18,7 +18,7 @@ packages=(
 )
 if [[ "${1:-}" == "--desktop" ]]; then
   packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool
-             sway grim wtype espeak-ng)
+             sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng)
 fi
 
 missing=()

@@ -11,6 +11,7 @@ import Foundation
 public final class DisplayWindow {
     private let window: UnsafeMutablePointer<GtkWidget>
     private let label: UnsafeMutablePointer<GtkWidget>
+    private let picture: UnsafeMutablePointer<GtkWidget>
     private var connections: [SignalConnection] = []
     public var onQuit: () -> Void = {}
     public let monitor: MonitorInfo
@@ -32,7 +33,8 @@ public final class DisplayWindow {
         gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(css), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
         let overlay = gtk_overlay_new()!
         gtk_container_add(window.asContainer, overlay)
-        gtk_container_add(overlay.asContainer, picture.assumingMemoryBound(to: GtkWidget.self))
+        self.picture = picture.assumingMemoryBound(to: GtkWidget.self)
+        gtk_container_add(overlay.asContainer, self.picture)
         label = gtk_label_new("waiting for duo-capture")
         gtk_style_context_add_class(gtk_widget_get_style_context(label), "waiting")
         gtk_overlay_add_overlay(UnsafeMutableRawPointer(overlay).assumingMemoryBound(to: GtkOverlay.self), label)
@@ -49,8 +51,11 @@ public final class DisplayWindow {
         }
     }
 
-    /// Shows or hides "waiting for duo-capture" over the picture.
-    public func setWaiting(_ waiting: Bool) { gtk_widget_set_visible(label, waiting ? 1 : 0) }
+    /// "waiting for duo-capture" on black, or the picture: a stale last frame is never left on the glass.
+    public func setWaiting(_ waiting: Bool) {
+        gtk_widget_set_visible(label, waiting ? 1 : 0)
+        gtk_widget_set_opacity(picture, waiting ? 0 : 1)
+    }
 
     public func close() {
         connections.removeAll()

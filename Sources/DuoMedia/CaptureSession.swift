@@ -683,6 +683,13 @@ public actor CaptureSession {
             resumePlayingWaiters()
             eventSink.yield(.failed(error))
         case .warning(let source, let message):
+            if let index = remoteIndex(ofElement: source) {
+                // srtsink says it is reconnecting (the display went): the display is asked again, and the
+                // branch made anew for it (its size may differ), rather than left calling on its own.
+                detachRemote(index)
+                eventSink.yield(.remoteLost(index: index, reason: message))
+                return
+            }
             eventSink.yield(.warning("\(source): \(message)"))
         case .audioLevel(let rms, let peak):
             lastAudioLevel = AudioLevel(rmsDB: rms, peakDB: peak, runningTime: runningTime)
