@@ -462,6 +462,10 @@ public actor CaptureSession {
         if let pad = branch.bin.child(named: "\(name)_view")?.staticPad("src") {
             remoteDrawers[index] = FrameDrawerProbe(pad: pad, drawer: drawer)
             remoteCounters[index] = FrameCounter(pad: pad)
+            // Benchmarks only: a frame number over the drawn view, to time it to the display's glass.
+            if let log = ProcessInfo.processInfo.environment["DUO_BENCH_FRAME_CODE"], !log.isEmpty {
+                duo_attach_frame_code(pad.pointer, log, 1)
+            }
         }
         remotes[index] = branch
         _ = branch.bin.syncStateWithParent()

@@ -164,4 +164,10 @@ const gchar *duo_speech_hypothesis(GstMessage *message, gboolean *is_final, guin
 /// /dev/null instead of stderr; call once the pocketsphinx plugin is loaded. False when it is not.
 gboolean duo_quiet_speech_log(void);
 
+/// Benchmarks only (DUO_BENCH_FRAME_CODE): `write` stamps a 16-bit frame number into the top-left 256x16
+/// pixels of each frame on `pad` (luma blocks); otherwise the number is read back. Either way each
+/// number is logged with CLOCK_MONOTONIC µs to `log_path`, so two processes on one machine can be matched
+/// frame by frame (glass-to-glass latency).
+void duo_attach_frame_code(GstPad *pad, const char *log_path, gboolean write);
+
 #endif
