@@ -12,12 +12,13 @@ CPU: the sender's extra CPU for the remote branch is the same headless run with 
 --subject-remote, measured in this run (the baseline); the display's is its own process CPU over the same
 time. Targets (issue 13): median <= 150 ms and p95 <= 250 ms at 2 % loss; sender extra <= 25 % of a core.
 
-Usage: sudo python3 Benchmarks/remote-display.py [SECONDS]     (default 20)
+Usage: sudo python3 Benchmarks/remote-display.py [SECONDS] [SRT_LATENCY_MS]     (defaults 20, 120)
 """
 import os, resource, statistics, subprocess, sys, tempfile, time
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 20
+latency = sys.argv[2] if len(sys.argv) > 2 else "120"   # SRT latency budget, ms, on both ends
 subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture"], cwd=root, check=True, stdout=sys.stderr)
 app = os.path.join(root, ".build", "release", "duo-capture")
 relay_py = os.path.join(root, "Tests", "DuoDesktopTests", "Fixtures", "lossy-relay.py")
@@ -64,14 +65,14 @@ def read(log):
 def measure(loss, port):
     work = tempfile.mkdtemp(prefix="duo-remote-")
     sent_log, shown_log = os.path.join(work, "sent.log"), os.path.join(work, "shown.log")
-    shown_proc = subprocess.Popen([app, "display", "--listen", f"srt://:{port}", "--subject-monitor", "1"],
+    shown_proc = subprocess.Popen([app, "display", "--listen", f"srt://:{port}", "--subject-monitor", "1", "--srt-latency", latency],
                                   env=dict(xenv, DUO_BENCH_FRAME_CODE=shown_log), stderr=subprocess.DEVNULL)
     relay = subprocess.Popen([sys.executable, relay_py, str(port + 1), str(port), str(loss), "0", "0", "100000", "0"],
                              stdout=subprocess.PIPE, text=True)
     relay.stdout.readline()
     time.sleep(1.0)
     display_cpu0 = cpu_of(shown_proc.pid)
-    cpu = sender(["--subject-remote", f"srt://127.0.0.1:{port + 1}", "--srt-latency", "120"], sent_log)
+    cpu = sender(["--subject-remote", f"srt://127.0.0.1:{port + 1}", "--srt-latency", latency], sent_log)
     display_cpu = cpu_of(shown_proc.pid) - display_cpu0
     shown_proc.terminate()
     relay.terminate()
@@ -84,7 +85,7 @@ def measure(loss, port):
 
 try:
     base = sender([])
-    print(f"remote display at 1920x1080 (sender 1280x720@30 camera, talk.md teleprompter), {seconds:.0f} s per run, SRT latency 120 ms")
+    print(f"remote display at 1920x1080 (sender 1280x720@30 camera, talk.md teleprompter), {seconds:.0f} s per run, SRT latency {latency} ms")
     print(f"{'loss':>6}{'median ms':>11}{'p95 ms':>9}{'max ms':>9}{'frames shown/sent':>19}{'sender extra':>14}{'display':>10}")
     for i, loss in enumerate([0.0, 0.02]):
         lat, med, p95, shown, sent, cpu, display_cpu = measure(loss, 7600 + i * 4)

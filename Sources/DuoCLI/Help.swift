@@ -18,6 +18,9 @@ enum Help {
                                            caps:FILE (caps as gst-device-monitor-1.0 prints them);
                                            --format and --min-fps apply
       duo-capture monitors                 list monitors: index, connector, geometry
+      duo-capture display --listen srt://:PORT
+                                           on the machine with the subject's monitor: show the subject
+                                           view sent by duo-capture --subject-remote (see REMOTE DISPLAYS)
       duo-capture inspect FILE [--json]    decode a take completely and report frames, size and length
       duo-capture remux FILE.mkv           copy a Matroska take into an MP4 next to it, without
                                            re-encoding (FILE.mp4, or FILE-2.mp4 if that exists)
@@ -143,6 +146,29 @@ enum Help {
 
     DESKTOP (without --headless: needs a display)
     \(DesktopOptions.help)
+
+    REMOTE DISPLAYS (the subject view on other machines, over SRT)
+      --subject-remote srt://HOST:PORT     send the subject view to `duo-capture display --listen
+                                           srt://:PORT` on HOST (repeatable: several displays, plus or
+                                           instead of the local subject monitor). Each is rendered for
+                                           that display's own monitor (its size comes in a handshake on
+                                           TCP PORT), H.264 with no B-frames and zero-latency tuning
+                                           (Pipelines/remote-subject.gst), a key frame every second. Only
+                                           the subject view leaves: never the operator preview or notes.
+                                           A display that goes or is not there yet is asked again every
+                                           few seconds; the take and the local views never wait for it
+      --passphrase-file FILE               the SRT passphrase (10-79 characters), the same on both ends;
+                                           or DUO_SRT_PASSPHRASE. Never on the command line (ps shows it).
+                                           Encryption is on by default: without a passphrase, an error
+      --no-encryption                      send unencrypted (a closed network only; the log says so)
+      --srt-latency MS                     SRT's latency budget for retransmission (default 120)
+      duo-capture display --listen srt://:PORT [--subject-monitor N|NAME] [--windowed] [--events FILE]
+                                           a fullscreen window on that monitor showing the view as it
+                                           arrives, "waiting for duo-capture" while nothing does; it
+                                           recovers by itself. A sender with a wrong passphrase is refused
+                                           (said on both ends). --connect srt://HOST:PORT calls a sender
+                                           that listens (--subject-remote srt://:PORT; rendered 1920x1080).
+                                           Q or Esc closes it
 
     RECORDING
       --record                             record one take, from the countdown's end to the end of the run
