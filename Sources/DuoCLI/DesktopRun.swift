@@ -193,6 +193,7 @@ final class DesktopFace: RunFace, @unchecked Sendable {
     }
 
     func setFramesFlowing(_ flowing: Bool) { GtkMain.post { [self] in ui?.setFramesFlowing(flowing) } }
+    func setRemoteDisplays(asked: Int, connected: Int) { GtkMain.post { [self] in ui?.setRemoteDisplays(asked: asked, connected: connected) } }
     func setSubjectMonitorPlugged(_ plugged: Bool) -> String? {
         GtkMain.post { [self] in ui?.setSubjectMonitorPlugged(plugged) }
         return nil

@@ -741,6 +741,8 @@ actor RunDirector {
         let picture = subjectShown && (!face.drawsSubjectView || kind == .preview)
         await capture.setSubjectBranchOpen(picture)
         face.setSubjectPicture(picture && face.drawsSubjectView)
+        // Remote displays show the subject view exactly while it is shown (black otherwise).
+        await presenter.setRemoteViewsShown(subjectShown)
     }
     private var subjectShown = false
 
@@ -900,6 +902,7 @@ actor RunDirector {
                                                passphrase: settings.remotePassphrase, latencyMilliseconds: settings.srtLatency, drawer: drawer)
                 remoteConnected[index] = display
                 remoteSaid[index] = nil
+                face.setRemoteDisplays(asked: settings.remoteDisplays.count, connected: remoteConnected.count)
                 events.emit("remote", ["display": address.description, "state": "connected", "width": display.width,
                                        "height": display.height, "reason": NSNull()])
                 log("duo-capture: remote display \(address) connected: the subject view at \(display.width)x\(display.height)"
@@ -916,6 +919,7 @@ actor RunDirector {
 
     private func remoteLost(_ index: Int, reason: String) {
         remoteConnected[index] = nil
+        face.setRemoteDisplays(asked: settings.remoteDisplays.count, connected: remoteConnected.count)
         remoteProgress[index] = nil
         remoteAway(index, state: "lost", reason: reason, retryIn: 1_000_000_000)
     }

@@ -45,6 +45,9 @@ protocol RunFace: Sendable {
     func setFramesFlowing(_ flowing: Bool)
     /// The test hub's subject monitor pulled out or plugged back; a reason when this face has none.
     func setSubjectMonitorPlugged(_ plugged: Bool) -> String?
+    /// Remote subject displays asked for and connected (the desktop counts a connected one as a subject
+    /// monitor for availability).
+    func setRemoteDisplays(asked: Int, connected: Int)
     /// The subject view's branch failed: it is unavailable for the rest of the run, with its reason.
     func subjectViewFailed(enabled: Bool)
     /// A one-line message for the operator (a take that failed, a take that could not start).
@@ -71,6 +74,7 @@ final class HeadlessFace: RunFace, @unchecked Sendable {
     func setFullscreen(_ on: Bool?) -> String? { "fullscreen needs the desktop windows; this run is --headless" }
     func setFramesFlowing(_ flowing: Bool) {}
     func setSubjectMonitorPlugged(_ plugged: Bool) -> String? { "the subject monitor is unplugged on the desktop; this run is --headless" }
+    func setRemoteDisplays(asked: Int, connected: Int) {}
     func subjectViewFailed(enabled: Bool) {
         let change = AccessoryChange(cause: .availability, enabled: enabled, available: false, reasons: [.subjectViewFailed], shown: false)
         lock.withLock { report }?(.accessory(change, subjectMonitor: nil))

@@ -14,6 +14,8 @@ public enum UnavailableReason: String, Sendable, Hashable, CaseIterable, Compara
     case subjectMonitorIsOperators = "subject-monitor-is-operators"
     /// The subject view's own branch failed (its sink or its drawing); the capture goes on without it.
     case subjectViewFailed = "subject-view-failed"
+    /// No local subject monitor, and the remote subject displays (`--subject-remote`) are not connected.
+    case remoteDisplayLost = "remote-display-lost"
 
     /// One line for the operator HUD.
     public var explanation: String {
@@ -23,6 +25,7 @@ public enum UnavailableReason: String, Sendable, Hashable, CaseIterable, Compara
         case .noSubjectMonitor: "no second monitor for the subject"
         case .subjectMonitorIsOperators: "subject monitor is the operator's monitor"
         case .subjectViewFailed: "the subject view failed (see the log); the recording goes on"
+        case .remoteDisplayLost: "the remote subject display is not connected (it is tried again)"
         }
     }
 
@@ -45,6 +48,10 @@ public struct AvailabilityInputs: Sendable, Hashable {
     public var operatorMonitor: String?
     /// The subject view's branch failed; it stays off for the rest of the run.
     public var subjectViewFailed = false
+    /// Remote subject displays asked for (`--subject-remote`), and how many are connected: a connected one
+    /// counts as a subject monitor.
+    public var remoteDisplays = 0
+    public var remoteConnected = 0
 
     public init(operatorFullscreen: Bool = false, framesFlowing: Bool = false,
                 subjectMonitor: String? = nil, operatorMonitor: String? = nil) {
@@ -60,9 +67,9 @@ public struct AvailabilityInputs: Sendable, Hashable {
         if !operatorFullscreen { r.append(.operatorNotFullscreen) }
         if !framesFlowing { r.append(.framesNotFlowing) }
         if let subject = subjectMonitor {
-            if subject == operatorMonitor { r.append(.subjectMonitorIsOperators) }
-        } else {
-            r.append(.noSubjectMonitor)
+            if subject == operatorMonitor, remoteConnected == 0 { r.append(.subjectMonitorIsOperators) }
+        } else if remoteConnected == 0 {
+            r.append(remoteDisplays > 0 ? .remoteDisplayLost : .noSubjectMonitor)
         }
         if subjectViewFailed { r.append(.subjectViewFailed) }
         return r

@@ -291,6 +291,15 @@ public final class DesktopUI {
     /// goes unavailable (and comes back) exactly as when the monitor itself goes and returns.
     private var subjectMonitorUnplugged = false
 
+    /// Remote subject displays: asked for and connected (a connected one counts as a subject monitor).
+    private var remotes = (asked: 0, connected: 0)
+
+    public func setRemoteDisplays(asked: Int, connected: Int) {
+        guard remotes != (asked, connected) else { return }
+        remotes = (asked, connected)
+        refresh()
+    }
+
     public func setSubjectMonitorPlugged(_ plugged: Bool) {
         guard subjectMonitorUnplugged == plugged else { return }
         subjectMonitorUnplugged = !plugged
@@ -304,6 +313,8 @@ public final class DesktopUI {
         apply(accessory.update {
             $0.operatorMonitor = op?.connector
             $0.subjectMonitor = subject?.connector
+            $0.remoteDisplays = remotes.asked
+            $0.remoteConnected = remotes.connected
         })
         // A monitor change can move the subject monitor (its index) while staying available.
         if accessory.shown, subject?.connector != subjectShownOn { placeSubject() }

@@ -116,8 +116,12 @@ public actor SubjectPresenter {
         let view = SubjectOverlay(width: width, height: height, profile: overlay.profile, format: .i420)
         remoteViews[index] = view
         view.update(.whitelisted(from: state), preparingAt: time)
-        return SubjectFrameDrawer(overlay: view)
+        return RemoteFrameDrawer(view: SubjectFrameDrawer(overlay: view), shown: remoteShown)
     }
+
+    /// Whether the remote displays show the subject view now (the accessory enabled and available).
+    private let remoteShown = RemoteShownFlag()
+    public func setRemoteViewsShown(_ shown: Bool) { remoteShown.set(shown) }
 
     /// The subject window's painter, for a presenter made with the `.argb` format. `now` is the pipeline's
     /// running time (the time every command here is stamped with).
@@ -458,5 +462,33 @@ final class SubjectFrameDrawer: I420FrameDrawer, @unchecked Sendable {
             I420Blend.fillRect(YUV(y: 16, u: 128, v: 128), alpha: 255, x: 0, y: 0, width: planes.width, height: planes.height, into: planes)
         }
         overlay.draw(into: planes, at: runningTime)
+    }
+}
+
+/// Whether remote displays show the subject view; read on streaming threads.
+///
+/// Thread: any (lock-protected).
+final class RemoteShownFlag: @unchecked Sendable {
+    private let lock = Lock()
+    private var value = true
+    var isShown: Bool { lock.withLock { value } }
+    func set(_ shown: Bool) { lock.withLock { value = shown } }
+}
+
+/// A remote display's drawer: the subject view while it is shown, black otherwise (the accessory turned
+/// off hides it there as on the local monitor).
+///
+/// Thread: `draw` on the remote branch's streaming thread.
+final class RemoteFrameDrawer: I420FrameDrawer, @unchecked Sendable {
+    let view: SubjectFrameDrawer
+    let shown: RemoteShownFlag
+    init(view: SubjectFrameDrawer, shown: RemoteShownFlag) { self.view = view; self.shown = shown }
+
+    func draw(into planes: I420Planes, at runningTime: Int64) {
+        guard shown.isShown else {
+            I420Blend.fillRect(YUV(y: 16, u: 128, v: 128), alpha: 255, x: 0, y: 0, width: planes.width, height: planes.height, into: planes)
+            return
+        }
+        view.draw(into: planes, at: runningTime)
     }
 }

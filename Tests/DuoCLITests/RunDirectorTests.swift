@@ -114,6 +114,7 @@ final class WindowFace: RunFace, @unchecked Sendable {
     func setFullscreen(_ on: Bool?) -> String? { nil }
     func setFramesFlowing(_ flowing: Bool) {}
     func setSubjectMonitorPlugged(_ plugged: Bool) -> String? { nil }
+    func setRemoteDisplays(asked: Int, connected: Int) {}
     func subjectViewFailed(enabled: Bool) {}
     func say(_ message: String) {}
     func close() {}

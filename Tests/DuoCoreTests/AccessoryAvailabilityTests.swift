@@ -99,4 +99,18 @@ final class AccessoryAvailabilityTests: XCTestCase {
         XCTAssertNil(s.update { $0.framesFlowing = false })
         XCTAssertTrue(s.enabled)
     }
+
+    /// A connected remote subject display counts as a subject monitor; its loss has its own reason.
+    func testARemoteDisplayCountsAsASubjectMonitor() {
+        var inputs = AvailabilityInputs(operatorFullscreen: true, framesFlowing: true, subjectMonitor: nil, operatorMonitor: "DP-1")
+        XCTAssertEqual(inputs.reasons, [.noSubjectMonitor])
+        inputs.remoteDisplays = 1
+        XCTAssertEqual(inputs.reasons, [.remoteDisplayLost])
+        inputs.remoteConnected = 1
+        XCTAssertEqual(inputs.reasons, [], "the remote display is the subject's monitor")
+        inputs.subjectMonitor = "DP-1"
+        XCTAssertEqual(inputs.reasons, [], "one monitor for both, but the subject reads the remote one")
+        inputs.remoteConnected = 0
+        XCTAssertEqual(inputs.reasons, [.subjectMonitorIsOperators])
+    }
 }
