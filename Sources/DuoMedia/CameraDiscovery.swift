@@ -49,6 +49,11 @@ public enum CameraDiscovery {
         gst_device_monitor_add_filter(monitor, "Video/Source", nil)
         guard gst_device_monitor_start(monitor) != 0 else { return [] }
         defer { gst_device_monitor_stop(monitor) }
+        return cameras(of: monitor).sorted { ($0.devicePath != nil ? 0 : 1) < ($1.devicePath != nil ? 0 : 1) }
+    }
+
+    /// The cameras a started device monitor sees now.
+    static func cameras(of monitor: UnsafeMutablePointer<GstDeviceMonitor>) -> [DiscoveredCamera] {
         var devices: [UnsafeMutablePointer<GstDevice>] = []
         var node = gst_device_monitor_get_devices(monitor)
         let head = node
@@ -58,7 +63,7 @@ public enum CameraDiscovery {
         }
         let cameras = describe(devices)
         g_list_free_full(head) { gst_object_unref($0) }
-        return cameras.sorted { ($0.devicePath != nil ? 0 : 1) < ($1.devicePath != nil ? 0 : 1) }
+        return cameras
     }
 
     /// Devices as cameras, with identities assigned over all of them (so two alike are told apart).

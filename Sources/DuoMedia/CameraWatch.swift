@@ -82,16 +82,5 @@ public final class CameraWatch: @unchecked Sendable {
         }
     }
 
-    private func current() -> [DiscoveredCamera] {
-        var devices: [UnsafeMutablePointer<GstDevice>] = []
-        var node = gst_device_monitor_get_devices(monitor)
-        let head = node
-        while let n = node {
-            devices.append(n.pointee.data.assumingMemoryBound(to: GstDevice.self))
-            node = n.pointee.next
-        }
-        let cameras = CameraDiscovery.describe(devices)
-        g_list_free_full(head) { gst_object_unref($0) }
-        return cameras
-    }
+    private func current() -> [DiscoveredCamera] { CameraDiscovery.cameras(of: monitor) }
 }

@@ -46,10 +46,8 @@ final class VoiceFollowTests: XCTestCase {
         }()
     }
 
-    /// Speaks `steps` at `speed` and runs duo-capture following it; returns the truth and what was followed.
-    private func follow(speed: Int, steps: [[String: Any]]) throws -> (truth: Truth, samples: [Sample], run: Run) {
-        let dir = try scratchDirectory(self)
-        let plan: [String: Any] = ["words": Self.script.words, "speed": speed, "steps": steps]
+    /// espeak-ng reads `plan` (Fixtures/reading.py) into `dir`/reading.wav; returns the truth.
+    private func speak(_ plan: [String: Any], in dir: String) throws -> Truth {
         try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: "\(dir)/plan.json"))
         let speak = Process()
         speak.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -58,7 +56,13 @@ final class VoiceFollowTests: XCTestCase {
         try speak.run()
         speak.waitUntilExit()
         XCTAssertEqual(speak.terminationStatus, 0, "espeak-ng made the reading")
-        let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/truth.json")))
+        return try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/truth.json")))
+    }
+
+    /// Speaks `steps` at `speed` and runs duo-capture following it; returns the truth and what was followed.
+    private func follow(speed: Int, steps: [[String: Any]]) throws -> (truth: Truth, samples: [Sample], run: Run) {
+        let dir = try scratchDirectory(self)
+        let truth = try speak(["words": Self.script.words, "speed": speed, "steps": steps], in: dir)
         let events = "\(dir)/events.jsonl"
         let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--script", Self.script.path,
                                   "--accessory", "teleprompter", "--follow", "voice", "--audio", "file:\(dir)/reading.wav",
@@ -127,16 +131,8 @@ final class VoiceFollowTests: XCTestCase {
         let newText = "Bright orange kites drift above the quiet harbour, while seven gulls circle the old lighthouse and the fishing boats come home."
         try Data("# Harbour\n\n\(newText)\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/harbour.md"))
         let newWords = ["Harbour"] + newText.split(separator: " ").map(String.init)
-        let plan: [String: Any] = ["words": Self.script.words, "speed": 150,
-                                   "steps": [["read": [0, 12]], ["silence": 5.0], ["adlib": "Harbour. " + newText]]]
-        try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: "\(dir)/plan.json"))
-        let speak = Process()
-        speak.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        speak.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/reading.py").path,
-                           "\(dir)/plan.json", "\(dir)/reading.wav", "\(dir)/truth.json"]
-        try speak.run()
-        speak.waitUntilExit()
-        let seconds = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/truth.json"))).seconds
+        let seconds = try speak(["words": Self.script.words, "speed": 150,
+                                 "steps": [["read": [0, 12]], ["silence": 5.0], ["adlib": "Harbour. " + newText]]], in: dir).seconds
         try Data(#"{"at": 6.0, "cmd": "script", "path": "\#(dir)/harbour.md"}"#.utf8).write(to: URL(fileURLWithPath: "\(dir)/t.jsonl"))
         let events = "\(dir)/events.jsonl"
         let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--script", Self.script.path,
