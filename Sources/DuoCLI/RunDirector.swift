@@ -278,10 +278,8 @@ actor RunDirector {
                 face.say(message)
             }
             await reportFollow()
-        } else {
-            // How the teleprompter scrolls, said once: by time (with --follow voice, the script could not be
-            // followed, and the notice at start said why).
-            await reportFollow()
+        } else if settings.followVoice {
+            await reportFollow()   // asked for, but the script cannot be followed (said at start): time
         }
         if let timeline = settings.timeline { replay(timeline) }
         let waiting = early

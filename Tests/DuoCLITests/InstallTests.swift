@@ -1,0 +1,55 @@
+import DuoCore
+import DuoMedia
+import Foundation
+import XCTest
+
+/// duo-capture installed like a desktop program (Scripts/install.sh into a temporary prefix, with the
+/// binary already built for the tests): run from another folder, it finds its data under
+/// PREFIX/share/duo-capture and records; the man page renders; the desktop entry and completion are there.
+final class InstallTests: XCTestCase {
+    private var root: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+
+    func testAnInstalledDuoCaptureRunsFromAnywhere() throws {
+        let prefix = try scratchDirectory(self)
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("duo-capture")
+        let built = FileManager.default.fileExists(atPath: binary.path) ? binary.path : root.appendingPathComponent(".build/debug/duo-capture").path
+        let install = try shell("bash Scripts/install.sh --prefix '\(prefix)' --binary '\(built)'", in: root.path)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        for file in ["bin/duo-capture", "share/duo-capture/Pipelines/record.gst", "share/duo-capture/Assets/cameras/inner.json",
+                     "share/applications/duo-capture.desktop", "share/man/man1/duo-capture.1.gz",
+                     "share/bash-completion/completions/duo-capture"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: "\(prefix)/\(file)"), file)
+        }
+        // From a folder with no checkout above it, with no DUO_CAPTURE_DATA: the data comes from share/.
+        let elsewhere = try scratchDirectory(self)
+        let run = try shell("'\(prefix)/bin/duo-capture' --headless --camera inner --format 320x180@30 --record --countdown 0 --duration 1 "
+                            + "--record-dir '\(elsewhere)/takes' --json --quiet", in: elsewhere, environment: ["DUO_CAPTURE_DATA": ""])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertGreaterThan(try MediaInspector.decode(try XCTUnwrap(report.takes.first).file).video.frames, 20)
+        let man = try shell("man -l '\(prefix)/share/man/man1/duo-capture.1.gz'", in: elsewhere, environment: ["MANWIDTH": "100", "MANPAGER": "cat", "LC_ALL": "C.UTF-8"])
+        XCTAssertEqual(man.status, 0, man.stderr)
+        XCTAssertTrue(man.stdout.contains("DUO-CAPTURE(1)") && man.stdout.contains("--subject-remote"), String(man.stdout.prefix(400)))
+        let desktop = try String(contentsOfFile: "\(prefix)/share/applications/duo-capture.desktop", encoding: .utf8)
+        XCTAssertTrue(desktop.contains("Exec=\(prefix)/bin/duo-capture --accessory teleprompter"), desktop)
+        let completion = try shell("source '\(prefix)/share/bash-completion/completions/duo-capture' && complete -p duo-capture", in: elsewhere)
+        XCTAssertEqual(completion.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "complete -F _duo_capture duo-capture")
+    }
+
+    private func shell(_ command: String, in directory: String, environment: [String: String] = [:]) throws -> Run {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", command]
+        p.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { if v.isEmpty { env.removeValue(forKey: k) } else { env[k] = v } }
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+}
