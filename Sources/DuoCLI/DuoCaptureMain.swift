@@ -22,7 +22,15 @@ public enum DuoCaptureMain {
             _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
         }
         do {
-            let options = try Options.parse(arguments)
+            // The settings file's values are defaults for the long options; the command line wins.
+            let settingsPath = SettingsFile.standardPath()
+            let settings = try SettingsFile.load(settingsPath)
+            let applied = try SettingsDefaults.apply(arguments.filter { $0 != "--print-config" }, file: settings)
+            if arguments.contains("--print-config") {
+                print(SettingsDefaults.describe(applied, file: settings, path: settingsPath, commandLine: arguments))
+                return 0
+            }
+            let options = try Options.parse(applied.arguments)
             switch options.command {
             case .help:
                 print(Help.text)

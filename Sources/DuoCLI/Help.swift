@@ -195,6 +195,13 @@ enum Help {
       up to about a second before the kill; a full disk ends the take (exit 70) while the preview
       runs on, and the partial file plays.
 
+    SETTINGS
+      $XDG_CONFIG_HOME/duo-capture/duo-capture.conf (default ~/.config/…) holds defaults for any long
+      option, in the desktop's key-file format: under [duo-capture], the option's name without dashes
+      = its value (wpm=150, accessory=teleprompter, headless=true, camera=inner;outer for one given
+      twice). The command line wins. A bad key or value is one line naming the file and line.
+      --print-config                       the settings in effect and where each came from
+
     ADVANCED
       --pipelines DIR                      load branch descriptions (*.gst) from DIR instead of the
                                            shipped Pipelines/ folder; swap encoders or muxers there

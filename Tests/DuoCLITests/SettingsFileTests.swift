@@ -1,0 +1,62 @@
+import DuoCore
+import DuoMedia
+import Foundation
+import XCTest
+
+/// `$XDG_CONFIG_HOME/duo-capture/duo-capture.conf`: defaults for the long options, read with GKeyFile;
+/// the command line wins; every bad key or value is one line naming the file and line.
+final class SettingsFileTests: XCTestCase {
+    private func config(_ text: String) throws -> (home: String, path: String) {
+        let home = try scratchDirectory(self)
+        try FileManager.default.createDirectory(atPath: "\(home)/duo-capture", withIntermediateDirectories: true)
+        let path = "\(home)/duo-capture/duo-capture.conf"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return (home, path)
+    }
+
+    func testEveryKindOfValueAppliesAndTheCommandLineWins() throws {
+        let dir = try scratchDirectory(self)
+        let (home, path) = try config("""
+            # duo-capture's defaults
+            [duo-capture]
+            source=videotestsrc
+            format=320x240@30
+            headless=true
+            quiet=false
+            countdown=0
+            record-dir=\(dir)/takes
+            audio=none
+            wpm=150
+            """)
+        let shown = try duoCapture(["--print-config", "--format", "640x360@30"], environment: ["XDG_CONFIG_HOME": home])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("settings file: \(path)"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("source = videotestsrc\t(\(path):3)"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("format = 320x240@30\t(\(path):4, but the command line's --format wins)"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("command line: --format 640x360@30"), shown.stdout)
+        // The settings make a headless run of a test source; the command line adds a take at its own size.
+        let run = try duoCapture(["--record", "--duration", "1", "--json", "--format", "640x360@30"], environment: ["XDG_CONFIG_HOME": home])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        let take = try XCTUnwrap(report.takes.first)
+        XCTAssertTrue(take.file.hasPrefix("\(dir)/takes/"), take.file)
+        let decoded = try MediaInspector.decode(take.file)
+        XCTAssertEqual([decoded.width, decoded.height], [640, 360], "the command line's format, not the file's")
+        XCTAssertEqual(decoded.audio.frames, 0, "audio=none from the file")
+    }
+
+    func testABadKeyABadValueAndABadLineNameTheFileAndLine() throws {
+        for (text, line, mentions) in [("[duo-capture]\nwpm=150\ncolour=blue\n", 3, "colour: unknown option --colour"),
+                                       ("[duo-capture]\n\nwpm=fast\n", 3, "wpm: --wpm fast"),
+                                       ("[duo-capture]\nheadless=maybe\n", 2, "headless is a switch: write headless=true or headless=false"),
+                                       ("[duo-capture]\nthis is not a setting\n", 2, "not a key-value pair"),
+                                       ("[camera]\nformat=320x240@30\n", 1, "unknown group [camera]")] {
+            let (home, path) = try config(text)
+            let run = try duoCapture(["--headless", "--duration", "1"], environment: ["XDG_CONFIG_HOME": home])
+            XCTAssertEqual(run.status, 65, text)
+            XCTAssertTrue(run.stderr.hasPrefix("duo-capture: error: \(path):\(line): "), run.stderr)
+            XCTAssertTrue(run.stderr.contains(mentions), run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "one line: \(run.stderr)")
+        }
+    }
+}
