@@ -531,3 +531,30 @@ void duo_attach_frame_code(GstPad *pad, const char *log_path, gboolean write) {
     if (code->log) setvbuf(code->log, NULL, _IOLBF, 0);
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, frame_code_probe, code, frame_code_free);
 }
+
+// MARK: duo-capture's own debug category
+
+GST_DEBUG_CATEGORY_STATIC(duo_capture_debug);
+
+void duo_debug_init(void) {
+    static gsize once = 0;
+    if (g_once_init_enter(&once)) {
+        GST_DEBUG_CATEGORY_INIT(duo_capture_debug, "duo-capture", 0, "duo-capture's own messages (log lines, decisions, events)");
+        g_once_init_leave(&once, 1);
+    }
+}
+
+void duo_debug_log(int level, const char *message) {
+    duo_debug_init();
+    GST_CAT_LEVEL_LOG(duo_capture_debug, (GstDebugLevel)level, NULL, "%s", message);
+}
+
+void duo_debug_verbose(void) {
+    duo_debug_init();
+    gst_debug_set_threshold_for_name("duo-capture", GST_LEVEL_DEBUG);
+}
+
+gboolean duo_debug_enabled(void) {
+    duo_debug_init();
+    return gst_debug_category_get_threshold(duo_capture_debug) >= GST_LEVEL_DEBUG;
+}

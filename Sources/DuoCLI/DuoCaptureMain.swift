@@ -18,6 +18,7 @@ public enum DuoCaptureMain {
         // stdout or stderr fail quietly instead of raising SIGPIPE, and the take goes on.
         signal(SIGPIPE, SIG_IGN)
         let log: @Sendable (String) -> Void = { line in
+            Diagnostics.info(line)
             let bytes = Array((line + "\n").utf8)
             _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
         }
@@ -31,6 +32,7 @@ public enum DuoCaptureMain {
                 return 0
             }
             let options = try Options.parse(applied.arguments)
+            if options.verbose { Diagnostics.verbose() }
             switch options.command {
             case .help:
                 print(Help.text)

@@ -1,4 +1,5 @@
 import DuoCore
+import DuoMedia
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +48,9 @@ final class EventLog: @unchecked Sendable {
 
     func emit(_ event: String, _ fields: [String: Any] = [:]) {
         let (writing, tap) = lock.withLock { (fd >= 0, self.tap) }
-        guard writing || tap != nil else { return }
+        // Every event also goes to duo-capture's debug category (GST_DEBUG=duo-capture:5, --verbose).
+        let debugging = Diagnostics.debugging
+        guard writing || tap != nil || debugging else { return }
         var object = fields
         object["event"] = event
         object["v"] = Self.version
@@ -55,6 +58,7 @@ final class EventLog: @unchecked Sendable {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         if writing { append(data + Data("\n".utf8)) }
         tap?(String(decoding: data, as: UTF8.self))
+        if debugging { Diagnostics.debug("event \(String(decoding: data, as: UTF8.self))") }
     }
 
     /// One whole line per write (O_APPEND). A failure (a full disk, a file that went away) stops the

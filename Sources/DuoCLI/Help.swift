@@ -205,7 +205,10 @@ enum Help {
     ADVANCED
       --pipelines DIR                      load branch descriptions (*.gst) from DIR instead of the
                                            shipped Pipelines/ folder; swap encoders or muxers there
-      GST_DEBUG, GST_DEBUG_DUMP_DOT_DIR    work as in any GStreamer program
+      GST_DEBUG, GST_DEBUG_DUMP_DOT_DIR    work as in any GStreamer program; duo-capture's own lines are
+                                           the category duo-capture (GST_DEBUG=duo-capture:6 shows its log
+                                           lines, decisions and every event among the pipeline's)
+      --verbose, -v                        the duo-capture category at DEBUG: every event on stderr too
       DUO_TEST_CAMERAS=DIR                 (tests and QA) a device provider whose cameras are the
                                            DIR/*.camera files (lines name=, serial=, caps=, pattern=):
                                            adding a file plugs a camera in, removing it pulls it out,

@@ -47,6 +47,8 @@ public struct Options: Sendable {
     /// `--audio`: auto (the default input, none if there is none), none, test, or a source description.
     public enum AudioChoice: Sendable, Equatable { case auto, none, test, description(String), file(String) }
     public var audio: AudioChoice = .auto
+    /// `--verbose`: duo-capture's debug category (`GST_DEBUG=duo-capture:5`): decisions and events.
+    public var verbose = false
     /// `--follow voice`: the teleprompter follows the speaker's voice (time otherwise).
     public var followVoice = false
     /// `--subject-remote srt://HOST:PORT` (repeatable): displays on other machines showing the subject view.
@@ -129,6 +131,7 @@ public struct Options: Sendable {
             case "--record": o.record = true
             case "--json": o.json = true
             case "--quiet", "-q": o.quiet = true
+            case "--verbose", "-v": o.verbose = true
             case "--source":
                 let v = try value(name)
                 guard v == "videotestsrc" else {

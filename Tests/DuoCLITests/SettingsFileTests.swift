@@ -60,3 +60,18 @@ final class SettingsFileTests: XCTestCase {
         }
     }
 }
+
+/// duo-capture's own messages go through GStreamer's debug log, category `duo-capture`.
+final class DiagnosticsTests: XCTestCase {
+    func testTheProgramsLinesAreInGStreamersDebugLog() throws {
+        let info = try duoCapture(["--headless", "--source", "videotestsrc", "--duration", "0.5"], environment: ["GST_DEBUG": "duo-capture:4", "GST_DEBUG_NO_COLOR": "1"])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertTrue(info.stderr.split(separator: "\n").contains { $0.contains("INFO") && $0.contains(" duo-capture ") && $0.contains("duo-capture: capturing videotestsrc") },
+                      info.stderr)
+        XCTAssertFalse(info.stderr.contains("event {"), "events are DEBUG, below this threshold")
+        let verbose = try duoCapture(["--headless", "--source", "videotestsrc", "--duration", "0.5", "--verbose"], environment: ["GST_DEBUG_NO_COLOR": "1"])
+        XCTAssertEqual(verbose.status, 0, verbose.stderr)
+        XCTAssertTrue(verbose.stderr.split(separator: "\n").contains { $0.contains("DEBUG") && $0.contains(#"event {"camera":"videotestsrc","event":"started""#) },
+                      verbose.stderr)
+    }
+}

@@ -170,4 +170,13 @@ gboolean duo_quiet_speech_log(void);
 /// frame by frame (glass-to-glass latency).
 void duo_attach_frame_code(GstPad *pad, const char *log_path, gboolean write);
 
+/// duo-capture's own GStreamer debug category, "duo-capture": `GST_DEBUG=duo-capture:6` shows its lines
+/// interleaved with the pipeline's. `level` is a GstDebugLevel (4 INFO, 5 DEBUG).
+void duo_debug_init(void);
+void duo_debug_log(int level, const char *message);
+/// `--verbose`: the category at DEBUG, whatever GST_DEBUG says.
+void duo_debug_verbose(void);
+/// Whether the category shows DEBUG lines.
+gboolean duo_debug_enabled(void);
+
 #endif
