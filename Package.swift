@@ -41,8 +41,10 @@ let package = Package(
             providers: [.apt(["libgtk-3-dev"])]
         ),
 
-        // Wayland output names (xdg-output) and the GDK backend's name, which GTK 3 does not expose.
-        .target(name: "CDuoWayland", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("wayland-client")]),
+        // Wayland output names (xdg-output) and the GDK backend's name, which GTK 3 does not expose; keeping the
+        // screen on (the X screen-saver extension, org.freedesktop.ScreenSaver on the session bus).
+        .target(name: "CDuoWayland", dependencies: ["CGtk"],
+                linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("Xss"), .linkedLibrary("X11")]),
 
         .target(name: "DuoCore"),
         .target(

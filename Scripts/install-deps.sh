@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
   pkg-config python3
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
-  libcairo2-dev libpango1.0-dev libgtk-3-dev
+  libcairo2-dev libpango1.0-dev libgtk-3-dev libxss-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
   gstreamer1.0-x gstreamer1.0-gtk3

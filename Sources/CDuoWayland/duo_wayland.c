@@ -109,3 +109,43 @@ const char *duo_gdk_backend_name(GdkDisplay *display) {
     if (GDK_IS_X11_DISPLAY(display)) return "x11";
     return G_OBJECT_TYPE_NAME(display);
 }
+
+// MARK: Keeping the screen on (idle inhibit)
+
+#include <X11/extensions/scrnsaver.h>
+
+gboolean duo_x11_suspend_screensaver(GdkDisplay *display, gboolean suspend) {
+    if (!display || !GDK_IS_X11_DISPLAY(display)) return FALSE;
+    Display *x = gdk_x11_display_get_xdisplay(display);
+    int event_base, error_base;
+    if (!XScreenSaverQueryExtension(x, &event_base, &error_base)) return FALSE;
+    XScreenSaverSuspend(x, suspend ? True : False);
+    // A screen already blanked wakes up for the take.
+    if (suspend) XForceScreenSaver(x, ScreenSaverReset);
+    XFlush(x);
+    return TRUE;
+}
+
+guint32 duo_session_inhibit(const char *reason) {
+    // The freedesktop ScreenSaver interface on the session bus (KDE, GNOME, and other desktops, on X11
+    // and Wayland alike); 0 when there is no bus or no such service.
+    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, NULL);
+    if (!bus) return 0;
+    GVariant *reply = g_dbus_connection_call_sync(bus, "org.freedesktop.ScreenSaver", "/org/freedesktop/ScreenSaver",
+        "org.freedesktop.ScreenSaver", "Inhibit", g_variant_new("(ss)", "duo-capture", reason), G_VARIANT_TYPE("(u)"),
+        G_DBUS_CALL_FLAGS_NONE, 1000, NULL, NULL);
+    guint32 cookie = 0;
+    if (reply) { g_variant_get(reply, "(u)", &cookie); g_variant_unref(reply); }
+    g_object_unref(bus);
+    return cookie;
+}
+
+void duo_session_uninhibit(guint32 cookie) {
+    if (!cookie) return;
+    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, NULL);
+    if (!bus) return;
+    GVariant *reply = g_dbus_connection_call_sync(bus, "org.freedesktop.ScreenSaver", "/org/freedesktop/ScreenSaver",
+        "org.freedesktop.ScreenSaver", "UnInhibit", g_variant_new("(u)", cookie), NULL, G_DBUS_CALL_FLAGS_NONE, 1000, NULL, NULL);
+    if (reply) g_variant_unref(reply);
+    g_object_unref(bus);
+}

@@ -66,7 +66,7 @@ enum DesktopRun {
         let session = CaptureSession(plan: plan, subjectDrawer: nil, subjectBranchOpen: false,
                                      startTimeout: options.startTimeout)
         let clock = session.clock
-        let face = DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() }, operatorPicture: operatorPicture)
+        let face = DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() }, operatorPicture: operatorPicture, log: log)
         let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory, remotePassphrase: setup.remotePassphrase), plan: plan, capture: session,
                                    presenter: presenter, face: face, clock: session.clock, events: events, log: log)
         let signals = SignalWatch.ending(director)
@@ -112,8 +112,18 @@ final class DesktopFace: RunFace, @unchecked Sendable {
     private let canvas: SubjectCanvas
 
     private let operatorPicture: (width: Int, height: Int)
+    /// Made on the GTK thread when the windows are attached.
+    nonisolated(unsafe) private var inhibitorStorage: IdleInhibitor?
+    @MainActor private var inhibitor: IdleInhibitor {
+        if let i = inhibitorStorage { return i }
+        let i = IdleInhibitor()
+        inhibitorStorage = i
+        return i
+    }
+    private let log: @Sendable (String) -> Void
 
-    init(plan: GraphPlan, canvas: SubjectCanvas, operatorPicture: (width: Int, height: Int)) {
+    init(plan: GraphPlan, canvas: SubjectCanvas, operatorPicture: (width: Int, height: Int), log: @escaping @Sendable (String) -> Void) {
+        self.log = log
         self.plan = plan
         self.canvas = canvas
         self.operatorPicture = operatorPicture
@@ -193,6 +203,12 @@ final class DesktopFace: RunFace, @unchecked Sendable {
     }
 
     func setFramesFlowing(_ flowing: Bool) { GtkMain.post { [self] in ui?.setFramesFlowing(flowing) } }
+    func keepScreenOn(_ on: Bool, reason: String) {
+        GtkMain.post { [self] in
+            let used = inhibitor.set(on, reason: reason)
+            if !used.isEmpty { log("duo-capture: screen kept on (\(reason)) through the \(used.joined(separator: " and "))") }
+        }
+    }
     func setRemoteDisplays(asked: Int, connected: Int) { GtkMain.post { [self] in ui?.setRemoteDisplays(asked: asked, connected: connected) } }
     func setSubjectMonitorPlugged(_ plugged: Bool) -> String? {
         GtkMain.post { [self] in ui?.setSubjectMonitorPlugged(plugged) }

@@ -441,6 +441,7 @@ actor RunDirector {
         }
         nextTake = number + 1
         current = Current(take: number, start: actual)
+        await updateScreenOn()
         await presenter.takeStarted(at: actual)
         // Individual mode: the files of one take split by camera share an id and count their segments.
         var segment: (id: String, number: Int)?
@@ -475,6 +476,7 @@ actor RunDirector {
     private func takeEnded(_ result: TakeResult) async {
         guard !ended.contains(where: { $0.number == result.number }) else { return }
         if current?.take == result.number { current = nil }
+        await updateScreenOn()
         ended.append(result)
         // The markers are read before the presenter hears of the end (which resets the scroll).
         let markers = await presenter.markersPassed(from: result.startRunningTime, to: result.endRunningTime)
@@ -741,6 +743,19 @@ actor RunDirector {
         face.setSubjectPicture(picture && face.drawsSubjectView)
         // Remote displays show the subject view exactly while it is shown (black otherwise).
         await presenter.setRemoteViewsShown(subjectShown)
+        await updateScreenOn()
+    }
+
+    /// Whether the screen is being kept on: while a take runs or the teleprompter is shown.
+    private var screenOn = false
+
+    private func updateScreenOn() async {
+        let kind = await presenter.accessory
+        let prompting = subjectShown && kind == .teleprompter
+        let on = current != nil || prompting
+        guard on != screenOn else { return }
+        screenOn = on
+        face.keepScreenOn(on, reason: current != nil ? "a take is recording" : "the teleprompter is shown")
     }
     private var subjectShown = false
 
@@ -1028,6 +1043,7 @@ actor RunDirector {
         timers.removeAll()
         if pending != nil { await cancelCountdown() }
         if current != nil { await stopTake() }
+        if screenOn { screenOn = false; face.keepScreenOn(false, reason: "the run ended") }
         let counts = await capture.counts
         await capture.stopCapture()
         // A run that never got its graph playing has no summary: its error says it all.

@@ -48,6 +48,8 @@ protocol RunFace: Sendable {
     /// Remote subject displays asked for and connected (the desktop counts a connected one as a subject
     /// monitor for availability).
     func setRemoteDisplays(asked: Int, connected: Int)
+    /// Keep the screen on (a take runs or the teleprompter is shown) or let it rest again.
+    func keepScreenOn(_ on: Bool, reason: String)
     /// The subject view's branch failed: it is unavailable for the rest of the run, with its reason.
     func subjectViewFailed(enabled: Bool)
     /// A one-line message for the operator (a take that failed, a take that could not start).
@@ -75,6 +77,7 @@ final class HeadlessFace: RunFace, @unchecked Sendable {
     func setFramesFlowing(_ flowing: Bool) {}
     func setSubjectMonitorPlugged(_ plugged: Bool) -> String? { "the subject monitor is unplugged on the desktop; this run is --headless" }
     func setRemoteDisplays(asked: Int, connected: Int) {}
+    func keepScreenOn(_ on: Bool, reason: String) {}
     func subjectViewFailed(enabled: Bool) {
         let change = AccessoryChange(cause: .availability, enabled: enabled, available: false, reasons: [.subjectViewFailed], shown: false)
         lock.withLock { report }?(.accessory(change, subjectMonitor: nil))

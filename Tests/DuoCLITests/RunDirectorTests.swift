@@ -115,6 +115,7 @@ final class WindowFace: RunFace, @unchecked Sendable {
     func setFramesFlowing(_ flowing: Bool) {}
     func setSubjectMonitorPlugged(_ plugged: Bool) -> String? { nil }
     func setRemoteDisplays(asked: Int, connected: Int) {}
+    func keepScreenOn(_ on: Bool, reason: String) {}
     func subjectViewFailed(enabled: Bool) {}
     func say(_ message: String) {}
     func close() {}

@@ -251,6 +251,56 @@ final class DesktopEndToEndTests: XCTestCase {
         XCTAssertEqual(app.process.terminationStatus, 0, desktop.tail("duo-capture.log"))
     }
 
+    /// The screen never blanks while a take runs: with the X screen saver set to start after one idle
+    /// second, it stays off through a take and starts once the take has ended (the X screen-saver
+    /// extension's own state, read as any client reads it).
+    func testTheScreenStaysOnWhileATakeRuns() throws {
+        let desktop = try VirtualDesktop(test: self)
+        XCTAssertEqual(try desktop.run("xset", ["s", "1", "1"]).status, 0)
+        let socket = desktop.directory.appendingPathComponent("control.sock").path
+        let app = try startApp(desktop, ["--accessory", "off", "--countdown", "0", "--control", socket])
+        try app.wait("the run to start") { $0["event"] as? String == "started" }
+        try waitFor("the control socket", timeout: 20) { FileManager.default.fileExists(atPath: socket) }
+        try waitFor("the screen saver to start while nothing records", timeout: 10, interval: 0.2) { try screenSaverState(desktop) == 1 }
+        try send(#"{"cmd":"record"}"#, to: socket)
+        let started = try app.wait("the take") { $0["event"] as? String == "take-started" }
+        try waitFor("the blanked screen to wake for the take", timeout: 5, interval: 0.1) { try screenSaverState(desktop) == 0 }
+        // Three idle seconds, three times the saver's timeout: it never starts.
+        for _ in 0..<15 {
+            XCTAssertEqual(try screenSaverState(desktop), 0, "the screen blanked during a take")
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        try send(#"{"cmd":"stop"}"#, to: socket)
+        try app.wait("the take to end", after: started.index + 1) { $0["event"] as? String == "take-ended" }
+        try waitFor("the screen saver to be allowed again", timeout: 10, interval: 0.2) { try screenSaverState(desktop) == 1 }
+        XCTAssertTrue(desktop.tail("duo-capture.log").contains("screen kept on (a take is recording) through the X screen saver"),
+                      desktop.tail("duo-capture.log"))
+        try send(#"{"cmd":"quit"}"#, to: socket)
+        try waitFor("duo-capture to exit", timeout: 20) { !app.process.isRunning }
+    }
+
+    /// XScreenSaverQueryInfo's state: 0 off, 1 on (the screen blanked).
+    private func screenSaverState(_ desktop: VirtualDesktop) throws -> Int {
+        let query = """
+            import ctypes, sys
+            x11 = ctypes.CDLL("libX11.so.6"); xss = ctypes.CDLL("libXss.so.1")
+            class Info(ctypes.Structure):
+                _fields_ = [("window", ctypes.c_ulong), ("state", ctypes.c_int), ("kind", ctypes.c_int),
+                            ("til_or_since", ctypes.c_ulong), ("idle", ctypes.c_ulong), ("eventMask", ctypes.c_ulong)]
+            x11.XOpenDisplay.restype = ctypes.c_void_p
+            x11.XDefaultRootWindow.restype = ctypes.c_ulong
+            d = ctypes.c_void_p(x11.XOpenDisplay(None))
+            info = Info()
+            xss.XScreenSaverQueryInfo(d, ctypes.c_ulong(x11.XDefaultRootWindow(d)), ctypes.byref(info))
+            print(info.state)
+            """
+        let r = try desktop.run("python3", ["-c", query])
+        guard r.status == 0, let state = Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Failure("cannot read the X screen saver's state: \(r.stderr)")
+        }
+        return state
+    }
+
     /// One line to the control socket, as a script would send it (Python's socket module).
     private func send(_ line: String, to socket: String) throws {
         let p = Process()

@@ -15,3 +15,10 @@ int duo_wayland_output_names(GdkDisplay *display, DuoOutputName *out, int max);
 
 /// "wayland", "x11" or another GDK backend's name, for the log.
 const char *duo_gdk_backend_name(GdkDisplay *display);
+
+/// Suspends (or resumes) the X screen saver and display power management through the X screen-saver
+/// extension; FALSE on a display that is not X11 or lacks the extension.
+gboolean duo_x11_suspend_screensaver(GdkDisplay *display, gboolean suspend);
+/// org.freedesktop.ScreenSaver.Inhibit on the session bus: a cookie, or 0 (no bus or no service).
+guint32 duo_session_inhibit(const char *reason);
+void duo_session_uninhibit(guint32 cookie);

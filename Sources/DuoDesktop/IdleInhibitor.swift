@@ -1,0 +1,34 @@
+import CDuoWayland
+import CGtk
+import Foundation
+
+/// Keeps the screen from blanking and the machine from sleeping while a take runs or the teleprompter
+/// is shown, through the desktop's standard interfaces: the X screen-saver extension (which also holds
+/// off display power management) on X11, and org.freedesktop.ScreenSaver on the session bus wherever a
+/// desktop offers it (KDE, GNOME and others, on X11 and Wayland). Released when neither holds.
+///
+/// Thread: GTK main thread.
+@MainActor
+public final class IdleInhibitor {
+    private var held = false
+    private var cookie: UInt32 = 0
+
+    public init() {}
+
+    /// Holds (true) or releases (false); returns the interfaces that now hold it, for the log.
+    @discardableResult
+    public func set(_ hold: Bool, reason: String) -> [String] {
+        guard hold != held else { return [] }
+        held = hold
+        var used: [String] = []
+        if duo_x11_suspend_screensaver(gdk_display_get_default(), hold ? 1 : 0) != 0 { used.append("X screen saver") }
+        if hold {
+            cookie = duo_session_inhibit(reason)
+            if cookie != 0 { used.append("session bus") }
+        } else {
+            duo_session_uninhibit(cookie)
+            cookie = 0
+        }
+        return used
+    }
+}
