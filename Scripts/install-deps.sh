@@ -18,7 +18,7 @@ packages=(
 )
 if [[ "${1:-}" == "--desktop" ]]; then
   packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool
-             sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng help2man man-db)
+             sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng help2man man-db chromium)
 fi
 
 missing=()

@@ -56,6 +56,8 @@ public enum DuoCaptureMain {
                 return report.choice == nil ? 1 : 0
             case .monitors:
                 print(try await DesktopRun.monitors())
+            case .report:
+                print(try ReportCommand.run(options.passthrough))
             case .display:
                 _ = try await DisplayRun.run(options, log: log)
             case .run:

@@ -18,6 +18,10 @@ enum Help {
                                            caps:FILE (caps as gst-device-monitor-1.0 prints them);
                                            --format and --min-fps apply
       duo-capture monitors                 list monitors: index, connector, geometry
+      duo-capture report DIR               write DIR/report.html: one self-contained page for a folder of
+                                           takes (thumbnails, length and format, a timeline of markers,
+                                           swaps, cameras lost, dropped frames, the audio level; a take
+                                           that does not decode is shown as damaged)
       duo-capture display --listen srt://:PORT
                                            on the machine with the subject's monitor: show the subject
                                            view sent by duo-capture --subject-remote (see REMOTE DISPLAYS)

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, formats, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", display, help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, formats, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", display, report, help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -78,7 +78,7 @@ public struct Options: Sendable {
 
     public init() {}
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script", "display"]
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script", "display", "report"]
 
     /// `--format WxH@FPS`, checked.
     static func formatOption(_ v: String) throws(DuoError) -> VideoFormat {
@@ -99,7 +99,7 @@ public struct Options: Sendable {
             o.command = Command(rawValue: first)!
             args = args.dropFirst()
             // render-subject has its own options (DuoRender parses them).
-            if [.renderSubject, .inspect, .remux, .checkScript, .formats].contains(o.command) {
+            if [.renderSubject, .inspect, .remux, .checkScript, .formats, .report].contains(o.command) {
                 o.passthrough = Array(args)
                 return o
             }

@@ -1,0 +1,134 @@
+import Foundation
+
+/// `duo-capture report DIR`: one self-contained HTML page for a folder of takes (images inline, no
+/// network): the session's totals at the top; per take a strip of thumbnails, its length and format, a
+/// timeline of what happened in it (countdown, markers passed, swaps, cameras lost and back, dropped
+/// frames) and a plot of its audio level. A take that does not decode is listed as damaged, with why.
+///
+/// Thread: pure; builds a string.
+public enum SessionReport {
+    /// One take as the report needs it: its sidecar (when there is one) and what its file holds.
+    public struct Take: Sendable {
+        public var file: String
+        public var sidecar: TakeSidecar?
+        public var thumbnails: [Data]
+        /// Seconds into the take and RMS level in dBFS.
+        public var levels: [(seconds: Double, rmsDB: Double)]
+        public var seconds: Double
+        public var frames: Int64
+        public var width: Int?
+        public var height: Int?
+        public var damage: String?
+        public init(file: String, sidecar: TakeSidecar?, thumbnails: [Data], levels: [(seconds: Double, rmsDB: Double)],
+                    seconds: Double, frames: Int64, width: Int?, height: Int?, damage: String?) {
+            self.file = file; self.sidecar = sidecar; self.thumbnails = thumbnails; self.levels = levels
+            self.seconds = seconds; self.frames = frames; self.width = width; self.height = height; self.damage = damage
+        }
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds.rounded()))
+        return String(format: "%d:%02d", s / 60, s % 60)
+    }
+
+    public static func html(folder: String, takes: [Take], generated: Date = Date()) -> String {
+        let damaged = takes.filter { $0.damage != nil }.count
+        let total = takes.filter { $0.damage == nil }.reduce(0) { $0 + $1.seconds }
+        let dropped = takes.compactMap { $0.sidecar?.droppedFrames }.reduce(0, +)
+        let swaps = takes.compactMap { $0.sidecar?.swaps.count }.reduce(0, +)
+        let losses = takes.compactMap { $0.sidecar?.interruptions?.filter { $0.what == "lost" }.count }.reduce(0, +)
+        var page = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>duo-capture session: \(escape(folder))</title>
+            <style>
+            body { font: 15px/1.4 "DejaVu Sans", sans-serif; background: #f4f4f2; color: #222; margin: 24px; }
+            h1 { font-size: 22px; margin: 0 0 4px; } .sub { color: #666; margin-bottom: 16px; }
+            .totals { display: flex; gap: 24px; background: #fff; padding: 12px 16px; border-radius: 6px; margin-bottom: 20px; }
+            .totals b { display: block; font-size: 20px; }
+            .take { background: #fff; border-radius: 6px; padding: 14px 16px; margin-bottom: 18px; }
+            .take h2 { font-size: 17px; margin: 0 0 6px; } .facts { color: #555; margin-bottom: 8px; }
+            .strip { display: flex; gap: 4px; margin: 8px 0; } .strip img { width: 160px; border: 1px solid #ccc; }
+            .damaged { background: #d00000; color: #fff; padding: 10px 14px; border-radius: 4px; font-weight: bold; }
+            .legend span { margin-right: 14px; font-size: 13px; }
+            </style></head><body>
+            <h1>duo-capture session</h1>
+            <div class="sub">\(escape(folder)) · \(takes.count) take\(takes.count == 1 ? "" : "s") · report made \(escape(TakeSidecar.timestamp(generated)))</div>
+            <div class="totals"><div><b>\(takes.count)</b>takes</div><div><b>\(clock(total))</b>recorded</div>
+            <div><b>\(damaged)</b>damaged</div><div><b>\(dropped)</b>dropped frames</div><div><b>\(swaps)</b>swaps</div>
+            <div><b>\(losses)</b>cameras lost</div></div>
+
+            """
+        for take in takes { page += section(take) }
+        page += "</body></html>\n"
+        return page
+    }
+
+    static func section(_ take: Take) -> String {
+        let name = (take.file as NSString).lastPathComponent
+        var s = "<div class=\"take\">\n<h2>\(escape(take.sidecar.map { "Take \($0.take)" } ?? "Take")) · \(escape(name))</h2>\n"
+        if let damage = take.damage {
+            s += "<div class=\"damaged\">damaged: \(escape(damage))</div>\n</div>\n"
+            return s
+        }
+        var facts = [clock(take.seconds), "\(take.frames) frames"]
+        if let w = take.width, let h = take.height { facts.append("\(w)x\(h)") }
+        if let sc = take.sidecar {
+            facts.append(sc.format)
+            facts.append(sc.cameras.map(\.label).joined(separator: ", "))
+            if let audio = sc.audio { facts.append("sound: \(audio.source)") }
+            if let error = sc.error { facts.append("ended by: \(error)") }
+        }
+        s += "<div class=\"facts\">\(facts.map(escape).joined(separator: " · "))</div>\n<div class=\"strip\">"
+        for png in take.thumbnails { s += "<img alt=\"thumbnail\" src=\"data:image/png;base64,\(png.base64EncodedString())\">" }
+        s += "</div>\n" + timeline(take) + levelPlot(take) + "</div>\n"
+        return s
+    }
+
+    /// The take's events on a line as long as the take: markers (blue), swaps (orange), a camera lost
+    /// (red) and back (green); the countdown before it and the dropped frames said beside it.
+    static func timeline(_ take: Take) -> String {
+        let width = 960.0, length = max(take.seconds, 0.1)
+        func x(_ t: Double) -> Double { 10 + min(max(t / length, 0), 1) * (width - 20) }
+        var marks = ""
+        func mark(_ t: Double, _ colour: String, _ label: String) {
+            marks += "<line x1=\"\(x(t))\" y1=\"8\" x2=\"\(x(t))\" y2=\"34\" stroke=\"\(colour)\" stroke-width=\"3\"><title>\(escape(label))</title></line>"
+        }
+        if let sc = take.sidecar {
+            for m in sc.markersPassed { mark(m.atSeconds, "#1f5fd0", "marker: \(m.title) at \(clock(m.atSeconds))") }
+            for w in sc.swaps { mark(w.atSeconds, "#e08000", "swap to \(w.to) at \(clock(w.atSeconds))") }
+            for i in sc.interruptions ?? [] {
+                mark(i.atSeconds, i.what == "lost" ? "#d00000" : "#00a000", "\(i.device) \(i.what)\(i.reason.map { ": \($0)" } ?? "") at \(clock(i.atSeconds))")
+            }
+        }
+        let countdown = take.sidecar.map { $0.countdownSeconds > 0 ? "countdown \($0.countdownSeconds) s, then " : "" } ?? ""
+        let dropped = take.sidecar?.droppedFrames.map { " · \($0) dropped frames" } ?? ""
+        return """
+            <div class="legend">\(escape(countdown))\(clock(take.seconds)) recorded\(escape(dropped)) · <span style="color:#1f5fd0">■ markers</span><span style="color:#e08000">■ swaps</span><span style="color:#d00000">■ camera lost</span><span style="color:#00a000">■ back</span></div>
+            <svg class="timeline" width="\(Int(width))" height="42" viewBox="0 0 \(Int(width)) 42"><rect x="10" y="16" width="\(Int(width - 20))" height="10" fill="#bbb"/>\(marks)</svg>
+
+            """
+    }
+
+    /// The audio level over the take (RMS, -60 to 0 dBFS), or a line saying the take has no sound.
+    static func levelPlot(_ take: Take) -> String {
+        guard !take.levels.isEmpty else { return "<div class=\"facts\">no sound in this take</div>\n" }
+        let width = 960.0, height = 80.0, length = max(take.seconds, take.levels.last?.seconds ?? 0.1)
+        let points = take.levels.map { p -> String in
+            let x = 10 + p.seconds / length * (width - 20)
+            // Silence is -inf (and the level element's last reading can be NaN): the floor.
+            let db = p.rmsDB.isFinite ? min(max(p.rmsDB, -60), 0) : -60
+            let y = height - 4 - (db + 60) / 60 * (height - 8)
+            return String(format: "%.1f,%.1f", x, y)
+        }.joined(separator: " ")
+        return """
+            <div class="facts">audio level (RMS, -60 to 0 dBFS)</div>
+            <svg class="levels" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))"><rect x="0" y="0" width="\(Int(width))" height="\(Int(height))" fill="#101010"/><polyline fill="none" stroke="#00c000" stroke-width="3" points="\(points)"/></svg>
+
+            """
+    }
+}

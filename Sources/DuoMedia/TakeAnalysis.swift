@@ -1,0 +1,91 @@
+import CDuoShim
+import CGStreamer
+import DuoCore
+import Foundation
+
+/// What the session report shows of one take, taken from the file by GStreamer itself: a strip of
+/// thumbnails (decoded, scaled and encoded to PNG by the graph), the audio level over the take (the
+/// `level` element), and whether it decodes at all.
+///
+/// Thread: synchronous; runs its graphs to the end on the caller's thread (the report command's).
+public struct TakeAnalysis: Sendable {
+    public var thumbnails: [Data] = []
+    /// Seconds into the take and the first channel's RMS level, dBFS, every 100 ms.
+    public var levels: [(seconds: Double, rmsDB: Double)] = []
+    public var frames: Int64 = 0
+    public var seconds: Double = 0
+    public var width: Int?
+    public var height: Int?
+    /// Why the take does not decode; nil when it plays.
+    public var damage: String?
+
+    public static func analyse(_ file: String, thumbnails count: Int = 6, width: Int = 192) -> TakeAnalysis {
+        var result = TakeAnalysis()
+        let decoded: DecodedMedia
+        do { decoded = try MediaInspector.decode(file) } catch {
+            result.damage = error.message
+            return result
+        }
+        result.frames = decoded.video.frames
+        result.width = decoded.width
+        result.height = decoded.height
+        result.seconds = Double((decoded.video.lastPTS ?? 0) - (decoded.video.firstPTS ?? 0)) / 1e9 + (decoded.video.frames > 0 ? 1.0 / 30 : 0)
+        guard decoded.video.frames > 0 else {
+            result.damage = "no video frames"
+            return result
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("duo-report-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let quoted = AudioSource.launchQuoted(file)
+        // N thumbnails spread over the take: the frame rate that yields N frames in its length.
+        let rate = max(1, Int((Double(count) / max(result.seconds, 0.1) * 1000).rounded()))
+        _ = run("filesrc location=\"\(quoted)\" ! decodebin ! videoconvert ! videoscale ! videorate "
+                + "! video/x-raw,format=RGB,width=\(width),pixel-aspect-ratio=1/1,framerate=\(rate)/1000 "
+                + "! pngenc ! multifilesink location=\"\(AudioSource.launchQuoted(folder))/%03d.png\"") { _ in }
+        let pngs = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".png") }.sorted()
+        result.thumbnails = pngs.prefix(count).compactMap { FileManager.default.contents(atPath: "\(folder)/\($0)") }
+        if decoded.audio.frames > 0 {
+            var levels: [(Double, Double)] = []
+            _ = run("filesrc location=\"\(quoted)\" ! decodebin ! audioconvert ! level name=report_level interval=100000000 post-messages=true ! fakesink sync=false") { message in
+                var rms = 0.0, peak = 0.0
+                if duo_level_values(message, &rms, &peak) != 0 { levels.append((Double(levels.count) * 0.1 + 0.1, rms)) }
+            }
+            result.levels = levels
+        }
+        return result
+    }
+
+    /// Runs a graph to its end (or 60 s), handing element messages to `onElement`; its error, if any.
+    private static func run(_ description: String, onElement: (UnsafeMutablePointer<GstMessage>) -> Void) -> String? {
+        GStreamer.initialize()
+        var error: UnsafeMutablePointer<GError>?
+        guard let raw = gst_parse_launch(description, &error), error == nil else {
+            let text = error.map { String(cString: $0.pointee.message) } ?? "does not parse"
+            if let error { g_error_free(error) }
+            return text
+        }
+        let pipeline = ElementRef(taking: raw)
+        defer { pipeline.setState(GST_STATE_NULL) }
+        guard let bus = gst_element_get_bus(pipeline.pointer) else { return "no bus" }
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        pipeline.setState(GST_STATE_PLAYING)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let kinds = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ELEMENT.rawValue)
+            guard let message = gst_bus_timed_pop_filtered(bus, 100_000_000, kinds) else { continue }
+            defer { gst_message_unref(message) }
+            switch duo_message_type(message) {
+            case GST_MESSAGE_EOS: return nil
+            case GST_MESSAGE_ERROR:
+                var err: UnsafeMutablePointer<GError>?
+                var debug: UnsafeMutablePointer<gchar>?
+                gst_message_parse_error(message, &err, &debug)
+                defer { if let err { g_error_free(err) }; g_free(debug) }
+                return err.map { String(cString: $0.pointee.message) } ?? "error"
+            default: onElement(message)
+            }
+        }
+        return "took longer than 60 s"
+    }
+}
