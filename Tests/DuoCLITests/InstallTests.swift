@@ -36,6 +36,34 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(completion.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "complete -F _duo_capture duo-capture")
     }
 
+    /// The Debian package (Scripts/build-deb.sh, packaging the binary built for the tests) installs with
+    /// dpkg, runs from anywhere, and purging it leaves none of its files behind.
+    func testTheDebianPackageInstallsRunsAndPurgesClean() throws {
+        let out = try scratchDirectory(self)
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("duo-capture")
+        let built = FileManager.default.fileExists(atPath: binary.path) ? binary.path : root.appendingPathComponent(".build/debug/duo-capture").path
+        let build = try shell("bash Scripts/build-deb.sh --out '\(out)' --binary '\(built)'", in: root.path)
+        XCTAssertEqual(build.status, 0, build.stderr)
+        let deb = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: out).first { $0.hasSuffix(".deb") })
+        let info = try shell("dpkg-deb -f '\(out)/\(deb)' Depends", in: out)
+        XCTAssertTrue(info.stdout.contains("gstreamer1.0-plugins-good") && info.stdout.contains("libgtk-3-0"), info.stdout)
+        addTeardownBlock { _ = try? self.shell("dpkg --purge duo-capture", in: "/") }
+        let install = try shell("dpkg -i '\(out)/\(deb)'", in: out)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        let files = try shell("dpkg -L duo-capture", in: out).stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(files.contains("/usr/bin/duo-capture") && files.contains("/usr/share/duo-capture/Pipelines/record.gst"), "\(files.prefix(10))")
+        let run = try shell("/usr/bin/duo-capture --headless --camera inner --format 320x180@30 --duration 0.5", in: out, environment: ["DUO_CAPTURE_DATA": ""])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let purge = try shell("dpkg --purge duo-capture", in: out)
+        XCTAssertEqual(purge.status, 0, purge.stderr)
+        let left = files.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+        XCTAssertEqual(left, [], "purge left files behind")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/usr/share/duo-capture"))
+    }
+
     private func shell(_ command: String, in directory: String, environment: [String: String] = [:]) throws -> Run {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
