@@ -4,8 +4,9 @@ import Foundation
 
 /// Keeps the screen from blanking and the machine from sleeping while a take runs or the teleprompter
 /// is shown, through the desktop's standard interfaces: the X screen-saver extension (which also holds
-/// off display power management) on X11, and org.freedesktop.ScreenSaver on the session bus wherever a
-/// desktop offers it (KDE, GNOME and others, on X11 and Wayland). Released when neither holds.
+/// off display power management) on X11, and on the session bus GNOME's session manager (idle and
+/// suspend) or org.freedesktop.ScreenSaver (KDE and others), on X11 and Wayland alike. Released when
+/// neither a take nor the teleprompter holds it.
 ///
 /// Thread: GTK main thread.
 @MainActor
