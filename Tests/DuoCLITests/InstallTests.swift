@@ -7,12 +7,17 @@ import XCTest
 /// binary already built for the tests): run from another folder, it finds its data under
 /// PREFIX/share/duo-capture and records; the man page renders; the desktop entry and completion are there.
 final class InstallTests: XCTestCase {
+    /// The duo-capture built for the tests (installed as is: no release build in the suite).
+    private var builtBinary: String {
+        let next = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("duo-capture")
+        return FileManager.default.fileExists(atPath: next.path) ? next.path : root.appendingPathComponent(".build/debug/duo-capture").path
+    }
+
     private var root: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
 
     func testAnInstalledDuoCaptureRunsFromAnywhere() throws {
         let prefix = try scratchDirectory(self)
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("duo-capture")
-        let built = FileManager.default.fileExists(atPath: binary.path) ? binary.path : root.appendingPathComponent(".build/debug/duo-capture").path
+        let built = builtBinary
         let install = try shell("bash Scripts/install.sh --prefix '\(prefix)' --binary '\(built)'", in: root.path)
         XCTAssertEqual(install.status, 0, install.stderr)
         for file in ["bin/duo-capture", "share/duo-capture/Pipelines/record.gst", "share/duo-capture/Assets/cameras/inner.json",
@@ -40,8 +45,7 @@ final class InstallTests: XCTestCase {
     /// dpkg, runs from anywhere, and purging it leaves none of its files behind.
     func testTheDebianPackageInstallsRunsAndPurgesClean() throws {
         let out = try scratchDirectory(self)
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("duo-capture")
-        let built = FileManager.default.fileExists(atPath: binary.path) ? binary.path : root.appendingPathComponent(".build/debug/duo-capture").path
+        let built = builtBinary
         let build = try shell("bash Scripts/build-deb.sh --out '\(out)' --binary '\(built)'", in: root.path)
         XCTAssertEqual(build.status, 0, build.stderr)
         let deb = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: out).first { $0.hasSuffix(".deb") })
