@@ -62,7 +62,7 @@ struct SessionSetup {
         }
         var setup = SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: first.lock, secondCameraLock: second?.lock)
         if !options.remoteDisplays.isEmpty {
-            try GStreamer.require(["srtsink", "mpegtsmux", "x264enc", "h264parse"], for: "remote subject displays (--subject-remote)")
+            try GStreamer.require(["srtsink", "rtph264pay", "x264enc"], for: "remote subject displays (--subject-remote)")
             setup.remotePassphrase = try SRTPassphrase.resolve(file: options.passphraseFile, noEncryption: options.noEncryption,
                                                                environment: ProcessInfo.processInfo.environment)
             if setup.remotePassphrase == nil {

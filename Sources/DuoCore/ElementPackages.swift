@@ -33,6 +33,7 @@ public enum ElementPackages {
         "openh264dec": "gstreamer1.0-plugins-bad", "vaapih264enc": "gstreamer1.0-vaapi",
         "srtsink": "gstreamer1.0-plugins-bad", "srtsrc": "gstreamer1.0-plugins-bad",
         "mpegtsmux": "gstreamer1.0-plugins-bad", "tsdemux": "gstreamer1.0-plugins-bad",
+        "rtph264pay": "gstreamer1.0-plugins-good", "rtph264depay": "gstreamer1.0-plugins-good",
         // speech (voice-follow); its acoustic model and dictionary are in pocketsphinx-en-us
         "pocketsphinx": "gstreamer1.0-pocketsphinx",
         // ugly
