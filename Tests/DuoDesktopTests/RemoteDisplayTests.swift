@@ -26,9 +26,11 @@ final class RemoteDisplayTests: XCTestCase {
         return path
     }
 
-    private func display(_ desktop: VirtualDesktop, port: Int, passphrase: String?, name: String = "display") throws -> App {
+    private func display(_ desktop: VirtualDesktop, port: Int, passphrase: String?, name: String = "display",
+                         calling: Bool = false) throws -> App {
         let events = desktop.directory.appendingPathComponent("\(name).jsonl")
-        var args = ["display", "--listen", "srt://:\(port)", "--subject-monitor", "1", "--events", events.path]
+        var args = ["display", calling ? "--connect" : "--listen", calling ? "srt://127.0.0.1:\(port)" : "srt://:\(port)",
+                    "--subject-monitor", "1", "--events", events.path]
         var env: [String: String] = [:]
         if let passphrase { env["DUO_SRT_PASSPHRASE"] = passphrase } else { args.append("--no-encryption") }
         let p = try desktop.launch(DesktopEndToEndTests.binary.path, args, log: "\(name).log", environment: env,
@@ -38,13 +40,14 @@ final class RemoteDisplayTests: XCTestCase {
         return app
     }
 
-    private func sender(_ desktop: VirtualDesktop, to port: Int, script: String, passphrase: String?, extra: [String] = []) throws -> App {
+    private func sender(_ desktop: VirtualDesktop, to port: Int, script: String, passphrase: String?, extra: [String] = [],
+                        listening: Bool = false) throws -> App {
         let events = desktop.directory.appendingPathComponent("sender.jsonl")
         var env: [String: String] = ["DISPLAY": ""]
         if let passphrase { env["DUO_SRT_PASSPHRASE"] = passphrase }
         let p = try desktop.launch(DesktopEndToEndTests.binary.path,
                                    ["--headless", "--source", "videotestsrc", "--format", "640x360@30", "--script", script,
-                                    "--accessory", "teleprompter", "--wpm", "60", "--subject-remote", "srt://127.0.0.1:\(port)",
+                                    "--accessory", "teleprompter", "--wpm", "60", "--subject-remote", listening ? "srt://:\(port)" : "srt://127.0.0.1:\(port)",
                                     "--events", events.path, "--record-dir", desktop.directory.appendingPathComponent("takes").path] + extra,
                                    log: "sender.log", environment: env, directory: VirtualDesktop.repositoryRoot)
         return App(process: p, events: events)
@@ -84,6 +87,18 @@ final class RemoteDisplayTests: XCTestCase {
         try waitFor("'waiting for duo-capture' on the display", timeout: 10, interval: 0.5) {
             try readDisplay(desktop).contains("waiting for duo-capture")
         }
+    }
+
+    /// The other way round: the sender listens (`--subject-remote srt://:PORT`) and the display calls it
+    /// (`--connect`), as when the display's network lets only outgoing connections through.
+    func testADisplayThatCallsAListeningSender() throws {
+        let desktop = try VirtualDesktop(test: self)
+        let port = port()
+        let sending = try sender(desktop, to: port, script: try script(desktop), passphrase: passphrase, extra: ["--duration", "30"], listening: true)
+        try sending.wait("the sender to listen") { $0["event"] as? String == "remote" && $0["state"] as? String == "connected" }
+        let shown = try display(desktop, port: port, passphrase: passphrase, calling: true)
+        try shown.wait("the view through the display's own call") { $0["event"] as? String == "display" && $0["state"] as? String == "showing" }
+        try waitFor("the script's words on the display", timeout: 20, interval: 0.5) { try readDisplay(desktop).contains("remote prompter test") }
     }
 
     /// A wrong passphrase is refused with a clear line on both ends, and nothing is shown.
