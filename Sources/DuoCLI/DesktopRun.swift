@@ -205,7 +205,7 @@ final class DesktopFace: RunFace, @unchecked Sendable {
     func setFramesFlowing(_ flowing: Bool) { GtkMain.post { [self] in ui?.setFramesFlowing(flowing) } }
     func keepScreenOn(_ on: Bool, reason: String) {
         GtkMain.post { [self] in
-            let used = inhibitor.set(on, reason: reason)
+            let used = inhibitor.set(on, reason: reason, window: ui?.operatorWindowWidget)
             if !used.isEmpty { log("duo-capture: screen kept on (\(reason)) through the \(used.joined(separator: " and "))") }
         }
     }

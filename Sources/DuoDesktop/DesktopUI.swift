@@ -294,6 +294,9 @@ public final class DesktopUI {
     /// Remote subject displays: asked for and connected (a connected one counts as a subject monitor).
     private var remotes = (asked: 0, connected: 0)
 
+    /// The operator window (for what attaches to its surface, such as the idle inhibitor).
+    public var operatorWindowWidget: UnsafeMutablePointer<GtkWidget> { operatorWindow }
+
     public func setRemoteDisplays(asked: Int, connected: Int) {
         guard remotes != (asked, connected) else { return }
         remotes = (asked, connected)

@@ -74,4 +74,40 @@ final class WaylandEndToEndTests: XCTestCase {
         XCTAssertEqual(decoded?["videoFrames"] as? Int, frames, "every recorded frame decodes")
         XCTAssertTrue(desktop.tail("duo-capture.log").contains("desktop on wayland"), "the log says which backend")
     }
+
+    /// On Wayland the compositor is asked not to go idle while a take runs (idle-inhibit protocol on the
+    /// operator window's surface), and let go after: sway says so per window (`inhibit_idle`).
+    func testTheCompositorIsKeptAwakeWhileATakeRuns() throws {
+        let desktop = try WaylandDesktop(test: self)
+        let events = desktop.directory.appendingPathComponent("events.jsonl")
+        let process = try desktop.launch(DesktopEndToEndTests.binary.path,
+                                         ["--source", "videotestsrc", "--format", "640x360@30", "--accessory", "off", "--countdown", "0",
+                                          "--events", events.path, "--record-dir", desktop.directory.appendingPathComponent("takes").path],
+                                         log: "duo-capture.log")
+        let app = DesktopEndToEndTests.App(process: process, events: events)
+        try app.wait("the run to start") { $0["event"] as? String == "started" }
+        func inhibiting() throws -> Bool {
+            let tree = try desktop.run("swaymsg", ["-t", "get_tree", "-r"])
+            let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(tree.stdout.utf8)) as? [String: Any], tree.stderr)
+            func find(_ node: [String: Any]) -> Bool? {
+                if (node["name"] as? String) == "duo-capture operator" { return node["inhibit_idle"] as? Bool }
+                for key in ["nodes", "floating_nodes"] {
+                    for child in node[key] as? [[String: Any]] ?? [] { if let found = find(child) { return found } }
+                }
+                return nil
+            }
+            return try XCTUnwrap(find(root), "the operator window is in sway's tree")
+        }
+        try waitFor("the operator window", timeout: 20, interval: 0.2) { (try? inhibiting()) != nil }
+        XCTAssertFalse(try inhibiting(), "nothing records yet")
+        try desktop.key("space")
+        try app.wait("the take", timeout: 20) { $0["event"] as? String == "take-started" }
+        try waitFor("the compositor to be kept awake", timeout: 10, interval: 0.2) { try inhibiting() }
+        try desktop.key("space")
+        try app.wait("the take to end", timeout: 20) { $0["event"] as? String == "take-ended" }
+        try waitFor("the compositor to be let go", timeout: 10, interval: 0.2) { try !inhibiting() }
+        XCTAssertTrue(desktop.tail("duo-capture.log").contains("through the Wayland idle inhibit"), desktop.tail("duo-capture.log"))
+        try desktop.key("q")
+        try waitFor("duo-capture to exit", timeout: 20) { !process.isRunning }
+    }
 }

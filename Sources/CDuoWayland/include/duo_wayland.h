@@ -22,3 +22,7 @@ gboolean duo_x11_suspend_screensaver(GdkDisplay *display, gboolean suspend);
 /// org.freedesktop.ScreenSaver.Inhibit on the session bus: a cookie, or 0 (no bus or no service).
 guint32 duo_session_inhibit(const char *reason);
 void duo_session_uninhibit(guint32 cookie);
+/// Wayland: asks the compositor not to go idle (blank, lock) while `window`'s surface is visible
+/// (idle-inhibit-unstable-v1); an inhibitor to release, or NULL (not Wayland, or no such protocol).
+void *duo_wayland_inhibit_idle(GdkDisplay *display, GdkWindow *window);
+void duo_wayland_release_idle(GdkDisplay *display, void *inhibitor);
