@@ -558,3 +558,31 @@ gboolean duo_debug_enabled(void) {
     duo_debug_init();
     return gst_debug_category_get_threshold(duo_capture_debug) >= GST_LEVEL_DEBUG;
 }
+
+typedef struct {
+    void (*callback)(gpointer);
+    gpointer data;
+    GDestroyNotify destroy;
+} DeviceWake;
+
+static GstBusSyncReply device_wake_handler(GstBus *bus, GstMessage *message, gpointer user_data) {
+    (void)bus;
+    DeviceWake *wake = user_data;
+    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_DEVICE_ADDED || GST_MESSAGE_TYPE(message) == GST_MESSAGE_DEVICE_REMOVED)
+        wake->callback(wake->data);
+    return GST_BUS_PASS;
+}
+
+static void device_wake_free(gpointer data) {
+    DeviceWake *wake = data;
+    if (wake->destroy) wake->destroy(wake->data);
+    g_free(wake);
+}
+
+void duo_bus_wake_on_device_changes(GstBus *bus, void (*callback)(gpointer), gpointer data, GDestroyNotify destroy) {
+    DeviceWake *wake = g_new0(DeviceWake, 1);
+    wake->callback = callback;
+    wake->data = data;
+    wake->destroy = destroy;
+    gst_bus_set_sync_handler(bus, device_wake_handler, wake, device_wake_free);
+}

@@ -55,6 +55,8 @@ enum RunInput: Sendable {
     case subjectSize(width: Int, height: Int)
     /// Time has passed: countdowns, durations and watchdogs are checked against the clock.
     case tick
+    /// The device monitor saw a camera come or go.
+    case devicesChanged
     /// A remote display answered (or not) the handshake.
     case remoteAnswer(Int, RemoteHandshakeClient.Outcome)
     /// Voice-follow's model for the script now on screen, built off the director (nil: it cannot be
@@ -248,6 +250,7 @@ actor RunDirector {
         case .tick: await tick()
         case .voiceModel(let result, let notices): await voiceModelReady(result, notices: notices)
         case .remoteAnswer(let index, let outcome): await remoteAnswered(index, outcome)
+        case .devicesChanged: await watchDevices()
         }
     }
 
@@ -270,7 +273,11 @@ actor RunDirector {
             runEnd = startedAt + Int64(seconds * 1e9)
             wake(at: runEnd!)
         }
-        if plan.deviceIdentities.contains(where: { $0 != nil }) { cameraWatch = CameraWatch() }
+        if plan.deviceIdentities.contains(where: { $0 != nil }) {
+            // A camera that comes or goes is looked at at once, not at the next tick.
+            let sink = inputSink
+            cameraWatch = CameraWatch { sink.yield(.devicesChanged) }
+        }
         if plan.voice != nil {
             if let why = await presenter.enableVoice(follow: settings.followVoice, at: clock.now()) {
                 let message = "voice-follow: \(why); following by time"

@@ -19,8 +19,9 @@ public final class CameraWatch: @unchecked Sendable {
     /// The cameras present at the last look, by identity.
     public private(set) var present: [String: DiscoveredCamera] = [:]
 
-    /// Starts watching; nil when no device monitor can start (then nothing comes or goes).
-    public init?() {
+    /// Starts watching; nil when no device monitor can start (then nothing comes or goes). `wake` is
+    /// called (on the provider's thread) when something came or went, so the owner can look at once.
+    public init?(wake: (@Sendable () -> Void)? = nil) {
         GStreamer.initialize()
         guard let monitor = gst_device_monitor_new() else { return nil }
         gst_device_monitor_add_filter(monitor, "Video/Source", nil)
@@ -30,6 +31,10 @@ public final class CameraWatch: @unchecked Sendable {
         }
         self.monitor = monitor
         self.bus = bus
+        if let wake {
+            let context = CallbackBox<@Sendable () -> Void>(wake).retainedPointer()
+            duo_bus_wake_on_device_changes(bus, { if let p = $0 { CallbackBox<@Sendable () -> Void>.value(p)() } }, context) { CallbackBoxes.release($0) }
+        }
         for camera in current() { present[camera.identity] = camera }
     }
 

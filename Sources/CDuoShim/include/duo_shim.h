@@ -179,4 +179,9 @@ void duo_debug_verbose(void);
 /// Whether the category shows DEBUG lines.
 gboolean duo_debug_enabled(void);
 
+/// Calls `callback(data)` on the posting thread whenever a device-added or device-removed message is
+/// posted on a device monitor's `bus` (the messages still queue, for duo_bus_drain_device_changes), so
+/// a reader polling the bus can look at once. `destroy(data)` when the handler goes.
+void duo_bus_wake_on_device_changes(GstBus *bus, void (*callback)(gpointer), gpointer data, GDestroyNotify destroy);
+
 #endif
