@@ -18,14 +18,13 @@ Usage: python3 Benchmarks/camera-loss.py [CYCLES] [FORMAT]     (defaults 5, 1920
 """
 import json, os, subprocess, sys, tempfile, statistics
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from bench import inspect, release_app, root
 cycles = int(sys.argv[1]) if len(sys.argv) > 1 else 5
 fmt = sys.argv[2] if len(sys.argv) > 2 else "1920x1080@60"
 size, rate = fmt.split("@")
 width, height = size.split("x")
 fps = float(rate)
-subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture"], cwd=root, check=True, stdout=sys.stderr)
-app = os.path.join(root, ".build", "release", "duo-capture")
+app = release_app()
 
 def cameras(work, names):
     folder = os.path.join(work, "cameras")
@@ -78,7 +77,7 @@ def run(path):
     takes = json.loads(out)["takes"]
     gaps = []
     for take in takes:
-        d = json.loads(subprocess.run([app, "inspect", take["file"], "--json"], stdout=subprocess.PIPE, text=True, check=True).stdout)
+        d = inspect(app, take["file"])
         gaps.append(d["maxGapMs"])
     # The cold start: from the process's "started" event back to its own first frame is not it (started
     # comes after the first frame); the run's first "frames" event time is from the process clock's zero.

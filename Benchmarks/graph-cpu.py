@@ -15,27 +15,16 @@ the app reports it in its JSON summary and the take's sidecar.
 
 Usage: python3 Benchmarks/graph-cpu.py [FRAMES] [REPEATS] [LATENCY_RUNS]    (defaults 300, 3, 10)
 """
-import json, os, re, resource, shutil, statistics, subprocess, sys, tempfile
+import json, os, re, shutil, statistics, subprocess, sys, tempfile
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from bench import cpu_of, inspect, release_app, root
 frames = int(sys.argv[1]) if len(sys.argv) > 1 else 300
 repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 latency_runs = int(sys.argv[3]) if len(sys.argv) > 3 else 10
-subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture"], cwd=root, check=True,
-               stdout=sys.stderr)
-app = os.path.join(root, ".build", "release", "duo-capture")
-
-def cpu_of(cmd):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if run.returncode != 0:
-        sys.exit(f"benchmark: {' '.join(cmd[:3])}… failed: {run.stderr.strip()}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), run.stdout
+app = release_app()
 
 def decoded_frames(path):
-    out = subprocess.run([app, "inspect", path, "--json"], stdout=subprocess.PIPE, text=True, check=True).stdout
-    return json.loads(out)["videoFrames"]
+    return inspect(app, path)["videoFrames"]
 
 print(f"duo-capture graph CPU: {frames} frames per run, median of {repeats} alternating runs")
 print(f"{'row':<20}{'app cpu s':>10}{'bare cpu s':>11}{'ratio':>7}{'app frames':>12}{'bare frames':>12}{'app missing':>12}{'bare missing':>13}")

@@ -14,13 +14,12 @@ time. Targets (issue 13): median <= 150 ms and p95 <= 250 ms at 2 % loss; sender
 
 Usage: sudo python3 Benchmarks/remote-display.py [SECONDS] [SRT_LATENCY_MS]     (defaults 20, 120)
 """
-import os, resource, statistics, subprocess, sys, tempfile, time
+import os, statistics, subprocess, sys, tempfile, time
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from bench import cpu_of, release_app, root
 seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 20
 latency = sys.argv[2] if len(sys.argv) > 2 else "120"   # SRT latency budget, ms, on both ends
-subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture"], cwd=root, check=True, stdout=sys.stderr)
-app = os.path.join(root, ".build", "release", "duo-capture")
+app = release_app()
 relay_py = os.path.join(root, "Tests", "DuoDesktopTests", "Fixtures", "lossy-relay.py")
 script = os.path.join(root, "Assets", "scripts", "talk.md")
 display = ":93"
@@ -45,12 +44,9 @@ def sender(extra, code_log=None):
     e = dict(env)
     if code_log:
         e["DUO_BENCH_FRAME_CODE"] = code_log
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([app, "--headless", "--quiet", "--source", "videotestsrc", "--format", "1280x720@30", "--script", script,
-                    "--accessory", "teleprompter", "--audio", "none", "--duration", str(seconds)] + extra,
-                   env=e, check=True, stderr=subprocess.DEVNULL)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    cpu, _ = cpu_of([app, "--headless", "--quiet", "--source", "videotestsrc", "--format", "1280x720@30", "--script", script,
+                     "--accessory", "teleprompter", "--audio", "none", "--duration", str(seconds)] + extra, env=e)
+    return cpu
 
 
 def read(log):

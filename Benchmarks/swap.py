@@ -15,12 +15,11 @@ format is 1920x1080@60)
 """
 import json, os, subprocess, sys, tempfile
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from bench import inspect, release_app, root
 swaps = int(sys.argv[1]) if len(sys.argv) > 1 else 20
 fmt = sys.argv[2] if len(sys.argv) > 2 else "1280x720@30"
 fps = float(fmt.split("@")[1])
-subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture"], cwd=root, check=True, stdout=sys.stderr)
-app = os.path.join(root, ".build", "release", "duo-capture")
+app = release_app()
 
 def take(n_swaps):
     work = tempfile.mkdtemp(prefix="duo-swap-")
@@ -35,7 +34,7 @@ def take(n_swaps):
                           "--countdown", "0", "--audio", "none", "--record-dir", work, "--timeline", timeline],
                          stdout=subprocess.PIPE, text=True, check=True).stdout
     t = json.loads(out)["takes"][0]
-    decoded = json.loads(subprocess.run([app, "inspect", t["file"], "--json"], stdout=subprocess.PIPE, text=True, check=True).stdout)
+    decoded = inspect(app, t["file"])
     return t, decoded
 
 interval = 1000.0 / fps

@@ -11,26 +11,17 @@ medians of REPEATS alternating runs (this machine is shared and noisy).
 
 Usage: python3 Benchmarks/two-camera-cpu.py [FRAMES] [REPEATS] [FORMAT]    (defaults 600, 3, none: 1080p60)
 """
-import json, os, re, resource, shutil, statistics, subprocess, sys, tempfile
+import json, os, re, shutil, statistics, subprocess, sys, tempfile
+from bench import cpu_of, inspect, release_app, root
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 frames = int(sys.argv[1]) if len(sys.argv) > 1 else 600
 repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 fmt = sys.argv[3] if len(sys.argv) > 3 else None
-subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture"], cwd=root, check=True, stdout=sys.stderr)
-app = os.path.join(root, ".build", "release", "duo-capture")
+app = release_app()
 cameras = ["--camera", "inner", "--camera", "outer"] + (["--format", fmt] if fmt else [])
 
-def cpu_of(cmd):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if run.returncode != 0:
-        sys.exit(f"benchmark: {' '.join(cmd[:4])}… failed: {run.stderr.strip()[-300:]}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), run.stdout
-
 def decoded(path):
-    return json.loads(subprocess.run([app, "inspect", path, "--json"], stdout=subprocess.PIPE, text=True, check=True).stdout)
+    return inspect(app, path)
 
 chosen = subprocess.run([app, "formats", "inner", "outer"] + (["--format", fmt] if fmt else []),
                         stdout=subprocess.PIPE, text=True).stdout.strip().splitlines()[-1]

@@ -13,11 +13,10 @@ Targets (issue 12): median <= 3 words, p95 <= 10, lag <= 1.5 s, recogniser <= 40
 
 Usage: python3 Benchmarks/voice-follow.py
 """
-import json, os, resource, statistics, subprocess, sys, tempfile
+import json, os, statistics, subprocess, sys, tempfile
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture"], cwd=root, check=True, stdout=sys.stderr)
-app = os.path.join(root, ".build", "release", "duo-capture")
+from bench import cpu_of, release_app, root
+app = release_app()
 script = os.path.join(root, "Assets", "scripts", "talk.md")
 reading_py = os.path.join(root, "Tests", "DuoCLITests", "Fixtures", "reading.py")
 
@@ -58,12 +57,9 @@ def truth_at(spans, t):
 def run(follow, wav, seconds, work):
     events = os.path.join(work, f"events-{follow}.jsonl")
     env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "cache"), XDG_STATE_HOME=os.path.join(work, "state"))
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([app, "--headless", "--quiet", "--source", "videotestsrc", "--format", "320x240@30", "--script", script,
-                    "--accessory", "teleprompter", "--follow", follow, "--audio", f"file:{wav}",
-                    "--duration", "%.1f" % (seconds + 1), "--events", events], env=env, check=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    cpu, _ = cpu_of([app, "--headless", "--quiet", "--source", "videotestsrc", "--format", "320x240@30", "--script", script,
+                     "--accessory", "teleprompter", "--follow", follow, "--audio", f"file:{wav}",
+                     "--duration", "%.1f" % (seconds + 1), "--events", events], env=env)
     samples = []
     for line in open(events):
         e = json.loads(line)

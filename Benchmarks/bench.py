@@ -1,0 +1,26 @@
+"""What every benchmark here does the same way: the repository root, a release build of duo-capture,
+the CPU a child process used, and a take decoded back with `duo-capture inspect`."""
+import json, os, resource, subprocess, sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def release_app():
+    """Builds duo-capture in release (the build's output goes to stderr) and returns its path."""
+    subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture"], cwd=root, check=True, stdout=sys.stderr)
+    return os.path.join(root, ".build", "release", "duo-capture")
+
+
+def cpu_of(cmd, env=None):
+    """Runs `cmd` to its end: (CPU seconds it used, user + system, its stdout); exits on failure."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if run.returncode != 0:
+        sys.exit(f"benchmark: {' '.join(cmd[:4])}… failed: {run.stderr.strip()[-300:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), run.stdout
+
+
+def inspect(app, path):
+    """A take decoded completely: `duo-capture inspect --json` (videoFrames, maxGapMs, …)."""
+    return json.loads(subprocess.run([app, "inspect", path, "--json"], stdout=subprocess.PIPE, text=True, check=True).stdout)
