@@ -67,19 +67,27 @@ static const struct {
     void (*description)(void *, struct wl_proxy *, const char *);
 } output_listener = { on_position, on_size, on_done, on_name, on_description };
 
+/// A registry of its own on a private event queue (GTK's own queue is never dispatched here), with
+/// `listener` told every global after one round trip. The caller destroys the registry and the queue.
+static struct wl_registry *private_registry(struct wl_display *wl, struct wl_event_queue **queue,
+                                            const struct wl_registry_listener *listener, void *data) {
+    *queue = wl_display_create_queue(wl);
+    struct wl_display *wrapped = wl_proxy_create_wrapper(wl);
+    wl_proxy_set_queue((struct wl_proxy *)wrapped, *queue);
+    struct wl_registry *registry = wl_display_get_registry(wrapped);
+    wl_proxy_wrapper_destroy(wrapped);
+    wl_registry_add_listener(registry, listener, data);
+    wl_display_roundtrip_queue(wl, *queue);
+    return registry;
+}
+
 int duo_wayland_output_names(GdkDisplay *display, DuoOutputName *out, int max) {
     if (display == NULL || !GDK_IS_WAYLAND_DISPLAY(display)) return 0;
     struct wl_display *wl = gdk_wayland_display_get_wl_display(display);
-    struct wl_event_queue *queue = wl_display_create_queue(wl);
-    struct wl_display *wrapped = wl_proxy_create_wrapper(wl);
-    wl_proxy_set_queue((struct wl_proxy *)wrapped, queue);
-    struct wl_registry *registry = wl_display_get_registry(wrapped);
-    wl_proxy_wrapper_destroy(wrapped);
-
     State state;
     memset(&state, 0, sizeof state);
-    wl_registry_add_listener(registry, &registry_listener, &state);
-    wl_display_roundtrip_queue(wl, queue);
+    struct wl_event_queue *queue;
+    struct wl_registry *registry = private_registry(wl, &queue, &registry_listener, &state);
     int found = 0;
     if (state.manager != NULL) {
         for (int i = 0; i < state.count; i++) {
@@ -189,14 +197,9 @@ void *duo_wayland_inhibit_idle(GdkDisplay *display, GdkWindow *window) {
     struct wl_surface *surface = gdk_wayland_window_get_wl_surface(window);
     if (!surface) return NULL;
     struct wl_display *wl = gdk_wayland_display_get_wl_display(display);
-    struct wl_event_queue *queue = wl_display_create_queue(wl);
-    struct wl_display *wrapped = wl_proxy_create_wrapper(wl);
-    wl_proxy_set_queue((struct wl_proxy *)wrapped, queue);
-    struct wl_registry *registry = wl_display_get_registry(wrapped);
-    wl_proxy_wrapper_destroy(wrapped);
     struct wl_proxy *manager = NULL;
-    wl_registry_add_listener(registry, &idle_registry_listener, &manager);
-    wl_display_roundtrip_queue(wl, queue);
+    struct wl_event_queue *queue;
+    struct wl_registry *registry = private_registry(wl, &queue, &idle_registry_listener, &manager);
     struct wl_proxy *inhibitor = NULL;
     if (manager) {
         inhibitor = wl_proxy_marshal_flags(manager, 1, &duo_idle_inhibitor_interface, 1, 0, NULL, surface);

@@ -31,7 +31,6 @@ protocol CapturePort: Sendable {
     func replaceRecogniser(_ files: VoiceModelFiles) async throws(DuoError)
     func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,
                       latencyMilliseconds: Int, drawer: any I420FrameDrawer) async throws(DuoError)
-    var remoteFrames: [Int: Int64] { get async }
 }
 
 extension CaptureSession: CapturePort {

@@ -250,7 +250,7 @@ actor RunDirector {
         case .tick: await tick()
         case .voiceModel(let result, let notices): await voiceModelReady(result, notices: notices)
         case .remoteAnswer(let index, let outcome): await remoteAnswered(index, outcome)
-        case .devicesChanged: await watchDevices()
+        case .devicesChanged: await watchDevices(woken: true)
         }
     }
 
@@ -589,9 +589,9 @@ actor RunDirector {
 
     /// Cameras pulled out and plugged back, by identity: one pulled out is lost at once (not after the
     /// watchdog's wait), and one plugged back, at whatever /dev/videoN, is re-attached.
-    private func watchDevices() async {
+    private func watchDevices(woken: Bool = false) async {
         guard let watch = cameraWatch else { return }
-        for change in watch.changes() {
+        for change in watch.changes(woken: woken) {
             switch change {
             case .removed(let device):
                 guard let index = plan.deviceIdentities.firstIndex(of: device.identity), !goneDevices.contains(index) else { continue }
@@ -885,8 +885,6 @@ actor RunDirector {
     private var remoteAsking: Set<Int> = []
     /// What was last said about each display, so a display that stays away is said once.
     private var remoteSaid: [Int: String] = [:]
-    /// Frames sent to each connected display at the last look, and when they last grew.
-    private var remoteProgress: [Int: (frames: Int64, at: Int64)] = [:]
 
     /// Asks the displays whose time has come (at start, then every 2 s while away), off the director.
     private func watchRemotes(at now: Int64) async {
@@ -905,10 +903,6 @@ actor RunDirector {
         }
         // A connected display whose frames stop (the network broke without an error yet) is not lost here:
         // SRT retransmits within its budget, and its error comes through the bus when it gives up.
-        let frames = await capture.remoteFrames
-        for (index, count) in frames {
-            if count != remoteProgress[index]?.frames { remoteProgress[index] = (count, now) }
-        }
     }
 
     private func remoteAnswered(_ index: Int, _ outcome: RemoteHandshakeClient.Outcome) async {
@@ -940,7 +934,6 @@ actor RunDirector {
     private func remoteLost(_ index: Int, reason: String) {
         remoteConnected[index] = nil
         face.setRemoteDisplays(asked: settings.remoteDisplays.count, connected: remoteConnected.count)
-        remoteProgress[index] = nil
         remoteAway(index, state: "lost", reason: reason, retryIn: 1_000_000_000)
     }
 

@@ -45,8 +45,10 @@ public final class CameraWatch: @unchecked Sendable {
     }
 
     /// What came and went since the last look (removals first). Reads the monitor's bus without waiting.
-    public func changes() -> [Change] {
-        guard duo_bus_drain_device_changes(bus) != 0 else { return [] }
+    /// `woken`: the wake said something changed, so look even if its message is not on the bus yet (the
+    /// wake runs as the message is posted, before it is queued).
+    public func changes(woken: Bool = false) -> [Change] {
+        guard duo_bus_drain_device_changes(bus) != 0 || woken else { return [] }
         var now: [String: DiscoveredCamera] = [:]
         for camera in current() { now[camera.identity] = camera }
         var result: [Change] = []

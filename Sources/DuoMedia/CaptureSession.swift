@@ -445,7 +445,6 @@ public actor CaptureSession {
 
     /// The subject view's branches to remote displays, by display number.
     private var remotes: [Int: AttachedBranch] = [:]
-    private var remoteCounters: [Int: FrameCounter] = [:]
     private var remoteDrawers: [Int: FrameDrawerProbe] = [:]
 
     /// Sends the subject view to a remote display: a branch on the camera tee rendering `drawer`'s view at
@@ -461,7 +460,6 @@ public actor CaptureSession {
                                       what: "the remote display branch", file: "remote-subject.gst")
         if let pad = branch.bin.child(named: "\(name)_view")?.staticPad("src") {
             remoteDrawers[index] = FrameDrawerProbe(pad: pad, drawer: drawer)
-            remoteCounters[index] = FrameCounter(pad: pad)
             // Benchmarks only: a frame number over the drawn view, to time it to the display's glass.
             if let log = ProcessInfo.processInfo.environment["DUO_BENCH_FRAME_CODE"], !log.isEmpty {
                 duo_attach_frame_code(pad.pointer, log, 1)
@@ -474,12 +472,8 @@ public actor CaptureSession {
     public func detachRemote(_ index: Int) {
         guard let branch = remotes.removeValue(forKey: index) else { return }
         remoteDrawers[index] = nil
-        remoteCounters[index] = nil
         detachBranch(branch)
     }
-
-    /// Frames sent towards each remote display (drawn and handed to its encoder).
-    public var remoteFrames: [Int: Int64] { remoteCounters.mapValues { $0.read().frames } }
 
     /// Which remote display an element belongs to.
     private func remoteIndex(ofElement name: String) -> Int? { remotes.first { $0.value.names.contains(name) }?.key }

@@ -182,13 +182,29 @@ enum FiniteRunOutcome {
 
 extension ElementRef {
     /// Plays a finite pipeline until EOS or the first error, waiting on its bus at most `seconds`; the
-    /// pipeline is left PLAYING (queries still work) for the caller to set to NULL.
-    func runToEnd(timeout seconds: Double) -> FiniteRunOutcome {
+    /// pipeline is left PLAYING (queries still work) for the caller to set to NULL. `onElement` sees each
+    /// element message on the way (a `level` element's readings, say).
+    func runToEnd(timeout seconds: Double, onElement: ((UnsafeMutablePointer<GstMessage>) -> Void)? = nil) -> FiniteRunOutcome {
         setState(GST_STATE_PLAYING)
         let bus = gst_element_get_bus(pointer)!
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
-        guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(seconds * 1e9), types) else { return .timedOut }
+        var types = GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue
+        if onElement != nil { types |= GST_MESSAGE_ELEMENT.rawValue }
+        let deadline = GStreamer.monotonicMicros() + Int64(seconds * 1e6)
+        var message: UnsafeMutablePointer<GstMessage>?
+        while message == nil {
+            let left = deadline - GStreamer.monotonicMicros()
+            guard left > 0, let next = gst_bus_timed_pop_filtered(bus, GstClockTime(left) * 1000, GstMessageType(rawValue: types)) else {
+                return .timedOut
+            }
+            if duo_message_type(next) == GST_MESSAGE_ELEMENT {
+                onElement?(next)
+                gst_message_unref(next)
+            } else {
+                message = next
+            }
+        }
+        guard let message else { return .timedOut }
         defer { gst_message_unref(message) }
         guard duo_message_type(message) == GST_MESSAGE_ERROR else { return .finished }
         var error: UnsafeMutablePointer<GError>? = nil

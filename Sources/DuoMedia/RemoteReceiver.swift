@@ -26,13 +26,7 @@ public final class RemoteReceiver: @unchecked Sendable {
             "uri": AudioSource.launchQuoted(uri), "latency": "\(latencyMilliseconds)",
             "encryption": passphrase.map { "passphrase=\"\(AudioSource.launchQuoted($0))\" pbkeylen=32" } ?? "",
         ])
-        var error: UnsafeMutablePointer<GError>?
-        guard let raw = gst_parse_launch(description, &error), error == nil else {
-            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown"
-            if let error { g_error_free(error) }
-            throw .input("the display graph does not parse: \(text); check Pipelines/display.gst")
-        }
-        pipeline = ElementRef(taking: raw)
+        pipeline = try CaptureSession.parse(description)
         guard let sink = pipeline.child(named: "display_sink"), let pad = sink.staticPad("sink") else {
             throw .input("Pipelines/display.gst must end in a gtksink named display_sink")
         }

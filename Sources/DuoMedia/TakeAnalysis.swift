@@ -59,33 +59,13 @@ public struct TakeAnalysis: Sendable {
     /// Runs a graph to its end (or 60 s), handing element messages to `onElement`; its error, if any.
     private static func run(_ description: String, onElement: (UnsafeMutablePointer<GstMessage>) -> Void) -> String? {
         GStreamer.initialize()
-        var error: UnsafeMutablePointer<GError>?
-        guard let raw = gst_parse_launch(description, &error), error == nil else {
-            let text = error.map { String(cString: $0.pointee.message) } ?? "does not parse"
-            if let error { g_error_free(error) }
-            return text
-        }
-        let pipeline = ElementRef(taking: raw)
+        let pipeline: ElementRef
+        do { pipeline = try CaptureSession.parse(description) } catch { return error.message }
         defer { pipeline.setState(GST_STATE_NULL) }
-        guard let bus = gst_element_get_bus(pipeline.pointer) else { return "no bus" }
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        pipeline.setState(GST_STATE_PLAYING)
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let kinds = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ELEMENT.rawValue)
-            guard let message = gst_bus_timed_pop_filtered(bus, 100_000_000, kinds) else { continue }
-            defer { gst_message_unref(message) }
-            switch duo_message_type(message) {
-            case GST_MESSAGE_EOS: return nil
-            case GST_MESSAGE_ERROR:
-                var err: UnsafeMutablePointer<GError>?
-                var debug: UnsafeMutablePointer<gchar>?
-                gst_message_parse_error(message, &err, &debug)
-                defer { if let err { g_error_free(err) }; g_free(debug) }
-                return err.map { String(cString: $0.pointee.message) } ?? "error"
-            default: onElement(message)
-            }
+        switch withoutActuallyEscaping(onElement, do: { pipeline.runToEnd(timeout: 60, onElement: $0) }) {
+        case .finished: return nil
+        case .failed(let text): return text
+        case .timedOut: return "took longer than 60 s"
         }
-        return "took longer than 60 s"
     }
 }

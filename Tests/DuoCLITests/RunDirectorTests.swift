@@ -96,7 +96,6 @@ actor FakeCapture: CapturePort {
     func replaceRecogniser(_ files: VoiceModelFiles) async throws(DuoError) {}
     func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,
                       latencyMilliseconds: Int, drawer: any I420FrameDrawer) async throws(DuoError) {}
-    var remoteFrames: [Int: Int64] { [:] }
 }
 
 /// A desktop-like face: it draws the subject view itself and records when it shows the camera picture.
