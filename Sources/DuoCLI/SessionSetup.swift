@@ -211,15 +211,17 @@ struct SessionSetup {
     }
 
     /// `$XDG_VIDEOS_DIR` (also read from ~/.config/user-dirs.dirs), else ~/Videos; plus /duo-capture.
-    static func defaultRecordDirectory() -> String {
-        let env = ProcessInfo.processInfo.environment
-        let home = env["HOME"] ?? NSHomeDirectory()
-        var videos = env["XDG_VIDEOS_DIR"]
-        if videos == nil, let text = try? String(contentsOfFile: "\(env["XDG_CONFIG_HOME"] ?? "\(home)/.config")/user-dirs.dirs", encoding: .utf8) {
+    /// Only an absolute folder counts: an empty or relative value (which would record into the current
+    /// folder) is passed over, as the XDG spec says.
+    static func defaultRecordDirectory(_ env: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let home = XDGPaths.home(env)
+        var videos = env["XDG_VIDEOS_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        if videos == nil, let text = try? String(contentsOfFile: "\(XDGPaths.configHome(env))/user-dirs.dirs", encoding: .utf8) {
             for line in text.split(separator: "\n") where line.hasPrefix("XDG_VIDEOS_DIR=") {
-                videos = line.dropFirst("XDG_VIDEOS_DIR=".count)
+                let value = line.dropFirst("XDG_VIDEOS_DIR=".count)
                     .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
                     .replacingOccurrences(of: "$HOME", with: home)
+                if value.hasPrefix("/") { videos = value }
             }
         }
         return ((videos ?? "\(home)/Videos") as NSString).appendingPathComponent("duo-capture")
@@ -292,8 +294,6 @@ enum VoiceModelSetup {
 
     /// `$XDG_CACHE_HOME/duo-capture/voice` (default `~/.cache/duo-capture/voice`).
     static func cacheDirectory() -> String {
-        let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
-        return "\(base)/duo-capture/voice"
+        "\(XDGPaths.cacheHome())/duo-capture/voice"
     }
 }

@@ -5,12 +5,13 @@ import Foundation
 ///
 /// Search order: an explicit override, `$DUO_CAPTURE_DATA`, next to the executable, `../share/duo-capture`
 /// from the executable, and every parent of the executable's folder (a source checkout running from
-/// `.build/`).
+/// `.build/`). The executable is the running file itself (`/proc/self/exe`), never `argv[0]`: typed by
+/// name, `argv[0]` is just `duo-capture`, which the shell found on `PATH`, not in the current folder.
 ///
 /// Thread: stateless; called at start-up on the main task.
 public enum ResourceLocator {
     public static func find(_ folder: String, marker: String, override: String? = nil,
-                            executablePath: String = CommandLine.arguments.first ?? "") throws(DuoError) -> String {
+                            executablePath: String = runningExecutable()) throws(DuoError) -> String {
         let fm = FileManager.default
         if let override {
             guard fm.fileExists(atPath: (override as NSString).appendingPathComponent(marker)) else {
@@ -36,5 +37,15 @@ public enum ResourceLocator {
             return c
         }
         throw .dependency("cannot find duo-capture's \(folder) folder; set DUO_CAPTURE_DATA to the directory that holds \(folder)/")
+    }
+
+    /// The path of the running executable: `/proc/self/exe` (Linux), else `argv[0]` made absolute.
+    public static func runningExecutable() -> String {
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), exe.hasPrefix("/") {
+            return exe
+        }
+        let arg = CommandLine.arguments.first ?? ""
+        if arg.hasPrefix("/") { return arg }
+        return (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(arg)
     }
 }

@@ -17,10 +17,7 @@ public struct SpeedMemory: Sendable {
 
     /// `$XDG_STATE_HOME/duo-capture` (default `~/.local/state/duo-capture`): what duo-capture remembers.
     public static func stateDirectory() -> String {
-        let env = ProcessInfo.processInfo.environment
-        let state = env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/state")
-        return (state as NSString).appendingPathComponent("duo-capture")
+        (XDGPaths.stateHome() as NSString).appendingPathComponent("duo-capture")
     }
 
     private struct Entry: Codable {

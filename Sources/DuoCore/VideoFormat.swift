@@ -1,4 +1,5 @@
-/// A frame rate as GStreamer states it: a fraction (30/1, 30000/1001).
+/// A frame rate as GStreamer states it: a fraction (30/1, 30000/1001), always kept reduced, so every
+/// caps string it prints reads as a GStreamer user writes it (`60/1`, never `60000/1000`).
 ///
 /// Thread: value type, Sendable.
 public struct FrameRate: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
@@ -7,19 +8,23 @@ public struct FrameRate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public init(_ numerator: Int, _ denominator: Int = 1) {
         precondition(denominator > 0, "frame rate denominator must be positive")
-        self.numerator = numerator
-        self.denominator = denominator
+        func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+        let g = max(1, gcd(numerator == .min ? 1 : abs(numerator), denominator))
+        self.numerator = numerator / g
+        self.denominator = denominator / g
     }
 
     public var value: Double { Double(numerator) / Double(denominator) }
     /// One frame's duration in nanoseconds.
     public var frameDurationNanoseconds: Int64 { value > 0 ? Int64((1_000_000_000.0 / value).rounded()) : 1_000_000_000 }
 
+    // Compared at full width: a fraction of two large numbers must never trap.
     public static func < (a: FrameRate, b: FrameRate) -> Bool {
-        a.numerator * b.denominator < b.numerator * a.denominator
+        let l = a.numerator.multipliedFullWidth(by: b.denominator), r = b.numerator.multipliedFullWidth(by: a.denominator)
+        return (l.high, l.low) < (r.high, r.low)
     }
     public static func == (a: FrameRate, b: FrameRate) -> Bool {
-        a.numerator * b.denominator == b.numerator * a.denominator
+        a.numerator == b.numerator && a.denominator == b.denominator
     }
     public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 
@@ -28,9 +33,7 @@ public struct FrameRate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
     /// Exactly: an integer, or a reduced fraction such as `15/2` or `30000/1001`.
     public var exact: String {
-        func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
-        let g = max(1, gcd(numerator, denominator))
-        return denominator / g == 1 ? "\(numerator / g)" : "\(numerator / g)/\(denominator / g)"
+        denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)"
     }
     /// GStreamer caps syntax: `30/1`.
     public var capsValue: String { "\(numerator)/\(denominator)" }
@@ -88,12 +91,15 @@ extension FrameRate {
     /// The rates duo-capture works with, frames per second.
     public static let allowed: ClosedRange<Double> = 1...1000
 
-    /// Parses `30`, `30/1`, `30000/1001` or `29.97` (mapped to the NTSC fraction); from 1 to 1000 fps.
+    /// Parses `30`, `30/1`, `30000/1001` or `29.97` (mapped to the NTSC fraction); from 1 to 1000 fps, as
+    /// a fraction GStreamer can hold (both terms, reduced, fit a 32-bit int).
     public static func parse(_ text: String) -> FrameRate? {
         if let slash = text.firstIndex(of: "/") {
             guard let n = Int(text[..<slash]), let d = Int(text[text.index(after: slash)...]), n > 0, d > 0,
                   allowed.contains(Double(n) / Double(d)) else { return nil }
-            return FrameRate(n, d)
+            let rate = FrameRate(n, d)
+            guard rate.numerator <= Int(Int32.max), rate.denominator <= Int(Int32.max) else { return nil }
+            return rate
         }
         if let n = Int(text) { return (1...1000).contains(n) ? FrameRate(n) : nil }
         guard let v = OptionReader.decimal(text), allowed.contains(v) else { return nil }

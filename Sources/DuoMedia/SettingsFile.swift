@@ -23,9 +23,7 @@ public struct SettingsFile: Sendable {
 
     /// `$XDG_CONFIG_HOME/duo-capture/duo-capture.conf` (default `~/.config/…`).
     public static func standardPath() -> String {
-        let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() as NSString).appendingPathComponent(".config")
-        return "\(base)/duo-capture/duo-capture.conf"
+        "\(XDGPaths.configHome())/duo-capture/duo-capture.conf"
     }
 
     /// The file's settings, or nil when there is no file. A file GKeyFile cannot read, or a group other
