@@ -232,6 +232,8 @@ actor RunDirector {
     /// One step of the run: carries out `input`. Tests call this directly with a fake capture and a
     /// manual clock.
     func process(_ input: RunInput) async {
+        // An end that has arrived goes ahead of everything, also of commands held while the graph started.
+        if let end = urgentEnd.value { self.end(end) }
         guard endReason == nil else { return }
         switch input {
         case .command(let command, _) where !isStarted && command != .quit:
@@ -291,7 +293,10 @@ actor RunDirector {
         if let timeline = settings.timeline { replay(timeline) }
         let waiting = early
         early.removeAll()
-        for input in waiting { await process(input) }
+        for input in waiting {
+            await process(input)
+            if endReason != nil { return }
+        }
         let clock = self.clock, sink = inputSink
         timers.append(Task {
             while !Task.isCancelled {

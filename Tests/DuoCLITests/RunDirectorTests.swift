@@ -380,6 +380,24 @@ final class RunDirectorTests: XCTestCase {
         XCTAssertEqual(try events("stopped").first?["reason"] as? String, "quit command")
     }
 
+    /// A backlog of commands held while the graph was starting (a client that wrote thousands of lines at
+    /// once) never runs after quit or a signal: the run ends at once, with no take started.
+    func testQuitGoesAheadOfCommandsHeldWhileTheGraphStarts() async throws {
+        for (end, reason) in [(RunInput.command(.quit, source: .control), EndReason.quit), (.signal("SIGTERM"), .signal("SIGTERM"))] {
+            let (d, capture) = try director { $0.countdown = try! Countdown(seconds: 0) }
+            for _ in 0..<500 {
+                await d.process(.command(.record, source: .control))
+                await d.process(.command(.stop, source: .control))
+            }
+            d.send(end)
+            await d.process(.started)
+            let begun = await capture.begun
+            XCTAssertTrue(begun.isEmpty, "\(reason): \(begun.count) takes started from the held backlog after the end arrived")
+            let outcome = await d.finish()
+            XCTAssertEqual(outcome.reason, reason)
+        }
+    }
+
     /// The accessory command: headless, shown follows enabled, and the subject branch opens and shuts.
     func testTheAccessoryCommandOpensAndShutsTheSubjectBranch() async throws {
         let (d, capture) = try director()
