@@ -187,8 +187,9 @@ final class DesktopFace: RunFace, @unchecked Sendable {
             hud.takeNumber = f.takeNumber
             hud.elapsedSeconds = f.elapsedSeconds
             hud.countdown = f.countdown
-            hud.droppedOperator = f.droppedOperator
-            hud.droppedSubject = f.droppedSubject
+            hud.cameraDropped = f.cameraDropped
+            hud.previewSkipped = f.previewSkipped
+            hud.subjectSkipped = f.subjectSkipped
             hud.audioPeakDB = f.audioPeakDB
             hud.scriptProblems = f.scriptProblems
             ui.hud = hud

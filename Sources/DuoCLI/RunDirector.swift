@@ -127,7 +127,7 @@ actor RunDirector {
     /// start gate still drops every frame captured before the end.
     static let attachLead: Int64 = 150_000_000
     static let tickInterval: Int64 = 200_000_000
-    /// Frames count as flowing while the camera delivered one within this span.
+    /// Frames stop counting as flowing when the camera delivered none within this span.
     static let flowingWindow: Int64 = 1_000_000_000
 
     let settings: Settings
@@ -170,7 +170,8 @@ actor RunDirector {
     // Watchdogs.
     private var lastCameraFrames: Int64 = 0
     private var lastProgressAt: Int64 = 0
-    private var framesFlowing = false
+    /// Whether frames flow, with hysteresis (hidden after a real stall, shown after a steady run).
+    private var frameFlow = FrameFlow(stallAfter: RunDirector.flowingWindow)
     private var lastStatusAt: Int64?
     private var scriptStamp: ScriptStamp?
     /// The script on screen (it changes when another is opened); nil without one.
@@ -501,9 +502,10 @@ actor RunDirector {
             face.say(failure.message)
         }
         let kept = FileManager.default.fileExists(atPath: result.path)
-        events.emit("take-ended", ["take": result.number, "file": result.path, "frames": result.frames.frames,
+        let dropped = RunSummary.branch(result.frames, interval: plan.format.frameRate.frameDurationNanoseconds).dropped
+        events.emit("take-ended", ["take": result.number, "file": result.path, "frames": result.frames.frames, "dropped": dropped,
                                    "kept": kept, "empty": result.empty, "error": result.failure?.message ?? NSNull()])
-        log("duo-capture: take \(result.number) ended: \(kept ? result.path : "nothing kept"), \(result.frames.frames) frames"
+        log("duo-capture: take \(result.number) ended: \(kept ? result.path : "nothing kept"), \(result.frames.frames) frames, \(dropped) dropped"
             + (result.empty ? " (stopped before its first frame)" : ""))
     }
 
@@ -698,7 +700,7 @@ actor RunDirector {
         case .failed(let error):
             events.emit("error", ["message": error.message])
             end(.failed(error))
-        case .warning(let w): log("duo-capture: warning: \(w)")
+        case .warning(let w): warn(w)
         case .takeEnded(let result): await takeEnded(result)
         case .audioLevel(_, let peak): audioPeak = peak.rounded()
         case .takeStarted: break
@@ -812,9 +814,7 @@ actor RunDirector {
             // One camera: its frames coming back after a loss restore it.
             if plan.secondCamera == nil, lostCameras.contains(0), !stopped.contains(0) { cameraRestored(0) }
         }
-        let flowing = frames > 0 && now - lastProgressAt < Self.flowingWindow
-        if flowing != framesFlowing {
-            framesFlowing = flowing
+        if let flowing = frameFlow.observe(frames: frames, at: now) {
             events.emit("frames", ["flowing": flowing, "cameraFrames": frames])
             face.setFramesFlowing(flowing)
         }
@@ -1005,11 +1005,15 @@ actor RunDirector {
         lastStatusAt = now
         let s = await presenter.status(at: now)
         let counts = await capture.counts
+        let interval = plan.format.frameRate.frameDurationNanoseconds
         events.emit("status", ["trigger": trigger, "position": s.position, "length": s.length, "paused": s.paused,
                                "speed": s.speed, "secondsLeft": s.secondsLeft,
                                "mirror": "\(s.mirror.horizontal ? "h" : "")\(s.mirror.vertical ? "v" : "")",
                                "cameraFrames": counts.camera.frames, "operatorFrames": counts.operatorView.frames,
                                "subjectFrames": counts.subjectView.frames, "recording": current != nil,
+                               "cameraDropped": RunSummary.branch(counts.camera, interval: interval).dropped,
+                               "previewSkipped": RunSummary.branch(counts.operatorView, interval: interval).dropped,
+                               "subjectSkipped": RunSummary.branch(counts.subjectView, interval: interval).dropped,
                                "fontSize": s.fontSize])
     }
 
@@ -1030,12 +1034,27 @@ actor RunDirector {
         f.countdown = pending.map { settings.countdown.displayedValue(elapsed: now - $0.startedAt) ?? 1 }
         f.prompter = await presenter.status(at: now)
         f.hasScript = hasScript
-        f.droppedOperator = RunSummary.branch(counts.operatorView, interval: interval).dropped
-        f.droppedSubject = RunSummary.branch(counts.subjectView, interval: interval).dropped
+        f.cameraDropped = RunSummary.branch(counts.camera, interval: interval).dropped
+        f.previewSkipped = RunSummary.branch(counts.operatorView, interval: interval).dropped
+        f.subjectSkipped = RunSummary.branch(counts.subjectView, interval: interval).dropped
         f.audioPeakDB = audioPeak
         f.scriptProblems = presenter.scriptProblems.count
         face.show(f)
     }
+
+    /// A warning from the graph, at most once a minute of each kind. A view's sink that cannot draw
+    /// every frame (GStreamer's QoS "A lot of buffers are being dropped") is said to be the preview only.
+    private func warn(_ warning: String) {
+        let (show, held) = warnings.admit(warning, at: clock.now())
+        guard show else { return }
+        var line = "duo-capture: warning: \(warning)"
+        if warning.hasPrefix("operator_") || warning.hasPrefix("subject_") {
+            line += " (the preview skips frames this machine cannot draw in time; takes are not affected)"
+        }
+        if held > 0 { line += " (\(held) more like it in the last minute)" }
+        log(line)
+    }
+    private var warnings = WarningThrottle()
 
     // MARK: The end
 
@@ -1049,6 +1068,9 @@ actor RunDirector {
         if pending != nil { await cancelCountdown() }
         if current != nil { await stopTake() }
         if screenOn { screenOn = false; face.keepScreenOn(false, reason: "the run ended") }
+        for (warning, count) in warnings.pending {
+            log("duo-capture: warning: \(warning) (\(count) more like it since it was last shown)")
+        }
         let counts = await capture.counts
         await capture.stopCapture()
         // A run that never got its graph playing has no summary: its error says it all.

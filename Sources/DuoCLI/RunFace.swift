@@ -16,8 +16,11 @@ struct RunFigures: Sendable, Equatable {
     var prompter: PrompterStatus?
     /// Whether a script is loaded (the HUD shows its position only then).
     var hasScript = false
-    var droppedOperator: Int64 = 0
-    var droppedSubject: Int64 = 0
+    /// Frames the camera lost (a take records what the camera delivers).
+    var cameraDropped: Int64 = 0
+    /// Frames the preview and the subject view skipped (the screen only, never the take).
+    var previewSkipped: Int64 = 0
+    var subjectSkipped: Int64 = 0
     var audioPeakDB: Double?
     /// Possible notes the script held that were kept from the subject (fix them with check-script).
     var scriptProblems = 0

@@ -41,8 +41,11 @@ struct SessionSetup {
         if let identity = first.identity { CameraMemory.standard().remember(identity) }
         let encoder = try chooseEncoder(options.encoder)
         let audio = try resolveAudio(options.audio, recording: options.record, notices: &notices)
+        // The no-camera stand-in runs light unless a format was asked for: 1080p60 on a small machine made
+        // the frames-flowing watchdog call it lost, and the subject view flap.
+        let requested = options.format ?? (first.standIn ? standInFormat : nil)
         var plan = try GraphPlan(library: library, camera: camera, secondCamera: secondCamera,
-                                 individual: options.cameraMode == .individual, requested: options.format, minimumRate: options.minimumRate,
+                                 individual: options.cameraMode == .individual, requested: requested, minimumRate: options.minimumRate,
                                  aspect: options.aspect, encoder: encoder, container: options.container, audio: audio)
         // Whose face each camera sees: --faces, else a simulated camera's profile, else the subject's.
         let sources = [camera] + (secondCamera.map { [$0] } ?? [])
@@ -72,9 +75,14 @@ struct SessionSetup {
         return setup
     }
 
+    /// The format of the simulated camera that stands in when `--camera auto` finds none.
+    static let standInFormat = VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))
+
     /// A camera chosen, with what it is known by when it comes and goes and the lock that makes it ours.
     struct ResolvedCamera {
         var source: CameraSource
+        /// The simulated camera standing in for a missing one (`--camera auto` found none).
+        var standIn = false
         /// The device monitor's identity (`id:` in `duo-capture cameras`); nil for simulated cameras and
         /// a device given by path that the monitor does not list.
         var identity: String?
@@ -110,8 +118,8 @@ struct SessionSetup {
                 return try open(camera)
             }
             let inner = try loadProfile("inner")
-            notices.append("no camera found; using the simulated inner camera (--camera inner)")
-            return ResolvedCamera(source: .simulated(inner))
+            notices.append("no camera found; using the simulated inner camera at \(standInFormat) (--camera inner --format WxH@FPS for another)")
+            return ResolvedCamera(source: .simulated(inner), standIn: true)
         }
     }
 

@@ -8,8 +8,12 @@ import Foundation
 struct RunSummary: Encodable {
     struct Branch: Encodable {
         let frames: Int64
-        /// Frames missing from the branch's timestamp sequence (the leaky queues' drops).
+        /// Frames missing from the branch's timestamp sequence (the leaky queues' drops). For the two views
+        /// these are frames the screen skipped, never the take's: `skipped` says so (`dropped` is kept equal
+        /// for scripts written against earlier versions).
         let dropped: Int64
+        var skipped: Int64?
+        func view() -> Branch { var b = self; b.skipped = dropped; return b }
     }
     struct Take: Encodable {
         let number: Int
@@ -62,7 +66,7 @@ struct RunSummary: Encodable {
         firstPreviewFrameMs = firstPreviewFrame.map { Double($0 - DuoCaptureMain.launchMicros) / 1000 }
         self.source = source; self.format = format; self.encoder = encoder; self.container = container
         self.seconds = seconds; self.endReason = endReason; self.camera = camera
-        self.operatorView = operatorView; self.subjectView = subjectView; self.takes = takes
+        self.operatorView = operatorView.view(); self.subjectView = subjectView.view(); self.takes = takes
     }
 
     /// A take's line in the summary, from what the session saw.
@@ -86,15 +90,15 @@ struct RunSummary: Encodable {
         var lines = [
             "duo-capture: \(String(format: "%.1f", seconds)) s from \(source) at \(format) (\(endReason))",
             "  camera    \(camera.frames) frames, \(camera.dropped) dropped",
-            "  operator  \(operatorView.frames) frames, \(operatorView.dropped) dropped"
+            "  operator  \(operatorView.frames) frames, \(operatorView.dropped) skipped by the preview"
                 + (firstPreviewFrameMs.map { String(format: ", first after %.0f ms", $0) } ?? ""),
-            "  subject   \(subjectView.frames) frames, \(subjectView.dropped) dropped",
+            "  subject   \(subjectView.frames) frames, \(subjectView.dropped) skipped by the subject view",
         ]
         for t in takes {
             lines.append("  take \(t.number)    \(t.file): \(t.frames) frames, \(String(format: "%.2f", t.durationSeconds)) s, \(encoder) in \(container)"
                          + (t.audioBuffers.map { ", \($0) audio buffers" } ?? "")
                          + (t.startLatencyMs.map { String(format: ", first frame %.1f ms after the countdown", $0) } ?? "")
-                         + (t.dropped > 0 ? ", \(t.dropped) dropped" : "")
+                         + ", \(t.dropped) dropped"
                          + (t.error.map { " — \($0)" } ?? ""))
         }
         return lines.joined(separator: "\n")

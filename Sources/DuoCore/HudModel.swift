@@ -39,8 +39,12 @@ public struct HudModel: Sendable, Hashable {
 
     /// Audio peak level, dBFS, when the session has an audio branch with a level meter.
     public var audioPeakDB: Double?
-    public var droppedOperator: Int64 = 0
-    public var droppedSubject: Int64 = 0
+    /// Frames the camera (and so the take) lost: what a recording misses.
+    public var cameraDropped: Int64 = 0
+    /// Frames the operator preview and the subject view skipped because the machine could not draw them
+    /// in time: the display only, never the take.
+    public var previewSkipped: Int64 = 0
+    public var subjectSkipped: Int64 = 0
     public var message: String?
     /// Markup in the script that could be a note but is malformed (kept from the subject).
     public var scriptProblems = 0
@@ -74,7 +78,8 @@ public struct HudModel: Sendable, Hashable {
             l.append("script: \(scriptProblems) malformed note\(scriptProblems == 1 ? "" : "s") kept from the subject (check-script)")
         }
         if let db = audioPeakDB { l.append(String(format: "audio peak %.0f dB", db)) }
-        l.append("dropped frames: operator \(droppedOperator), subject \(droppedSubject)")
+        // Two figures that must not be confused: a take's lost frames, and frames only the screen skipped.
+        l.append("\(recording ? "take" : "camera") \(cameraDropped) dropped  ·  preview skipped \(previewSkipped), subject \(subjectSkipped) (screen only)")
         if let message { l.append(message) }
         return l
     }

@@ -91,11 +91,12 @@ final class MonitorChoiceTests: XCTestCase {
         hud.scriptProgress = 0.5
         hud.secondsLeft = 75
         hud.notes = ["smile"]
-        hud.droppedOperator = 3
+        hud.previewSkipped = 312
         let more = hud.lines.joined(separator: "\n")
         XCTAssertTrue(more.contains("script 50%  1:15 left"), more)
         XCTAssertTrue(more.contains("note: smile"), more)
-        XCTAssertTrue(more.contains("dropped frames: operator 3"), more)
+        // The preview's skipped frames are a figure apart from the camera's (and take's) dropped ones.
+        XCTAssertTrue(more.contains("camera 0 dropped  ·  preview skipped 312, subject 0 (screen only)"), more)
         XCTAssertFalse(more.contains("audio"), "no audio line without an audio branch")
         hud.audioPeakDB = -12
         XCTAssertTrue(hud.lines.contains("audio peak -12 dB"), "\(hud.lines)")
