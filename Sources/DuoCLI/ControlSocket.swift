@@ -172,10 +172,29 @@ final class ControlSocket: @unchecked Sendable {
         // MSG_NOSIGNAL: a client that went away must not kill the run with SIGPIPE.
         let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         guard sent != bytes.count else { return }
+        if sent > 0 {
+            // Part of the line went: the rest follows (waiting briefly for room) before the client is
+            // dropped, so it never reads half an event. Only a client that reads nothing at all for half a
+            // second mid-line is cut there.
+            finish(Array(bytes[sent...]), to: fd)
+            return drop(fd)
+        }
         if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK { return drop(fd) }   // gone: its reader ends it
         let last = Array((Self.errorLine("control: this client fell behind reading events and was disconnected") + "\n").utf8)
         if sent < 0 { _ = last.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) } }
         drop(fd)
+    }
+
+    /// Sends what is left of a line, waiting at most 500 ms in all for the client to make room.
+    private func finish(_ rest: [UInt8], to fd: Int32) {
+        var rest = rest[...]
+        let deadline = DispatchTime.now().uptimeNanoseconds + 500_000_000
+        while !rest.isEmpty, DispatchTime.now().uptimeNanoseconds < deadline {
+            var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            guard poll(&ready, 1, 50) >= 0 else { return }
+            let n = rest.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if n > 0 { rest = rest.dropFirst(n) } else if n < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return }
+        }
     }
 
     /// Stops sending to `fd` and wakes its reader, which closes it.

@@ -61,14 +61,17 @@ final class EventLog: @unchecked Sendable {
         if debugging { Diagnostics.debug("event \(String(decoding: data, as: UTF8.self))") }
     }
 
-    /// One whole line per write (O_APPEND). A failure (a full disk, a file that went away) stops the
-    /// file, never the run: the events still reach the control clients.
+    /// One whole line per write (O_APPEND), or nothing: a line the disk had room for only part of is cut
+    /// off again, so a reader never meets half an event. A failure (a full disk, a file that went away)
+    /// stops the file, never the run: the events still reach the control clients.
     private func append(_ line: Data) {
         let failure = lock.withLock { () -> String? in
             guard fd >= 0 else { return nil }
+            let before = lseek(fd, 0, SEEK_END)
             let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             guard written != line.count else { return nil }
-            let reason = written < 0 ? String(cString: strerror(errno)) : "a short write"
+            let reason = written < 0 ? String(cString: strerror(errno)) : "the disk is full"
+            if written > 0, before >= 0 { _ = ftruncate(fd, before) }
             Glibc.close(fd)
             fd = -1
             return reason

@@ -73,6 +73,9 @@ final class HardeningTests: XCTestCase {
         let script = """
             mount -t tmpfs -o size=4k duo-capture-full "\(full)" || exit 99
             "$0" "$@"
+            status=$?
+            cp "\(full)/events.jsonl" "\(dir)/events-on-the-full-disk.jsonl"
+            exit $status
             """
         let unshare = getuid() == 0 ? ["/usr/bin/unshare", "-m"] : ["/usr/bin/unshare", "-r", "-m"]
         let run = try BackgroundRun(base + ["--record", "--countdown", "0", "--duration", "3", "--record-dir", dir,
@@ -82,6 +85,13 @@ final class HardeningTests: XCTestCase {
         XCTAssertNotEqual(status, 99, "could not mount a size-limited tmpfs: \(run.stderr)")
         XCTAssertEqual(status, 0, run.stderr)
         XCTAssertEqual(run.stderr.components(separatedBy: "writing failed").count - 1, 1, run.stderr)
+        // Whole lines or nothing: a line the disk had room for only part of is not left half written.
+        let written = try String(contentsOfFile: "\(dir)/events-on-the-full-disk.jsonl", encoding: .utf8)
+        XCTAssertGreaterThan(written.count, 3_000, "the file filled the disk")
+        XCTAssertTrue(written.hasSuffix("\n"), "ends with a whole line: …\(written.suffix(80))")
+        for line in written.split(separator: "\n") {
+            XCTAssertNotNil(try? JSONSerialization.jsonObject(with: Data(line.utf8)), "a whole event: \(line)")
+        }
         let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
         XCTAssertEqual(report.endReason, "duration reached")
         let take = try XCTUnwrap(report.takes.first)
