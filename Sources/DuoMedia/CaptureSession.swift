@@ -184,6 +184,7 @@ public actor CaptureSession {
             throw ElementPackages.missingElementError(element, neededFor: "the capture graph")
         }
         try GStreamer.require(plan.recordElements, for: "recording takes")
+        try TakeRecorder.checkRecordSink(plan)
         let p = try Self.parse(description)
         // Take branches post their own EOS; forward them so a take can be finalised while the preview runs.
         p.set("message-forward", true)

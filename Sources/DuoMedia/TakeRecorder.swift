@@ -289,6 +289,19 @@ actor TakeRecorder {
         eosWaiters.removeValue(forKey: key)?.resume()
     }
 
+    /// A take's sink must write the file it is given: a record.gst ending in fakesink (or a sink without
+    /// a location) would count frames into nothing and report a take that was never written. Checked
+    /// before the graph starts, on a take's bin parsed and thrown away.
+    static func checkRecordSink(_ plan: GraphPlan) throws(DuoError) {
+        let bin = try parseBin(try plan.recordDescription(location: "/dev/null/check.\(plan.container.rawValue)"), name: "check")
+        guard let sink = bin.child(.recordSink) else {
+            throw .input("pipeline file record.gst must keep the element named record_sink; check Pipelines/")
+        }
+        guard sink.has("location") else {
+            throw .input("pipeline file record.gst: record_sink writes no file (it has no location, such as a fakesink); end the branch in filesink name=record_sink location=\"{{location}}\"")
+        }
+    }
+
     static func parseBin(_ description: String, name: String, what: String = "the record branch",
                          file: String = "record.gst and the encoder and muxer files") throws(DuoError) -> ElementRef {
         var error: UnsafeMutablePointer<GError>? = nil

@@ -227,6 +227,14 @@ final class CommandLineTests: XCTestCase {
         try record.replacingOccurrences(of: "name=record_sink", with: "name=sink").write(toFile: "\(pipelines)/record.gst", atomically: true, encoding: .utf8)
         try assertError(["--headless", "--source", "videotestsrc", "--audio", "none", "--record", "--countdown", "0", "--duration", "1",
                          "--record-dir", dir, "--pipelines", pipelines], exit: 65, mentions: ["record.gst", "record_sink"])
+        // A record branch that ends in fakesink would count frames into no file: refused before the graph
+        // starts, with no take reported.
+        let sinkless = record.replacingOccurrences(of: #"filesink name=record_sink location="{{location}}" async=false buffer-mode=unbuffered"#,
+                                                   with: "fakesink name=record_sink async=false")
+        XCTAssertNotEqual(sinkless, record, "record.gst ends in the filesink this test replaces")
+        try sinkless.write(toFile: "\(pipelines)/record.gst", atomically: true, encoding: .utf8)
+        try assertError(["--headless", "--source", "videotestsrc", "--audio", "none", "--record", "--countdown", "0", "--duration", "1",
+                         "--record-dir", dir, "--pipelines", pipelines], exit: 65, mentions: ["record.gst", "writes no file"])
     }
 
     /// A real missing plugin: GStreamer is pointed at a plugin folder without x264 and openh264.
