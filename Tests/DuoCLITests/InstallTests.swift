@@ -39,6 +39,34 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(desktop.contains("Exec=\(prefix)/bin/duo-capture --accessory teleprompter"), desktop)
         let completion = try shell("source '\(prefix)/share/bash-completion/completions/duo-capture' && complete -p duo-capture", in: elsewhere)
         XCTAssertEqual(completion.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "complete -F _duo_capture duo-capture")
+        try assertRunsByName(binDirectory: "\(prefix)/bin")
+    }
+
+    /// As a user types it after installing: `duo-capture` found on PATH, from a folder that is neither
+    /// the binary's nor a checkout, in a fresh account (HOME set, no XDG variables): it finds its data,
+    /// records into $HOME/Videos/duo-capture and keeps its state under $HOME, not the password file's home.
+    private func assertRunsByName(binDirectory: String) throws {
+        let home = try scratchDirectory(self) + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let elsewhere = try scratchDirectory(self)
+        var fresh: [String: String] = ["HOME": home, "PATH": "\(binDirectory):/usr/bin:/bin", "DUO_CAPTURE_DATA": ""]
+        for name in ["XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_VIDEOS_DIR"] { fresh[name] = "" }
+        let which = try shell("command -v duo-capture", in: elsewhere, environment: fresh)
+        XCTAssertEqual(which.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "\(binDirectory)/duo-capture")
+        let plain = try shell("duo-capture --headless --source videotestsrc --duration 1", in: elsewhere, environment: fresh)
+        XCTAssertEqual(plain.status, 0, "typed by name from \(elsewhere): \(plain.stderr)")
+        XCTAssertFalse(plain.stderr.contains("cannot find"), plain.stderr)
+        let script = "\(elsewhere)/talk.md"
+        try "# Hello\n\nA short script for a fresh account.\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let take = try shell("duo-capture --headless --camera inner --format 320x180@30 --script talk.md --record --countdown 0 --duration 1 --json --quiet",
+                             in: elsewhere, environment: fresh)
+        XCTAssertEqual(take.status, 0, take.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(take.stdout.utf8))
+        let file = try XCTUnwrap(report.takes.first).file
+        XCTAssertTrue(file.hasPrefix("\(home)/Videos/duo-capture/"), "the take goes under the fresh HOME: \(file)")
+        XCTAssertGreaterThan(try MediaInspector.decode(file).video.frames, 20)
+        let remembered = try String(contentsOfFile: "\(home)/.local/state/duo-capture/last-script", encoding: .utf8)
+        XCTAssertTrue(remembered.contains("talk.md"), "state under $HOME/.local/state: \(remembered)")
     }
 
     /// The Debian package (Scripts/build-deb.sh, packaging the binary built for the tests) installs with
@@ -58,6 +86,7 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(files.contains("/usr/bin/duo-capture") && files.contains("/usr/share/duo-capture/Pipelines/record.gst"), "\(files.prefix(10))")
         let run = try shell("/usr/bin/duo-capture --headless --camera inner --format 320x180@30 --duration 0.5", in: out, environment: ["DUO_CAPTURE_DATA": ""])
         XCTAssertEqual(run.status, 0, run.stderr)
+        try assertRunsByName(binDirectory: "/usr/bin")
         let purge = try shell("dpkg --purge duo-capture", in: out)
         XCTAssertEqual(purge.status, 0, purge.stderr)
         let left = files.filter { path in
