@@ -154,11 +154,13 @@ protocol TestDesktop: AnyObject {
 }
 
 /// Runs a tool to completion with `environment`; its output, and the status.
-func runTool(_ tool: String, _ args: [String], environment: [String: String], binary: Bool = false) throws -> VirtualDesktop.Result {
+func runTool(_ tool: String, _ args: [String], environment: [String: String], binary: Bool = false,
+             directory: URL? = nil) throws -> VirtualDesktop.Result {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = [tool] + args
     p.environment = environment
+    if let directory { p.currentDirectoryURL = directory }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err

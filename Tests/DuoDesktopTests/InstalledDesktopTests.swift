@@ -1,0 +1,51 @@
+import Foundation
+import XCTest
+
+/// The design card's command, as a new user types it after `Scripts/install.sh`: `duo-capture
+/// --accessory teleprompter`, found on PATH, from another folder, in a fresh account (HOME set, no XDG
+/// variables, no camera): the welcome script is on the subject monitor, read back with OCR.
+final class InstalledDesktopTests: XCTestCase {
+    func testTheTypedCommandShowsTheWelcomeScriptOnTheSubjectMonitor() throws {
+        let desktop = try VirtualDesktop(test: self)
+        let prefix = desktop.directory.appendingPathComponent("prefix").path
+        let install = try runTool("/bin/bash", ["Scripts/install.sh", "--prefix", prefix, "--binary", DesktopEndToEndTests.binary.path],
+                                  environment: ProcessInfo.processInfo.environment, directory: VirtualDesktop.repositoryRoot)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        let home = desktop.directory.appendingPathComponent("fresh-home")
+        let elsewhere = desktop.directory.appendingPathComponent("somewhere-else")
+        for folder in [home, elsewhere] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let events = desktop.directory.appendingPathComponent("events.jsonl")
+        let unset = ["XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_VIDEOS_DIR", "DUO_CAPTURE_DATA",
+                     "DUO_TEST_CAMERAS"].flatMap { ["-u", $0] }
+        let p = try desktop.launch("/usr/bin/env", unset + ["HOME=\(home.path)", "PATH=\(prefix)/bin:/usr/bin:/bin",
+                                                            "duo-capture", "--accessory", "teleprompter", "--events", events.path],
+                                   log: "typed.log", directory: elsewhere)
+        let app = DesktopEndToEndTests.App(process: p, events: events)
+        let shown = try app.wait("the subject view to be shown", timeout: 60) {
+            $0["event"] as? String == "availability" && $0["shown"] as? Bool == true
+        }
+        XCTAssertEqual(shown.event["subjectMonitor"] as? String, "DUMMY1")
+        XCTAssertTrue(desktop.tail("typed.log").contains("1280x720@30"), "the no-camera stand-in runs light: \(desktop.tail("typed.log"))")
+        var text = ""
+        try waitFor("the welcome script on the subject monitor", timeout: 30, interval: 0.5) {
+            let shot = desktop.directory.appendingPathComponent("subject.png").path
+            let crop = try desktop.run("import", ["-window", "root", "-crop", "1280x720+1280+0", "+repage", shot])
+            guard crop.status == 0 else { throw Failure("import failed: \(crop.stderr)") }
+            text = try runTool("tesseract", [shot, "-"], environment: ProcessInfo.processInfo.environment).stdout
+            return text.contains("Welcome") && text.contains("welcome script")
+        }
+        XCTAssertFalse(text.contains("operator only"), "the welcome script's note never reaches the subject: \(text)")
+        // The operator monitor is the other one: no teleprompter text there.
+        let operatorShot = desktop.directory.appendingPathComponent("operator.png").path
+        _ = try desktop.run("import", ["-window", "root", "-crop", "1280x720+0+0", "+repage", operatorShot])
+        let operatorText = try runTool("tesseract", [operatorShot, "-"], environment: ProcessInfo.processInfo.environment).stdout
+        XCTAssertFalse(operatorText.contains("welcome script. It scrolls"), "the script is on the subject monitor only: \(operatorText)")
+        // A speed change is remembered for the script: under the fresh HOME, not the password file's.
+        try desktop.key("Up")
+        let speeds = home.appendingPathComponent(".local/state/duo-capture/speeds.json").path
+        try waitFor("the speed to be remembered under $HOME", timeout: 20) { FileManager.default.fileExists(atPath: speeds) }
+        try desktop.key("q")
+        try waitFor("duo-capture to quit", timeout: 30) { !p.isRunning }
+        XCTAssertEqual(p.terminationStatus, 0, desktop.tail("typed.log"))
+    }
+}
