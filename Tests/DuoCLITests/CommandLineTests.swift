@@ -126,6 +126,22 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try MediaInspector.decode(file).video.frames, 30)
     }
 
+    /// Caps read as a GStreamer user writes them: the Duo pair's common 1080p60 is `framerate=60/1`,
+    /// never an unreduced `60000/1000`.
+    func testPrintedCapsUseReducedFractions() throws {
+        let run = try duoCapture(["pipeline", "--camera", "inner", "--camera", "outer"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("framerate=60/1"), run.stdout)
+        let rates = run.stdout.components(separatedBy: "framerate=").dropFirst().map { $0.prefix { "0123456789/".contains($0) } }
+        XCTAssertFalse(rates.isEmpty)
+        for rate in rates {
+            let terms = rate.split(separator: "/").compactMap { Int($0) }
+            XCTAssertEqual(terms.count, 2, String(rate))
+            func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+            XCTAssertEqual(gcd(terms[0], terms[1]), 1, "framerate=\(rate) is not reduced")
+        }
+    }
+
     /// The printed command is safe to pipe to sh: a record folder named like shell code stays a name.
     func testPipelineCommandIsSafeToPasteIntoAShell() throws {
         let dir = try scratchDirectory(self)

@@ -56,6 +56,14 @@ final class FormatTests: XCTestCase {
         XCTAssertTrue(FrameRate(30000, 1001) < FrameRate(30))
         XCTAssertEqual(FrameRate(60, 2), FrameRate(30))
         XCTAssertEqual(FrameRate(30).frameDurationNanoseconds, 33_333_333)
+        // Kept reduced, so caps print as GStreamer users write them.
+        XCTAssertEqual(FrameRate(60000, 1000).capsValue, "60/1")
+        XCTAssertEqual(FrameRate(30000, 1001).capsValue, "30000/1001")
+        // Huge terms compare without trapping, and a fraction GStreamer cannot hold is refused.
+        XCTAssertTrue(FrameRate(Int.max - 1, Int.max) < FrameRate(1))
+        XCTAssertEqual(FrameRate.parse("10000000000/10000000000"), FrameRate(1))
+        XCTAssertNil(FrameRate.parse("10000000001/10000000000"), "terms beyond a 32-bit int")
+        XCTAssertEqual(VideoFormat.parse("320x240@10000000000/10000000000")?.frameRate, FrameRate(1))
     }
 
     func testBestFormatRespectsLimitInEveryDimension() {
