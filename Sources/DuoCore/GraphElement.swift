@@ -29,6 +29,10 @@ public enum GraphElement: String, Sendable, CaseIterable {
     case recordQueue = "record_queue"
     case recordSink = "record_sink"
     case recordAudioQueue = "record_audio_queue"
+    /// Voice-follow's recogniser (pocketsphinx) and its branch's ends.
+    case recogniser
+    case voiceQueue = "voice_queue"
+    case voiceSink = "voice_sink"
 
     /// The pipeline files (names without `.gst`) that must define this element, as it is spelled there.
     public var definedIn: [(file: String, spelled: String)] {
@@ -45,6 +49,7 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .audioTee, .audioSink: [("audio", rawValue)]
         case .recordQueue, .recordSink: [("record", rawValue)]
         case .recordAudioQueue: [("record-audio", rawValue)]
+        case .recogniser, .voiceQueue, .voiceSink: [("voice-follow", rawValue)]
         }
     }
 

@@ -1,0 +1,74 @@
+/// Who a failure in the graph belongs to, so that each part fails alone: a take's error ends that take,
+/// a camera's is that camera's loss, a remote display's drops that display, the recogniser's turns
+/// voice-follow off, the microphone's ends the sound, the subject view's shuts that view; only what
+/// belongs to none of them fails the run.
+///
+/// Thread: value type, Sendable.
+public enum FaultOwner: Sendable, Hashable {
+    case take(Int)
+    case camera(Int)
+    case remote(Int)
+    case recogniser
+    case microphone
+    case subjectView
+    case graph
+}
+
+/// The routing of a failure from the element that posted it to its owner: a pure function of the
+/// element's name, the names of the bins it sits in (innermost first), and what the graph knows of its
+/// own branches. Side branches live in bins named for them (`take3`, `remote0`, `voice`), so an error
+/// from one is recognised by its bin even after the branch was detached, and even from an element the
+/// pipeline file left unnamed.
+///
+/// Thread: value type, Sendable; owned by the capture session's actor.
+public struct FaultRouting: Sendable, Equatable {
+    /// Each camera's chain, by element name (unnamed converters and decoders a camera file leaves to
+    /// GStreamer's naming included).
+    public var cameraElements: [Int: Set<String>] = [:]
+    /// Elements of the audio source's chain up to and including the audio tee.
+    public var audioElements: Set<String> = []
+    public var hasAudio = false
+
+    public init() {}
+
+    /// The names that mark side branches: a take's bin `takeN`; a remote display's bin `remoteN_bin`
+    /// and its elements `remoteN_…`; a recogniser's bin `voiceN` and its elements `voice_…`.
+    public static func takeBin(_ number: Int) -> String { "take\(number)" }
+    public static func remoteBin(_ index: Int) -> String { "remote\(index)_bin" }
+    public static func recogniserBin(_ generation: Int) -> String { "voice\(generation)" }
+
+    /// The owner of a failure posted by `element` inside the bins `ancestors` (innermost first, the
+    /// pipeline itself excluded). `playing`: a camera's error before the graph plays is the graph's (the
+    /// run cannot start), after it the camera's loss.
+    public func owner(of element: String, ancestors: [String] = [], playing: Bool = true) -> FaultOwner {
+        for name in [element] + ancestors {
+            let head = String(name.prefix { $0 != "_" })
+            if let n = Self.number(head, after: "take") { return .take(n) }
+            if let n = Self.number(head, after: "remote") { return .remote(n) }
+            if head == "voice" || Self.number(head, after: "voice") != nil { return .recogniser }
+        }
+        if element == GraphElement.recogniser.rawValue { return .recogniser }
+        if let camera = cameraIndex(of: element) { return playing ? .camera(camera) : .graph }
+        if hasAudio, audioElements.contains(element) || element == GraphElement.audioTee.rawValue || element.hasPrefix("audio_") {
+            return .microphone
+        }
+        if element.hasPrefix("subject_") { return .subjectView }
+        return .graph
+    }
+
+    /// Camera A (0) or B (1): one of its chain's elements, or named `camera…` / `camera_b…`.
+    public func cameraIndex(of element: String) -> Int? {
+        if let (index, _) = cameraElements.first(where: { $0.value.contains(element) }) { return index }
+        if element == "camera_b" || element.hasPrefix("camera_b_") { return 1 }
+        if element == "camera" || element.hasPrefix("camera_") { return 0 }
+        return nil
+    }
+
+    /// `N` of a name that is exactly `prefix` followed by digits.
+    static func number(_ name: String, after prefix: String) -> Int? {
+        guard name.hasPrefix(prefix) else { return nil }
+        let digits = name.dropFirst(prefix.count)
+        guard !digits.isEmpty, digits.allSatisfy(\.isNumber) else { return nil }
+        return Int(digits)
+    }
+}

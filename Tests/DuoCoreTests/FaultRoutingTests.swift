@@ -1,0 +1,49 @@
+import DuoCore
+import XCTest
+
+/// Each failure reaches its own owner, from synthetic element names: one per owner, and the cases that
+/// used to slip through (an unnamed element in a camera chain or a remote branch, a second error from a
+/// remote branch already detached).
+final class FaultRoutingTests: XCTestCase {
+    private var routing: FaultRouting {
+        var r = FaultRouting()
+        r.cameraElements = [0: ["camera", "jpegdec3", "camera_caps"], 1: ["camera_b", "videoconvert7", "camera_b_caps"]]
+        r.audioElements = ["audio_source", "audioconvert2", "audio_caps", "audio_level", "at"]
+        r.hasAudio = true
+        return r
+    }
+
+    func testEachOwnerFromItsElementNames() {
+        let r = routing
+        XCTAssertEqual(r.owner(of: "record_sink", ancestors: ["take3"]), .take(3))
+        XCTAssertEqual(r.owner(of: "x264enc12", ancestors: ["take12"]), .take(12), "an unnamed encoder in a take's bin")
+        XCTAssertEqual(r.owner(of: "jpegdec3"), .camera(0), "an unnamed decoder in camera A's chain")
+        XCTAssertEqual(r.owner(of: "camera_b"), .camera(1))
+        XCTAssertEqual(r.owner(of: "camera_b_rotate"), .camera(1), "named camera_b…")
+        XCTAssertEqual(r.owner(of: "camera_flip"), .camera(0), "named camera…")
+        XCTAssertEqual(r.owner(of: "remote2_sink", ancestors: ["remote2_bin"]), .remote(2))
+        XCTAssertEqual(r.owner(of: "videoscale41", ancestors: ["remote0_bin"]), .remote(0), "an unnamed scaler in a remote branch")
+        XCTAssertEqual(r.owner(of: "remote1_encoder"), .remote(1), "a remote branch's element after the branch was detached")
+        XCTAssertEqual(r.owner(of: "recogniser", ancestors: ["voice3"]), .recogniser)
+        XCTAssertEqual(r.owner(of: "audioresample9", ancestors: ["voice1"]), .recogniser)
+        XCTAssertEqual(r.owner(of: "audioconvert2"), .microphone)
+        XCTAssertEqual(r.owner(of: "at"), .microphone)
+        XCTAssertEqual(r.owner(of: "subject_sink"), .subjectView)
+        XCTAssertEqual(r.owner(of: "operator_sink"), .graph)
+        XCTAssertEqual(r.owner(of: "t"), .graph)
+    }
+
+    func testACameraErrorBeforeTheGraphPlaysIsTheGraphs() {
+        XCTAssertEqual(routing.owner(of: "camera", playing: false), .graph, "a run that cannot start its camera fails")
+    }
+
+    func testLookAlikeNamesAreNotSideBranches() {
+        let r = routing
+        XCTAssertEqual(r.owner(of: "takeover"), .graph)
+        XCTAssertEqual(r.owner(of: "remotely_sink"), .graph)
+        XCTAssertEqual(r.owner(of: "voiceover"), .graph)
+        var silent = routing
+        silent.hasAudio = false
+        XCTAssertEqual(silent.owner(of: "audioconvert2"), .graph, "no audio branch: no microphone to blame")
+    }
+}
