@@ -147,18 +147,16 @@ actor RunDirector {
 
     // Takes.
     private var recordDirectory: String?
-    private var nextTake = 1
-    private struct Pending { let take: Int; let startedAt: Int64; let end: Int64; let endsRun: Bool }
-    private var pending: Pending?
-    private struct Current { let take: Int; let start: Int64 }
-    private var current: Current?
+    /// Countdowns, the take recording, numbering, segments and the run's end: decided there.
+    private var takes: TakeSchedule
+    private var pending: TakeSchedule.Countdown? { takes.pending }
+    private var current: TakeSchedule.Current? { takes.current }
     private var ended: [TakeResult] = []
 
     // The run.
     private(set) var isStarted = false
     private var startedDate = Date()
     private var startedAt: Int64 = 0
-    private var runEnd: Int64?
     private var endReason: EndReason?
     private var accessoryEnabled: Bool
     private var cameraLabel: String
@@ -185,6 +183,7 @@ actor RunDirector {
         self.face = face; self.clock = clock; self.events = events; self.log = log
         sidecars = SidecarWriter(plan: plan, countdown: settings.countdown, log: log)
         recordDirectory = settings.recordDirectory
+        takes = TakeSchedule(countdown: settings.countdown, attachLead: Self.attachLead, duration: settings.duration)
         accessoryEnabled = settings.accessoryEnabled
         scriptPath = settings.scriptPath
         cameraLabel = plan.camera.label
@@ -269,12 +268,12 @@ actor RunDirector {
         lastProgressAt = startedAt
         log("duo-capture: capturing \(plan.camera.label) at \(plan.format) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat))")
         events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
+        takes.runStarted(at: startedAt, recording: settings.record)
         if settings.record {
             // --record: the take starts when the countdown ends; --duration then counts from its start.
             await record(endingRun: true)
-        } else if let seconds = settings.duration {
-            runEnd = startedAt + Int64(seconds * 1e9)
-            wake(at: runEnd!)
+        } else if let end = takes.runEnd {
+            wake(at: end)
         }
         if plan.deviceIdentities.contains(where: { $0 != nil }) {
             // A camera that comes or goes is looked at at once, not at the next tick.
@@ -336,18 +335,13 @@ actor RunDirector {
         let now = clock.now()
         switch command {
         case .record:
-            if pending != nil || current != nil { return refuse("a take is already recording or counting down; send stop first") }
             await record()
         case .stop:
-            if pending != nil { await cancelCountdown() }
-            else if current != nil { await stopTake() }
-            else { refuse("nothing is recording") }
+            await carry(takes.stop())
         case .toggleRecord:
-            if current != nil { await stopTake() }
-            else if pending != nil { await cancelCountdown() }
-            else { await record() }
+            if takes.isBusy { await carry(takes.toggle(at: now)) } else { await record() }
         case .cancelCountdown:
-            if pending != nil { await cancelCountdown() } else { refuse("no countdown is running") }
+            await carry(takes.cancel())
         case .quit:
             end(.quit)
         case .accessory(let on):
@@ -417,28 +411,38 @@ actor RunDirector {
     /// Starts the countdown; the take begins at its end, in pipeline time. A 0 s countdown starts at once.
     /// `endingRun`: the `--record` take, whose start `--duration` counts from.
     private func record(endingRun endsRun: Bool = false) async {
-        if recordDirectory == nil {
+        if !takes.isBusy, recordDirectory == nil {
             do throws(DuoError) { recordDirectory = try SessionSetup.prepareRecordDirectory(settings.recordDirectoryOption) } catch {
                 return takeCannotStart(error)
             }
         }
+        await carry(takes.record(at: clock.now(), endsRun: endsRun))
+    }
+
+    /// Carries out the take schedule's decision.
+    private func carry(_ decision: TakeSchedule.Decision) async {
         let now = clock.now()
-        let length = Int64(settings.countdown.seconds) * nanosecondsPerSecond
-        guard length > 0 else { return await begin(take: nextTake, at: now, endsRun: endsRun) }
-        pending = Pending(take: nextTake, startedAt: now, end: now + length, endsRun: endsRun)
-        log("duo-capture: recording starts in \(settings.countdown.seconds) s")
-        events.emit("countdown", ["seconds": settings.countdown.seconds, "take": nextTake])
-        await presenter.countdownStarted(at: now)
-        wake(at: now + length - Self.attachLead)
+        switch decision {
+        case .nothing: break
+        case .refuse(let why): refuse(why)
+        case .countdown(let take, let seconds, let attachAt):
+            log("duo-capture: recording starts in \(seconds) s")
+            events.emit("countdown", ["seconds": seconds, "take": take])
+            await presenter.countdownStarted(at: now)
+            wake(at: attachAt)
+        case .cancelCountdown(let take):
+            await presenter.countdownCancelled(at: now)
+            events.emit("countdown-cancelled", ["take": take])
+            log("duo-capture: countdown cancelled")
+        case .begin(let take, let at, let endsRun): await begin(take: take, at: at, endsRun: endsRun)
+        case .stop: await stopTake()
+        }
     }
 
     /// Cancels a countdown that has not started its take: nothing is recorded, nothing is left behind.
     private func cancelCountdown() async {
-        guard let p = pending else { return }
-        pending = nil
-        await presenter.countdownCancelled(at: clock.now())
-        events.emit("countdown-cancelled", ["take": p.take])
-        log("duo-capture: countdown cancelled")
+        guard pending != nil else { return }
+        await carry(takes.cancel())
     }
 
     private func begin(take number: Int, at start: Int64, endsRun: Bool) async {
@@ -452,26 +456,15 @@ actor RunDirector {
             if endsRun { end(.failed(error)) }
             return
         }
-        nextTake = number + 1
-        current = Current(take: number, start: actual)
+        takes.began(take: number, at: actual, endsRun: endsRun)
         await updateScreenOn()
         await presenter.takeStarted(at: actual)
         // Individual mode: the files of one take split by camera share an id and count their segments.
-        var segment: (id: String, number: Int)?
-        if plan.individual {
-            let file = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-            let id = splitting ? (takeGroup?.id ?? file) : file
-            let files = (splitting ? takeGroup?.files ?? [] : []) + [(path as NSString).lastPathComponent]
-            takeGroup = (id, files)
-            segment = (id, files.count)
-        }
+        let segment = plan.individual ? takes.segment(forFile: path) : nil
         sidecars.started(take: number, path: path, camera: await capture.activeCamera, segment: segment)
         events.emit("take-started", ["take": number, "file": path])
         log("duo-capture: recording take \(number) to \(path)")
-        if endsRun, let seconds = settings.duration {
-            runEnd = actual + Int64(seconds * 1e9)
-            wake(at: runEnd!)
-        }
+        if endsRun, let end = takes.runEnd { wake(at: end) }
     }
 
     private func takeCannotStart(_ error: DuoError) {
@@ -488,15 +481,14 @@ actor RunDirector {
     /// Every take's end, whether a command stopped it or it failed by itself: reported exactly once.
     private func takeEnded(_ result: TakeResult) async {
         guard !ended.contains(where: { $0.number == result.number }) else { return }
-        if current?.take == result.number { current = nil }
+        takes.ended(take: result.number)
         await updateScreenOn()
         ended.append(result)
         // The markers are read before the presenter hears of the end (which resets the scroll).
         let markers = await presenter.markersPassed(from: result.startRunningTime, to: result.endRunningTime)
         await presenter.takeEnded(at: result.endRunningTime)
         // The last segment of a take split by camera lists every segment's file.
-        let last = plan.individual && !splitting ? takeGroup?.files : nil
-        sidecars.ended(result, markers: markers, interruptions: interruptions, segments: (last?.count ?? 0) > 1 ? last : nil)
+        sidecars.ended(result, markers: markers, interruptions: interruptions, segments: plan.individual ? takes.finishedSegments : nil)
         if let failure = result.failure {
             log("duo-capture: \(failure.message)")
             face.say(failure.message)
@@ -671,15 +663,10 @@ actor RunDirector {
         }
     }
 
-    /// True while a swap in individual mode ends one segment of a take and starts the next.
-    private var splitting = false
-    /// The take being split by camera: its id and its segments' files so far.
-    private var takeGroup: (id: String, files: [String])?
-
     /// A swap, with the take handled as `--swap-policy` says when the cameras' formats differ.
     private func swapCameras(_ requested: Int?) async {
-        splitting = plan.individual && settings.swapPolicy == .segment && current != nil
-        defer { splitting = false }
+        takes.swapStarting(individual: plan.individual, segmentPolicy: settings.swapPolicy == .segment)
+        defer { takes.swapDone() }
         switch await CameraSwitch.perform(requested, session: capture, plan: plan, policy: settings.swapPolicy,
                                           stopTake: { await self.stopTake() }) {
         case .unchanged: break
@@ -689,7 +676,7 @@ actor RunDirector {
             cameraLabel = swap.to
             cameraFormat = swap.format
             // The next segment starts at once, at the new camera's format, as a new take and file.
-            if startNewTake { await begin(take: nextTake, at: clock.now(), endsRun: false) }
+            if startNewTake { await begin(take: takes.nextTake, at: clock.now(), endsRun: false) }
         }
     }
 
@@ -780,12 +767,9 @@ actor RunDirector {
     private func tick() async {
         guard isStarted else { return }
         let now = clock.now()
-        if let p = pending, now >= p.end - Self.attachLead {
-            pending = nil
-            // Attached a little early; the take still starts exactly at the countdown's end.
-            await begin(take: p.take, at: p.end, endsRun: p.endsRun)
-        }
-        if let runEnd, now >= runEnd { return end(.duration) }
+        // Attached a little early; the take still starts exactly at the countdown's end.
+        await carry(takes.due(at: now))
+        if takes.runIsOver(at: now) { return end(.duration) }
         // One reading of the counters serves the watchdogs and the figures of this tick.
         let counts = await capture.counts
         if plan.voice != nil {
@@ -1031,7 +1015,7 @@ actor RunDirector {
         f.recording = current != nil
         f.takeNumber = current?.take
         f.elapsedSeconds = current.map { Double(max(0, now - $0.start)) / 1e9 } ?? 0
-        f.countdown = pending.map { settings.countdown.displayedValue(elapsed: now - $0.startedAt) ?? 1 }
+        f.countdown = takes.displayedCountdown(at: now)
         f.prompter = await presenter.status(at: now)
         f.hasScript = hasScript
         f.cameraDropped = RunSummary.branch(counts.camera, interval: interval).dropped
