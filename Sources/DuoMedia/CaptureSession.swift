@@ -661,6 +661,7 @@ public actor CaptureSession {
             }
             if detachedRemoteNames.contains(source) || Self.isRemoteBranchName(source) {
                 // More from a remote branch already dropped: said once already; never the run's.
+                Diagnostics.debug("a detached remote branch's later error, ignored: \(source): \(message)")
                 return
             }
             if recogniserElements.contains(source) {
