@@ -184,6 +184,7 @@ final class RemoteHandshakeTests: XCTestCase {
         XCTAssertEqual(allowed.status, 0, allowed.stderr)
         let displayAllowed = try duoCapture(["display", "--listen", "srt://:\(port)", "--passphrase-file", file, "--allow-readable-passphrase"])
         XCTAssertFalse(displayAllowed.stderr.contains("chmod"), "the display goes on to look for a monitor: \(displayAllowed.stderr)")
+        XCTAssertTrue(try duoCapture(["--help"]).stdout.contains("--allow-readable-passphrase"), "--help tells the way out")
         chmod(file, 0o600)
         let mine = try duoCapture(base + ["--duration", "1", "--subject-remote", "srt://127.0.0.1:\(port)", "--passphrase-file", file])
         XCTAssertEqual(mine.status, 0, mine.stderr)
