@@ -13,12 +13,14 @@ import Foundation
 /// Thread: main task; the window on the GTK main thread; the receiver's bus on its own thread.
 enum DisplayRun {
     static func run(_ options: Options, log: @escaping @Sendable (String) -> Void) async throws(DuoError) -> String {
-        try DesktopRun.requireDisplay(for: "duo-capture display shows the subject view on a monitor of this machine")
         guard let address = options.displayAddress else {
             throw .usage("duo-capture display needs --listen srt://:PORT (the sender gives --subject-remote srt://THIS-MACHINE:PORT) or --connect srt://HOST:PORT")
         }
         let passphrase = try SRTPassphrase.resolve(file: options.passphraseFile, noEncryption: options.noEncryption,
-                                                   environment: ProcessInfo.processInfo.environment)
+                                                   environment: ProcessInfo.processInfo.environment,
+                                                   allowReadable: options.allowReadablePassphrase)
+        // The options first (a passphrase file others can read, say), then the desktop.
+        try DesktopRun.requireDisplay(for: "duo-capture display shows the subject view on a monitor of this machine")
         if passphrase == nil { log("duo-capture: display: --no-encryption: the picture crosses the network unencrypted (for a closed network only)") }
         let library = try PipelineLibrary.locate(override: options.pipelinesDirectory)
         let events = try EventLog(path: options.desktop.eventsPath) { log("duo-capture: warning: \($0)") }
@@ -44,10 +46,14 @@ enum DisplayRun {
                 var server: RemoteHandshakeServer?
                 if address.isListener {
                     server = try RemoteHandshakeServer(port: address.port, width: monitor.width, height: monitor.height, refresh: refresh,
-                                                       passphrase: passphrase) { who, reason in
+                                                       passphrase: passphrase, onRefused: { who, reason in
                         log("duo-capture: display: refused a sender at \(who): \(reason)")
                         events.emit("display", ["state": "refused", "reason": reason, "frames": NSNull()])
-                    }
+                    }, onSummary: { who, count in
+                        let line = HandshakeRefusals.summary(address: who, count: count)
+                        log("duo-capture: display: \(line)")
+                        events.emit("display", ["state": "refused", "reason": line, "frames": NSNull()])
+                    })
                 }
                 let window = DisplayWindow(monitor: monitor, picture: receiver.widget.pointer, windowed: windowed,
                                            title: "duo-capture display \(address)")

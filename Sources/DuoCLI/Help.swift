@@ -164,6 +164,8 @@ enum Help {
       --passphrase-file FILE               the SRT passphrase (10-79 characters), the same on both ends;
                                            or DUO_SRT_PASSPHRASE. Never on the command line (ps shows it).
                                            Encryption is on by default: without a passphrase, an error
+      --allow-readable-passphrase          take a passphrase file others can read (refused otherwise:
+                                           chmod 600 it)
       --no-encryption                      send unencrypted (a closed network only; the log says so)
       --srt-latency MS                     SRT's latency budget for retransmission (default 120)
       duo-capture display --listen srt://:PORT [--subject-monitor N|NAME] [--windowed] [--events FILE]

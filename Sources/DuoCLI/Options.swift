@@ -56,6 +56,8 @@ public struct Options: Sendable {
     /// `--passphrase-file FILE`, `--no-encryption`, `--srt-latency MS` (remote displays and `display`).
     public var passphraseFile: String?
     public var noEncryption = false
+    /// `--allow-readable-passphrase`: take a passphrase file others can read (refused otherwise).
+    public var allowReadablePassphrase = false
     public var srtLatency = 120
     /// `display`: `--listen srt://:PORT` (or `--connect srt://HOST:PORT`); its monitor is
     /// `--subject-monitor`, `--windowed` keeps it in a window.
@@ -203,6 +205,7 @@ public struct Options: Sendable {
                 o.remoteDisplays.append(address)
             case "--passphrase-file": o.passphraseFile = try value(name)
             case "--no-encryption": o.noEncryption = true
+            case "--allow-readable-passphrase": o.allowReadablePassphrase = true
             case "--srt-latency": o.srtLatency = Int(try reader.number(name, 20...8000))
             case "--listen", "--connect":
                 let address = try SRTAddress.parse(try value(name), option: name)

@@ -67,7 +67,8 @@ struct SessionSetup {
         if !options.remoteDisplays.isEmpty {
             try GStreamer.require(["srtsink", "rtph264pay", "x264enc"], for: "remote subject displays (--subject-remote)")
             setup.remotePassphrase = try SRTPassphrase.resolve(file: options.passphraseFile, noEncryption: options.noEncryption,
-                                                               environment: ProcessInfo.processInfo.environment)
+                                                               environment: ProcessInfo.processInfo.environment,
+                                                               allowReadable: options.allowReadablePassphrase)
             if setup.remotePassphrase == nil {
                 setup.notices.append("remote displays: --no-encryption: the subject view crosses the network unencrypted (for a closed network only)")
             }

@@ -60,21 +60,53 @@ public enum RemoteHandshake {
         }
     }
 
-    /// The sender's answer: its proof (nil: it sends unencrypted).
+    /// The sender's answer: its proof (nil: it sends unencrypted), and a challenge of its own, so the
+    /// display proves in turn that it holds the passphrase before the sender believes its hello.
     public struct Answer: Codable, Sendable, Equatable {
         public var proof: String?
-        public init(proof: String?) { self.proof = proof }
+        public var challenge: String?
+        public init(proof: String?, challenge: String? = nil) {
+            self.proof = proof
+            self.challenge = challenge
+        }
     }
 
-    /// The display's verdict.
+    /// The display's verdict; when it accepts an encrypted sender, its `proof` of the passphrase over the
+    /// sender's challenge and its own hello (`displayProofText`).
     public struct Verdict: Codable, Sendable, Equatable {
         public var ok: Bool
         public var reason: String?
-        public init(ok: Bool, reason: String? = nil) {
+        public var proof: String?
+        public init(ok: Bool, reason: String? = nil, proof: String? = nil) {
             self.ok = ok
             self.reason = reason
+            self.proof = proof
         }
     }
+
+    /// What the display's proof is an HMAC of: the sender's challenge and everything the hello said, so
+    /// a man in the middle without the passphrase can neither pass as the display nor change its size.
+    public static func displayProofText(_ hello: Hello, senderChallenge: String) -> String {
+        "duo-capture display|\(senderChallenge)|\(hello.width)x\(hello.height)@\(hello.refresh)|\(hello.encrypted)|\(hello.challenge)"
+    }
+
+    /// The largest and smallest picture the sender renders for a display (x264's and the network's sense).
+    public static let largest = (width: 7680, height: 4320)
+    public static let smallest = 16
+
+    /// The size the sender renders for a display that reported `width`×`height`: scaled down (keeping
+    /// its shape) to fit 7680x4320, rounded down to even (x264 takes only even sizes, and fractional
+    /// scaling gives monitors such as 1281x721), at least 16x16. nil when no monitor has that size
+    /// (zero, negative, or beyond 65536 on a side): such a display is refused with a reason.
+    public static func renderSize(width: Int, height: Int) -> (width: Int, height: Int)? {
+        guard (1...65536).contains(width), (1...65536).contains(height) else { return nil }
+        let scale = min(1.0, Double(largest.width) / Double(width), Double(largest.height) / Double(height))
+        func even(_ side: Int) -> Int { max(smallest, Int((Double(side) * scale).rounded(.down)) & ~1) }
+        return (min(largest.width, even(width)), min(largest.height, even(height)))
+    }
+
+    /// A reported refresh rate kept to what a monitor can have (60 when it is not).
+    public static func refresh(_ reported: Int) -> Int { (1...1000).contains(reported) ? reported : 60 }
 
     /// The display's decision on an answer. `expected`: the proof the display computes for its own
     /// passphrase (nil when it runs without encryption).
@@ -97,7 +129,11 @@ public enum SRTPassphrase {
 
     /// The passphrase, or nil with `--no-encryption`; a one-line error when none is given (encryption is
     /// on by default, so a missing passphrase is never a silent unencrypted stream) or it is unusable.
-    public static func resolve(file: String?, noEncryption: Bool, environment: [String: String]) throws(DuoError) -> String? {
+    ///
+    /// A passphrase file others can read (any group or world bit, as ssh judges a private key) is
+    /// refused unless `allowReadable` (`--allow-readable-passphrase`).
+    public static func resolve(file: String?, noEncryption: Bool, environment: [String: String],
+                               allowReadable: Bool = false) throws(DuoError) -> String? {
         if noEncryption {
             guard file == nil else { throw .usage("--no-encryption and --passphrase-file contradict each other; give one") }
             return nil
@@ -106,6 +142,10 @@ public enum SRTPassphrase {
         var source: String
         if let file {
             try InputFile.requireRegular(file, "passphrase file", hint: "write the passphrase (10 to 79 characters) into it, readable only by you")
+            if !allowReadable, let mode = (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int,
+               mode & 0o077 != 0 {
+                throw .input("passphrase file \(file) can be read by others (mode \(String(mode & 0o777, radix: 8))); run chmod 600 \(file) (or give --allow-readable-passphrase)")
+            }
             guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw .input("passphrase file \(file) cannot be read as text; check its permissions")
             }
@@ -122,5 +162,57 @@ public enum SRTPassphrase {
             throw .input("\(source): the passphrase must be 10 to 79 characters (SRT's rule); it has \(text.count)")
         }
         return text
+    }
+}
+
+/// The display's record of refused senders, by address: the first few refusals in a minute are said
+/// one by one, later ones are answered ever later (0.5 s, doubling up to 8 s: guessing the passphrase
+/// gets slow) and counted into one summary line per address and minute, so a flood of wrong
+/// passphrases neither floods the log nor gets an answer at once.
+///
+/// Thread: value type; the handshake server keeps it under its lock. Times are seconds on any
+/// monotonic clock.
+public struct HandshakeRefusals: Sendable {
+    public let window: Double
+    /// Refusals said one by one (and answered at once) per address and window.
+    public let said: Int
+    public let longestDelay: Double
+    private var recent: [String: [Double]] = [:]
+    private var counted: [String: (since: Double, count: Int)] = [:]
+
+    public init(window: Double = 60, said: Int = 3, longestDelay: Double = 8) {
+        self.window = window
+        self.said = said
+        self.longestDelay = longestDelay
+    }
+
+    /// Records a refusal of `address` at `now`: whether to say it (else it is counted for the summary),
+    /// and how long to hold the answer.
+    public mutating func refuse(_ address: String, at now: Double) -> (say: Bool, delay: Double) {
+        var times = (recent[address] ?? []).filter { $0 > now - window }
+        let before = times.count
+        times.append(now)
+        recent[address] = times
+        guard before >= said else { return (true, 0) }
+        let entry = counted[address] ?? (since: now, count: 0)
+        counted[address] = (entry.since, entry.count + 1)
+        return (false, min(longestDelay, 0.5 * Double(1 << min(before - said, 16))))
+    }
+
+    /// The summaries due at `now` (each address's window over; every one when `flush`), addresses
+    /// forgotten once their window passed.
+    public mutating func due(at now: Double, flush: Bool = false) -> [(address: String, count: Int)] {
+        var lines: [(address: String, count: Int)] = []
+        for (address, entry) in counted where flush || now - entry.since >= window {
+            lines.append((address, entry.count))
+            counted[address] = nil
+        }
+        for (address, times) in recent where !times.contains(where: { $0 > now - window }) { recent[address] = nil }
+        return lines.sorted { $0.address < $1.address }
+    }
+
+    /// The summary's line.
+    public static func summary(address: String, count: Int) -> String {
+        "refused \(count) more wrong passphrase\(count == 1 ? "" : "s") from \(address) in the last minute (each answered later than the last)"
     }
 }

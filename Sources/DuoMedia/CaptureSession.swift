@@ -447,6 +447,9 @@ public actor CaptureSession {
     /// The subject view's branches to remote displays, by display number.
     private var remotes: [Int: AttachedBranch] = [:]
     private var remoteDrawers: [Int: FrameDrawerProbe] = [:]
+    /// Element names of remote branches already detached: their late errors and warnings (x264 and
+    /// srtsink often say more than once) are theirs, never the graph's, and never detach a newer branch.
+    private var detachedRemoteNames: Set<String> = []
 
     /// Sends the subject view to a remote display: a branch on the camera tee rendering `drawer`'s view at
     /// `width`×`height`. Replaces that display's earlier branch.
@@ -473,7 +476,15 @@ public actor CaptureSession {
     public func detachRemote(_ index: Int) {
         guard let branch = remotes.removeValue(forKey: index) else { return }
         remoteDrawers[index] = nil
+        detachedRemoteNames.formUnion(branch.names)
         detachBranch(branch)
+    }
+
+    /// Whether `name` is one of Pipelines/remote-subject.gst's named elements (`remote<N>_…`).
+    static func isRemoteBranchName(_ name: String) -> Bool {
+        guard name.hasPrefix("remote"), let underscore = name.firstIndex(of: "_") else { return false }
+        let number = name[name.index(name.startIndex, offsetBy: 6)..<underscore]
+        return !number.isEmpty && number.allSatisfy(\.isNumber)
     }
 
     /// Which remote display an element belongs to.
@@ -649,6 +660,11 @@ public actor CaptureSession {
                 eventSink.yield(.remoteLost(index: index, reason: message))
                 return
             }
+            if detachedRemoteNames.contains(source) || Self.isRemoteBranchName(source) {
+                // More from a remote branch already dropped: said once already; never the run's.
+                Diagnostics.debug("a detached remote branch's later error, ignored: \(source): \(message)")
+                return
+            }
             if recogniserElements.contains(source) {
                 // Voice-follow's recogniser failed (a model it cannot read, say): its branch stops behind
                 // its leaky queue, which never holds the tee back; the sound, the preview and any take go
@@ -689,6 +705,7 @@ public actor CaptureSession {
                 eventSink.yield(.remoteLost(index: index, reason: message))
                 return
             }
+            if detachedRemoteNames.contains(source) { return }
             eventSink.yield(.warning("\(source): \(message)"))
         case .audioLevel(let rms, let peak):
             lastAudioLevel = AudioLevel(rmsDB: rms, peakDB: peak, runningTime: runningTime)

@@ -25,12 +25,20 @@ public enum RemoteLink {
         (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
     }
 
-    /// One line (up to 4 KiB) from a socket, or nil.
-    static func readLine(_ fd: Int32) -> String? {
+    /// One line (up to 4 KiB) from a socket before `deadline` (monotonic seconds, `now()`), or nil: a
+    /// peer sending a byte now and then gets no more time than one sending nothing.
+    static func readLine(_ fd: Int32, deadline: Double) -> String? {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while bytes.count < 4096 {
-            let n = recv(fd, &byte, 1, 0)
+            let left = deadline - now()
+            guard left > 0 else { return nil }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, Int32(max(1, min(left * 1000, 60_000))))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return nil }
+            let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
+            if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
             guard n == 1 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
             if byte == 10 { return String(decoding: bytes, as: UTF8.self) }
             bytes.append(byte)
@@ -49,19 +57,73 @@ public enum RemoteLink {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
+
+    /// Monotonic seconds.
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
 }
 
 /// The display's side: answers every sender that connects to TCP `port` with its size and challenge,
-/// judges the answer, and reports refusals (a wrong passphrase) to `onRefused`.
+/// judges the answer, proves its own passphrase back, and reports refusals (a wrong passphrase) to
+/// `onRefused`: the first few per address and minute one by one, the rest summed up in `onSummary`
+/// (address, count) and answered ever later (`HandshakeRefusals`).
 ///
-/// Thread: accepts and answers on a thread of its own; `stop()` from any thread.
+/// Each sender is served on a thread of its own, at most `Limits.connections` at once (4 per address),
+/// and gets `Limits.hello` seconds in all to answer: an idle or trickling connection keeps nobody else
+/// out.
+///
+/// Thread: accepts on a thread of its own, serves each connection on its own thread; `stop()` from
+/// any thread; the callbacks come on those threads.
 public final class RemoteHandshakeServer: @unchecked Sendable {
+    public struct Limits: Sendable {
+        public var connections = 16
+        public var perAddress = 4
+        /// Seconds a sender has for the whole exchange (reading the hello, answering).
+        public var hello = 3.0
+        public init() {}
+    }
+
+    /// What the server threads share, under a lock.
+    ///
+    /// Thread: any (locked).
+    private final class Shared: @unchecked Sendable {
+        let lock = Lock()
+        var active = 0
+        var byAddress: [String: Int] = [:]
+        var refusals = HandshakeRefusals()
+
+        func admit(_ who: String, _ limits: Limits) -> Bool {
+            lock.withLock {
+                guard active < limits.connections, byAddress[who, default: 0] < limits.perAddress else { return false }
+                active += 1
+                byAddress[who, default: 0] += 1
+                return true
+            }
+        }
+
+        func leave(_ who: String) {
+            lock.withLock {
+                active -= 1
+                byAddress[who, default: 1] -= 1
+                if byAddress[who] == 0 { byAddress[who] = nil }
+            }
+        }
+
+        func refuse(_ who: String) -> (say: Bool, delay: Double) { lock.withLock { refusals.refuse(who, at: RemoteLink.now()) } }
+        func due(flush: Bool) -> [(address: String, count: Int)] { lock.withLock { refusals.due(at: RemoteLink.now(), flush: flush) } }
+    }
+
     private let fd: Int32
     private let thread: Thread
     private let stopped = StopFlag()
+    private let finished = DispatchSemaphore(value: 0)
 
-    public init(port: Int, width: Int, height: Int, refresh: Int, passphrase: String?,
-                onRefused: @escaping @Sendable (String, String) -> Void) throws(DuoError) {
+    public init(port: Int, width: Int, height: Int, refresh: Int, passphrase: String?, limits: Limits = Limits(),
+                onRefused: @escaping @Sendable (String, String) -> Void,
+                onSummary: @escaping @Sendable (String, Int) -> Void = { _, _ in }) throws(DuoError) {
         let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .runtime("cannot open a TCP socket for the display's handshake") }
         var on: Int32 = 1, off: Int32 = 0
@@ -74,48 +136,79 @@ public final class RemoteHandshakeServer: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
         }
-        guard bound == 0, listen(fd, 8) == 0 else {
+        guard bound == 0, listen(fd, 32) == 0 else {
             close(fd)
             throw .runtime("TCP port \(port) is in use (the display answers senders there, beside SRT's UDP port); pick another --listen port")
         }
         self.fd = fd
-        let expected: @Sendable (String) -> String? = { challenge in passphrase.map { RemoteLink.proof(passphrase: $0, challenge: challenge) } }
-        let hello: @Sendable () -> RemoteHandshake.Hello = {
-            RemoteHandshake.Hello(width: width, height: height, refresh: refresh, encrypted: passphrase != nil, challenge: RemoteLink.challenge())
+        let stopped = self.stopped, finished = self.finished, shared = Shared()
+        let serve: @Sendable (Int32, String) -> Void = { client, who in
+            let deadline = RemoteLink.now() + limits.hello
+            RemoteLink.setTimeout(client, seconds: 1)
+            let greeting = RemoteHandshake.Hello(width: width, height: height, refresh: refresh, encrypted: passphrase != nil,
+                                                 challenge: RemoteLink.challenge())
+            RemoteLink.writeLine(client, greeting)
+            guard let line = RemoteLink.readLine(client, deadline: deadline),
+                  let answer = try? JSONDecoder().decode(RemoteHandshake.Answer.self, from: Data(line.utf8)) else { return }
+            var verdict = RemoteHandshake.judge(answer, expected: passphrase.map { RemoteLink.proof(passphrase: $0, challenge: greeting.challenge) })
+            guard verdict.ok else {
+                let (say, delay) = shared.refuse(who)
+                if say, let reason = verdict.reason { onRefused(who, reason) }
+                let until = RemoteLink.now() + delay
+                while RemoteLink.now() < until && !stopped.isSet { usleep(20_000) }
+                RemoteLink.writeLine(client, verdict)
+                return
+            }
+            if let passphrase, let theirs = answer.challenge, theirs.utf8.count <= 256 {
+                verdict.proof = RemoteLink.proof(passphrase: passphrase,
+                                                 challenge: RemoteHandshake.displayProofText(greeting, senderChallenge: theirs))
+            }
+            RemoteLink.writeLine(client, verdict)
         }
-        let stopped = self.stopped
         thread = Thread {
+            defer {
+                for (who, count) in shared.due(flush: true) { onSummary(who, count) }
+                close(fd)
+                finished.signal()
+            }
             while !stopped.isSet {
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&p, 1, 500)
+                for (who, count) in shared.due(flush: false) { onSummary(who, count) }
+                guard !stopped.isSet else { return }
+                guard ready > 0 else { continue }
                 var peer = sockaddr_in6()
                 var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
                 let client = withUnsafeMutablePointer(to: &peer) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &length) }
                 }
-                guard client >= 0 else { if stopped.isSet { return } else { continue } }
+                guard client >= 0 else { continue }
                 var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
                 var addr = peer.sin6_addr
                 inet_ntop(AF_INET6, &addr, &text, socklen_t(INET6_ADDRSTRLEN))
                 let who = String(cString: text).replacingOccurrences(of: "::ffff:", with: "")
-                RemoteLink.setTimeout(client, seconds: 2)
-                let greeting = hello()
-                RemoteLink.writeLine(client, greeting)
-                if let line = RemoteLink.readLine(client),
-                   let answer = try? JSONDecoder().decode(RemoteHandshake.Answer.self, from: Data(line.utf8)) {
-                    let verdict = RemoteHandshake.judge(answer, expected: expected(greeting.challenge))
-                    RemoteLink.writeLine(client, verdict)
-                    if !verdict.ok, let reason = verdict.reason { onRefused(who, reason) }
+                // Too many at once (from anywhere, or from this address): closed at once, tried again later.
+                guard shared.admit(who, limits) else { close(client); continue }
+                let worker = Thread {
+                    serve(client, who)
+                    close(client)
+                    shared.leave(who)
                 }
-                close(client)
+                worker.name = "duo-display-sender"
+                worker.start()
             }
         }
         thread.name = "duo-display-handshake"
         thread.start()
     }
 
+    /// Stops accepting (the port is free when it returns); senders being served finish within their
+    /// deadline; refusals not yet summed up are summed up now.
     public func stop() {
+        guard !stopped.isSet else { return }
         stopped.set()
         shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
+        _ = finished.wait(timeout: .now() + 2)
     }
 }
 
@@ -136,13 +229,19 @@ public enum RemoteHandshakeClient {
 
     public enum Outcome: Sendable, Equatable {
         case accepted(Display)
-        /// The display said no (a wrong passphrase, encryption on one end only): `reason`.
+        /// The display said no (a wrong passphrase, encryption on one end only), or it could not prove
+        /// it holds the passphrase, or its monitor makes no sense: `reason` (safe to print: a display's
+        /// own words are escaped by `TerminalText`).
         case refused(String)
         /// Nothing answers there (yet).
         case unreachable(String)
     }
 
-    public static func ask(_ address: SRTAddress, passphrase: String?, timeout: Double = 1.5) -> Outcome {
+    /// Asks the display at `address`. Nothing it says is believed before it proved the passphrase (when
+    /// there is one); its size is then made one the sender can render (`RemoteHandshake.renderSize`).
+    /// `timeout`: for connecting and the hello; `verdictTimeout`: for the verdict, which a display holds
+    /// back after repeated refusals.
+    public static func ask(_ address: SRTAddress, passphrase: String?, timeout: Double = 1.5, verdictTimeout: Double = 10) -> Outcome {
         guard let host = address.host else { return .unreachable("a listening address has no display to ask") }
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -158,17 +257,30 @@ public enum RemoteHandshakeClient {
         guard connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
             return .unreachable("no duo-capture display answers at \(host):\(address.port)")
         }
-        guard let line = RemoteLink.readLine(fd),
+        guard let line = RemoteLink.readLine(fd, deadline: RemoteLink.now() + timeout),
               let hello = try? JSONDecoder().decode(RemoteHandshake.Hello.self, from: Data(line.utf8)) else {
             return .unreachable("\(host):\(address.port) is not a duo-capture display")
         }
-        RemoteLink.writeLine(fd, RemoteHandshake.Answer(proof: passphrase.map { RemoteLink.proof(passphrase: $0, challenge: hello.challenge) }))
-        guard let reply = RemoteLink.readLine(fd),
+        let mine = RemoteLink.challenge()
+        RemoteLink.writeLine(fd, RemoteHandshake.Answer(proof: passphrase.map { RemoteLink.proof(passphrase: $0, challenge: hello.challenge) },
+                                                        challenge: passphrase == nil ? nil : mine))
+        guard let reply = RemoteLink.readLine(fd, deadline: RemoteLink.now() + verdictTimeout),
               let verdict = try? JSONDecoder().decode(RemoteHandshake.Verdict.self, from: Data(reply.utf8)) else {
             return .unreachable("the display at \(host):\(address.port) did not answer")
         }
-        guard verdict.ok else { return .refused(verdict.reason ?? "refused") }
-        return .accepted(Display(width: hello.width, height: hello.height, refresh: hello.refresh))
+        guard verdict.ok else { return .refused(TerminalText.escaped(verdict.reason ?? "refused")) }
+        if let passphrase {
+            let expected = RemoteLink.proof(passphrase: passphrase, challenge: RemoteHandshake.displayProofText(hello, senderChallenge: mine))
+            guard verdict.proof == expected else {
+                return .refused("the display at \(host):\(address.port) did not prove it holds the passphrase (an older duo-capture "
+                                + "display, or not a duo-capture display); update it, and give both ends the same --passphrase-file")
+            }
+        }
+        guard let size = RemoteHandshake.renderSize(width: hello.width, height: hello.height) else {
+            return .refused("the display at \(host):\(address.port) reported a monitor of \(hello.width)x\(hello.height), which no monitor has; "
+                            + "check that machine's monitor (duo-capture monitors)")
+        }
+        return .accepted(Display(width: size.width, height: size.height, refresh: RemoteHandshake.refresh(hello.refresh)))
     }
 }
 

@@ -117,6 +117,42 @@ final class RemoteDisplayTests: XCTestCase {
         XCTAssertFalse(shown.all().contains { $0["state"] as? String == "showing" }, "nothing was shown")
     }
 
+    /// A peer that connects and says nothing, one that sends a byte every second, and one guessing the
+    /// passphrase six times in a row: the real sender is still accepted at once; the guesses are answered
+    /// ever later, three are logged one by one and the rest in one summary line.
+    func testIdlePeersAndGuessersKeepNoSenderOut() throws {
+        let desktop = try VirtualDesktop(test: self)
+        let port = port()
+        let shown = try display(desktop, port: port, passphrase: passphrase)
+        let peers = Process()
+        peers.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        peers.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/handshake-peers.py").path,
+                           "\(port)", "6"]
+        try startLogged(peers, to: desktop.directory.appendingPathComponent("peers.log"))
+        defer { if peers.isRunning { peers.terminate() } }
+        try waitFor("the peers to hold their connections", timeout: 10) { desktop.tail("peers.log").contains("holding") }
+        let sending = try sender(desktop, to: port, script: try script(desktop), passphrase: passphrase, extra: ["--duration", "12"])
+        let connected = try sending.wait("the display to accept the sender", timeout: 10) {
+            $0["event"] as? String == "remote" && $0["state"] as? String == "connected"
+        }
+        XCTAssertLessThan(connected.event["t"] as? Double ?? 99, 2, "accepted at its first ask, though two peers hold connections open")
+        try waitFor("the guesses", timeout: 20) { desktop.tail("peers.log").contains("guessed") }
+        let seconds = desktop.tail("peers.log").split(separator: "\n").filter { $0.hasPrefix("guess ") }.compactMap { Double($0.split(separator: " ")[2]) }
+        XCTAssertEqual(seconds.count, 6, desktop.tail("peers.log"))
+        XCTAssertGreaterThanOrEqual(seconds.last ?? 0, 1.9, "the sixth guess waited: \(seconds)")
+        try waitFor("the display to close the trickling connection (3 s in all for a hello)", timeout: 10) {
+            desktop.tail("peers.log").contains("trickle closed by the display")
+        }
+        shown.process.terminate()
+        try waitFor("the display to end", timeout: 20) { !shown.process.isRunning }
+        let log = (try? String(contentsOf: desktop.directory.appendingPathComponent("display.log"), encoding: .utf8)) ?? ""
+        let refusedLines = log.split(separator: "\n").filter { $0.contains("refused a sender at 127.0.0.1: wrong passphrase") }
+        XCTAssertEqual(refusedLines.count, 3, log)
+        XCTAssertTrue(log.contains("duo-capture: display: refused 3 more wrong passphrases from 127.0.0.1 in the last minute"), log)
+        XCTAssertEqual(shown.all().filter { $0["state"] as? String == "refused" }.count, 4, "three refusals and the summary")
+        XCTAssertTrue(sending.all().contains { $0["event"] as? String == "remote" && $0["state"] as? String == "connected" })
+    }
+
     /// Between sender and display, a relay drops 2 % of the packets with 20 ms delay and 10 ms jitter,
     /// then passes nothing for 5 s. Within SRT's budget no frame is missing on screen; after the outage the
     /// display shows the view again by itself; the take recorded meanwhile decodes complete.
