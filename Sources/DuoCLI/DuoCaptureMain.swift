@@ -136,7 +136,8 @@ enum CamerasCommand {
         return cameras.map { c in
             let best = FormatSelection.best(of: c.modes.map(\.format), upTo: nil).map(\.description) ?? "no usable formats"
             let mark = c == auto ? "\t(auto\(c.identity == last ? ", last used" : ""))" : ""
-            return "\(c.devicePath ?? "-")\t\(c.name)\tid:\(c.identity)\tbest \(best), \(c.modes.count) modes\(mark)"
+            let shown = [c.devicePath ?? "-", c.name, "id:\(c.identity)"].map { TerminalText.escaped($0) }
+            return "\(shown.joined(separator: "\t"))\tbest \(best), \(c.modes.count) modes\(mark)"
         }.joined(separator: "\n")
     }
 }

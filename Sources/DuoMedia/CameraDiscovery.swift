@@ -72,7 +72,9 @@ public enum CameraDiscovery {
         var facts: [CameraIdentity.Facts] = []
         var partial: [(name: String, path: String?, modes: [CameraProfile.Mode], api: String?, pattern: String?)] = []
         for device in devices {
-            let name = gst_device_get_display_name(device).map { p in defer { g_free(p) }; return String(cString: p) } ?? "camera"
+            // A name from a USB descriptor is the device's to choose: shown escaped, never raw (an ESC in it
+            // would reach the operator's terminal, the log and the HUD).
+            let name = gst_device_get_display_name(device).map { p in defer { g_free(p) }; return TerminalText.escaped(String(cString: p)) } ?? "camera"
             var props: [String: String] = [:]
             if let s = gst_device_get_properties(device) {
                 for key in ["device.path", "device.serial", "device.bus_path", "v4l2.device.bus_info", "device.api", "duotest.pattern"] {

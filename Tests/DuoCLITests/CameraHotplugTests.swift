@@ -50,6 +50,17 @@ final class CameraHotplugTests: XCTestCase {
         XCTAssertFalse(lines[1].contains("(auto"), lines[1])
     }
 
+    /// A camera's name comes from its USB descriptor: control characters in it (a screen clear, a title
+    /// change) are shown escaped in `cameras`, never sent to the terminal raw.
+    func testCameraNamesReachTheTerminalEscaped() throws {
+        let r = try rig([("cam-a", "DUO-TEST-A", "Evil\u{1B}]0;pwned\u{07}Cam\u{1B}[2J")])
+        let run = try duoCapture(["cameras"], environment: r.environment)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertFalse(run.stdout.contains("\u{1B}") || run.stdout.contains("\u{07}"), "raw control characters: \(run.stdout.debugDescription)")
+        XCTAssertTrue(run.stdout.contains("Evil"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("pwned"), run.stdout)
+    }
+
     /// The camera last used is remembered by identity: `--camera auto` opens it again though it is now
     /// listed second and sits at another path.
     func testAutoOpensTheCameraLastUsedByIdentity() throws {
