@@ -166,8 +166,8 @@ actor RunDirector {
     private var early: [RunInput] = []
 
     // Watchdogs.
-    private var lastCameraFrames: Int64 = 0
-    private var lastProgressAt: Int64 = 0
+    /// The cameras' losses, restorations and retries: decided there.
+    private var health: CameraHealth
     /// Whether frames flow, with hysteresis (hidden after a real stall, shown after a steady run).
     private var frameFlow = FrameFlow(stallAfter: RunDirector.flowingWindow)
     private var lastStatusAt: Int64?
@@ -184,6 +184,8 @@ actor RunDirector {
         sidecars = SidecarWriter(plan: plan, countdown: settings.countdown, log: log)
         recordDirectory = settings.recordDirectory
         takes = TakeSchedule(countdown: settings.countdown, attachLead: Self.attachLead, duration: settings.duration)
+        health = CameraHealth(cameraCount: plan.secondCamera == nil ? 1 : 2, frameRate: plan.format.frameRate.value,
+                              reattachInterval: Self.reattachInterval)
         accessoryEnabled = settings.accessoryEnabled
         scriptPath = settings.scriptPath
         cameraLabel = plan.camera.label
@@ -265,7 +267,7 @@ actor RunDirector {
         isStarted = true
         startedDate = Date()
         startedAt = clock.now()
-        lastProgressAt = startedAt
+        health.started(at: startedAt)
         log("duo-capture: capturing \(plan.camera.label) at \(plan.format) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat))")
         events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
         takes.runStarted(at: startedAt, recording: settings.record)
@@ -354,7 +356,7 @@ actor RunDirector {
             let requested: Int? = command == .fold ? 1 : command == .unfold ? 0 : nil
             let active = await capture.activeCamera
             let target = requested ?? (1 - active)
-            if lostCameras.contains(target), plan.secondCamera != nil {
+            if health.lost.contains(target), plan.secondCamera != nil {
                 refuse("camera \(cameraLetter(target)) (\(cameraName(target))) is lost; it is taken back when it returns")
             } else {
                 await swapCameras(requested)
@@ -371,7 +373,7 @@ actor RunDirector {
                 }
                 try await plug(camera, plugged)
                 // The test hub's plug state holds: an unplugged camera is not tried again by itself.
-                if plugged { unpluggedByHub.remove(camera) } else { unpluggedByHub.insert(camera) }
+                health.hubPlugged(camera, plugged)
             } catch { refuse("\(command.name): \(error.message)") }
         case .follow(let voice):
             if let why = await presenter.setFollow(voice: voice, at: now) { refuse("follow: \(why)") } else { await reportFollow() }
@@ -503,14 +505,8 @@ actor RunDirector {
 
     // MARK: Camera loss
 
-    /// Cameras lost, by index: reported once, re-attached when their frames come back.
-    private var lostCameras: Set<Int> = []
     /// Every loss and restoration, for the sidecars of the takes they happened in.
     private var interruptions: [(at: Int64, device: String, what: String, reason: String?)] = []
-    /// Each camera's frame count and when it last grew (pipeline time).
-    private var cameraProgress: [(frames: Int64, at: Int64)] = []
-    /// A camera that delivers nothing for this long is lost: four frame intervals, at least 0.3 s.
-    var cameraLossTimeout: Int64 { Int64(max(0.3, 4.0 / max(plan.format.frameRate.value, 0.001)) * 1e9) }
     /// Two cameras (virtual or individual): one lost, the other goes on.
     private var cameraLossApplies: Bool { plan.secondCamera != nil }
 
@@ -522,13 +518,12 @@ actor RunDirector {
     /// a new file. With no camera left on the air, `--camera-loss wait` finalises the take and waits for
     /// the camera, re-attaching it when it returns; `exit` ends the run (exit 70).
     private func cameraLost(_ index: Int, reason: String) async {
-        guard !lostCameras.contains(index) else { return }
-        lostCameras.insert(index)
+        guard health.markLost(index, at: clock.now()) else { return }
         interruptions.append((clock.now(), cameraLetter(index), "lost", reason))
         let other = 1 - index
         let active = await capture.activeCamera
         let name = plan.secondCamera == nil ? "camera \(cameraName(index))" : "camera \(cameraLetter(index)) (\(cameraName(index)))"
-        if cameraLossApplies, active != index || !lostCameras.contains(other) {
+        if cameraLossApplies, active != index || !health.lost.contains(other) {
             events.emit("camera-lost", ["camera": cameraLetter(index), "label": cameraName(index), "reason": reason])
             var message = "\(name) lost: \(reason)"
             if active == index {
@@ -546,7 +541,6 @@ actor RunDirector {
             }
             log("duo-capture: warning: \(message); it is taken back when it returns")
             face.say(message)
-            reattachAt[index] = clock.now() + Self.reattachInterval
             return
         }
         if settings.cameraLoss == .exit {
@@ -560,29 +554,18 @@ actor RunDirector {
         let message = "\(name) lost: \(reason); the take is finalised, waiting for the camera to come back"
         log("duo-capture: warning: \(message)")
         face.say(message)
-        reattachAt[index] = clock.now() + Self.reattachInterval
     }
 
     /// How often a lost camera (not unplugged on purpose) is tried again.
     static let reattachInterval: Int64 = 2_000_000_000
-    /// When each lost camera is tried again; a camera unplugged by the test hub is not.
-    private var reattachAt: [Int: Int64] = [:]
-    private var unpluggedByHub: Set<Int> = []
-
     /// Tries the lost cameras whose time has come: a source restarted in step with the graph; a device
     /// still missing fails again quietly (it is already reported lost).
     private func reattach(at now: Int64) async {
-        for (index, at) in reattachAt where now >= at && lostCameras.contains(index) && !unpluggedByHub.contains(index)
-            && !goneDevices.contains(index) {
-            reattachAt[index] = now + Self.reattachInterval
-            try? await plug(index, true)
-        }
+        for index in health.due(at: now) { try? await plug(index, true) }
     }
 
     /// The device monitor's view of the cameras this run uses (nil when every camera is simulated).
     private var cameraWatch: CameraWatch?
-    /// Cameras whose device is gone (the monitor reported it removed): taken back when it is added again.
-    private var goneDevices: Set<Int> = []
     /// Locks taken on a camera plugged back at another device node.
     private var reattachLocks: [Int: CameraLock] = [:]
 
@@ -593,12 +576,11 @@ actor RunDirector {
         for change in watch.changes(woken: woken) {
             switch change {
             case .removed(let device):
-                guard let index = plan.deviceIdentities.firstIndex(of: device.identity), !goneDevices.contains(index) else { continue }
-                goneDevices.insert(index)
+                guard let index = plan.deviceIdentities.firstIndex(of: device.identity), health.deviceRemoved(index) else { continue }
                 try? await plug(index, false)
                 await cameraLost(index, reason: "unplugged (\(device.devicePath ?? device.name))")
             case .added(let device):
-                guard let index = plan.deviceIdentities.firstIndex(of: device.identity), goneDevices.contains(index) else { continue }
+                guard let index = plan.deviceIdentities.firstIndex(of: device.identity), health.gone.contains(index) else { continue }
                 if device.api != "duotest", let path = device.devicePath {
                     // The same camera at another node: lock that node, and open it there.
                     do throws(DuoError) {
@@ -611,55 +593,40 @@ actor RunDirector {
                         continue
                     }
                 }
-                goneDevices.remove(index)
+                _ = health.deviceAdded(index)
                 log("duo-capture: camera \(cameraLetter(index)) (\(cameraName(index))) plugged back in at \(device.devicePath ?? "?")")
                 try? await plug(index, true)
             }
         }
     }
 
-    /// Cameras whose source is stopped (pulled out, unplugged by the hub, or stopped by the session after
-    /// an error): frames still in flight from before the stop never count as the camera coming back.
-    private var stopped: Set<Int> = []
-
-    /// Stops or restarts a camera's source, keeping `stopped` in step.
+    /// Stops or restarts a camera's source, keeping the health's stopped sources in step (frames still in
+    /// flight from before a stop never count as the camera coming back).
     private func plug(_ index: Int, _ plugged: Bool) async throws(DuoError) {
-        if plugged { stopped.remove(index) } else { stopped.insert(index) }
+        health.sourceRunning(index, plugged)
         try await capture.setCameraPlugged(index, plugged)
     }
 
     private func cameraRestored(_ index: Int) {
-        lostCameras.remove(index)
-        reattachAt[index] = nil
         interruptions.append((clock.now(), cameraLetter(index), "restored", nil))
         events.emit("camera-restored", ["camera": cameraLetter(index), "label": cameraName(index)])
         log("duo-capture: camera \(cameraLetter(index)) (\(cameraName(index))) is back")
         face.say("camera \(cameraLetter(index)) is back")
     }
 
-    /// Per-camera watchdog on the pipeline clock: a camera silent for `cameraLossTimeout` is lost; one
-    /// that delivers again is restored.
+    /// Per-camera watchdog on the pipeline clock (two cameras): a camera silent for the health's loss
+    /// timeout is lost; one that delivers again is restored.
     private func watchCameras(at now: Int64) async {
         guard cameraLossApplies else { return }
         let frames = await capture.cameraFrames
-        guard frames.count == 2 else { return }
-        if cameraProgress.count != 2 { cameraProgress = frames.map { ($0, now) } }
-        // The camera on the air first: the selector holds the other one's frames back while it waits for
-        // the active stream, so the other is judged only while the active one delivers.
         let active = await capture.activeCamera
-        var activeSilent = false
-        for i in [active, 1 - active] {
-            if frames[i] > cameraProgress[i].frames {
-                cameraProgress[i] = (frames[i], now)
-                if lostCameras.contains(i), !stopped.contains(i) { cameraRestored(i) }
-            } else if frames[i] > 0, !lostCameras.contains(i), now - cameraProgress[i].at > cameraLossTimeout {
-                if i != active && activeSilent { continue }
-                if i == active { activeSilent = true }
-                await cameraLost(i, reason: "delivered no frame for \(String(format: "%.1f", Double(now - cameraProgress[i].at) / 1e9)) s")
-                // The camera now on the air gets a fresh window: it was held back, not silent.
-                cameraProgress[1 - i].at = now
-                if i == active { break }
-            }
+        for decision in health.observe(cameraFrames: frames, active: active, at: now) { await carry(decision) }
+    }
+
+    private func carry(_ decision: CameraHealth.Decision) async {
+        switch decision {
+        case .restored(let index): cameraRestored(index)
+        case .lost(let index, let reason): await cameraLost(index, reason: reason)
         }
     }
 
@@ -692,7 +659,7 @@ actor RunDirector {
         case .audioLevel(_, let peak): audioPeak = peak.rounded()
         case .takeStarted: break
         case .cameraLost(let index, let reason):
-            stopped.insert(index)   // the session stopped its source
+            health.sourceRunning(index, false)   // the session stopped its source
             await cameraLost(index, reason: reason)
         case .speech(let text, let isFinal, let at):
             await presenter.hear(text, isFinal: isFinal, at: at)
@@ -787,27 +754,16 @@ actor RunDirector {
         await showFigures(counts)
     }
 
-    /// How long the camera may deliver nothing (after its first frame) before the run gives up on it. An
-    /// unplugged camera usually posts an error, but sometimes just goes quiet.
-    var stallTimeout: Int64 { Int64(max(2.0, 4.0 / max(plan.format.frameRate.value, 0.001)) * 1e9) }
-
+    /// The camera on the air: frames flowing (with hysteresis), a single camera coming back, and a
+    /// stall (an unplugged camera usually posts an error, but sometimes just goes quiet).
     private func watchFrames(_ now: Int64, cameraFrames frames: Int64) async {
-        if frames != lastCameraFrames {
-            lastCameraFrames = frames
-            lastProgressAt = now
-            // One camera: its frames coming back after a loss restore it.
-            if plan.secondCamera == nil, lostCameras.contains(0), !stopped.contains(0) { cameraRestored(0) }
-        }
+        let decision = health.observeActive(frames: frames, active: await capture.activeCamera, at: now)
+        if case .restored = decision, let decision { await carry(decision) }
         if let flowing = frameFlow.observe(frames: frames, at: now) {
             events.emit("frames", ["flowing": flowing, "cameraFrames": frames])
             face.setFramesFlowing(flowing)
         }
-        let quiet = now - lastProgressAt
-        if frames > 0, quiet > stallTimeout {
-            // The camera on the air is silent: lost, with what follows (`--camera-loss`) decided there.
-            let active = await capture.activeCamera
-            await cameraLost(active, reason: "delivered no frame for \(String(format: "%.1f", Double(quiet) / 1e9)) s (unplugged or stalled)")
-        }
+        if case .lost = decision, let decision { await carry(decision) }
     }
 
     /// Another script, opened while the run goes on: it becomes the one watched, remembered and scrolled.
