@@ -29,8 +29,9 @@ enum Help {
       duo-capture remux FILE.mkv           copy a Matroska take into an MP4 next to it, without
                                            re-encoding (FILE.mp4, or FILE-2.mp4 if that exists)
       duo-capture check-script FILE        list a script's words, headings and private notes, and every
-                                           malformed note ([[nto: …]], [note: …], no closing ]]) that was
-                                           kept from the subject; exits 65 when there is one
+                                           malformed note ([[nto: …]], [note: …], ((note: …)), a line
+                                           starting note:, a stray or missing ]]) that was kept from the
+                                           subject; exits 65 when there is one
       duo-capture render-subject --script FILE --at SECONDS --out FILE.png [...]
                                            render one subject (teleprompter) frame to PNG;
                                            `duo-capture render-subject --help` lists its options
@@ -122,8 +123,8 @@ enum Help {
                                            teleprompter with no --script opens the last script used,
                                            else a welcome script that shows the keys
       --script FILE                        teleprompter script: UTF-8 .txt or Markdown .md; [[note: …]]
-                                           is for the operator only, [PAUSE] stops scrolling, headings
-                                           are markers
+                                           and <!-- … --> are for the operator only, [PAUSE] stops
+                                           scrolling, headings are markers
       --display-profile FILE               subject monitor insets and camera occlusions (JSON, see
                                            Assets/displays/); the reading line sits next to the camera
       --wpm N | --lines-per-minute N       scroll speed (lines for scripts without spaces); scrolling
