@@ -266,4 +266,69 @@ final class HardeningTests: XCTestCase {
         client.send(#"{"cmd":"quit"}"#)
         XCTAssertEqual(run.finish(), 0, run.stderr)
     }
+
+    /// Records one take of `seconds` into `dir` and returns its file.
+    private func recordTake(into dir: String, seconds: String = "1") throws -> String {
+        let run = try duoCapture(base + ["--record", "--countdown", "0", "--duration", seconds, "--record-dir", dir, "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".mkv") })
+        return "\(dir)/\(name)"
+    }
+
+    /// Sidecars are files a user can edit or a disk can damage: a marker at 1e300 s, a swap at -1e300 s
+    /// and dropped frames that overflow when added up give a report (each such sidecar left out, and
+    /// said why), never a crash.
+    func testDamagedSidecarsNeverCrashTheReport() throws {
+        let dir = try scratchDirectory(self)
+        let take = try recordTake(into: dir)
+        let sidecar = TakeSidecar.path(forTake: take)
+        var json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sidecar))) as? [String: Any])
+        let edits: [(String, [String: Any])] = [
+            ("marker", ["markersPassed": [["title": "Intro", "atSeconds": 1e300]]]),
+            ("swap", ["swaps": [["atSeconds": -1e300, "from": "A", "to": "B", "format": "320x240@30"]]]),
+            ("dropped-1", ["droppedFrames": Int64.max]),
+            ("dropped-2", ["droppedFrames": Int64.max]),
+        ]
+        for (name, edit) in edits {
+            try FileManager.default.copyItem(atPath: take, toPath: "\(dir)/\(name).mkv")
+            var edited = json
+            edited.merge(edit) { _, new in new }
+            try JSONSerialization.data(withJSONObject: edited).write(to: URL(fileURLWithPath: "\(dir)/\(name).json"))
+        }
+        json["droppedFrames"] = 3
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: sidecar))
+        let run = try duoCapture(["report", dir])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.hasSuffix(": 5 takes, 4 damaged sidecars left out\n"), run.stdout)
+        let html = try String(contentsOfFile: "\(dir)/report.html", encoding: .utf8)
+        XCTAssertTrue(html.contains("sidecar damaged: its marker &quot;Intro&quot; is at 1e+300 s, outside any take"), html)
+        XCTAssertTrue(html.contains("sidecar damaged: its swap to B is at -1e+300 s, outside any take"), html)
+        XCTAssertEqual(html.components(separatedBy: "is more than any take holds").count - 1, 2)
+        XCTAssertTrue(html.contains("<b>3</b>dropped frames"), "the good take's count is the total")
+        XCTAssertEqual(html.components(separatedBy: "<div class=\"strip\"><img").count - 1, 5, "every take keeps its thumbnails")
+    }
+
+    /// `report` ended by a signal half-way leaves no scratch folder behind (and no half report).
+    func testAnInterruptedReportLeavesNoScratchFolder() throws {
+        let dir = try scratchDirectory(self)
+        let takes = "\(dir)/takes", tmp = "\(dir)/tmp"
+        try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        let take = try recordTake(into: takes, seconds: "2")
+        // Enough takes that the report is still at work when the signal comes.
+        for i in 1...12 { try FileManager.default.copyItem(atPath: take, toPath: "\(takes)/copy-\(i).mkv") }
+        for signal in [SIGTERM, SIGINT] {
+            let run = try BackgroundRun(["report", takes], directory: dir, environment: ["TMPDIR": tmp])
+            defer { if run.process.isRunning { run.process.terminate() } }
+            func scratch() -> [String] {
+                ((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).filter { $0.hasPrefix("duo-report-") }
+            }
+            try run.wait(for: "the report's scratch folder in TMPDIR") { !scratch().isEmpty }
+            kill(run.process.processIdentifier, signal)
+            XCTAssertEqual(run.finish(timeout: 30), 128 + signal, run.stderr)
+            XCTAssertEqual(scratch(), [], "the scratch folder is gone after \(signal)")
+            XCTAssertTrue(run.stderr.contains("report interrupted"), run.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: "\(takes)/report.html"))
+        }
+    }
 }
