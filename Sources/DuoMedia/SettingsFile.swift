@@ -29,7 +29,9 @@ public struct SettingsFile: Sendable {
     /// The file's settings, or nil when there is no file. A file GKeyFile cannot read, or a group other
     /// than `[duo-capture]`, is a one-line error naming the file and line.
     public static func load(_ path: String) throws(DuoError) -> SettingsFile? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        // No file is no settings; anything at the path (a link loop, a dangling link) is checked.
+        var link = stat()
+        guard lstat(path, &link) == 0 else { return nil }
         try InputFile.requireRegular(path, "settings file", hint: "it must be a text file of key=value lines under [duo-capture]")
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

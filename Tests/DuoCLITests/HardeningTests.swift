@@ -131,6 +131,31 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("is not a regular file"), run.stderr)
     }
 
+    /// A symbolic link loop given as a file is said to be one (ELOOP), not "does not exist".
+    func testASymlinkLoopIsCalledOne() throws {
+        let dir = try scratchDirectory(self)
+        let config = "\(dir)/config"
+        try FileManager.default.createDirectory(atPath: "\(config)/duo-capture", withIntermediateDirectories: true)
+        for (a, b) in [("\(dir)/a", "\(dir)/b"), ("\(config)/duo-capture/duo-capture.conf", "\(config)/duo-capture/other.conf")] {
+            XCTAssertEqual(symlink(b, a), 0)
+            XCTAssertEqual(symlink(a, b), 0)
+        }
+        let loop = "\(dir)/a"
+        for (args, what) in [(base + ["--script", loop, "--duration", "1"], "script"),
+                             (base + ["--timeline", loop, "--duration", "1"], "timeline"),
+                             (base + ["--camera", "profile:\(loop)", "--duration", "1"], "camera profile"),
+                             (["formats", "caps:\(loop)"], "caps file"), (["check-script", loop], "script"),
+                             (["inspect", loop], "take")] {
+            let run = try duoCapture(args)
+            XCTAssertEqual(run.status, 65, "\(args): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("\(what) \(loop) is a symbolic link loop"), run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "one line: \(run.stderr)")
+        }
+        let settings = try duoCapture(base + ["--duration", "0.2"], environment: ["XDG_CONFIG_HOME": config])
+        XCTAssertEqual(settings.status, 65, settings.stderr)
+        XCTAssertTrue(settings.stderr.contains("settings file \(config)/duo-capture/duo-capture.conf is a symbolic link loop"), settings.stderr)
+    }
+
     /// A frame rate that rounds to nothing is refused up front, from the command line or a profile.
     func testFrameRatesBelowOneAreRefused() throws {
         let dir = try scratchDirectory(self)
