@@ -156,6 +156,41 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(settings.stderr.contains("settings file \(config)/duo-capture/duo-capture.conf is a symbolic link loop"), settings.stderr)
     }
 
+    /// A camera that claims formats beyond what duo-capture records (through the test camera provider,
+    /// the path real cameras take): with only those, one line naming the camera and format and exit 65,
+    /// never a trap; with a recordable one besides, that one is picked.
+    func testCameraFormatsBeyondWhatIsRecordedAreRefusedOrSkipped() throws {
+        let dir = try scratchDirectory(self)
+        let cameras = "\(dir)/cameras"
+        try FileManager.default.createDirectory(atPath: cameras, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: "\(dir)/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let env = ["DUO_TEST_CAMERAS": cameras, "XDG_STATE_HOME": "\(dir)/state", "XDG_RUNTIME_DIR": "\(dir)/run"]
+        func camera(_ serial: String, _ sizes: [String]) throws {
+            let caps = sizes.map { s -> String in
+                let wh = s.split(separator: "x")
+                return "video/x-raw,format=YUY2,width=\(wh[0]),height=\(wh[1]),framerate=30/1"
+            }.joined(separator: "; ")
+            try "name=Cam \(serial)\nserial=\(serial)\ncaps=\(caps)\n".write(toFile: "\(cameras)/\(serial).camera", atomically: true, encoding: .utf8)
+        }
+        try camera("HUGE", ["2147483647x2147483647"])
+        try camera("WIDE", ["65534x65534"])
+        try camera("MIXED", ["65534x65534", "320x240"])
+        for (serial, size) in [("HUGE", "2147483647x2147483647@30"), ("WIDE", "65534x65534@30")] {
+            let run = try duoCapture(["--headless", "--camera", "id:\(serial)", "--duration", "0.3", "--audio", "none"], environment: env)
+            XCTAssertEqual(run.status, 65, run.stderr)
+            XCTAssertTrue(run.stderr.hasPrefix("duo-capture: error: camera Cam \(serial) (simulated, \(serial)) offers only formats duo-capture cannot record (\(size))"), run.stderr)
+            XCTAssertFalse(run.stderr.contains("Pipelines/"), run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        }
+        let run = try duoCapture(["--headless", "--camera", "id:MIXED", "--duration", "0.3", "--audio", "none"], environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("at 320x240@30 (camera mode 320x240@30 YUY2)"), run.stderr)
+        // A rate of two huge terms is reduced exactly (to 1 fps) and never traps.
+        let printed = try duoCapture(["pipeline", "--source", "videotestsrc", "--format", "320x240@10000000000/10000000000"])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        XCTAssertTrue(printed.stdout.contains("framerate=1/1"), printed.stdout)
+    }
+
     /// A frame rate that rounds to nothing is refused up front, from the command line or a profile.
     func testFrameRatesBelowOneAreRefused() throws {
         let dir = try scratchDirectory(self)
