@@ -205,6 +205,12 @@ enum Help {
       option, in the desktop's key-file format: under [duo-capture], the option's name without dashes
       = its value (wpm=150, accessory=teleprompter, headless=true, camera=inner;outer for one given
       twice). The command line wins. A bad key or value is one line naming the file and line.
+      Only defaults belong there: record, duration, timeline, pipelines, no-encryption, help and
+      version are refused, and audio= takes auto, none, test, file:PATH or one device (pulsesrc
+      device=NAME, alsasrc device=hw:1, pipewiresrc target-object=NAME), never a pipeline: pass
+      those on the command line. A run's first line names the settings the file gave it.
+      --events FILE (here or on the command line) appends only to a new or empty file or to one
+      that already holds duo-capture events.
       --print-config                       the settings in effect and where each came from
 
     ADVANCED

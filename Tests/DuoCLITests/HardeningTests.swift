@@ -62,6 +62,30 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(started.count, 2, "the second run appended")
     }
 
+    /// `--events FILE`, given on the command line or in the settings file, writes only to a new (or
+    /// empty) file or one that already holds duo-capture events: any other file is refused and left as it was.
+    func testEventsGoOnlyToANewFileOrAnEventsFile() throws {
+        let dir = try scratchDirectory(self)
+        let notes = "\(dir)/notes.txt"
+        try "my notes, not events\n".write(toFile: notes, atomically: true, encoding: .utf8)
+        let config = "\(dir)/config"
+        try FileManager.default.createDirectory(atPath: "\(config)/duo-capture", withIntermediateDirectories: true)
+        try "[duo-capture]\nevents=\(notes)\n".write(toFile: "\(config)/duo-capture/duo-capture.conf", atomically: true, encoding: .utf8)
+        for (args, env) in [(base + ["--duration", "0.3", "--events", notes], [String: String]()),
+                            (base + ["--duration", "0.3"], ["XDG_CONFIG_HOME": config])] {
+            let run = try duoCapture(args, environment: env)
+            XCTAssertEqual(run.status, 64, run.stderr)
+            XCTAssertTrue(run.stderr.hasSuffix("duo-capture: error: --events \(notes) holds something other than duo-capture events (its first line is no JSON event); give a new file or an events file to append to\n"), run.stderr)
+            XCTAssertEqual(run.stderr.components(separatedBy: "error:").count - 1, 1, run.stderr)
+            XCTAssertEqual(try String(contentsOfFile: notes, encoding: .utf8), "my notes, not events\n")
+        }
+        let empty = "\(dir)/empty.jsonl"
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: nil))
+        for _ in 0..<2 { XCTAssertEqual(try duoCapture(base + ["--duration", "0.3", "--events", empty]).status, 0) }
+        let lines = try String(contentsOfFile: empty, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains(#""event":"started""#) }.count, 2, "an empty file, then an events file: both appended to")
+    }
+
     /// The events file's disk fills: one warning, the run and its take go on, exit 0.
     func testAFullDiskForTheEventsFileNeverEndsTheRun() throws {
         let dir = try scratchDirectory(self)
