@@ -38,10 +38,19 @@ enum ReportCommand {
         }
         let takes = names.map { name -> SessionReport.Take in
             let file = (folder as NSString).appendingPathComponent(name)
-            let sidecar = try? TakeSidecar.read(TakeSidecar.path(forTake: file))
+            // A sidecar that is there but does not read (a value out of its type's range, a cut-off
+            // file) is said on the take, like one whose values no take can have.
+            let sidecarPath = TakeSidecar.path(forTake: file)
+            var sidecar: TakeSidecar?, unreadable: String?
+            var info = stat()
+            if lstat(sidecarPath, &info) == 0 {
+                do throws(DuoError) { sidecar = try TakeSidecar.read(sidecarPath) } catch { unreadable = "it does not read (\(error.message))" }
+            }
             let a = TakeAnalysis.analyse(file, scratch: scratch)
-            return SessionReport.Take(file: file, sidecar: sidecar, thumbnails: a.thumbnails, levels: a.levels, seconds: a.seconds,
-                                      frames: a.frames, width: a.width, height: a.height, damage: a.damage)
+            var take = SessionReport.Take(file: file, sidecar: sidecar, thumbnails: a.thumbnails, levels: a.levels, seconds: a.seconds,
+                                          frames: a.frames, width: a.width, height: a.height, damage: a.damage)
+            if let unreadable { take.sidecarDamage = unreadable }
+            return take
         }
         let out = (folder as NSString).appendingPathComponent("report.html")
         do {

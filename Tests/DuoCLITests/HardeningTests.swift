@@ -263,6 +263,21 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(clean.stdout.hasSuffix("no problems\n"), clean.stdout)
     }
 
+    /// check-script fails on the look-alikes of a note and a stray ]], naming each line (exit 65).
+    func testCheckScriptReportsNoteLookAlikes() throws {
+        let dir = try scratchDirectory(self)
+        let script = "\(dir)/talk.md"
+        try "# Hello\n\nWelcome [[note: a ]] PRIVATE ]] all.\n((note: PRIVATE))\nnote: PRIVATE\n<!-- PRIVATE -->\nGo.\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let check = try duoCapture(["check-script", script])
+        XCTAssertEqual(check.status, 65, check.stderr)
+        XCTAssertTrue(check.stdout.contains("\(script):3: a ]] after a note's end"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("\(script):4: ((note … )) is not a note"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("\(script):5: a line starting note:"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("2 private notes"), "the note and the HTML comment: \(check.stdout)")
+        XCTAssertTrue(check.stderr.contains("has 3 problems"), check.stderr)
+    }
+
     /// A camera whose first frame never comes: start-up gives up after --start-timeout naming the camera,
     /// and a signal while it waits ends the run at once.
     func testStartUpNeverWaitsWithoutABound() throws {
@@ -379,17 +394,21 @@ final class HardeningTests: XCTestCase {
             edited.merge(edit) { _, new in new }
             try JSONSerialization.data(withJSONObject: edited).write(to: URL(fileURLWithPath: "\(dir)/\(name).json"))
         }
+        // A count beyond Int64 does not decode at all: said too.
+        try FileManager.default.copyItem(atPath: take, toPath: "\(dir)/beyond.mkv")
+        try #"{"take": 1e300}"#.write(toFile: "\(dir)/beyond.json", atomically: true, encoding: .utf8)
         json["droppedFrames"] = 3
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: sidecar))
         let run = try duoCapture(["report", dir])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stdout.hasSuffix(": 5 takes, 4 damaged sidecars left out\n"), run.stdout)
         let html = try String(contentsOfFile: "\(dir)/report.html", encoding: .utf8)
+        XCTAssertTrue(run.stdout.hasSuffix(": 6 takes, 5 damaged sidecars left out\n"), run.stdout)
+        XCTAssertTrue(html.contains("sidecar damaged: it does not read (sidecar \(dir)/beyond.json is not a duo-capture take sidecar"), html)
         XCTAssertTrue(html.contains("sidecar damaged: its marker &quot;Intro&quot; is at 1e+300 s, outside any take"), html)
         XCTAssertTrue(html.contains("sidecar damaged: its swap to B is at -1e+300 s, outside any take"), html)
         XCTAssertEqual(html.components(separatedBy: "is more than any take holds").count - 1, 2)
         XCTAssertTrue(html.contains("<b>3</b>dropped frames"), "the good take's count is the total")
-        XCTAssertEqual(html.components(separatedBy: "<div class=\"strip\"><img").count - 1, 5, "every take keeps its thumbnails")
+        XCTAssertEqual(html.components(separatedBy: "<div class=\"strip\"><img").count - 1, 6, "every take keeps its thumbnails")
     }
 
     /// `report` ended by a signal half-way leaves no scratch folder behind (and no half report).
