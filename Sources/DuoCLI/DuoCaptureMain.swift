@@ -22,6 +22,12 @@ public enum DuoCaptureMain {
             let bytes = Array((line + "\n").utf8)
             _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
         }
+        // Help and version always work, whatever the settings file holds (or whatever is at its path).
+        if arguments.contains(where: { ["--help", "-h", "--version"].contains($0) }), !arguments.contains("--print-config"),
+           let bare = try? Options.parse(arguments), bare.command == .help || bare.command == .version {
+            print(bare.command == .help ? Help.text : "duo-capture \(version) (\(GStreamer.version))")
+            return 0
+        }
         do {
             // The settings file's values are defaults for the long options; the command line wins.
             let settingsPath = SettingsFile.standardPath()
@@ -33,6 +39,9 @@ public enum DuoCaptureMain {
             }
             let options = try Options.parse(applied.arguments)
             if options.verbose { Diagnostics.verbose() }
+            if [.run, .display].contains(options.command), !options.quiet, let line = SettingsDefaults.startLine(applied, file: settings) {
+                log(line)
+            }
             switch options.command {
             case .help:
                 print(Help.text)

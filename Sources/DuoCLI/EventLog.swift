@@ -21,9 +21,10 @@ final class EventLog: @unchecked Sendable {
     /// The event schema's version: every event carries it as `v` (docs/events.md).
     static let version = 1
 
-    /// Opens `path` for appending with a plain open: a missing file is created (mode 0644), an existing
-    /// regular file is added to, and anything else (a device, FIFO, directory or symbolic link) is refused,
-    /// never replaced.
+    /// Opens `path` for appending with a plain open: a missing (or empty) file is created (mode 0644), an
+    /// existing file is added to only when it already holds duo-capture events (its first line is a JSON
+    /// object with an "event"), and anything else (another file, a device, FIFO, directory or symbolic
+    /// link) is refused, never written to.
     init(path: String?, warn: @escaping @Sendable (String) -> Void = { _ in }) throws(DuoError) {
         self.path = path
         self.warn = warn
@@ -32,7 +33,7 @@ final class EventLog: @unchecked Sendable {
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
             throw .usage("--events \(path) exists and is not a regular file; give a new file or an events file to append to")
         }
-        let opened = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o644)
+        let opened = open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o644)
         guard opened >= 0 else {
             throw .usage("--events \(path) cannot be written (\(String(cString: strerror(errno)))); give a writable file path")
         }
@@ -41,7 +42,23 @@ final class EventLog: @unchecked Sendable {
             Glibc.close(opened)
             throw .usage("--events \(path) is not a regular file; give a new file or an events file to append to")
         }
+        if info.st_size > 0 && !Self.holdsEvents(opened) {
+            Glibc.close(opened)
+            throw .usage("--events \(path) holds something other than duo-capture events (its first line is no JSON event); give a new file or an events file to append to")
+        }
         fd = opened
+    }
+
+    /// Whether the open file's first line (read from its start, at most 64 KiB) is a JSON object with an
+    /// "event" string: what every line duo-capture writes is.
+    private static func holdsEvents(_ fd: Int32) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        let head = buffer[..<count]
+        let first = head.prefix { $0 != 0x0A }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(first)) as? [String: Any] else { return false }
+        return object["event"] is String
     }
 
     func setTap(_ tap: @escaping @Sendable (String) -> Void) { lock.withLock { self.tap = tap } }

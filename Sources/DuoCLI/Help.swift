@@ -29,8 +29,9 @@ enum Help {
       duo-capture remux FILE.mkv           copy a Matroska take into an MP4 next to it, without
                                            re-encoding (FILE.mp4, or FILE-2.mp4 if that exists)
       duo-capture check-script FILE        list a script's words, headings and private notes, and every
-                                           malformed note ([[nto: …]], [note: …], no closing ]]) that was
-                                           kept from the subject; exits 65 when there is one
+                                           malformed note ([[nto: …]], [note: …], ((note: …)), a line
+                                           starting note:, a stray or missing ]]) that was kept from the
+                                           subject; exits 65 when there is one
       duo-capture render-subject --script FILE --at SECONDS --out FILE.png [...]
                                            render one subject (teleprompter) frame to PNG;
                                            `duo-capture render-subject --help` lists its options
@@ -122,8 +123,8 @@ enum Help {
                                            teleprompter with no --script opens the last script used,
                                            else a welcome script that shows the keys
       --script FILE                        teleprompter script: UTF-8 .txt or Markdown .md; [[note: …]]
-                                           is for the operator only, [PAUSE] stops scrolling, headings
-                                           are markers
+                                           and <!-- … --> are for the operator only, [PAUSE] stops
+                                           scrolling, headings are markers
       --display-profile FILE               subject monitor insets and camera occlusions (JSON, see
                                            Assets/displays/); the reading line sits next to the camera
       --wpm N | --lines-per-minute N       scroll speed (lines for scripts without spaces); scrolling
@@ -206,6 +207,12 @@ enum Help {
       option, in the desktop's key-file format: under [duo-capture], the option's name without dashes
       = its value (wpm=150, accessory=teleprompter, headless=true, camera=inner;outer for one given
       twice). The command line wins. A bad key or value is one line naming the file and line.
+      Only defaults belong there: record, duration, timeline, pipelines, no-encryption, help and
+      version are refused, and audio= takes auto, none, test, file:PATH or one device (pulsesrc
+      device=NAME, alsasrc device=hw:1, pipewiresrc target-object=NAME), never a pipeline: pass
+      those on the command line. A run's first line names the settings the file gave it.
+      --events FILE (here or on the command line) appends only to a new or empty file or to one
+      that already holds duo-capture events.
       --print-config                       the settings in effect and where each came from
 
     ADVANCED

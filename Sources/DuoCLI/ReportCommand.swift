@@ -18,12 +18,39 @@ enum ReportCommand {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { $0.hasSuffix(".mkv") || $0.hasSuffix(".mp4") }.sorted()
         guard !names.isEmpty else { throw .input("\(folder) holds no takes (.mkv or .mp4)") }
+        // The thumbnails are made in one scratch folder (TMPDIR's duo-report-…), removed at the end and
+        // also when a signal ends the command half-way: an interrupted report leaves nothing behind.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("duo-report-\(UUID().uuidString)").path
+        let names_ = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"]
+        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { signal in
+            removeScratch(scratch)
+            let line = Array("duo-capture: report interrupted by \(names_[signal] ?? "signal \(signal)"); no report written\n".utf8)
+            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            _exit(128 + signal)
+        }
+        defer {
+            signals.cancel()
+            removeScratch(scratch)
+        }
+        // Made once the signals are watched, so no signal can come between the two.
+        do { try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true) } catch {
+            throw .runtime("cannot make a scratch folder in \(FileManager.default.temporaryDirectory.path); check TMPDIR and free space")
+        }
         let takes = names.map { name -> SessionReport.Take in
             let file = (folder as NSString).appendingPathComponent(name)
-            let sidecar = try? TakeSidecar.read(TakeSidecar.path(forTake: file))
-            let a = TakeAnalysis.analyse(file)
-            return SessionReport.Take(file: file, sidecar: sidecar, thumbnails: a.thumbnails, levels: a.levels, seconds: a.seconds,
-                                      frames: a.frames, width: a.width, height: a.height, damage: a.damage)
+            // A sidecar that is there but does not read (a value out of its type's range, a cut-off
+            // file) is said on the take, like one whose values no take can have.
+            let sidecarPath = TakeSidecar.path(forTake: file)
+            var sidecar: TakeSidecar?, unreadable: String?
+            var info = stat()
+            if lstat(sidecarPath, &info) == 0 {
+                do throws(DuoError) { sidecar = try TakeSidecar.read(sidecarPath) } catch { unreadable = "it does not read (\(error.message))" }
+            }
+            let a = TakeAnalysis.analyse(file, scratch: scratch)
+            var take = SessionReport.Take(file: file, sidecar: sidecar, thumbnails: a.thumbnails, levels: a.levels, seconds: a.seconds,
+                                          frames: a.frames, width: a.width, height: a.height, damage: a.damage)
+            if let unreadable { take.sidecarDamage = unreadable }
+            return take
         }
         let out = (folder as NSString).appendingPathComponent("report.html")
         do {
@@ -32,6 +59,18 @@ enum ReportCommand {
             throw .runtime("cannot write \(out); check that the folder is writable")
         }
         let damaged = takes.filter { $0.damage != nil }.count
+        let sidecars = takes.filter { $0.sidecarDamage != nil }.count
         return "\(out): \(takes.count) take\(takes.count == 1 ? "" : "s")" + (damaged > 0 ? ", \(damaged) damaged" : "")
+            + (sidecars > 0 ? ", \(sidecars) damaged sidecar\(sidecars == 1 ? "" : "s") left out" : "")
+    }
+
+    /// Removes the scratch folder, again while something (a graph still writing a thumbnail as a signal
+    /// came) puts a file back in it.
+    private static func removeScratch(_ path: String) {
+        for _ in 0..<50 {
+            try? FileManager.default.removeItem(atPath: path)
+            if !FileManager.default.fileExists(atPath: path) { return }
+            usleep(10_000)
+        }
     }
 }

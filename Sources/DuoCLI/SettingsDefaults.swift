@@ -15,6 +15,35 @@ enum SettingsDefaults {
         var arguments: [String]
         /// Each setting: `key = values`, and where it came from (or why it did not apply).
         var report: [String]
+        /// The settings the file gave this run (`key=value`), for the line at its start.
+        var fromFile: [String] = []
+    }
+
+    /// Options that act once (start a take, end or drive the run), replace the capture graph, or lower
+    /// the run's protection: what a command line asks for, never a default kept in a file (a forgotten
+    /// `record=true` would record every plain run). Each with what it would do on every run.
+    static let notSettings: [String: String] = [
+        "record": "it would start a take in every run",
+        "duration": "it would end every run after a set time",
+        "timeline": "it would replay commands in every run",
+        "pipelines": "it would replace the capture graph in every run",
+        "no-encryption": "it would send the subject view unencrypted in every run",
+        "help": "it would print the help instead of every run",
+        "version": "it would print the version instead of every run",
+    ]
+
+    /// What `audio=` may be in the file: a kind of source or a device, never a pipeline. `file:PATH`
+    /// only reads a sound file, so it is kept; a device is one source element with its device's name
+    /// (`pulsesrc device=NAME`, `alsasrc device=hw:1`, `pipewiresrc target-object=NAME`).
+    static func isSafeAudioSetting(_ value: String) -> Bool {
+        if ["auto", "none", "test"].contains(value) || (value.hasPrefix("file:") && value.count > 5) { return true }
+        let words = value.split(separator: " ", omittingEmptySubsequences: true)
+        guard let element = words.first, ["pulsesrc", "alsasrc", "pipewiresrc"].contains(element), words.count <= 2 else { return false }
+        guard words.count == 2 else { return true }
+        let property = words[1].split(separator: "=", maxSplits: 1)
+        let name = property.count == 2 ? property[1] : ""
+        return property.count == 2 && ["device", "target-object"].contains(property[0]) && !name.isEmpty
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._:@,+-".contains($0)) }
     }
 
     static func apply(_ arguments: [String], file: SettingsFile?) throws(DuoError) -> Applied {
@@ -30,9 +59,16 @@ enum SettingsDefaults {
         let given = Set(rest.filter { $0.hasPrefix("--") }.map { String($0.split(separator: "=", maxSplits: 1)[0]) })
         var fromFile: [String] = []
         var report: [String] = []
+        var applied: [String] = []
         for entry in file.entries {
             let option = "--\(entry.key)"
             let shown = "\(entry.key) = \(entry.values.joined(separator: ";"))"
+            if let why = notSettings[entry.key] {
+                throw .input("\(file.path):\(entry.line): \(entry.key) cannot be a setting (\(why)); remove it and pass \(option) on the command line instead")
+            }
+            if entry.key == "audio", let bad = entry.values.first(where: { !isSafeAudioSetting($0) }) {
+                throw .input("\(file.path):\(entry.line): audio=\(bad) is not a setting: the file takes auto, none, test, file:PATH or a device (pulsesrc device=NAME); pass a pipeline with --audio on the command line instead")
+            }
             var args: [String] = []
             let isFlag = (try? Options.parse(head + [option])) != nil
             if isFlag {
@@ -54,9 +90,16 @@ enum SettingsDefaults {
                 continue
             }
             fromFile += args
+            applied.append("\(entry.key)=\(entry.values.joined(separator: ";"))")
             report.append("\(shown)\t(\(file.path):\(entry.line))")
         }
-        return Applied(arguments: head + fromFile + Array(rest), report: report)
+        return Applied(arguments: head + fromFile + Array(rest), report: report, fromFile: applied)
+    }
+
+    /// The line a run starts with when the file gave it settings: which, and from where.
+    static func startLine(_ applied: Applied, file: SettingsFile?) -> String? {
+        guard let file, !applied.fromFile.isEmpty else { return nil }
+        return "duo-capture: settings from \(file.path): \(applied.fromFile.joined(separator: ", "))"
     }
 
     /// `--print-config`: the settings in effect and where each came from.

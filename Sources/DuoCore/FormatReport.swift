@@ -34,6 +34,10 @@ public struct FormatReport: Sendable {
             }
             lines.append("dropped by the intersection: " + (drops.isEmpty ? "nothing" : drops.joined(separator: "; ")))
         }
+        let unrecordable = offered.filter { !$0.isRecordable }
+        if !unrecordable.isEmpty {
+            lines.append("skipped (beyond \(VideoFormat.sides.upperBound) pixels a side or 1 to 1000 fps, which duo-capture records): \(list(unrecordable))")
+        }
         let limitText = limit.map { " within \($0)" } ?? ""
         choice = FormatSelection.best(of: offered, upTo: limit, minimumRate: minimumRate)
         lines.append("rule: formats of at least \(OptionReader.clean(minimumRate)) fps first, the most pixels, then the highest rate\(limitText)")

@@ -20,9 +20,16 @@ public enum FormatSelection {
         return a.pixels > b.pixels
     }
 
-    /// The best format in `offered` that fits within `limit` (all of them when `limit` is nil).
+    /// The best format in `offered` that fits within `limit` (all of them when `limit` is nil). Formats
+    /// duo-capture cannot record (`VideoFormat.isRecordable`: a camera that claims 65534x65534) are skipped.
     public static func best(of offered: [VideoFormat], upTo limit: VideoFormat?, minimumRate: Double = defaultMinimumRate) -> VideoFormat? {
-        offered.filter { limit.map($0.fits(within:)) ?? true }.max { isBetter($1, than: $0, minimumRate: minimumRate) }
+        offered.filter { $0.isRecordable && (limit.map($0.fits(within:)) ?? true) }.max { isBetter($1, than: $0, minimumRate: minimumRate) }
+    }
+
+    /// What a list of formats says in a message: the first 12, best first, then "…".
+    static func shown(_ formats: [VideoFormat]) -> String {
+        let list = formats.sorted { isBetter($0, than: $1) }.map(\.description)
+        return list.prefix(12).joined(separator: ", ") + (list.count > 12 ? ", …" : "")
     }
 
     /// Formats both cameras offer after decoding (size × frame rate; pixel format is normalised), best first.
@@ -36,8 +43,11 @@ public enum FormatSelection {
     public static func choose(for camera: String, offered: [VideoFormat], upTo limit: VideoFormat?,
                               minimumRate: Double = defaultMinimumRate) throws(DuoError) -> VideoFormat {
         if let f = best(of: offered, upTo: limit, minimumRate: minimumRate) { return f }
-        let list = offered.sorted { isBetter($0, than: $1) }.map(\.description)
-        let shown = list.prefix(12).joined(separator: ", ") + (list.count > 12 ? ", …" : "")
+        let recordable = offered.filter(\.isRecordable)
+        if recordable.isEmpty && !offered.isEmpty {
+            throw .input("camera \(camera) offers only formats duo-capture cannot record (\(Self.shown(offered))); it records \(VideoFormat.sides.lowerBound) to \(VideoFormat.sides.upperBound) pixels a side at 1 to 1000 fps: give another camera")
+        }
+        let shown = Self.shown(recordable)
         if let limit {
             throw .usage("camera \(camera) offers no format at or below \(limit); pick one of: \(shown)")
         }

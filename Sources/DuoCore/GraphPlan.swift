@@ -278,14 +278,26 @@ public struct GraphPlan: Sendable {
             secondCameraMode = nil
             secondFormat = nil
         }
+        // Whatever picked it, the session's format is one duo-capture records: every size and bitrate
+        // below is computed within range.
+        for f in [format, secondFormat].compactMap({ $0 }) where !f.isRecordable {
+            throw .input("format \(f) is beyond what duo-capture records (\(VideoFormat.sides.lowerBound) to \(VideoFormat.sides.upperBound) pixels a side, 1 to 1000 fps); give --format within it")
+        }
         // The subject view needs little: at most 640 wide, keeping the camera's aspect, even sizes.
         let sw = min(640, format.width) & ~1
         subjectSize = (sw, max(2, (sw * format.height / format.width) & ~1))
         self.bitrateKbps = bitrateKbps ?? Self.defaultBitrate(format)
     }
 
+    /// The most a default bitrate asks for, kbps: x264enc's own limit (2 Gbit/s).
+    static let largestDefaultBitrate = 2_048_000
+
+    /// A bitrate for the format, kbps: a tenth of a bit per pixel per frame, within 1000 and
+    /// `largestDefaultBitrate`; computed in floating point, so no format's size can overflow it.
     static func defaultBitrate(_ format: VideoFormat) -> Int {
-        max(1000, format.pixels * Int(format.frameRate.value.rounded()) / 10_000)
+        let kbps = Double(format.width) * Double(format.height) * format.frameRate.value.rounded() / 10_000
+        guard kbps.isFinite else { return 1000 }
+        return Int(min(max(1000, kbps), Double(largestDefaultBitrate)))
     }
 
     /// The upright format camera `index` (0 = A, 1 = B) delivers: the common one in virtual mode.

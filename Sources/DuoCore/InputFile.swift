@@ -7,11 +7,28 @@ import Glibc
 ///
 /// Thread: any; one stat call.
 public enum InputFile {
-    /// Throws an input error naming `what` unless `path` is a regular file (symbolic links are followed).
+    /// Throws an input error naming `what` unless `path` is a regular file (symbolic links are followed);
+    /// a link loop, a dangling link and a folder without permission are each said as what they are.
     public static func requireRegular(_ path: String, _ what: String, hint: String) throws(DuoError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw .input("\(what) \(path) does not exist; \(hint)")
+            switch errno {
+            case ELOOP:
+                throw .input("\(what) \(path) is a symbolic link loop (its links lead back to themselves); \(hint)")
+            case EACCES:
+                throw .input("\(what) \(path) cannot be reached: permission denied on a folder on its way; \(hint)")
+            case ENOTDIR:
+                throw .input("\(what) \(path) does not exist (a part of its path is a file, not a folder); \(hint)")
+            case ENAMETOOLONG:
+                throw .input("\(what) \(path) is too long a name; \(hint)")
+            default:
+                // A link whose target is missing: say so, rather than that the link itself is missing.
+                var link = stat()
+                if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+                    throw .input("\(what) \(path) is a symbolic link to a file that does not exist; \(hint)")
+                }
+                throw .input("\(what) \(path) does not exist; \(hint)")
+            }
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: return

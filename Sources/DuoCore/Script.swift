@@ -298,9 +298,16 @@ public enum ScriptParser {
     /// Removes every note from the subject's text, and fails closed on anything that could be one:
     ///
     /// - `[[note: …]]` is a note, however it is spelled: `[[Note: …]]`, `[[ note …]]`, `[[NOTE:…]]`;
+    /// - an HTML comment `<!-- … -->` (one line or several) is a note too, in either format: every
+    ///   Markdown renderer hides it, so its writer expects the subject never to see it;
     /// - any other `[[ … ]]` (a typo such as `[[nto: …]]`), a note inside a note, and a note opened with
     ///   one bracket (`[note: …]`) are kept from the subject and reported as problems;
-    /// - an unclosed `[[` hides the rest of the text from the subject.
+    /// - look-alikes of a note are kept from the subject and reported: `［［note: …］］` (fullwidth
+    ///   brackets), `((note: …))`, `{{note: …}}`, and a line that starts `note:`;
+    /// - a `]]` left over after a note's end (`[[note: a ]] b ]]`: the writer's note ran to the second)
+    ///   makes the note run to it, with everything between kept from the subject and reported; the same
+    ///   for the look-alikes' closers. Such a stray closer counts up to the next opener of its kind;
+    /// - an unclosed `[[`, `<!--` or look-alike hides the rest of the text from the subject.
     ///
     /// Work is linear in the text's length.
     static func stripNotes(_ text: String, found: (String, Substring) -> Void,
@@ -316,10 +323,14 @@ public enum ScriptParser {
         /// Whether `s` (after spaces) starts with the word "note", in any case.
         func startsWithNote(_ s: Substring) -> Substring? {
             let t = s.drop { $0 == " " || $0 == "\t" }
-            guard t.count >= 4, t.prefix(4).lowercased() == "note" else { return nil }
+            guard t.prefix(4).lowercased() == "note" else { return nil }
             let after = t.dropFirst(4)
             guard let next = after.first else { return after }
-            return next == ":" || next.isWhitespace || next == "]" ? after : nil
+            return next == ":" || next == "：" || next.isWhitespace || next == "]" || next == "］" || next == ")" || next == "}" ? after : nil
+        }
+        /// Whether the subject's line so far (what is already in `output` since its last newline) is blank.
+        func lineSoFarIsBlank() -> Bool {
+            output.reversed().prefix { $0 != "\n" }.allSatisfy { $0 == " " || $0 == "\t" }
         }
         /// A kept-out piece on a line of its own goes with its line, so it never splits a paragraph: the
         /// subject's text (and layout) is the same whether or not the operator wrote notes.
@@ -333,25 +344,64 @@ public enum ScriptParser {
                 }
             }
         }
-        while let open = rest.firstIndex(of: "[") {
+        /// Where a doubled opener `oo` at the start of `at` is closed by `cc`, counting nested pairs; then,
+        /// failing closed, extended over each stray `cc` before the next `oo`. `stray` is the last stray
+        /// closer's start when there was one.
+        func closing(_ at: Substring, _ o: Character, _ c: Character) -> (close: Range<String.Index>?, nested: Bool, stray: String.Index?) {
+            var depth = 0, nested = false, i = at.startIndex, close: Range<String.Index>?
+            while i < at.endIndex {
+                let next = at.index(after: i)
+                if at[i] == o, next < at.endIndex, at[next] == o {
+                    depth += 1; if depth > 1 { nested = true }
+                    i = at.index(after: next); continue
+                }
+                if at[i] == c, next < at.endIndex, at[next] == c {
+                    depth -= 1
+                    if depth == 0 { close = i..<at.index(after: next); break }
+                    i = at.index(after: next); continue
+                }
+                i = next
+            }
+            guard var end = close else { return (nil, nested, nil) }
+            var stray: String.Index?
+            i = end.upperBound
+            while i < at.endIndex {
+                let next = at.index(after: i)
+                if at[i] == o, next < at.endIndex, at[next] == o { break }
+                if at[i] == c, next < at.endIndex, at[next] == c {
+                    stray = i
+                    end = i..<at.index(after: next)
+                    i = end.upperBound; continue
+                }
+                i = next
+            }
+            return (end, nested, stray)
+        }
+        let specials: Set<Character> = ["[", "\n", "<", "(", "{", "［"]
+        var checkLineStart = true
+        while true {
+            if checkLineStart, lineSoFarIsBlank() {
+                // A line that starts `note:` (after spaces, a quote mark or a list bullet) reads as a note.
+                var head = rest.drop { $0 == " " || $0 == "\t" }
+                if let mark = head.first, ">-*+".contains(mark) { head = head.dropFirst().drop { $0 == " " || $0 == "\t" } }
+                if let after = startsWithNote(head), after.drop(while: { $0 == " " || $0 == "\t" }).first.map({ $0 == ":" || $0 == "：" }) ?? false {
+                    problem(ScriptProblem(line: line(at: rest.startIndex), message: "a line starting note: is kept from the subject; write [[note: …]] for a private note"))
+                    rest = rest[(rest.firstIndex(of: "\n") ?? rest.endIndex)...]
+                    dropOwnLine()
+                    continue
+                }
+            }
+            checkLineStart = false
+            guard let open = rest.firstIndex(where: { specials.contains($0) }) else { break }
             output += rest[..<open]
             let at = rest[open...]
-            if at.hasPrefix("[[") {
-                // Find the matching ]], counting nested [[ … ]] pairs.
-                var depth = 0, nested = false, i = at.startIndex, close: Range<String.Index>?
-                while i < at.endIndex {
-                    let next = at.index(after: i)
-                    if at[i] == "[", next < at.endIndex, at[next] == "[" {
-                        depth += 1; if depth > 1 { nested = true }
-                        i = at.index(after: next); continue
-                    }
-                    if at[i] == "]", next < at.endIndex, at[next] == "]" {
-                        depth -= 1
-                        if depth == 0 { close = i..<at.index(after: next); break }
-                        i = at.index(after: next); continue
-                    }
-                    i = next
-                }
+            switch at.first {
+            case "\n":
+                output += "\n"
+                rest = at.dropFirst()
+                checkLineStart = true
+            case "[" where at.hasPrefix("[["):
+                let (close, nested, stray) = closing(at, "[", "]")
                 let body = at[at.index(at.startIndex, offsetBy: 2)..<(close?.lowerBound ?? at.endIndex)]
                 let lineNumber = line(at: open)
                 if let noteBody = startsWithNote(body), !nested {
@@ -368,10 +418,14 @@ public enum ScriptParser {
                     let shown = body.prefix(20).replacingOccurrences(of: "\n", with: " ")
                     problem(ScriptProblem(line: lineNumber, message: "[[\(shown)\(body.count > 20 ? "…" : "")]] is not a note: kept from the subject; write [[note: …]]"))
                 }
+                if let stray {
+                    problem(ScriptProblem(line: line(at: stray), message: "a ]] after a note's end: everything up to it is kept from the subject as part of the note; remove the extra ]]"))
+                }
                 guard let close else { rest = ""; break }
                 rest = at[close.upperBound...]
                 dropOwnLine()
-            } else if startsWithNote(at.dropFirst()) != nil {
+                checkLineStart = true
+            case "[" where startsWithNote(at.dropFirst()) != nil:
                 // [note: …] with one bracket: the writer meant a note. Kept out up to its end.
                 let lineNumber = line(at: open)
                 let end = at.firstIndex(of: "]").map { at.index(after: $0) } ?? at.endIndex
@@ -380,10 +434,43 @@ public enum ScriptParser {
                 problem(ScriptProblem(line: lineNumber, message: "[note … opens with one bracket: kept from the subject; write [[note: …]]"))
                 rest = after
                 dropOwnLine()
-            } else {
-                output += "["
+                checkLineStart = true
+            case "<" where at.hasPrefix("<!--"):
+                // An HTML comment: hidden by every Markdown renderer, so a private note.
+                let lineNumber = line(at: open)
+                let bodyStart = at.index(at.startIndex, offsetBy: 4)
+                let close = at[bodyStart...].range(of: "-->")
+                found(at[bodyStart..<(close?.lowerBound ?? at.endIndex)].trimmingCharacters(in: .whitespacesAndNewlines), Substring(output))
+                guard let close else {
+                    problem(ScriptProblem(line: lineNumber, message: "<!-- with no closing -->: the rest of the script is hidden from the subject"))
+                    rest = ""
+                    break
+                }
+                rest = at[close.upperBound...]
+                dropOwnLine()
+                checkLineStart = true
+            case let o? where "(［{".contains(o) && at.dropFirst().first == o && startsWithNote(at.dropFirst(2)) != nil:
+                // Look-alikes of a note: ((note: …)), {{note: …}}, ［［note: …］］ (fullwidth brackets).
+                let c: Character = o == "(" ? ")" : o == "{" ? "}" : "］"
+                let lineNumber = line(at: open)
+                let (close, _, stray) = closing(at, o, c)
+                if close == nil {
+                    problem(ScriptProblem(line: lineNumber, message: "\(o)\(o)note with no closing \(c)\(c): the rest of the script is hidden from the subject; write [[note: …]]"))
+                } else {
+                    problem(ScriptProblem(line: lineNumber, message: "\(o)\(o)note … \(c)\(c) is not a note: kept from the subject; write [[note: …]]"))
+                }
+                if let stray {
+                    problem(ScriptProblem(line: line(at: stray), message: "a \(c)\(c) after a note's end: everything up to it is kept from the subject; remove the extra \(c)\(c)"))
+                }
+                guard let close else { rest = ""; break }
+                rest = at[close.upperBound...]
+                dropOwnLine()
+                checkLineStart = true
+            default:
+                output.append(at.first!)
                 rest = at.dropFirst()
             }
+            if rest.isEmpty && !checkLineStart { break }
         }
         output += rest
         return output

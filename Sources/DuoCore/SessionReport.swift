@@ -19,10 +19,20 @@ public enum SessionReport {
         public var width: Int?
         public var height: Int?
         public var damage: String?
+        /// Why the take's sidecar was left out (a value no take can have); the take itself is still shown.
+        public var sidecarDamage: String?
+        /// `sidecar` is checked first: one with a value no take can have (a file a user edited or a disk
+        /// damaged) is left out, and `sidecarDamage` says why.
         public init(file: String, sidecar: TakeSidecar?, thumbnails: [Data], levels: [(seconds: Double, rmsDB: Double)],
                     seconds: Double, frames: Int64, width: Int?, height: Int?, damage: String?) {
-            self.file = file; self.sidecar = sidecar; self.thumbnails = thumbnails; self.levels = levels
+            self.file = file; self.thumbnails = thumbnails; self.levels = levels
             self.seconds = seconds; self.frames = frames; self.width = width; self.height = height; self.damage = damage
+            if let sidecar, let why = SessionReport.sidecarDamage(sidecar) {
+                self.sidecar = nil
+                self.sidecarDamage = why
+            } else {
+                self.sidecar = sidecar
+            }
         }
     }
 
@@ -31,17 +41,60 @@ public enum SessionReport {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
+    /// The longest time a sidecar may name: a year. Anything longer (or negative, or not a number) was
+    /// not written by duo-capture.
+    static let longestSeconds = 366.0 * 86_400
+    /// The most frames a sidecar may count: a year at 1000 fps is 3.2e10; this leaves room and keeps any
+    /// sum of a session's takes far from Int64's end.
+    static let mostFrames: Int64 = 1_000_000_000_000
+
+    /// Why a sidecar cannot be believed, or nil: the first time that no take has (a marker at 1e300 s, a
+    /// swap before the take began) or count that no take reaches. The report never does arithmetic that
+    /// could trap on a sidecar that passed this.
+    public static func sidecarDamage(_ sc: TakeSidecar) -> String? {
+        func bad(_ t: Double) -> Bool { !t.isFinite || t < 0 || t > longestSeconds }
+        func badCount(_ n: Int64?) -> Bool { n.map { $0 < 0 || $0 > mostFrames } ?? false }
+        func time(_ t: Double) -> String { t.isFinite ? "\(t) s" : "\(t)" }
+        if let m = sc.markersPassed.first(where: { bad($0.atSeconds) }) {
+            return "its marker \"\(m.title)\" is at \(time(m.atSeconds)), outside any take"
+        }
+        if let w = sc.swaps.first(where: { bad($0.atSeconds) }) {
+            return "its swap to \(w.to) is at \(time(w.atSeconds)), outside any take"
+        }
+        if let i = sc.interruptions?.first(where: { bad($0.atSeconds) }) {
+            return "its \(i.device) \(i.what) is at \(time(i.atSeconds)), outside any take"
+        }
+        if badCount(sc.droppedFrames) { return "its droppedFrames \(sc.droppedFrames ?? 0) is more than any take holds" }
+        if badCount(sc.frames) { return "its frames \(sc.frames ?? 0) is more than any take holds" }
+        if badCount(sc.audio?.buffers) { return "its audio buffers \(sc.audio?.buffers ?? 0) are more than any take holds" }
+        if let d = sc.durationSeconds, bad(d) { return "its durationSeconds \(time(d)) is no take's length" }
+        if sc.countdownSeconds < 0 || Double(sc.countdownSeconds) > longestSeconds {
+            return "its countdownSeconds \(sc.countdownSeconds) is no countdown's length"
+        }
+        return nil
+    }
+
+    /// Adds without trapping: a sum past Int64's end stays at its end.
+    static func saturatingSum(_ values: [Int64]) -> Int64 {
+        values.reduce(0) { total, n in
+            let (sum, overflow) = total.addingReportingOverflow(n)
+            return overflow ? (n < 0 ? .min : .max) : sum
+        }
+    }
+
+    /// m:ss for any number: NaN and negatives are 0:00, and times beyond a year are clamped there (the
+    /// conversion to Int would trap past Int's range).
     static func clock(_ seconds: Double) -> String {
-        let s = max(0, Int(seconds.rounded()))
+        let s = seconds.isFinite ? Int(min(max(seconds, 0), longestSeconds).rounded()) : 0
         return String(format: "%d:%02d", s / 60, s % 60)
     }
 
     public static func html(folder: String, takes: [Take], generated: Date = Date()) -> String {
         let damaged = takes.filter { $0.damage != nil }.count
         let total = takes.filter { $0.damage == nil }.reduce(0) { $0 + $1.seconds }
-        let dropped = takes.compactMap { $0.sidecar?.droppedFrames }.reduce(0, +)
-        let swaps = takes.compactMap { $0.sidecar?.swaps.count }.reduce(0, +)
-        let losses = takes.compactMap { $0.sidecar?.interruptions?.filter { $0.what == "lost" }.count }.reduce(0, +)
+        let dropped = saturatingSum(takes.compactMap { $0.sidecar?.droppedFrames })
+        let swaps = saturatingSum(takes.compactMap { $0.sidecar.map { Int64($0.swaps.count) } })
+        let losses = saturatingSum(takes.compactMap { $0.sidecar?.interruptions.map { Int64($0.filter { $0.what == "lost" }.count) } })
         var page = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>duo-capture session: \(escape(folder))</title>
@@ -71,6 +124,9 @@ public enum SessionReport {
     static func section(_ take: Take) -> String {
         let name = (take.file as NSString).lastPathComponent
         var s = "<div class=\"take\">\n<h2>\(escape(take.sidecar.map { "Take \($0.take)" } ?? "Take")) · \(escape(name))</h2>\n"
+        if let why = take.sidecarDamage {
+            s += "<div class=\"damaged\">sidecar damaged: \(escape(why)); its events are left out</div>\n"
+        }
         if let damage = take.damage {
             s += "<div class=\"damaged\">damaged: \(escape(damage))</div>\n</div>\n"
             return s

@@ -63,6 +63,14 @@ public struct VideoFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var pixels: Int { width * height }
+
+    /// The sizes duo-capture records, each side, as `--format` and camera profiles take them: its graphs
+    /// (and the arithmetic on sizes and bitrates) are made for these; a camera's larger modes are skipped.
+    public static let sides: ClosedRange<Int> = 16...8192
+    /// Whether duo-capture can capture and record this format: 16 to 8192 pixels a side, 1 to 1000 fps.
+    public var isRecordable: Bool {
+        Self.sides.contains(width) && Self.sides.contains(height) && FrameRate.allowed.contains(frameRate.value)
+    }
     /// `1280x720@30`, the syntax `--format` accepts.
     public var description: String { "\(width)x\(height)@\(frameRate)" }
 
@@ -77,7 +85,7 @@ public struct VideoFormat: Sendable, Hashable, CustomStringConvertible {
         guard parts.count == 1 || parts.count == 2 else { return nil }
         let size = parts[0].lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]),
-              (16...8192).contains(w), (16...8192).contains(h) else { return nil }
+              sides.contains(w), sides.contains(h) else { return nil }
         var rate = FrameRate(30)
         if parts.count == 2 {
             guard let parsed = FrameRate.parse(String(parts[1])) else { return nil }

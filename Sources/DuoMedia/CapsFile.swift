@@ -9,6 +9,7 @@ import Foundation
 /// Thread: any (GStreamer's caps parser is thread-safe).
 public enum CapsFile {
     public static func profile(path: String) throws(DuoError) -> CameraProfile {
+        try InputFile.requireRegular(path, "caps file", hint: "give the caps gst-device-monitor-1.0 printed for the camera, saved to a file")
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .input("caps file \(path) does not exist or cannot be read")
         }

@@ -29,11 +29,21 @@ public struct SettingsFile: Sendable {
     /// The file's settings, or nil when there is no file. A file GKeyFile cannot read, or a group other
     /// than `[duo-capture]`, is a one-line error naming the file and line.
     public static func load(_ path: String) throws(DuoError) -> SettingsFile? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        try InputFile.requireRegular(path, "settings file", hint: "it must be a text file of key=value lines under [duo-capture]")
+        // No file is no settings; anything at the path (a link loop, a dangling link) is checked.
+        var link = stat()
+        guard lstat(path, &link) == 0 else { return nil }
+        try InputFile.requireRegular(path, "settings file", hint: "it must be a text file of key=value lines under [duo-capture]; move what is there away")
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         func line(of predicate: (String) -> Bool) -> Int { (lines.firstIndex(where: predicate) ?? 0) + 1 }
+        // Where each key is, found in one pass (the file may repeat a key thousands of times: looking
+        // each one up again was quadratic). GKeyFile keeps a repeated key's last value: its line is the last.
+        var lineOfKey: [String: Int] = [:]
+        for (i, l) in lines.enumerated() {
+            let t = l.trimmingCharacters(in: .whitespaces)
+            guard !t.hasPrefix("#"), !t.hasPrefix("["), let eq = t.firstIndex(of: "=") else { continue }
+            lineOfKey[t[..<eq].trimmingCharacters(in: .whitespaces)] = i + 1
+        }
         guard let file = g_key_file_new() else { throw .runtime("cannot read settings: GLib's key-file parser is unavailable") }
         defer { g_key_file_free(file) }
         var error: UnsafeMutablePointer<GError>?
@@ -60,18 +70,17 @@ public struct SettingsFile: Sendable {
         let keys = g_key_file_get_keys(file, group, &keyCount, nil)
         defer { g_strfreev(keys) }
         var entries: [Entry] = []
+        var seen = Set<String>()
         for i in 0..<Int(keyCount) {
             guard let k = keys?[i] else { continue }
             let key = String(cString: k)
+            // GKeyFile lists a repeated key once per line; its value is the last one's.
+            guard seen.insert(key).inserted else { continue }
             var count: gsize = 0
             let list = g_key_file_get_string_list(file, group, key, &count, nil)
             defer { g_strfreev(list) }
             let values = (0..<Int(count)).compactMap { list?[$0].map { String(cString: $0) } }
-            let at = line { l in
-                let t = l.trimmingCharacters(in: .whitespaces)
-                return t.hasPrefix(key) && t.dropFirst(key.count).trimmingCharacters(in: .whitespaces).hasPrefix("=")
-            }
-            entries.append(Entry(key: key, values: values, line: at))
+            entries.append(Entry(key: key, values: values, line: lineOfKey[key] ?? 1))
         }
         return SettingsFile(path: path, entries: entries.sorted { $0.line < $1.line })
     }

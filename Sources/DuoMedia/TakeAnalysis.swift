@@ -19,7 +19,9 @@ public struct TakeAnalysis: Sendable {
     /// Why the take does not decode; nil when it plays.
     public var damage: String?
 
-    public static func analyse(_ file: String, thumbnails count: Int = 6, width: Int = 192) -> TakeAnalysis {
+    /// `scratch` is the folder the thumbnails are made in (a new folder inside it, removed after); by
+    /// default one in the temporary folder.
+    public static func analyse(_ file: String, thumbnails count: Int = 6, width: Int = 192, scratch: String? = nil) -> TakeAnalysis {
         var result = TakeAnalysis()
         let decoded: DecodedMedia
         do { decoded = try MediaInspector.decode(file) } catch {
@@ -34,7 +36,8 @@ public struct TakeAnalysis: Sendable {
             result.damage = "no video frames"
             return result
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("duo-report-\(UUID().uuidString)").path
+        let parent = scratch.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+        let folder = parent.appendingPathComponent("duo-report-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let quoted = AudioSource.launchQuoted(file)

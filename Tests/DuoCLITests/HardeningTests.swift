@@ -62,6 +62,30 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(started.count, 2, "the second run appended")
     }
 
+    /// `--events FILE`, given on the command line or in the settings file, writes only to a new (or
+    /// empty) file or one that already holds duo-capture events: any other file is refused and left as it was.
+    func testEventsGoOnlyToANewFileOrAnEventsFile() throws {
+        let dir = try scratchDirectory(self)
+        let notes = "\(dir)/notes.txt"
+        try "my notes, not events\n".write(toFile: notes, atomically: true, encoding: .utf8)
+        let config = "\(dir)/config"
+        try FileManager.default.createDirectory(atPath: "\(config)/duo-capture", withIntermediateDirectories: true)
+        try "[duo-capture]\nevents=\(notes)\n".write(toFile: "\(config)/duo-capture/duo-capture.conf", atomically: true, encoding: .utf8)
+        for (args, env) in [(base + ["--duration", "0.3", "--events", notes], [String: String]()),
+                            (base + ["--duration", "0.3"], ["XDG_CONFIG_HOME": config])] {
+            let run = try duoCapture(args, environment: env)
+            XCTAssertEqual(run.status, 64, run.stderr)
+            XCTAssertTrue(run.stderr.hasSuffix("duo-capture: error: --events \(notes) holds something other than duo-capture events (its first line is no JSON event); give a new file or an events file to append to\n"), run.stderr)
+            XCTAssertEqual(run.stderr.components(separatedBy: "error:").count - 1, 1, run.stderr)
+            XCTAssertEqual(try String(contentsOfFile: notes, encoding: .utf8), "my notes, not events\n")
+        }
+        let empty = "\(dir)/empty.jsonl"
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: nil))
+        for _ in 0..<2 { XCTAssertEqual(try duoCapture(base + ["--duration", "0.3", "--events", empty]).status, 0) }
+        let lines = try String(contentsOfFile: empty, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains(#""event":"started""#) }.count, 2, "an empty file, then an events file: both appended to")
+    }
+
     /// The events file's disk fills: one warning, the run and its take go on, exit 0.
     func testAFullDiskForTheEventsFileNeverEndsTheRun() throws {
         let dir = try scratchDirectory(self)
@@ -141,6 +165,66 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("is not a regular file"), run.stderr)
     }
 
+    /// A symbolic link loop given as a file is said to be one (ELOOP), not "does not exist".
+    func testASymlinkLoopIsCalledOne() throws {
+        let dir = try scratchDirectory(self)
+        let config = "\(dir)/config"
+        try FileManager.default.createDirectory(atPath: "\(config)/duo-capture", withIntermediateDirectories: true)
+        for (a, b) in [("\(dir)/a", "\(dir)/b"), ("\(config)/duo-capture/duo-capture.conf", "\(config)/duo-capture/other.conf")] {
+            XCTAssertEqual(symlink(b, a), 0)
+            XCTAssertEqual(symlink(a, b), 0)
+        }
+        let loop = "\(dir)/a"
+        for (args, what) in [(base + ["--script", loop, "--duration", "1"], "script"),
+                             (base + ["--timeline", loop, "--duration", "1"], "timeline"),
+                             (base + ["--camera", "profile:\(loop)", "--duration", "1"], "camera profile"),
+                             (["formats", "caps:\(loop)"], "caps file"), (["check-script", loop], "script"),
+                             (["inspect", loop], "take")] {
+            let run = try duoCapture(args)
+            XCTAssertEqual(run.status, 65, "\(args): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("\(what) \(loop) is a symbolic link loop"), run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "one line: \(run.stderr)")
+        }
+        let settings = try duoCapture(base + ["--duration", "0.2"], environment: ["XDG_CONFIG_HOME": config])
+        XCTAssertEqual(settings.status, 65, settings.stderr)
+        XCTAssertTrue(settings.stderr.contains("settings file \(config)/duo-capture/duo-capture.conf is a symbolic link loop"), settings.stderr)
+    }
+
+    /// A camera that claims formats beyond what duo-capture records (through the test camera provider,
+    /// the path real cameras take): with only those, one line naming the camera and format and exit 65,
+    /// never a trap; with a recordable one besides, that one is picked.
+    func testCameraFormatsBeyondWhatIsRecordedAreRefusedOrSkipped() throws {
+        let dir = try scratchDirectory(self)
+        let cameras = "\(dir)/cameras"
+        try FileManager.default.createDirectory(atPath: cameras, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: "\(dir)/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let env = ["DUO_TEST_CAMERAS": cameras, "XDG_STATE_HOME": "\(dir)/state", "XDG_RUNTIME_DIR": "\(dir)/run"]
+        func camera(_ serial: String, _ sizes: [String]) throws {
+            let caps = sizes.map { s -> String in
+                let wh = s.split(separator: "x")
+                return "video/x-raw,format=YUY2,width=\(wh[0]),height=\(wh[1]),framerate=30/1"
+            }.joined(separator: "; ")
+            try "name=Cam \(serial)\nserial=\(serial)\ncaps=\(caps)\n".write(toFile: "\(cameras)/\(serial).camera", atomically: true, encoding: .utf8)
+        }
+        try camera("HUGE", ["2147483647x2147483647"])
+        try camera("WIDE", ["65534x65534"])
+        try camera("MIXED", ["65534x65534", "320x240"])
+        for (serial, size) in [("HUGE", "2147483647x2147483647@30"), ("WIDE", "65534x65534@30")] {
+            let run = try duoCapture(["--headless", "--camera", "id:\(serial)", "--duration", "0.3", "--audio", "none"], environment: env)
+            XCTAssertEqual(run.status, 65, run.stderr)
+            XCTAssertTrue(run.stderr.hasPrefix("duo-capture: error: camera Cam \(serial) (simulated, \(serial)) offers only formats duo-capture cannot record (\(size))"), run.stderr)
+            XCTAssertFalse(run.stderr.contains("Pipelines/"), run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        }
+        let run = try duoCapture(["--headless", "--camera", "id:MIXED", "--duration", "0.3", "--audio", "none"], environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("at 320x240@30 (camera mode 320x240@30 YUY2)"), run.stderr)
+        // A rate of two huge terms is reduced exactly (to 1 fps) and never traps.
+        let printed = try duoCapture(["pipeline", "--source", "videotestsrc", "--format", "320x240@10000000000/10000000000"])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        XCTAssertTrue(printed.stdout.contains("framerate=1/1"), printed.stdout)
+    }
+
     /// A frame rate that rounds to nothing is refused up front, from the command line or a profile.
     func testFrameRatesBelowOneAreRefused() throws {
         let dir = try scratchDirectory(self)
@@ -187,6 +271,21 @@ final class HardeningTests: XCTestCase {
         let clean = try duoCapture(["check-script", script])
         XCTAssertEqual(clean.status, 0, clean.stderr)
         XCTAssertTrue(clean.stdout.hasSuffix("no problems\n"), clean.stdout)
+    }
+
+    /// check-script fails on the look-alikes of a note and a stray ]], naming each line (exit 65).
+    func testCheckScriptReportsNoteLookAlikes() throws {
+        let dir = try scratchDirectory(self)
+        let script = "\(dir)/talk.md"
+        try "# Hello\n\nWelcome [[note: a ]] PRIVATE ]] all.\n((note: PRIVATE))\nnote: PRIVATE\n<!-- PRIVATE -->\nGo.\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let check = try duoCapture(["check-script", script])
+        XCTAssertEqual(check.status, 65, check.stderr)
+        XCTAssertTrue(check.stdout.contains("\(script):3: a ]] after a note's end"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("\(script):4: ((note … )) is not a note"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("\(script):5: a line starting note:"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("2 private notes"), "the note and the HTML comment: \(check.stdout)")
+        XCTAssertTrue(check.stderr.contains("has 3 problems"), check.stderr)
     }
 
     /// A camera whose first frame never comes: start-up gives up after --start-timeout naming the camera,
@@ -275,5 +374,74 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(next["cmd"] as? String, "mirror")
         client.send(#"{"cmd":"quit"}"#)
         XCTAssertEqual(run.finish(), 0, run.stderr)
+    }
+
+    /// Records one take of `seconds` into `dir` and returns its file.
+    private func recordTake(into dir: String, seconds: String = "1") throws -> String {
+        let run = try duoCapture(base + ["--record", "--countdown", "0", "--duration", seconds, "--record-dir", dir, "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".mkv") })
+        return "\(dir)/\(name)"
+    }
+
+    /// Sidecars are files a user can edit or a disk can damage: a marker at 1e300 s, a swap at -1e300 s
+    /// and dropped frames that overflow when added up give a report (each such sidecar left out, and
+    /// said why), never a crash.
+    func testDamagedSidecarsNeverCrashTheReport() throws {
+        let dir = try scratchDirectory(self)
+        let take = try recordTake(into: dir)
+        let sidecar = TakeSidecar.path(forTake: take)
+        var json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sidecar))) as? [String: Any])
+        let edits: [(String, [String: Any])] = [
+            ("marker", ["markersPassed": [["title": "Intro", "atSeconds": 1e300]]]),
+            ("swap", ["swaps": [["atSeconds": -1e300, "from": "A", "to": "B", "format": "320x240@30"]]]),
+            ("dropped-1", ["droppedFrames": Int64.max]),
+            ("dropped-2", ["droppedFrames": Int64.max]),
+        ]
+        for (name, edit) in edits {
+            try FileManager.default.copyItem(atPath: take, toPath: "\(dir)/\(name).mkv")
+            var edited = json
+            edited.merge(edit) { _, new in new }
+            try JSONSerialization.data(withJSONObject: edited).write(to: URL(fileURLWithPath: "\(dir)/\(name).json"))
+        }
+        // A count beyond Int64 does not decode at all: said too.
+        try FileManager.default.copyItem(atPath: take, toPath: "\(dir)/beyond.mkv")
+        try #"{"take": 1e300}"#.write(toFile: "\(dir)/beyond.json", atomically: true, encoding: .utf8)
+        json["droppedFrames"] = 3
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: sidecar))
+        let run = try duoCapture(["report", dir])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let html = try String(contentsOfFile: "\(dir)/report.html", encoding: .utf8)
+        XCTAssertTrue(run.stdout.hasSuffix(": 6 takes, 5 damaged sidecars left out\n"), run.stdout)
+        XCTAssertTrue(html.contains("sidecar damaged: it does not read (sidecar \(dir)/beyond.json is not a duo-capture take sidecar"), html)
+        XCTAssertTrue(html.contains("sidecar damaged: its marker &quot;Intro&quot; is at 1e+300 s, outside any take"), html)
+        XCTAssertTrue(html.contains("sidecar damaged: its swap to B is at -1e+300 s, outside any take"), html)
+        XCTAssertEqual(html.components(separatedBy: "is more than any take holds").count - 1, 2)
+        XCTAssertTrue(html.contains("<b>3</b>dropped frames"), "the good take's count is the total")
+        XCTAssertEqual(html.components(separatedBy: "<div class=\"strip\"><img").count - 1, 6, "every take keeps its thumbnails")
+    }
+
+    /// `report` ended by a signal half-way leaves no scratch folder behind (and no half report).
+    func testAnInterruptedReportLeavesNoScratchFolder() throws {
+        let dir = try scratchDirectory(self)
+        let takes = "\(dir)/takes", tmp = "\(dir)/tmp"
+        try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        let take = try recordTake(into: takes, seconds: "2")
+        // Enough takes that the report is still at work when the signal comes.
+        for i in 1...12 { try FileManager.default.copyItem(atPath: take, toPath: "\(takes)/copy-\(i).mkv") }
+        for signal in [SIGTERM, SIGINT] {
+            let run = try BackgroundRun(["report", takes], directory: dir, environment: ["TMPDIR": tmp])
+            defer { if run.process.isRunning { run.process.terminate() } }
+            func scratch() -> [String] {
+                ((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).filter { $0.hasPrefix("duo-report-") }
+            }
+            try run.wait(for: "the report's scratch folder in TMPDIR") { !scratch().isEmpty }
+            kill(run.process.processIdentifier, signal)
+            XCTAssertEqual(run.finish(timeout: 30), 128 + signal, run.stderr)
+            XCTAssertEqual(scratch(), [], "the scratch folder is gone after \(signal)")
+            XCTAssertTrue(run.stderr.contains("report interrupted"), run.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: "\(takes)/report.html"))
+        }
     }
 }

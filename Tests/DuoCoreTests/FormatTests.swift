@@ -83,6 +83,44 @@ final class FormatTests: XCTestCase {
         }
     }
 
+    /// A camera claiming formats beyond what duo-capture records (a side over 8192, a rate outside 1 to
+    /// 1000 fps) has them skipped when picking, and one that offers only such formats is refused in one
+    /// line naming the camera and its formats; no arithmetic on their sizes traps.
+    func testFormatsBeyondWhatIsRecordedAreSkippedOrRefused() throws {
+        let huge = VideoFormat(width: 2_147_483_647, height: 2_147_483_647, frameRate: FrameRate(30))
+        let wide = VideoFormat(width: 65534, height: 65534, frameRate: FrameRate(30))
+        let fast = VideoFormat(width: 640, height: 480, frameRate: FrameRate(1_000_000))
+        let small = VideoFormat(width: 320, height: 240, frameRate: FrameRate(30))
+        XCTAssertEqual(FormatSelection.best(of: [huge, wide, fast, small], upTo: nil), small)
+        XCTAssertEqual(try FormatSelection.choose(for: "cam", offered: [huge, small], upTo: nil), small)
+        for offered in [[huge], [wide], [wide, huge, fast]] {
+            XCTAssertThrowsError(try FormatSelection.choose(for: "Big Cam", offered: offered, upTo: nil)) { error in
+                let e = error as! DuoError
+                XCTAssertEqual(e.kind, .input)
+                XCTAssertTrue(e.message.hasPrefix("camera Big Cam offers only formats duo-capture cannot record ("), e.message)
+                XCTAssertTrue(offered.allSatisfy { e.message.contains($0.description) }, e.message)
+                XCTAssertFalse(e.message.contains("\n"))
+            }
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let library = PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path)
+        for format in [huge, wide] {
+            let camera = CameraSource.simulated(CameraProfile(id: "big", name: "big", modes: [.init(pixelFormat: "I420", format: format)]))
+            XCTAssertThrowsError(try GraphPlan(library: library, camera: camera, requested: nil, aspect: nil, encoder: .x264, container: .mkv)) {
+                XCTAssertTrue(($0 as! DuoError).message.contains("cannot record (\(format)"), "\($0)")
+            }
+        }
+        // The largest format that is recorded gets a bitrate within x264enc's range.
+        let largest = CameraSource.simulated(CameraProfile(id: "l", name: "l", modes: [
+            .init(pixelFormat: "I420", format: VideoFormat(width: 8192, height: 8192, frameRate: FrameRate(1000)))]))
+        let plan = try GraphPlan(library: library, camera: largest, requested: nil, aspect: nil, encoder: .x264, container: .mkv)
+        XCTAssertEqual(plan.bitrateKbps, 2_048_000)
+        // A frame rate of two huge terms is compared and reduced without trapping: 10000000000/10000000000 is 1 fps.
+        XCTAssertEqual(VideoFormat.parse("320x240@10000000000/10000000000")?.frameRate, FrameRate(1))
+        XCTAssertNil(VideoFormat.parse("320x240@10000000000/10000000001"), "not a fraction GStreamer holds")
+        XCTAssertTrue(FrameRate(Int.max, Int.max - 1) > FrameRate(Int.max - 1, Int.max))
+    }
+
     /// The documents' virtual front camera: the common format of the inner and outer camera is 1080p60.
     func testIntersectionOfShippedProfilesIs1080p60() throws {
         let inner = try loadShipped("inner"), outer = try loadShipped("outer")

@@ -116,6 +116,75 @@ final class ScriptTests: XCTestCase {
         XCTAssertTrue(allText(plain.subject).contains("[sic]") && allText(plain.subject).contains("[1]"))
     }
 
+    /// A `]]` after a note's end: the writer's note ran to it, so nothing up to it reaches the subject.
+    func testAStrayCloserAfterANoteKeepsTheRestOfTheNoteFromTheSubject() {
+        for markup in ["[[note: remember ]] SECRET ]]", "[[note: a ]] SECRET ]] SECRET too ]]", "[[nto: a]] SECRET ]]",
+                       "((note: a )) SECRET ))"] {
+            let parsed = ScriptParser.parse(text: "Line one.\n\nBefore \(markup) after.\n\nLast.", format: .markdown)
+            let subject = allText(parsed.subject)
+            XCTAssertFalse(subject.contains("SECRET"), "\(markup): \(subject)")
+            XCTAssertTrue(subject.contains("Before") && subject.contains("after.") && subject.contains("Last."), "\(markup): \(subject)")
+            XCTAssertTrue(parsed.problems.contains { $0.line == 3 && $0.message.contains("after a note's end") }, "\(markup): \(parsed.problems)")
+        }
+        let parsed = ScriptParser.parse(text: "Hi [[note: remember ]] secret ]] there.", format: .plainText)
+        XCTAssertEqual(parsed.operatorNotes.map(\.text), ["remember ]] secret"])
+        // A second note after the first is its own note, and text between them is the subject's.
+        let two = ScriptParser.parse(text: "A [[note: one]] shown [[note: two]] B", format: .plainText)
+        XCTAssertEqual(allText(two.subject), "A  shown  B")
+        XCTAssertEqual(two.problems, [])
+    }
+
+    /// Every Markdown renderer hides an HTML comment, so its writer takes it for private: it is a note.
+    func testHTMLCommentsAreNotesInBothFormats() {
+        for format in [ScriptFormat.markdown, .plainText] {
+            let parsed = ScriptParser.parse(text: """
+                Hello <!-- SECRET-ONE --> world.
+
+                <!--
+                SECRET-TWO on
+                several lines
+                -->
+                Second paragraph.
+                """, format: format)
+            let subject = allText(parsed.subject)
+            XCTAssertFalse(subject.contains("SECRET"), subject)
+            XCTAssertFalse(subject.contains("<!--") || subject.contains("-->"), subject)
+            XCTAssertEqual(subject, "Hello  world.\nSecond paragraph.")
+            XCTAssertEqual(parsed.operatorNotes.map(\.text), ["SECRET-ONE", "SECRET-TWO on\nseveral lines"])
+            XCTAssertEqual(parsed.problems, [])
+        }
+        let unclosed = ScriptParser.parse(text: "Shown.\n\n<!-- SECRET never closed\n\nSECRET too", format: .markdown)
+        XCTAssertEqual(allText(unclosed.subject), "Shown.")
+        XCTAssertEqual(unclosed.problems.map(\.line), [3])
+    }
+
+    /// Look-alikes of a note are malformed notes: kept from the subject and reported with their line.
+    func testNoteLookAlikesAreKeptFromTheSubjectAndReported() {
+        let cases: [(String, String)] = [
+            ("［［note: SECRET fullwidth］］", "is not a note"),
+            ("((note: SECRET round))", "is not a note"),
+            ("{{Note: SECRET braces}}", "is not a note"),
+            ("{{note: SECRET never closed", "no closing"),
+        ]
+        for (markup, words) in cases {
+            let parsed = ScriptParser.parse(text: "Line one.\n\nBefore \(markup) after.\n\nLast.", format: .markdown)
+            XCTAssertFalse(allText(parsed.subject).contains("SECRET"), "\(markup): \(allText(parsed.subject))")
+            XCTAssertEqual(parsed.problems.count, 1, markup)
+            XCTAssertEqual(parsed.problems.first?.line, 3, markup)
+            XCTAssertTrue(parsed.problems.first?.message.contains(words) ?? false, "\(markup): \(parsed.problems)")
+        }
+        for line in ["note: SECRET plain", "  NOTE : SECRET spaced", "> Note: SECRET quoted", "- note: SECRET listed"] {
+            let parsed = ScriptParser.parse(text: "Line one\ncontinues.\n\(line)\nand goes on.", format: .markdown)
+            XCTAssertEqual(allText(parsed.subject), "Line one continues. and goes on.", line)
+            XCTAssertEqual(parsed.problems.map(\.line), [3], line)
+            XCTAssertTrue(parsed.problems.first?.message.contains("note:") ?? false, "\(line): \(parsed.problems)")
+        }
+        // Ordinary parentheses, braces and the word "note" inside a line are the subject's text.
+        let plain = ScriptParser.parse(text: "((a + b)) {{x}} take note: this [[note: n]] and a notebook.", format: .plainText)
+        XCTAssertEqual(plain.problems, [])
+        XCTAssertEqual(allText(plain.subject), "((a + b)) {{x}} take note: this  and a notebook.")
+    }
+
     func testInlinePauseSplitsParagraphAndCuePositionsCountWords() {
         let parsed = ScriptParser.parse(text: "one two three [PAUSE] four five\n\nsix", format: .plainText)
         XCTAssertEqual(parsed.subject.blocks, [

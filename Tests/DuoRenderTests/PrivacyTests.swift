@@ -115,4 +115,29 @@ final class PrivacyTests: XCTestCase {
         let vm = SubjectViewModel.whitelisted(from: try withSentinels(PrompterSessionState(script: parsed), scriptName: "talk.md"))
         XCTAssertFalse(String(describing: vm).contains(PrivacyTests.sentinel))
     }
+
+    /// Markup a writer takes for hidden never reaches the subject's frames: a note's text after a stray
+    /// `]]`, an HTML comment, and the look-alikes of a note. Two scripts that differ only in the hidden
+    /// text give byte-identical frames (and the control, the same text left visible, does not).
+    func testMarkupAWriterTakesForHiddenNeverReachesTheSubjectFrame() throws {
+        func frame(_ text: String) throws -> (bytes: [UInt8], model: String) {
+            let parsed = try ScriptParser.parse(bytes: Array(text.utf8), format: .markdown, name: "probe.md")
+            let vm = SubjectViewModel.whitelisted(from: PrompterSessionState(script: parsed, aspect: AspectRatio(16, 9)))
+            return (SubjectRenderer.render(vm, at: 0, width: 640, height: 360).packedBytes(), String(describing: vm))
+        }
+        let x = PrivacyTests.sentinel, other = "OTHERTEXT-PRIVATE-0000"
+        let hidden = [
+            "[[note: remember ]] \(x) ]]", "<!-- \(x) -->", "<!--\n\(x)\n-->", "［［note: \(x)］］", "((note: \(x)))",
+            "{{note: \(x)}}", "\nnote: \(x)\n",
+        ]
+        for markup in hidden {
+            let a = try frame("Read this.\nBefore \(markup) after.\n\nLast line.")
+            let b = try frame("Read this.\nBefore \(markup.replacingOccurrences(of: x, with: other)) after.\n\nLast line.")
+            XCTAssertFalse(a.model.contains(x), markup)
+            XCTAssertTrue(a.bytes == b.bytes, "the hidden text of \(markup) changed the subject's frame")
+        }
+        let shownA = try frame("Read this.\nBefore \(x) after.\n\nLast line.")
+        let shownB = try frame("Read this.\nBefore \(other) after.\n\nLast line.")
+        XCTAssertFalse(shownA.bytes == shownB.bytes, "the control: visible text does change the frame")
+    }
 }
