@@ -46,3 +46,20 @@ extension CaptureSession: CapturePort {
 
     func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap? { try await selectCamera(index) }
 }
+
+/// How the director asks a remote display for its monitor (the TCP handshake that also checks the
+/// passphrase): the network in a run, a scripted display in the director's tests.
+///
+/// Thread: implementations are Sendable; `ask` blocks (the director calls it off its actor).
+protocol RemoteHandshakePort: Sendable {
+    func ask(_ address: SRTAddress, passphrase: String?) -> RemoteHandshakeClient.Outcome
+}
+
+/// The real handshake, over TCP.
+///
+/// Thread: any; stateless.
+struct NetworkHandshake: RemoteHandshakePort {
+    func ask(_ address: SRTAddress, passphrase: String?) -> RemoteHandshakeClient.Outcome {
+        RemoteHandshakeClient.ask(address, passphrase: passphrase)
+    }
+}

@@ -147,6 +147,10 @@ actor RunDirector {
 
     // Takes.
     private var recordDirectory: String?
+    /// The remote displays: connected, asked, away and when asked again.
+    private var remotes: RemoteRoster
+    /// How a remote display is asked (its TCP handshake); a fake in tests.
+    let handshake: any RemoteHandshakePort
     /// Countdowns, the take recording, numbering, segments and the run's end: decided there.
     private var takes: TakeSchedule
     private var pending: TakeSchedule.Countdown? { takes.pending }
@@ -178,11 +182,14 @@ actor RunDirector {
     private var lastScriptCheckAt: Int64 = 0
 
     init(settings: Settings, plan: GraphPlan, capture: any CapturePort, presenter: SubjectPresenter, face: any RunFace,
-         clock: any RunClock, events: EventLog, log: @escaping @Sendable (String) -> Void) {
+         clock: any RunClock, events: EventLog, handshake: any RemoteHandshakePort = NetworkHandshake(),
+         log: @escaping @Sendable (String) -> Void) {
         self.settings = settings; self.plan = plan; self.capture = capture; self.presenter = presenter
         self.face = face; self.clock = clock; self.events = events; self.log = log
         sidecars = SidecarWriter(plan: plan, countdown: settings.countdown, log: log)
         recordDirectory = settings.recordDirectory
+        self.handshake = handshake
+        remotes = RemoteRoster(listening: settings.remoteDisplays.map(\.isListener))
         takes = TakeSchedule(countdown: settings.countdown, attachLead: Self.attachLead, duration: settings.duration)
         health = CameraHealth(cameraCount: plan.secondCamera == nil ? 1 : 2, frameRate: plan.format.frameRate.value,
                               reattachInterval: Self.reattachInterval)
@@ -824,26 +831,18 @@ actor RunDirector {
 
     // MARK: Remote displays
 
-    /// Each remote display: connected (its size), or when it is asked again.
-    private var remoteConnected: [Int: RemoteHandshakeClient.Display] = [:]
-    private var remoteAskAt: [Int: Int64] = [:]
-    private var remoteAsking: Set<Int> = []
-    /// What was last said about each display, so a display that stays away is said once.
-    private var remoteSaid: [Int: String] = [:]
-
-    /// Asks the displays whose time has come (at start, then every 2 s while away), off the director.
+    /// Asks the displays whose time has come (at start, then every few seconds while away), off the
+    /// director: the answer comes back as an input.
     private func watchRemotes(at now: Int64) async {
-        for (index, address) in settings.remoteDisplays.enumerated() where remoteConnected[index] == nil && !remoteAsking.contains(index) {
-            guard now >= remoteAskAt[index] ?? 0 else { continue }
-            if address.isListener {
+        for due in remotes.due(at: now) {
+            switch due {
+            case .listen(let index):
                 // Listening: the display calls; the view is rendered at 1920x1080 for it.
                 await remoteAnswered(index, .accepted(RemoteHandshakeClient.Display(width: 1920, height: 1080, refresh: 60)))
-                continue
-            }
-            remoteAsking.insert(index)
-            let passphrase = settings.remotePassphrase, sink = inputSink
-            Task.detached {
-                sink.yield(.remoteAnswer(index, RemoteHandshakeClient.ask(address, passphrase: passphrase)))
+            case .ask(let index):
+                let address = settings.remoteDisplays[index], passphrase = settings.remotePassphrase, sink = inputSink
+                let handshake = self.handshake
+                Task.detached { sink.yield(.remoteAnswer(index, handshake.ask(address, passphrase: passphrase))) }
             }
         }
         // A connected display whose frames stop (the network broke without an error yet) is not lost here:
@@ -851,7 +850,7 @@ actor RunDirector {
     }
 
     private func remoteAnswered(_ index: Int, _ outcome: RemoteHandshakeClient.Outcome) async {
-        remoteAsking.remove(index)
+        remotes.answered(index)
         let address = settings.remoteDisplays[index]
         switch outcome {
         case .accepted(let display):
@@ -859,38 +858,33 @@ actor RunDirector {
                 let drawer = await presenter.remoteView(index, width: display.width, height: display.height, at: clock.now())
                 try await capture.attachRemote(index, address: address, width: display.width, height: display.height,
                                                passphrase: settings.remotePassphrase, latencyMilliseconds: settings.srtLatency, drawer: drawer)
-                remoteConnected[index] = display
-                remoteSaid[index] = nil
-                face.setRemoteDisplays(asked: settings.remoteDisplays.count, connected: remoteConnected.count)
+                remotes.connect(index, width: display.width, height: display.height)
+                face.setRemoteDisplays(asked: remotes.count, connected: remotes.connectedCount)
                 events.emit("remote", ["display": address.description, "state": "connected", "width": display.width,
                                        "height": display.height, "reason": NSNull()])
                 log("duo-capture: remote display \(address) connected: the subject view at \(display.width)x\(display.height)"
                     + (settings.remotePassphrase == nil ? ", unencrypted" : ", encrypted"))
             } catch {
-                remoteAway(index, state: "failed", reason: error.message, retryIn: 5_000_000_000)
+                remoteAway(index, .failed, reason: error.message)
             }
-        case .refused(let reason):
-            remoteAway(index, state: "refused", reason: reason, retryIn: 5_000_000_000)
-        case .unreachable(let reason):
-            remoteAway(index, state: "waiting", reason: reason, retryIn: 2_000_000_000)
+        case .refused(let reason): remoteAway(index, .refused, reason: reason)
+        case .unreachable(let reason): remoteAway(index, .waiting, reason: reason)
         }
     }
 
     private func remoteLost(_ index: Int, reason: String) {
-        remoteConnected[index] = nil
-        face.setRemoteDisplays(asked: settings.remoteDisplays.count, connected: remoteConnected.count)
-        remoteAway(index, state: "lost", reason: reason, retryIn: 1_000_000_000)
+        remoteAway(index, .lost, reason: reason)
+        face.setRemoteDisplays(asked: remotes.count, connected: remotes.connectedCount)
     }
 
     /// A display not (or no longer) shown: said once per state and reason, asked again later.
-    private func remoteAway(_ index: Int, state: String, reason: String, retryIn delay: Int64) {
+    private func remoteAway(_ index: Int, _ state: RemoteRoster.Away, reason: String) {
+        guard remotes.away(index, state, reason: reason, at: clock.now()) else { return }
         let address = settings.remoteDisplays[index]
-        remoteAskAt[index] = clock.now() + delay
-        guard remoteSaid[index] != state + reason else { return }
-        remoteSaid[index] = state + reason
-        events.emit("remote", ["display": address.description, "state": state, "width": NSNull(), "height": NSNull(), "reason": reason])
-        let message = "remote display \(address) \(state == "refused" ? "refused this sender" : state == "lost" ? "lost" : "not connected"): \(reason); the take and the local views go on, and it is tried again"
-        log("duo-capture: \(state == "waiting" ? "" : "warning: ")\(message)")
+        events.emit("remote", ["display": address.description, "state": state.rawValue, "width": NSNull(), "height": NSNull(), "reason": reason])
+        let what = state == .refused ? "refused this sender" : state == .lost ? "lost" : "not connected"
+        let message = "remote display \(address) \(what): \(reason); the take and the local views go on, and it is tried again"
+        log("duo-capture: \(state == .waiting ? "" : "warning: ")\(message)")
         face.say(message)
     }
 

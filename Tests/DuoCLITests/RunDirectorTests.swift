@@ -94,8 +94,28 @@ actor FakeCapture: CapturePort {
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError) { plugs.append("\(index) at \(path)") }
     func rotateCamera(_ index: Int, degrees: Int) async throws(DuoError) { plugs.append("\(index) turned \(degrees)") }
     func replaceRecogniser(_ files: VoiceModelFiles) async throws(DuoError) {}
+    private(set) var remotesAttached: [String] = []
     func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,
-                      latencyMilliseconds: Int, drawer: any I420FrameDrawer) async throws(DuoError) {}
+                      latencyMilliseconds: Int, drawer: any I420FrameDrawer) async throws(DuoError) {
+        remotesAttached.append("\(index) \(width)x\(height)")
+    }
+}
+
+/// A remote display that answers as the test says, one answer per ask, and counts the asks.
+///
+/// Thread: any; a lock guards its script.
+final class ScriptedDisplay: RemoteHandshakePort, @unchecked Sendable {
+    private let lock = Lock()
+    private var answers: [RemoteHandshakeClient.Outcome]
+    private var asked = 0
+    init(_ answers: [RemoteHandshakeClient.Outcome]) { self.answers = answers }
+    var asks: Int { lock.withLock { asked } }
+    func ask(_ address: SRTAddress, passphrase: String?) -> RemoteHandshakeClient.Outcome {
+        lock.withLock {
+            asked += 1
+            return answers.isEmpty ? .unreachable("no answer") : answers.removeFirst()
+        }
+    }
 }
 
 /// A desktop-like face: it draws the subject view itself and records when it shows the camera picture.
@@ -145,7 +165,7 @@ final class RunDirectorTests: XCTestCase {
 
     private func director(_ configure: (inout RunDirector.Settings) -> Void = { _ in }, plan given: GraphPlan? = nil,
                           subject configureSubject: (inout SubjectSetup) -> Void = { _ in }, face: any RunFace = HeadlessFace(),
-                          format: PromptStrip.Format = .i420) throws -> (RunDirector, FakeCapture) {
+                          format: PromptStrip.Format = .i420, handshake: any RemoteHandshakePort = NetworkHandshake()) throws -> (RunDirector, FakeCapture) {
         let plan = try given ?? plan()
         var settings = RunDirector.Settings()
         settings.recordDirectory = directory
@@ -158,7 +178,7 @@ final class RunDirectorTests: XCTestCase {
         let capture = FakeCapture(plan: plan, clock: clock)
         let events = try EventLog(path: eventsPath)
         let d = RunDirector(settings: settings, plan: plan, capture: capture, presenter: presenter, face: face,
-                            clock: clock, events: events, log: { _ in })
+                            clock: clock, events: events, handshake: handshake, log: { _ in })
         return (d, capture)
     }
 
@@ -403,6 +423,39 @@ final class RunDirectorTests: XCTestCase {
             let outcome = await d.finish()
             XCTAssertEqual(outcome.reason, reason)
         }
+    }
+
+    /// A remote display through the handshake port, in milliseconds: refused (said once), connected at its
+    /// size, lost, and asked again, each retry at its state's delay on the run's clock.
+    func testARemoteDisplayIsRefusedConnectedLostAndRetried() async throws {
+        let display = ScriptedDisplay([.refused("wrong passphrase"),
+                                       .accepted(.init(width: 1280, height: 720, refresh: 60)),
+                                       .accepted(.init(width: 1920, height: 1080, refresh: 60))])
+        let (d, capture) = try director({ $0.remoteDisplays = [try! SRTAddress.parse("srt://prompter:7001", option: "--subject-remote")] }, handshake: display)
+        /// Waits for the director's own answer input and carries it out.
+        func answer() async {
+            for await input in d.inputs {
+                if case .remoteAnswer = input { await d.process(input); return }
+            }
+        }
+        await d.process(.started)
+        await answer()
+        XCTAssertEqual(try events("remote").map { $0["state"] as? String }, ["refused"])
+        await advance(4, d)
+        XCTAssertEqual(display.asks, 1, "refused: not asked again before 5 s")
+        await advance(1.2, d)
+        await answer()
+        XCTAssertEqual(display.asks, 2)
+        var attached = await capture.remotesAttached
+        XCTAssertEqual(attached, ["0 1280x720"])
+        XCTAssertEqual(try events("remote").last?["state"] as? String, "connected")
+        await d.process(.session(.remoteLost(index: 0, reason: "srt: connection lost")))
+        XCTAssertEqual(try events("remote").last?["state"] as? String, "lost")
+        await advance(1.2, d)
+        await answer()
+        attached = await capture.remotesAttached
+        XCTAssertEqual(attached, ["0 1280x720", "0 1920x1080"], "asked again after 1 s, rendered at its new size")
+        XCTAssertEqual(try events("remote").map { $0["state"] as? String }, ["refused", "connected", "lost", "connected"])
     }
 
     /// The accessory command: headless, shown follows enabled, and the subject branch opens and shuts.
