@@ -63,3 +63,20 @@ struct NetworkHandshake: RemoteHandshakePort {
         RemoteHandshakeClient.ask(address, passphrase: passphrase)
     }
 }
+
+/// The cameras that come and go while a run goes on (the device monitor), and the lock taken on one that
+/// returns at another device node: the real monitor in a run, a scripted one in the director's tests.
+///
+/// Thread: owned by the run director's actor.
+protocol DevicePort: AnyObject, Sendable {
+    /// What came and went since the last look (`woken`: a wake said something changed).
+    func changes(woken: Bool) -> [CameraWatch.Change]
+    /// The test hub's unplug and re-plug of a test provider's camera.
+    func setTestCameraPlugged(_ identity: String, _ plugged: Bool) throws(DuoError)
+    /// Takes the owner lock on a camera found at `device`; held while the returned object lives.
+    func lock(device: String, label: String) throws(DuoError) -> AnyObject
+}
+
+extension CameraWatch: DevicePort {
+    func lock(device: String, label: String) throws(DuoError) -> AnyObject { try CameraLock(device: device, label: label) }
+}

@@ -151,6 +151,8 @@ actor RunDirector {
     private var remotes: RemoteRoster
     /// How a remote display is asked (its TCP handshake); a fake in tests.
     let handshake: any RemoteHandshakePort
+    /// Starts watching the cameras that come and go (the device monitor), waking the director on a change.
+    let watchDevices: @Sendable (@escaping @Sendable () -> Void) -> (any DevicePort)?
     /// Countdowns, the take recording, numbering, segments and the run's end: decided there.
     private var takes: TakeSchedule
     private var pending: TakeSchedule.Countdown? { takes.pending }
@@ -183,12 +185,14 @@ actor RunDirector {
 
     init(settings: Settings, plan: GraphPlan, capture: any CapturePort, presenter: SubjectPresenter, face: any RunFace,
          clock: any RunClock, events: EventLog, handshake: any RemoteHandshakePort = NetworkHandshake(),
+         watchDevices: @escaping @Sendable (@escaping @Sendable () -> Void) -> (any DevicePort)? = { CameraWatch(wake: $0) },
          log: @escaping @Sendable (String) -> Void) {
         self.settings = settings; self.plan = plan; self.capture = capture; self.presenter = presenter
         self.face = face; self.clock = clock; self.events = events; self.log = log
         sidecars = SidecarWriter(plan: plan, countdown: settings.countdown, log: log)
         recordDirectory = settings.recordDirectory
         self.handshake = handshake
+        self.watchDevices = watchDevices
         remotes = RemoteRoster(listening: settings.remoteDisplays.map(\.isListener))
         takes = TakeSchedule(countdown: settings.countdown, attachLead: Self.attachLead, duration: settings.duration)
         health = CameraHealth(cameraCount: plan.secondCamera == nil ? 1 : 2, frameRate: plan.format.frameRate.value,
@@ -287,7 +291,7 @@ actor RunDirector {
         if plan.deviceIdentities.contains(where: { $0 != nil }) {
             // A camera that comes or goes is looked at at once, not at the next tick.
             let sink = inputSink
-            cameraWatch = CameraWatch { sink.yield(.devicesChanged) }
+            cameraWatch = watchDevices { sink.yield(.devicesChanged) }
         }
         if plan.voice != nil {
             if let why = await presenter.enableVoice(follow: settings.followVoice, at: clock.now()) {
@@ -572,9 +576,9 @@ actor RunDirector {
     }
 
     /// The device monitor's view of the cameras this run uses (nil when every camera is simulated).
-    private var cameraWatch: CameraWatch?
+    private var cameraWatch: (any DevicePort)?
     /// Locks taken on a camera plugged back at another device node.
-    private var reattachLocks: [Int: CameraLock] = [:]
+    private var reattachLocks: [Int: AnyObject] = [:]
 
     /// Cameras pulled out and plugged back, by identity: one pulled out is lost at once (not after the
     /// watchdog's wait), and one plugged back, at whatever /dev/videoN, is re-attached.
@@ -591,7 +595,7 @@ actor RunDirector {
                 if device.api != "duotest", let path = device.devicePath {
                     // The same camera at another node: lock that node, and open it there.
                     do throws(DuoError) {
-                        reattachLocks[index] = try CameraLock(device: path, label: "id:\(device.identity)")
+                        reattachLocks[index] = try watch.lock(device: path, label: "id:\(device.identity)")
                         try await capture.setCameraDevice(index, path: path)
                     } catch {
                         let message = "camera \(cameraLetter(index)) is back at \(path) but cannot be taken: \(error.message)"

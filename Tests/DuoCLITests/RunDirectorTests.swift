@@ -118,6 +118,23 @@ final class ScriptedDisplay: RemoteHandshakePort, @unchecked Sendable {
     }
 }
 
+/// A device monitor that reports the changes the test queues, and the locks it was asked for.
+///
+/// Thread: any; a lock guards its queue.
+final class ScriptedDevices: DevicePort, @unchecked Sendable {
+    private let lock = Lock()
+    private var queued: [CameraWatch.Change] = []
+    private var taken: [String] = []
+    func queue(_ change: CameraWatch.Change) { lock.withLock { queued.append(change) } }
+    var locks: [String] { lock.withLock { taken } }
+    func changes(woken: Bool) -> [CameraWatch.Change] { lock.withLock { defer { queued.removeAll() }; return queued } }
+    func setTestCameraPlugged(_ identity: String, _ plugged: Bool) throws(DuoError) {}
+    func lock(device: String, label: String) throws(DuoError) -> AnyObject {
+        lock.withLock { taken.append("\(device) \(label)") }
+        return NSObject()
+    }
+}
+
 /// A desktop-like face: it draws the subject view itself and records when it shows the camera picture.
 ///
 /// Thread: any; a lock guards what it records.
@@ -165,7 +182,8 @@ final class RunDirectorTests: XCTestCase {
 
     private func director(_ configure: (inout RunDirector.Settings) -> Void = { _ in }, plan given: GraphPlan? = nil,
                           subject configureSubject: (inout SubjectSetup) -> Void = { _ in }, face: any RunFace = HeadlessFace(),
-                          format: PromptStrip.Format = .i420, handshake: any RemoteHandshakePort = NetworkHandshake()) throws -> (RunDirector, FakeCapture) {
+                          format: PromptStrip.Format = .i420, handshake: any RemoteHandshakePort = NetworkHandshake(),
+                          devices: ScriptedDevices? = nil) throws -> (RunDirector, FakeCapture) {
         let plan = try given ?? plan()
         var settings = RunDirector.Settings()
         settings.recordDirectory = directory
@@ -178,7 +196,7 @@ final class RunDirectorTests: XCTestCase {
         let capture = FakeCapture(plan: plan, clock: clock)
         let events = try EventLog(path: eventsPath)
         let d = RunDirector(settings: settings, plan: plan, capture: capture, presenter: presenter, face: face,
-                            clock: clock, events: events, handshake: handshake, log: { _ in })
+                            clock: clock, events: events, handshake: handshake, watchDevices: { _ in devices }, log: { _ in })
         return (d, capture)
     }
 
@@ -456,6 +474,38 @@ final class RunDirectorTests: XCTestCase {
         attached = await capture.remotesAttached
         XCTAssertEqual(attached, ["0 1280x720", "0 1920x1080"], "asked again after 1 s, rendered at its new size")
         XCTAssertEqual(try events("remote").map { $0["state"] as? String }, ["refused", "connected", "lost", "connected"])
+    }
+
+    /// A camera known by identity, pulled out and plugged back at another node through the device port:
+    /// lost at once (no watchdog wait), locked and opened at its new node, restored when frames come.
+    func testACameraUnpluggedThroughTheDevicePortIsLostAndTakenBack() async throws {
+        let devices = ScriptedDevices()
+        var plan = try plan()
+        plan.deviceIdentities = ["CAM-A"]
+        let (d, capture) = try director({ $0.countdown = try! Countdown(seconds: 0) }, plan: plan, devices: devices)
+        func camera(at path: String) -> DiscoveredCamera {
+            DiscoveredCamera(name: "Cam A", devicePath: path, modes: [], identity: "CAM-A", api: "v4l2")
+        }
+        await d.process(.started)
+        await capture.setCameraFrames(30)
+        await advance(0.2, d)
+        devices.queue(.removed(camera(at: "/dev/video0")))
+        await d.process(.devicesChanged)
+        XCTAssertEqual(try events("camera-lost").first?["reason"] as? String, "unplugged (/dev/video0)")
+        var plugs = await capture.plugs
+        XCTAssertEqual(plugs, ["0 false"], "its source stopped")
+        await advance(5, d)
+        plugs = await capture.plugs
+        XCTAssertEqual(plugs, ["0 false"], "a gone device is not retried by the timer")
+        devices.queue(.added(camera(at: "/dev/video4")))
+        await d.process(.devicesChanged)
+        XCTAssertEqual(devices.locks, ["/dev/video4 id:CAM-A"], "the new node is locked before it is opened")
+        plugs = await capture.plugs
+        XCTAssertEqual(plugs, ["0 false", "0 at /dev/video4", "0 true"])
+        XCTAssertTrue(try events("camera-restored").isEmpty, "restored only when frames come")
+        await capture.setCameraFrames(40)
+        await advance(0.2, d)
+        XCTAssertEqual(try events("camera-restored").count, 1)
     }
 
     /// The accessory command: headless, shown follows enabled, and the subject branch opens and shuts.
