@@ -1,5 +1,9 @@
 import DuoCore
 import DuoMedia
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the run director needs from the media: the live graph and its takes. `CaptureSession` is the
 /// real one; the director's tests use a fake that records calls and makes up frames.
@@ -79,4 +83,35 @@ protocol DevicePort: AnyObject, Sendable {
 
 extension CameraWatch: DevicePort {
     func lock(device: String, label: String) throws(DuoError) -> AnyObject { try CameraLock(device: device, label: label) }
+}
+
+/// Where takes go, behind a port: the record folder made ready on the first take, each take's file name
+/// claimed before it is written, a file that could not start discarded, and whether a take's file was
+/// kept. The disk in a run; the same in the director's tests (they record into a scratch folder).
+///
+/// Thread: any; synchronous file-system calls.
+protocol TakeFilesPort: Sendable {
+    func prepareDirectory(_ requested: String?) throws(DuoError) -> String
+    func claim(_ naming: TakeNaming, take number: Int) -> String
+    func discard(_ path: String)
+    func exists(_ path: String) -> Bool
+}
+
+/// Take files are claimed before they are written: created exclusively (O_EXCL), so two runs recording
+/// into one folder in the same second never share a file; the name moves on (`-2`, `-3`, …) instead.
+///
+/// Thread: any; synchronous file-system calls.
+struct DiskTakeFiles: TakeFilesPort {
+    func prepareDirectory(_ requested: String?) throws(DuoError) -> String { try SessionSetup.prepareRecordDirectory(requested) }
+    func discard(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
+    func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    func claim(_ naming: TakeNaming, take number: Int) -> String {
+        naming.path(take: number, at: Date()) { candidate in
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 { close(fd); return false }
+            // Taken (by a file of ours, another run's, or the user's); any other failure is the take's to report.
+            return errno == EEXIST
+        }
+    }
 }

@@ -149,6 +149,8 @@ actor RunDirector {
     private var recordDirectory: String?
     /// The remote displays: connected, asked, away and when asked again.
     private var remotes: RemoteRoster
+    /// Where takes go: the record folder, claimed names, files kept or discarded.
+    let files: any TakeFilesPort
     /// How a remote display is asked (its TCP handshake); a fake in tests.
     let handshake: any RemoteHandshakePort
     /// Starts watching the cameras that come and go (the device monitor), waking the director on a change.
@@ -184,7 +186,8 @@ actor RunDirector {
     private var lastScriptCheckAt: Int64 = 0
 
     init(settings: Settings, plan: GraphPlan, capture: any CapturePort, presenter: SubjectPresenter, face: any RunFace,
-         clock: any RunClock, events: EventLog, handshake: any RemoteHandshakePort = NetworkHandshake(),
+         clock: any RunClock, events: EventLog, files: any TakeFilesPort = DiskTakeFiles(),
+         handshake: any RemoteHandshakePort = NetworkHandshake(),
          watchDevices: @escaping @Sendable (@escaping @Sendable () -> Void) -> (any DevicePort)? = { CameraWatch(wake: $0) },
          log: @escaping @Sendable (String) -> Void) {
         self.settings = settings; self.plan = plan; self.capture = capture; self.presenter = presenter
@@ -192,6 +195,7 @@ actor RunDirector {
         sidecars = SidecarWriter(plan: plan, countdown: settings.countdown, log: log)
         recordDirectory = settings.recordDirectory
         self.handshake = handshake
+        self.files = files
         self.watchDevices = watchDevices
         remotes = RemoteRoster(listening: settings.remoteDisplays.map(\.isListener))
         takes = TakeSchedule(countdown: settings.countdown, attachLead: Self.attachLead, duration: settings.duration)
@@ -425,7 +429,7 @@ actor RunDirector {
     /// `endingRun`: the `--record` take, whose start `--duration` counts from.
     private func record(endingRun endsRun: Bool = false) async {
         if !takes.isBusy, recordDirectory == nil {
-            do throws(DuoError) { recordDirectory = try SessionSetup.prepareRecordDirectory(settings.recordDirectoryOption) } catch {
+            do throws(DuoError) { recordDirectory = try files.prepareDirectory(settings.recordDirectoryOption) } catch {
                 return takeCannotStart(error)
             }
         }
@@ -460,10 +464,10 @@ actor RunDirector {
 
     private func begin(take number: Int, at start: Int64, endsRun: Bool) async {
         guard let dir = recordDirectory else { return }
-        let path = TakeFiles.claim(TakeNaming(directory: dir, fileExtension: plan.container.rawValue), take: number)
+        let path = files.claim(TakeNaming(directory: dir, fileExtension: plan.container.rawValue), take: number)
         let actual: Int64
         do throws(DuoError) { actual = try await capture.beginTake(number: number, path: path, startingAt: start) } catch {
-            try? FileManager.default.removeItem(atPath: path)
+            files.discard(path)
             takeCannotStart(error)
             // A run that exists to record one take (--record) cannot go on without it.
             if endsRun { end(.failed(error)) }
@@ -506,7 +510,7 @@ actor RunDirector {
             log("duo-capture: \(failure.message)")
             face.say(failure.message)
         }
-        let kept = FileManager.default.fileExists(atPath: result.path)
+        let kept = files.exists(result.path)
         let dropped = RunSummary.branch(result.frames, interval: plan.format.frameRate.frameDurationNanoseconds).dropped
         events.emit("take-ended", ["take": result.number, "file": result.path, "frames": result.frames.frames, "dropped": dropped,
                                    "kept": kept, "empty": result.empty, "error": result.failure?.message ?? NSNull()])
@@ -1041,17 +1045,3 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
     func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }
 
-/// Take files are claimed before they are written: created exclusively (O_EXCL), so two runs recording
-/// into one folder in the same second never share a file; the name moves on (`-2`, `-3`, …) instead.
-///
-/// Thread: any; synchronous file-system calls.
-enum TakeFiles {
-    static func claim(_ naming: TakeNaming, take number: Int, at date: Date = Date()) -> String {
-        naming.path(take: number, at: date) { candidate in
-            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 { close(fd); return false }
-            // Taken (by a file of ours, another run's, or the user's); any other failure is the take's to report.
-            return errno == EEXIST
-        }
-    }
-}
