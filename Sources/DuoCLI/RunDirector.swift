@@ -299,9 +299,7 @@ actor RunDirector {
         }
         if plan.voice != nil {
             if let why = await presenter.enableVoice(follow: settings.followVoice, at: clock.now()) {
-                let message = "voice-follow: \(why); following by time"
-                log("duo-capture: warning: \(message)")
-                face.say(message)
+                notify("voice-follow: \(why); following by time")
             }
             await reportFollow()
         } else if settings.followVoice {
@@ -485,9 +483,18 @@ actor RunDirector {
     }
 
     private func takeCannotStart(_ error: DuoError) {
-        events.emit("error", ["message": error.message])
-        log("duo-capture: \(error.message)")
-        face.say(error.message)
+        notify(error.message, .plain, errorEvent: true)
+    }
+
+    /// How a line to the operator is logged.
+    enum Tone { case plain, warning }
+
+    /// One thing the operator must hear of: the log (as a warning, or plain), the HUD's message line, and
+    /// an `error` event for control clients and the events file when `errorEvent`.
+    private func notify(_ message: String, _ tone: Tone = .warning, errorEvent: Bool = false, hud: Bool = true) {
+        if errorEvent { events.emit("error", ["message": message]) }
+        log("duo-capture: \(tone == .warning ? "warning: " : "")\(message)")
+        if hud { face.say(message) }
     }
 
     private func stopTake() async {
@@ -506,10 +513,7 @@ actor RunDirector {
         await presenter.takeEnded(at: result.endRunningTime)
         // The last segment of a take split by camera lists every segment's file.
         sidecars.ended(result, markers: markers, interruptions: interruptions, segments: plan.individual ? takes.finishedSegments : nil)
-        if let failure = result.failure {
-            log("duo-capture: \(failure.message)")
-            face.say(failure.message)
-        }
+        if let failure = result.failure { notify(failure.message, .plain) }
         let kept = files.exists(result.path)
         let dropped = RunSummary.branch(result.frames, interval: plan.format.frameRate.frameDurationNanoseconds).dropped
         events.emit("take-ended", ["take": result.number, "file": result.path, "frames": result.frames.frames, "dropped": dropped,
@@ -554,8 +558,7 @@ actor RunDirector {
                     message += "; the take is finalised"
                 }
             }
-            log("duo-capture: warning: \(message); it is taken back when it returns")
-            face.say(message)
+            notify("\(message); it is taken back when it returns")
             return
         }
         if settings.cameraLoss == .exit {
@@ -566,9 +569,7 @@ actor RunDirector {
         events.emit("camera-lost", ["camera": cameraLetter(index), "label": cameraName(index), "reason": reason])
         if pending != nil { await cancelCountdown() }
         await stopTake()
-        let message = "\(name) lost: \(reason); the take is finalised, waiting for the camera to come back"
-        log("duo-capture: warning: \(message)")
-        face.say(message)
+        notify("\(name) lost: \(reason); the take is finalised, waiting for the camera to come back")
     }
 
     /// How often a lost camera (not unplugged on purpose) is tried again.
@@ -602,9 +603,7 @@ actor RunDirector {
                         reattachLocks[index] = try watch.lock(device: path, label: "id:\(device.identity)")
                         try await capture.setCameraDevice(index, path: path)
                     } catch {
-                        let message = "camera \(cameraLetter(index)) is back at \(path) but cannot be taken: \(error.message)"
-                        log("duo-capture: warning: \(message)")
-                        face.say(message)
+                        notify("camera \(cameraLetter(index)) is back at \(path) but cannot be taken: \(error.message)")
                         continue
                     }
                 }
@@ -684,22 +683,15 @@ actor RunDirector {
             remoteLost(index, reason: reason)
         case .recogniserFailed(let why):
             await presenter.disableVoice(at: clock.now())
-            let message = "voice-follow stopped (\(why)); the teleprompter follows time, the sound and any take go on"
-            events.emit("error", ["message": message])
-            log("duo-capture: warning: \(message)")
-            face.say(message)
+            notify("voice-follow stopped (\(why)); the teleprompter follows time, the sound and any take go on", errorEvent: true)
             await reportFollow()
         case .microphoneLost(let reason):
             interruptions.append((clock.now(), "microphone", "lost", reason))
-            let message = "the microphone was lost (\(reason)); the run and any take go on without sound"
-            events.emit("error", ["message": message])
-            log("duo-capture: warning: \(message)")
-            face.say(message)
+            notify("the microphone was lost (\(reason)); the run and any take go on without sound", errorEvent: true)
             audioPeak = nil
         case .subjectFailed(let why):
-            let message = "the subject view failed and is off for the rest of the run (\(why)); the preview and the recording go on"
-            events.emit("error", ["message": message])
-            log("duo-capture: warning: \(message)")
+            notify("the subject view failed and is off for the rest of the run (\(why)); the preview and the recording go on",
+                   errorEvent: true, hud: false)
             face.subjectViewFailed(enabled: accessoryEnabled)
         }
     }
@@ -891,9 +883,8 @@ actor RunDirector {
         let address = settings.remoteDisplays[index]
         events.emit("remote", ["display": address.description, "state": state.rawValue, "width": NSNull(), "height": NSNull(), "reason": reason])
         let what = state == .refused ? "refused this sender" : state == .lost ? "lost" : "not connected"
-        let message = "remote display \(address) \(what): \(reason); the take and the local views go on, and it is tried again"
-        log("duo-capture: \(state == .waiting ? "" : "warning: ")\(message)")
-        face.say(message)
+        notify("remote display \(address) \(what): \(reason); the take and the local views go on, and it is tried again",
+               state == .waiting ? .plain : .warning)
     }
 
     /// The script changed while voice-follow listens: its model is built off the director (reading the
