@@ -1025,14 +1025,4 @@ actor RunDirector {
     var recordingTake: Int? { current?.take }
 }
 
-/// A value behind a lock, for state that `nonisolated` members share across threads.
-///
-/// Thread: any.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = Lock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
-}
 

@@ -64,17 +64,16 @@ protocol RunFace: Sendable {
 /// The headless run's face: no windows, so the subject view is shown whenever it is enabled.
 ///
 /// Thread: any; the report closure is set once before the run starts.
-final class HeadlessFace: RunFace, @unchecked Sendable {
-    private let lock = Lock()
-    private var report: (@Sendable (RunInput) -> Void)?
+final class HeadlessFace: RunFace, Sendable {
+    private let report = Locked<(@Sendable (RunInput) -> Void)?>(nil)
 
     var drawsSubjectView: Bool { false }
     func setSubjectPicture(_ shown: Bool) {}
-    func connect(_ report: @escaping @Sendable (RunInput) -> Void) { lock.withLock { self.report = report } }
+    func connect(_ report: @escaping @Sendable (RunInput) -> Void) { self.report.set(report) }
     func show(_ figures: RunFigures) {}
     func setAccessory(enabled: Bool) {
         let change = AccessoryChange(cause: .enabled, enabled: enabled, available: true, reasons: [], shown: enabled)
-        lock.withLock { report }?(.accessory(change, subjectMonitor: nil))
+        report.value?(.accessory(change, subjectMonitor: nil))
     }
     func setFullscreen(_ on: Bool?) -> String? { "fullscreen needs the desktop windows; this run is --headless" }
     func setFramesFlowing(_ flowing: Bool) {}
@@ -83,7 +82,7 @@ final class HeadlessFace: RunFace, @unchecked Sendable {
     func keepScreenOn(_ on: Bool, reason: String) {}
     func subjectViewFailed(enabled: Bool) {
         let change = AccessoryChange(cause: .availability, enabled: enabled, available: false, reasons: [.subjectViewFailed], shown: false)
-        lock.withLock { report }?(.accessory(change, subjectMonitor: nil))
+        report.value?(.accessory(change, subjectMonitor: nil))
     }
     func say(_ message: String) {}
     func close() {}

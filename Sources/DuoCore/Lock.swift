@@ -1,7 +1,7 @@
 import Foundation
 
 /// A small mutex for state shared with streaming threads, where an actor hop per frame would cost too much.
-public final class Lock: @unchecked Sendable {
+public final class Lock: Sendable {
     private let mutex = NSLock()
     public init() {}
     @inline(__always)

@@ -287,9 +287,9 @@ public enum RemoteHandshakeClient {
 /// A flag set once, read from another thread.
 ///
 /// Thread: any.
-final class StopFlag: @unchecked Sendable {
-    private let lock = Lock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+typealias StopFlag = Locked<Bool>
+extension Locked<Bool> {
+    convenience init() { self.init(false) }
+    var isSet: Bool { value }
+    func set() { set(true) }
 }

@@ -120,7 +120,7 @@ public actor SubjectPresenter {
     }
 
     /// Whether the remote displays show the subject view now (the accessory enabled and available).
-    private let remoteShown = RemoteShownFlag()
+    private let remoteShown = RemoteShownFlag(true)
     public func setRemoteViewsShown(_ shown: Bool) { remoteShown.set(shown) }
 
     /// The subject window's painter, for a presenter made with the `.argb` format. `now` is the pipeline's
@@ -467,13 +467,8 @@ final class SubjectFrameDrawer: I420FrameDrawer, @unchecked Sendable {
 
 /// Whether remote displays show the subject view; read on streaming threads.
 ///
-/// Thread: any (lock-protected).
-final class RemoteShownFlag: @unchecked Sendable {
-    private let lock = Lock()
-    private var value = true
-    var isShown: Bool { lock.withLock { value } }
-    func set(_ shown: Bool) { lock.withLock { value = shown } }
-}
+/// Thread: any.
+typealias RemoteShownFlag = Locked<Bool>
 
 /// A remote display's drawer: the subject view while it is shown, black otherwise (the accessory turned
 /// off hides it there as on the local monitor).
@@ -485,7 +480,7 @@ final class RemoteFrameDrawer: I420FrameDrawer, @unchecked Sendable {
     init(view: SubjectFrameDrawer, shown: RemoteShownFlag) { self.view = view; self.shown = shown }
 
     func draw(into planes: I420Planes, at runningTime: Int64) {
-        guard shown.isShown else {
+        guard shown.value else {
             I420Blend.fillRect(YUV(y: 16, u: 128, v: 128), alpha: 255, x: 0, y: 0, width: planes.width, height: planes.height, into: planes)
             return
         }
