@@ -159,39 +159,17 @@ final class DesktopFace: RunFace, @unchecked Sendable {
 
     func connect(_ report: @escaping @Sendable (RunInput) -> Void) {}
 
-    func show(_ f: RunFigures) {
+    func show(_ run: HudModel.Run) {
         GtkMain.post { [self] in
             guard let ui else { return }
             var hud = ui.hud
-            hud.cameraLabel = f.cameraLabel
-            hud.format = f.format
             // The preview's aspect and safe frame follow the camera on the air (individual cameras differ).
-            if f.videoWidth > 0, f.videoWidth != hud.videoWidth || f.videoHeight != hud.videoHeight {
-                hud.videoWidth = f.videoWidth
-                hud.videoHeight = f.videoHeight
+            if run.cameraWidth > 0, run.cameraWidth != hud.videoWidth || run.cameraHeight != hud.videoHeight {
+                hud.videoWidth = run.cameraWidth
+                hud.videoHeight = run.cameraHeight
                 if !plan.picturesHaveOneSize { hud.pictureWidth = 0 }
             }
-            if let p = f.prompter {
-                hud.accessoryKind = p.accessory.rawValue
-                hud.mirrored = p.mirror != .none
-                if f.hasScript {
-                    hud.scriptProgress = p.length > 0 ? min(1, p.position / p.length) : 0
-                    hud.secondsLeft = p.secondsLeft
-                    hud.speed = p.speed
-                    hud.scrollPaused = p.paused
-                    hud.follow = p.follow.map { f in f.state == .following && f.word != nil ? "following '\(f.word!)'" : f.stateName }
-                    hud.notes = p.notes
-                }
-            }
-            hud.recording = f.recording
-            hud.takeNumber = f.takeNumber
-            hud.elapsedSeconds = f.elapsedSeconds
-            hud.countdown = f.countdown
-            hud.cameraDropped = f.cameraDropped
-            hud.previewSkipped = f.previewSkipped
-            hud.subjectSkipped = f.subjectSkipped
-            hud.audioPeakDB = f.audioPeakDB
-            hud.scriptProblems = f.scriptProblems
+            hud.run = run
             ui.hud = hud
         }
     }

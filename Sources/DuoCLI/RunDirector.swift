@@ -956,17 +956,26 @@ actor RunDirector {
         let counts: BranchCounts
         if let known { counts = known } else { counts = await capture.counts }
         let interval = plan.format.frameRate.frameDurationNanoseconds
-        var f = RunFigures()
+        var f = HudModel.Run()
         f.cameraLabel = cameraLabel
         f.format = cameraFormat
         let active = plan.format(ofCamera: await capture.activeCamera)
-        (f.videoWidth, f.videoHeight) = (active.width, active.height)
+        (f.cameraWidth, f.cameraHeight) = (active.width, active.height)
         f.recording = current != nil
         f.takeNumber = current?.take
         f.elapsedSeconds = current.map { Double(max(0, now - $0.start)) / 1e9 } ?? 0
         f.countdown = takes.displayedCountdown(at: now)
-        f.prompter = await presenter.status(at: now)
-        f.hasScript = hasScript
+        let p = await presenter.status(at: now)
+        f.accessoryKind = p.accessory.rawValue
+        f.mirrored = p.mirror != .none
+        if hasScript {
+            f.scriptProgress = p.length > 0 ? min(1, p.position / p.length) : 0
+            f.secondsLeft = p.secondsLeft
+            f.speed = p.speed
+            f.scrollPaused = p.paused
+            f.follow = p.follow.map { f in f.state == .following && f.word != nil ? "following '\(f.word!)'" : f.stateName }
+            f.notes = p.notes
+        }
         f.cameraDropped = RunSummary.branch(counts.camera, interval: interval).dropped
         f.previewSkipped = RunSummary.branch(counts.operatorView, interval: interval).dropped
         f.subjectSkipped = RunSummary.branch(counts.subjectView, interval: interval).dropped

@@ -1,31 +1,6 @@
 import DuoCore
 import DuoRender
 
-/// What the operator sees of the run, as the director computes it: the HUD's figures, once per tick.
-///
-/// Thread: value type, Sendable; built on the director's actor, shown on the face's thread.
-struct RunFigures: Sendable, Equatable {
-    var cameraLabel = ""
-    var format = ""
-    /// The active camera's picture size (individual cameras differ).
-    var videoWidth = 0, videoHeight = 0
-    var recording = false
-    var takeNumber: Int?
-    var elapsedSeconds: Double = 0
-    var countdown: Int?
-    var prompter: PrompterStatus?
-    /// Whether a script is loaded (the HUD shows its position only then).
-    var hasScript = false
-    /// Frames the camera lost (a take records what the camera delivers).
-    var cameraDropped: Int64 = 0
-    /// Frames the preview and the subject view skipped (the screen only, never the take).
-    var previewSkipped: Int64 = 0
-    var subjectSkipped: Int64 = 0
-    var audioPeakDB: Double?
-    /// Possible notes the script held that were kept from the subject (fix them with check-script).
-    var scriptProblems = 0
-}
-
 /// The screen side of a run. The director tells it what to show and asks it for the two things only a
 /// display has (the accessory's availability and fullscreen); it reports facts back through `report`.
 /// Headless, there is nothing to draw: the accessory is shown exactly when it is enabled.
@@ -40,7 +15,8 @@ protocol RunFace: Sendable {
     func setSubjectPicture(_ shown: Bool)
     /// Hands the face the director's input, for the facts it reports (accessory changes, fullscreen).
     func connect(_ report: @escaping @Sendable (RunInput) -> Void)
-    func show(_ figures: RunFigures)
+    /// The run's figures for the HUD, once per tick.
+    func show(_ run: HudModel.Run)
     /// The user's accessory choice; the face answers with an `.accessory` fact when the view shows or hides.
     func setAccessory(enabled: Bool)
     /// nil toggles. Returns why it cannot, when this face has no fullscreen.
@@ -70,7 +46,7 @@ final class HeadlessFace: RunFace, Sendable {
     var drawsSubjectView: Bool { false }
     func setSubjectPicture(_ shown: Bool) {}
     func connect(_ report: @escaping @Sendable (RunInput) -> Void) { self.report.set(report) }
-    func show(_ figures: RunFigures) {}
+    func show(_ run: HudModel.Run) {}
     func setAccessory(enabled: Bool) {
         let change = AccessoryChange(cause: .enabled, enabled: enabled, available: true, reasons: [], shown: enabled)
         report.value?(.accessory(change, subjectMonitor: nil))

@@ -1,88 +1,118 @@
 
-/// Everything the operator HUD shows, as one snapshot. The desktop face replaces it when
-/// something changes; the HUD draws the latest one.
+/// Everything the operator HUD shows, as one snapshot: the run's figures (`run`, which the run director
+/// builds once per tick) and the window's own facts (the preview's geometry, the accessory's availability,
+/// a message). The desktop face replaces it when something changes; the HUD draws the latest one. The
+/// run's figures read as the model's own (`hud.recording`).
 ///
 /// Thread: value type, Sendable; built anywhere, drawn on the GTK main thread.
+@dynamicMemberLookup
 public struct HudModel: Sendable, Hashable {
-    public var cameraLabel = ""
-    public var format = ""
+    /// What the run reports: built on the run director's actor, once per tick.
+    ///
+    /// Thread: value type, Sendable.
+    public struct Run: Sendable, Hashable {
+        public var cameraLabel = ""
+        public var format = ""
+        /// The camera on the air's picture size (individual cameras differ); 0 before it is known.
+        public var cameraWidth = 0
+        public var cameraHeight = 0
+        public var recording = false
+        public var takeNumber: Int?
+        public var elapsedSeconds: Double = 0
+        public var countdown: Int?
+        public var accessoryKind = "teleprompter"
+        public var mirrored = false
+        /// Script position 0...1, nil without a script.
+        public var scriptProgress: Double?
+        public var secondsLeft: Double?
+        public var speed: String?
+        public var scrollPaused = false
+        /// Voice-follow: "following 'word'", "unsure", "holding", "held"; nil while the scroll follows time.
+        public var follow: String?
+        /// The operator's private notes nearest the reading position (never sent to the subject view).
+        public var notes: [String] = []
+        /// Audio peak level, dBFS, when the session has an audio branch with a level meter.
+        public var audioPeakDB: Double?
+        /// Frames the camera (and so the take) lost: what a recording misses.
+        public var cameraDropped: Int64 = 0
+        /// Frames the operator preview and the subject view skipped because the machine could not draw
+        /// them in time: the display only, never the take.
+        public var previewSkipped: Int64 = 0
+        public var subjectSkipped: Int64 = 0
+        /// Markup in the script that could be a note but is malformed (kept from the subject).
+        public var scriptProblems = 0
+
+        public init() {}
+    }
+
+    public var run = Run()
+    public subscript<T>(dynamicMember path: WritableKeyPath<Run, T>) -> T {
+        get { run[keyPath: path] }
+        set { run[keyPath: path] = newValue }
+    }
+
+    /// The preview picture's size as the window lays it out.
     public var videoWidth = 16
     public var videoHeight = 9
     /// The preview picture's width as the graph delivers it (0: it fills the window): the window shows it
     /// centred at that size, never larger.
     public var pictureWidth = 0
     public var aspect: AspectRatio?
-
-    public var recording = false
-    public var takeNumber: Int?
-    public var elapsedSeconds: Double = 0
-    public var countdown: Int?
-
     /// Two cameras: the camera line names the swap keys.
     public var cameraKeys = false
-    public var accessoryKind = "teleprompter"
     public var enabled = false
     public var available = false
     public var reasons: [UnavailableReason] = []
     public var subjectMonitor: String?
-
-    /// Script position 0...1, nil without a script.
-    public var scriptProgress: Double?
-    public var secondsLeft: Double?
-    public var speed: String?
-    public var scrollPaused = false
-    public var mirrored = false
-    /// Voice-follow: "following 'word'", "unsure", "holding", "held"; nil while the scroll follows time.
-    public var follow: String?
-    /// The operator's private notes nearest the reading position (never sent to the subject view).
-    public var notes: [String] = []
-
-    /// Audio peak level, dBFS, when the session has an audio branch with a level meter.
-    public var audioPeakDB: Double?
-    /// Frames the camera (and so the take) lost: what a recording misses.
-    public var cameraDropped: Int64 = 0
-    /// Frames the operator preview and the subject view skipped because the machine could not draw them
-    /// in time: the display only, never the take.
-    public var previewSkipped: Int64 = 0
-    public var subjectSkipped: Int64 = 0
     public var message: String?
-    /// Markup in the script that could be a note but is malformed (kept from the subject).
-    public var scriptProblems = 0
 
     public init() {}
 
-    /// The HUD's text lines, top to bottom.
-    public var lines: [String] {
-        var l: [String] = []
-        if let c = countdown {
-            l.append("COUNTDOWN \(c)  (Esc cancels)")
-        } else if recording {
-            l.append("● REC  take \(takeNumber ?? 0)  \(Self.clock(elapsedSeconds))")
+    /// How a line is drawn: plain, the recording or countdown line, or something the operator should act on.
+    public enum Tone: Sendable, Hashable { case plain, live, attention }
+
+    /// One line of the HUD and its tone.
+    public struct Line: Sendable, Hashable {
+        public let text: String
+        public let tone: Tone
+    }
+
+    /// The HUD's lines, top to bottom, with their tones.
+    public var toned: [Line] {
+        var l: [Line] = []
+        func add(_ text: String, _ tone: Tone = .plain) { l.append(Line(text: text, tone: tone)) }
+        if let c = run.countdown {
+            add("COUNTDOWN \(c)  (Esc cancels)", .live)
+        } else if run.recording {
+            add("● REC  take \(run.takeNumber ?? 0)  \(Self.clock(run.elapsedSeconds))", .live)
         } else {
-            l.append("STANDBY  (Space records)")
+            add("STANDBY  (Space records)")
         }
-        l.append("camera \(cameraLabel)  \(format)" + (cameraKeys ? "  (S swap, F fold, U unfold)" : ""))
-        var acc = "accessory \(accessoryKind): \(enabled ? "enabled" : "disabled (T)"), "
+        add("camera \(run.cameraLabel)  \(run.format)" + (cameraKeys ? "  (S swap, F fold, U unfold)" : ""))
+        var acc = "accessory \(run.accessoryKind): \(enabled ? "enabled" : "disabled (T)"), "
         acc += available ? "available on \(subjectMonitor ?? "?")" : "unavailable: " + reasons.map(\.explanation).joined(separator: "; ")
-        l.append(acc)
-        if let p = scriptProgress {
+        add(acc, available ? .plain : .attention)
+        if let p = run.scriptProgress {
             var s = "script \(Int((p * 100).rounded()))%"
-            if let left = secondsLeft { s += "  \(Self.clock(left)) left" }
-            if let speed { s += "  \(speed)" }
-            if let follow { s += "  voice: \(follow) (V: by time)" } else if scrollPaused { s += "  paused (P)" }
-            if mirrored { s += "  mirrored" }
-            l.append(s)
+            if let left = run.secondsLeft { s += "  \(Self.clock(left)) left" }
+            if let speed = run.speed { s += "  \(speed)" }
+            if let follow = run.follow { s += "  voice: \(follow) (V: by time)" } else if run.scrollPaused { s += "  paused (P)" }
+            if run.mirrored { s += "  mirrored" }
+            add(s)
         }
-        for n in notes.prefix(3) { l.append("note: \(n)") }
-        if scriptProblems > 0 {
-            l.append("script: \(scriptProblems) malformed note\(scriptProblems == 1 ? "" : "s") kept from the subject (check-script)")
+        for n in run.notes.prefix(3) { add("note: \(n)") }
+        if run.scriptProblems > 0 {
+            add("script: \(run.scriptProblems) malformed note\(run.scriptProblems == 1 ? "" : "s") kept from the subject (check-script)", .attention)
         }
-        if let db = audioPeakDB { l.append(String(format: "audio peak %.0f dB", db)) }
+        if let db = run.audioPeakDB { add(String(format: "audio peak %.0f dB", db)) }
         // Two figures that must not be confused: a take's lost frames, and frames only the screen skipped.
-        l.append("\(recording ? "take" : "camera") \(cameraDropped) dropped  ·  preview skipped \(previewSkipped), subject \(subjectSkipped) (screen only)")
-        if let message { l.append(message) }
+        add("\(run.recording ? "take" : "camera") \(run.cameraDropped) dropped  ·  preview skipped \(run.previewSkipped), subject \(run.subjectSkipped) (screen only)")
+        if let message { add(message) }
         return l
     }
+
+    /// The HUD's text lines, top to bottom.
+    public var lines: [String] { toned.map(\.text) }
 
     static func clock(_ seconds: Double) -> String {
         let s = max(0, Int(seconds.rounded(.down)))

@@ -28,7 +28,8 @@ public enum HudRenderer {
         cairo_set_dash(cr, nil, 0, 0)
 
         // Text panel, top left: one Pango layout per line, measured, then drawn over a backdrop.
-        let lines = hud.lines
+        let toned = hud.toned
+        let lines = toned.map(\.text)
         let size = max(11, min(18, height / 40))
         let layout = pango_cairo_create_layout(cr)!
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -54,12 +55,10 @@ public enum HudRenderer {
         cairo_rectangle(cr, 8, 8, widest + 2 * pad, Double(lines.count) * lineHeight + 2 * pad)
         cairo_fill(cr)
         for (i, line) in lines.enumerated() {
-            if i == 0 && (hud.recording || hud.countdown != nil) {
-                cairo_set_source_rgb(cr, 1, 0.25, 0.2)
-            } else if (line.hasPrefix("accessory") && !hud.available) || line.hasPrefix("script:") {
-                cairo_set_source_rgb(cr, 1, 0.8, 0.3)
-            } else {
-                cairo_set_source_rgb(cr, 0.95, 0.95, 0.95)
+            switch toned[i].tone {
+            case .live: cairo_set_source_rgb(cr, 1, 0.25, 0.2)
+            case .attention: cairo_set_source_rgb(cr, 1, 0.8, 0.3)
+            case .plain: cairo_set_source_rgb(cr, 0.95, 0.95, 0.95)
             }
             pango_layout_set_text(layout, line, -1)
             cairo_move_to(cr, 8 + pad, 8 + pad + Double(i) * lineHeight)

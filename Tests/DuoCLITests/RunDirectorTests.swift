@@ -145,7 +145,7 @@ final class WindowFace: RunFace, @unchecked Sendable {
     var drawsSubjectView: Bool { true }
     func setSubjectPicture(_ on: Bool) { lock.withLock { shown.append(on) } }
     func connect(_ report: @escaping @Sendable (RunInput) -> Void) {}
-    func show(_ figures: RunFigures) {}
+    func show(_ run: HudModel.Run) {}
     func setAccessory(enabled: Bool) {}
     func setFullscreen(_ on: Bool?) -> String? { nil }
     func setFramesFlowing(_ flowing: Bool) {}
