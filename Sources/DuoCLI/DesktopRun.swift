@@ -38,66 +38,70 @@ enum DesktopRun {
         return (["index\tconnector\tgeometry"] + list.map(\.description)).joined(separator: "\n")
     }
 
-    /// Called by `RunCommand.run`, which has checked for a display.
-    static func run(_ options: Options, log: @escaping @Sendable (String) -> Void) async throws(DuoError) -> String {
-        let setup = try SessionSetup.prepare(options)
-        for n in setup.notices { log("duo-capture: \(n)") }
-        var plan = setup.plan
-        let events = try EventLog(path: options.desktop.eventsPath, warn: log)
-        defer { events.close() }
-        // The subject window draws the view itself, at the subject monitor's size (laid out for it from the
-        // start; a different monitor later lays it out again). The frames carry only the camera picture.
-        // Each picture is scaled once, in the graph, to the monitor it is shown on.
-        let desktop = options.desktop
-        let sizes: (operator: MonitorInfo?, subject: MonitorInfo?) = await MainActor.run {
-            guard (try? GtkMain.initialize()) != nil else { return (nil, nil) }
-            let monitors = Monitors.list()
-            let choice = try? MonitorChoice.resolve(monitors, operator: desktop.operatorMonitor, subject: desktop.subjectMonitor)
-            return (choice?.operatorMonitor(in: monitors), choice?.subjectMonitor(in: monitors))
+    /// The desktop run: the subject window draws the view itself, at the subject monitor's size (laid
+    /// out for it from the start; a different monitor later lays it out again); the frames carry only the
+    /// camera picture, each scaled once, in the graph, to the monitor it is shown on. GTK drives the run.
+    ///
+    /// Thread: value type; `drive` hops to the main thread for GTK.
+    struct Kind: RunKind {
+        let options: Options
+        let log: @Sendable (String) -> Void
+
+        func adapt(_ plan: inout GraphPlan) async -> (size: (width: Int, height: Int)?, format: PromptStrip.Format) {
+            let desktop = options.desktop
+            let sizes: (operator: MonitorInfo?, subject: MonitorInfo?) = await MainActor.run {
+                guard (try? GtkMain.initialize()) != nil else { return (nil, nil) }
+                let monitors = Monitors.list()
+                let choice = try? MonitorChoice.resolve(monitors, operator: desktop.operatorMonitor, subject: desktop.subjectMonitor)
+                return (choice?.operatorMonitor(in: monitors), choice?.subjectMonitor(in: monitors))
+            }
+            let subjectSize = sizes.subject.map { ($0.width, $0.height) } ?? (1920, 1080)
+            let format = plan.format
+            plan.operatorPictureSize = sizes.operator.map { PictureFit.preview(width: format.width, height: format.height, into: $0.width, $0.height) }
+                ?? (format.width, format.height)
+            plan.subjectPictureSize = PictureFit.fit(width: format.width, height: format.height, into: subjectSize.0, subjectSize.1)
+            return (subjectSize, .argb)
         }
-        let subjectSize = sizes.subject.map { ($0.width, $0.height) } ?? (1920, 1080)
-        let format = plan.format
-        let operatorPicture: (width: Int, height: Int) = sizes.operator.map { PictureFit.preview(width: format.width, height: format.height, into: $0.width, $0.height) }
-            ?? (format.width, format.height)
-        plan.operatorPictureSize = operatorPicture
-        plan.subjectPictureSize = PictureFit.fit(width: format.width, height: format.height, into: subjectSize.0, subjectSize.1)
-        let presenter = try RunCommand.makePresenter(options, plan: plan, size: subjectSize, format: .argb, log: log)
-        // The subject branch's valve stays shut until the preview kind's picture is on the subject monitor.
-        let session = CaptureSession(plan: plan, subjectDrawer: nil, subjectBranchOpen: false,
-                                     startTimeout: options.startTimeout)
-        let clock = session.clock
-        let face = DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() }, operatorPicture: operatorPicture, log: log)
-        let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory, remotePassphrase: setup.remotePassphrase), plan: plan, capture: session,
-                                   presenter: presenter, face: face, clock: session.clock, events: events, log: log)
-        let signals = SignalWatch.ending(director)
-        defer { signals.cancel() }
-        let control = try ControlSocket.open(options.controlPath, director: director, events: events, log: log)
-        defer { control?.close() }
-        // gtksink makes its widgets on the GTK thread; they go into the windows before the graph plays.
-        await session.setBeforePlaying { graph throws(DuoError) in
-            let op = try graph.gtkWidget(sink: GraphElement.operatorSink.rawValue)
-            let subject = try graph.gtkWidget(sink: GraphElement.subjectWindow.rawValue)
-            await GtkMain.perform { face.attachSinks(operator: op.pointer, subject: subject.pointer) }
+
+        /// The subject branch's valve stays shut until the preview kind's picture is on the subject monitor.
+        func session(plan: GraphPlan, presenter: SubjectPresenter, options: Options) -> CaptureSession {
+            CaptureSession(plan: plan, subjectDrawer: nil, subjectBranchOpen: false, startTimeout: options.startTimeout)
         }
-        let enabled = options.subject.accessory != .off
-        let running: Result<Task<RunOutcome, Never>, DuoError> = await MainActor.run {
-            do throws(DuoError) {
-                try GtkMain.initialize()
-                var config = DesktopUI.Configuration(operatorMonitor: desktop.operatorMonitor, subjectMonitor: desktop.subjectMonitor,
-                                                     accessoryEnabled: enabled)
-                config.startFullscreen = !desktop.windowed
-                let ui = try DesktopUI(config)
-                log("duo-capture: desktop on \(Monitors.backend) (GDK_BACKEND chooses)")
-                events.emit("monitors", ["backend": Monitors.backend, "monitors": ui.monitors.map { ["index": $0.index, "connector": $0.connector,
-                                                                          "geometry": "\($0.width)x\($0.height)+\($0.x)+\($0.y)"] }])
-                face.attach(ui, director: director)
-                let run = Task.detached { await director.run() }
-                GtkMain.run()
-                return .success(run)
-            } catch { return .failure(error) }
+
+        func face(plan: GraphPlan, presenter: SubjectPresenter, session: CaptureSession) -> any RunFace {
+            let clock = session.clock
+            return DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() },
+                               operatorPicture: plan.operatorPictureSize ?? (plan.format.width, plan.format.height), log: log)
         }
-        let outcome = await (try running.get()).value
-        return try RunCommand.report(outcome, json: options.json, log: log)
+
+        func drive(_ director: RunDirector, session: CaptureSession, face: any RunFace, events: EventLog) async throws(DuoError) -> RunOutcome {
+            guard let face = face as? DesktopFace else { return await director.run() }
+            let desktop = options.desktop, log = self.log
+            // gtksink makes its widgets on the GTK thread; they go into the windows before the graph plays.
+            await session.setBeforePlaying { graph throws(DuoError) in
+                let op = try graph.gtkWidget(sink: GraphElement.operatorSink.rawValue)
+                let subject = try graph.gtkWidget(sink: GraphElement.subjectWindow.rawValue)
+                await GtkMain.perform { face.attachSinks(operator: op.pointer, subject: subject.pointer) }
+            }
+            let enabled = options.subject.accessory != .off
+            let running: Result<Task<RunOutcome, Never>, DuoError> = await MainActor.run {
+                do throws(DuoError) {
+                    try GtkMain.initialize()
+                    var config = DesktopUI.Configuration(operatorMonitor: desktop.operatorMonitor, subjectMonitor: desktop.subjectMonitor,
+                                                         accessoryEnabled: enabled)
+                    config.startFullscreen = !desktop.windowed
+                    let ui = try DesktopUI(config)
+                    log("duo-capture: desktop on \(Monitors.backend) (GDK_BACKEND chooses)")
+                    events.emit("monitors", ["backend": Monitors.backend, "monitors": ui.monitors.map { ["index": $0.index, "connector": $0.connector,
+                                                                              "geometry": "\($0.width)x\($0.height)+\($0.x)+\($0.y)"] }])
+                    face.attach(ui, director: director)
+                    let run = Task.detached { await director.run() }
+                    GtkMain.run()
+                    return .success(run)
+                } catch { return .failure(error) }
+            }
+            return await (try running.get()).value
+        }
     }
 }
 

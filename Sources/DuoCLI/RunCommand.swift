@@ -11,24 +11,31 @@ enum RunCommand {
     static func run(_ options: Options, log: @escaping @Sendable (String) -> Void) async throws(DuoError) -> String {
         if !options.headless { try DesktopRun.requireDisplay() }
         let options = try choosingScript(options, log: log)
-        if !options.headless { return try await DesktopRun.run(options, log: log) }
+        let kind: any RunKind = options.headless ? HeadlessRun() : DesktopRun.Kind(options: options, log: log)
+        return try await compose(options, kind, log: log)
+    }
+
+    /// One run, composed once for both faces: the session set up, the events file, the subject view's
+    /// presenter, the capture session, the director, signals and the control socket; `kind` says what
+    /// differs (the picture sizes, where the subject view is drawn, the face, and what drives the run).
+    static func compose(_ options: Options, _ kind: any RunKind, log: @escaping @Sendable (String) -> Void) async throws(DuoError) -> String {
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log("duo-capture: \(n)") }
-        let plan = setup.plan
+        var plan = setup.plan
         let events = try EventLog(path: options.desktop.eventsPath, warn: log)
         defer { events.close() }
-        let presenter = try makePresenter(options, plan: plan, log: log)
-        // Headless there are no windows to gate the accessory on: the subject branch runs (and is drawn)
-        // whenever the accessory is enabled, so CI exercises the same drawing path as the desktop.
-        let session = CaptureSession(plan: plan, subjectDrawer: presenter.drawer,
-                                     subjectBranchOpen: options.subject.accessory != .off, startTimeout: options.startTimeout)
-        let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory, remotePassphrase: setup.remotePassphrase), plan: plan, capture: session,
-                                   presenter: presenter, face: HeadlessFace(), clock: session.clock, events: events, log: log)
+        let subject = await kind.adapt(&plan)
+        let presenter = try makePresenter(options, plan: plan, size: subject.size, format: subject.format, log: log)
+        let session = kind.session(plan: plan, presenter: presenter, options: options)
+        let face = kind.face(plan: plan, presenter: presenter, session: session)
+        let director = RunDirector(settings: .init(options, recordDirectory: setup.recordDirectory, remotePassphrase: setup.remotePassphrase),
+                                   plan: plan, capture: session, presenter: presenter, face: face, clock: session.clock,
+                                   events: events, log: log)
         let signals = SignalWatch.ending(director)
         defer { signals.cancel() }
         let control = try ControlSocket.open(options.controlPath, director: director, events: events, log: log)
         defer { control?.close() }
-        return try report(await director.run(), json: options.json, log: log)
+        return try report(await kind.drive(director, session: session, face: face, events: events), json: options.json, log: log)
     }
 
     /// The subject view's presenter. With `--accessory off` the kind stays ready for the user to turn the
@@ -87,6 +94,35 @@ extension ControlSocket {
         events.setTap { line in socket.broadcast(line) }
         log("duo-capture: control socket \(socket.path)")
         return socket
+    }
+}
+
+/// What differs between a headless and a desktop run; `RunCommand.compose` does the rest, once.
+///
+/// Thread: called from the main task, in `compose`'s order.
+protocol RunKind: Sendable {
+    /// Fits the plan to where its pictures are shown; returns the subject view's size and pixel format
+    /// (nil size: the plan's own subject picture).
+    func adapt(_ plan: inout GraphPlan) async -> (size: (width: Int, height: Int)?, format: PromptStrip.Format)
+    func session(plan: GraphPlan, presenter: SubjectPresenter, options: Options) -> CaptureSession
+    func face(plan: GraphPlan, presenter: SubjectPresenter, session: CaptureSession) -> any RunFace
+    /// Runs until the director ends the run.
+    func drive(_ director: RunDirector, session: CaptureSession, face: any RunFace, events: EventLog) async throws(DuoError) -> RunOutcome
+}
+
+/// The headless run: no windows, so the subject view is drawn into the subject branch's frames and the
+/// branch runs whenever the accessory is enabled (CI exercises the same drawing path as the desktop).
+///
+/// Thread: value type, Sendable.
+struct HeadlessRun: RunKind {
+    func adapt(_ plan: inout GraphPlan) async -> (size: (width: Int, height: Int)?, format: PromptStrip.Format) { (nil, .i420) }
+    func session(plan: GraphPlan, presenter: SubjectPresenter, options: Options) -> CaptureSession {
+        CaptureSession(plan: plan, subjectDrawer: presenter.drawer, subjectBranchOpen: options.subject.accessory != .off,
+                       startTimeout: options.startTimeout)
+    }
+    func face(plan: GraphPlan, presenter: SubjectPresenter, session: CaptureSession) -> any RunFace { HeadlessFace() }
+    func drive(_ director: RunDirector, session: CaptureSession, face: any RunFace, events: EventLog) async throws(DuoError) -> RunOutcome {
+        await director.run()
     }
 }
 
