@@ -2,36 +2,6 @@ import CDuoShim
 import CGStreamer
 import DuoCore
 
-/// What a frame counter saw on one pad.
-///
-/// Thread: value type, Sendable; a snapshot of a counter written on a streaming thread.
-public struct FrameCount: Sendable, Equatable, Codable {
-    public var frames: Int64
-    /// PTS of the first and last buffer, ns (nil before the first buffer).
-    public var firstPTS: Int64?
-    /// When the first buffer arrived, CLOCK_MONOTONIC in µs (the clock Python's time.monotonic reads).
-    public var firstArrivalMicros: Int64?
-    public var lastPTS: Int64?
-    /// Largest step between consecutive PTS, ns: more than one frame interval means frames were lost.
-    public var maxGap: Int64
-    /// Smallest step between consecutive PTS, ns (nil before the second buffer): under half a frame
-    /// interval means two frames nearly at once (a cadence broken by a swap).
-    public var minGap: Int64? = nil
-    public var backwardSteps: Int64
-    /// Whether the first buffer was a keyframe (not a delta unit); nil before the first buffer.
-    public var firstIsKeyframe: Bool?
-    /// First luma byte of the last buffer, and the largest seen, when sampling is on (raw video only).
-    public var lumaSample: Int?
-    public var lumaMax: Int?
-    /// Caps changes seen on the pad (renegotiations); a camera swap in virtual mode must cause none.
-    public var capsChanges: Int64 = 0
-    /// Time between the first and last buffer when the branch was shut on purpose (the subject view
-    /// hidden), ns: frames not sent then are not dropped ones.
-    public var shutSpan: Int64 = 0
-
-    public static let zero = FrameCount(frames: 0, firstPTS: nil, firstArrivalMicros: nil, lastPTS: nil, maxGap: 0, backwardSteps: 0, firstIsKeyframe: nil, lumaSample: nil, lumaMax: nil)
-}
-
 /// A buffer probe that counts frames on a pad, in C on the streaming thread (see CDuoShim). The probe
 /// is removed when the token is released.
 ///
