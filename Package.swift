@@ -2,15 +2,19 @@
 // duo-capture: layers point one way, top to bottom:
 //
 //   duo-capture (executable) ─▶ DuoCLI ─┬─▶ DuoDesktop ─▶ DuoRender ─▶ DuoCore (pure Swift, no C imports)
-//                                       │       └──▶ CGtk   └──▶ CCairo (cairo, pangocairo)
+//                                       │       ├──▶ CGtk   └──▶ CCairo (cairo, pangocairo)
+//                                       │       └──▶ CDuoSession ─▶ CGtk (+ wayland-client, Xss, X11)
 //                                       └─▶ DuoMedia ─▶ DuoCore
 //                                              └──▶ CDuoShim ─▶ CGStreamer (system library)
 //
 // DuoCore is the pure layer (models, the run's vocabulary, the HUD's figures) and is tested with a manual
-// clock; every gst_*/g_* call of the media lives in DuoMedia (and the CDuoShim C target for the macros
-// and variadics Swift cannot import); every cairo_*/pango_* call lives in DuoRender (the subject view and
-// the operator HUD); every gtk_*/gdk_* call lives in DuoDesktop, which has no cairo calls of its own.
-// DuoCLI composes a run: the run director, the control socket, the command line.
+// clock; every gst_*/g_* call of the media lives in DuoMedia (and the CDuoShim C target for the macros,
+// variadics and per-buffer streaming-thread probes Swift cannot express); every cairo_*/pango_* call
+// lives in DuoRender (the subject view and the operator HUD); every gtk_*/gdk_* call lives in DuoDesktop,
+// which has no cairo calls of its own (and the CDuoSession C target for what GTK 3 does not expose: the
+// display's backend and Wayland output names, keeping the screen on through Wayland, X11 and D-Bus).
+// DuoCLI composes a run: the run director, the control socket, the command line. Each C target has one
+// header per concern in its include/, saying why that part is in C.
 import PackageDescription
 
 let package = Package(
@@ -25,7 +29,8 @@ let package = Package(
             pkgConfig: "gstreamer-1.0 gstreamer-video-1.0 gstreamer-app-1.0 gstreamer-pbutils-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
-        // The one C target: macros, inline accessors and streaming-thread probes Swift cannot express.
+        // C glue for DuoMedia: GStreamer macros, variadics and per-buffer streaming-thread probes Swift
+        // cannot express (one file per concern; include/duo_shim.h lists them).
         .target(name: "CDuoShim", dependencies: ["CGStreamer"]),
         // Cairo and Pango for the subject view (Debian: libcairo2-dev, libpango1.0-dev).
         .systemLibrary(
@@ -41,9 +46,11 @@ let package = Package(
             providers: [.apt(["libgtk-3-dev"])]
         ),
 
-        // Wayland output names (xdg-output) and the GDK backend's name, which GTK 3 does not expose; keeping the
-        // screen on (the X screen-saver extension, org.freedesktop.ScreenSaver on the session bus).
-        .target(name: "CDuoWayland", dependencies: ["CGtk"],
+        // C glue for DuoDesktop, asking the display and the session what GTK 3 does not expose: the GDK
+        // backend's name and Wayland output names (xdg-output); keeping the screen on (Wayland idle inhibit,
+        // the X screen-saver extension, GNOME's session manager or org.freedesktop.ScreenSaver on the
+        // session bus). One file per concern; include/duo_session.h lists them.
+        .target(name: "CDuoSession", dependencies: ["CGtk"],
                 linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("Xss"), .linkedLibrary("X11")]),
 
         .target(name: "DuoCore"),
@@ -59,7 +66,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         // Operator and subject windows, monitors and hotplug, fullscreen state, keys: every gtk_*/gdk_* call.
-        .target(name: "DuoDesktop", dependencies: ["DuoCore", "DuoRender", "CGtk", "CDuoWayland"]),
+        .target(name: "DuoDesktop", dependencies: ["DuoCore", "DuoRender", "CGtk", "CDuoSession"]),
         .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender", "DuoDesktop"]),
         // Overlay cost benchmark (build with -c release): Benchmarks/overlay-cost.sh runs it.
         .executableTarget(name: "duo-bench-overlay", dependencies: ["DuoRender", "DuoCore"], path: "Benchmarks/duo-bench-overlay"),

@@ -1,4 +1,4 @@
-import CDuoWayland
+import CDuoSession
 import CGtk
 import Foundation
 

@@ -1,5 +1,5 @@
 import CGtk
-import CDuoWayland
+import CDuoSession
 import DuoCore
 
 /// One monitor as GDK reports it: its index (the order `duo-capture monitors` lists and
