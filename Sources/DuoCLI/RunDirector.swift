@@ -177,6 +177,8 @@ actor RunDirector {
     private var scriptPath: String?
     private var hasScript: Bool { scriptPath != nil }
     private var lastScriptCheckAt: Int64 = 0
+    /// The recogniser failed (possibly before the graph played): voice-follow is not switched on.
+    private var recogniserDown = false
 
     init(settings: Settings, plan: GraphPlan, capture: any CapturePort, presenter: SubjectPresenter, face: any RunFace,
          clock: any RunClock, events: EventLog, log: @escaping @Sendable (String) -> Void) {
@@ -278,7 +280,7 @@ actor RunDirector {
             let sink = inputSink
             cameraWatch = CameraWatch { sink.yield(.devicesChanged) }
         }
-        if plan.voice != nil {
+        if plan.voice != nil, !recogniserDown {
             if let why = await presenter.enableVoice(follow: settings.followVoice, at: clock.now()) {
                 let message = "voice-follow: \(why); following by time"
                 log("duo-capture: warning: \(message)")
@@ -286,7 +288,9 @@ actor RunDirector {
             }
             await reportFollow()
         } else if settings.followVoice {
-            await reportFollow()   // asked for, but the script cannot be followed (said at start): time
+            // Asked for, but the script cannot be followed (said at start), or the recogniser could not
+            // load its model (said when it failed): time.
+            await reportFollow()
         }
         if let timeline = settings.timeline { replay(timeline) }
         let waiting = early
@@ -707,6 +711,9 @@ actor RunDirector {
         case .remoteLost(let index, let reason):
             remoteLost(index, reason: reason)
         case .recogniserFailed(let why):
+            // Also before the graph plays (a model the recogniser cannot load): voice-follow stays off.
+            recogniserDown = true
+            if let files = plan.voice { VoiceModelCache.forget(files) }   // the next run builds it again
             await presenter.disableVoice(at: clock.now())
             let message = "voice-follow stopped (\(why)); the teleprompter follows time, the sound and any take go on"
             events.emit("error", ["message": message])

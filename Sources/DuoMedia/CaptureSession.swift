@@ -208,7 +208,14 @@ public actor CaptureSession {
             if let filter = p.child(named: caps) { cameraElements[index] = Set(filter.upstreamChain().map(\.name)) }
         }
         // Voice-follow's recogniser, a branch of its own on the audio tee (replaced when the script changes).
-        if let voice = plan.voice, let at = audioTee { try attachRecogniser(voice, to: at, in: p) }
+        // It loads its model here, before the graph starts: a model it cannot load shuts voice-follow
+        // (the run follows time), never the capture.
+        if let voice = plan.voice, let at = audioTee {
+            do throws(DuoError) { try attachRecogniser(voice, to: at, in: p, loadingNow: true) } catch {
+                recogniserFailed = true
+                eventSink.yield(.recogniserFailed(error.message))
+            }
+        }
         pipeline = p
         clock.attach(p)
         recorder = TakeRecorder(plan: plan, pipeline: p, tee: t, audioTee: audioTee, clock: clock, events: eventSink)
@@ -382,6 +389,8 @@ public actor CaptureSession {
 
     /// The recogniser branch's elements (voice-follow), by name.
     private var recogniserElements: Set<String> = []
+    /// Elements of recognisers that could not load their model (already said): their errors are dropped.
+    private var discardedRecogniserElements: Set<String> = []
     private var recogniserFailed = false
     /// A branch of its own on a tee (the recogniser, a remote display): a bin, linked through a request pad.
     ///
@@ -429,16 +438,28 @@ public actor CaptureSession {
     private var recogniser: AttachedBranch?
     private var recognisers = 0
 
-    private func attachRecogniser(_ files: VoiceModelFiles, to tee: ElementRef, in pipeline: ElementRef) throws(DuoError) {
+    /// Attaches a recogniser for `files`. pocketsphinx reads its model when it leaves NULL: in a playing
+    /// graph (or with `loadingNow`, before the graph starts) that happens here, and a model it cannot
+    /// load detaches the branch again and throws a voice-follow error (the graph is not touched).
+    private func attachRecogniser(_ files: VoiceModelFiles, to tee: ElementRef, in pipeline: ElementRef,
+                                  loadingNow: Bool = false) throws(DuoError) {
         recognisers += 1
         let branch = try attachBranch(try plan.voiceDescription(files), name: "voice\(recognisers)", first: "voice_queue",
                                       last: "voice_sink", to: tee, in: pipeline, what: "the voice-follow branch", file: "voice-follow.gst")
         // sphinxbase's own log (its whole configuration, at every start) stays off stderr.
         _ = duo_quiet_speech_log()
         recogniserElements.formUnion(branch.names)
+        let loaded = loadingNow ? branch.bin.setState(GST_STATE_READY) != GST_STATE_CHANGE_FAILURE : branch.bin.syncStateWithParent()
+        guard loaded else {
+            // Its own error message is on its way to the bus: it is dropped, this says it instead.
+            discardedRecogniserElements.formUnion(branch.names)
+            duo_detach_branch_when_idle(branch.tee.pointer, branch.teePad.pointer, branch.sink.pointer)
+            branch.bin.setState(GST_STATE_NULL)
+            _ = gst_bin_remove(duo_as_bin(pipeline.pointer), branch.bin.pointer)
+            throw .runtime("the speech recogniser could not load the voice model \(files.languageModel) and \(files.dictionary)")
+        }
         recogniser = branch
         recogniserFailed = false
-        _ = branch.bin.syncStateWithParent()
     }
 
     // MARK: Remote displays
@@ -480,13 +501,16 @@ public actor CaptureSession {
 
     /// Voice-follow for another script: a recogniser with its model replaces the old one (detached at a
     /// buffer boundary, so the audio tee never waits), while the sound, the preview and any take go on.
+    /// The new one is attached first: one that cannot load its model is dropped and the old one keeps
+    /// listening (this throws).
     public func replaceRecogniser(_ files: VoiceModelFiles) throws(DuoError) {
         guard let p = pipeline, let tee = audioTee else { throw .runtime("the capture session is not running") }
-        if let old = recogniser {
-            recogniser = nil
-            detachBranch(old)
+        let old = recogniser, oldFailed = recogniserFailed
+        do throws(DuoError) { try attachRecogniser(files, to: tee, in: p) } catch {
+            recogniserFailed = oldFailed
+            throw error
         }
-        try attachRecogniser(files, to: tee, in: p)
+        if let old { detachBranch(old) }
     }
 
     /// Every element of each camera's chain (A, B), source first or last, by name.
@@ -648,6 +672,7 @@ public actor CaptureSession {
                 eventSink.yield(.remoteLost(index: index, reason: message))
                 return
             }
+            if discardedRecogniserElements.contains(source) { return }
             if recogniserElements.contains(source) {
                 // Voice-follow's recogniser failed (a model it cannot read, say): its branch stops behind
                 // its leaky queue, which never holds the tee back; the sound, the preview and any take go
