@@ -61,7 +61,7 @@ enum RunInput: Sendable {
     case remoteAnswer(Int, RemoteHandshakeClient.Outcome)
     /// Voice-follow's model for the script now on screen, built off the director (nil: it cannot be
     /// followed), with what to tell the operator.
-    case voiceModel(Result<VoiceModelFiles?, DuoError>, notices: [String], ticket: Int = 0)
+    case voiceModel(Result<VoiceModelFiles?, DuoError>, notices: [String], ticket: Int)
     /// A script read and laid out off the director (saved again, or another opened), for load `ticket`.
     case scriptPrepared(Result<SubjectPresenter.PreparedScript, DuoError>, ticket: Int)
 }
@@ -852,7 +852,7 @@ actor RunDirector {
         guard let request else { return }
         // A save whose reload is superseded by opening another script is looked at again should the
         // opening fail.
-        if let superseded = scriptLoad, !superseded.opening { scriptStamp = superseded.previousStamp }
+        if request.opening, let superseded = scriptLoad, !superseded.opening { scriptStamp = superseded.previousStamp }
         scriptLoads += 1
         scriptLoad = ScriptLoad(ticket: scriptLoads, path: request.path, opening: request.opening, stamp: stamp, previousStamp: previousStamp)
         let sink = inputSink, ticket = scriptLoads

@@ -237,27 +237,13 @@ public actor SubjectPresenter {
         return PreparedScript(request: request, parsed: parsed, scene: scene, voiceScript: voiceScript)
     }
 
-    /// Reads the script file again (it was saved while running) and keeps the reading position: the same
-    /// word (or line) index, scrolling or paused as before, at the same speed. A file that no longer
-    /// parses throws its one-line error and the old script stays on screen. Returns the new script's
-    /// problems (malformed notes kept from the subject). Lays the script out on the presenter: the run
-    /// director uses `reloadRequest`, `prepare` and `install(_:at:)` instead.
-    public func reloadScript(at time: Int64) throws(DuoError) -> [ScriptProblem] {
-        guard let request = reloadRequest() else { return [] }
-        return install(try Self.prepare(request), at: time)
-    }
-
-    /// Opens another script while the run goes on (the O key, `{"cmd":"script","path":…}`): from its
-    /// start, at the speed last used with it, scrolling if the take is. The view becomes the teleprompter.
-    /// A file that does not parse throws and the current script stays.
-    public func loadScript(_ path: String, at time: Int64) throws(DuoError) -> [ScriptProblem] {
-        install(try Self.prepare(openRequest(path)), at: time)
-    }
-
-    /// Puts a prepared script on screen: a reload keeps the reading position (as it is now: the old text
-    /// kept scrolling while the new one was laid out); an opened script starts from its beginning. The
-    /// layout made off the presenter is reused unless the view changed meanwhile (then it is laid out
-    /// again here). Returns the script's problems.
+    /// Puts a prepared script on screen. A reload (the file saved while running) keeps the reading
+    /// position as it is now (the old text kept scrolling while the new one was laid out): the same word
+    /// (or line) index, scrolling or paused as before, at the same speed. An opened script (the O key,
+    /// `{"cmd":"script","path":…}`) starts from its beginning at the speed last used with it, scrolling if
+    /// the take is, and the view becomes the teleprompter. The layout made off the presenter is reused
+    /// unless the view changed meanwhile (then it is laid out again here). Returns the script's problems
+    /// (malformed notes kept from the subject).
     @discardableResult
     public func install(_ prepared: PreparedScript, at time: Int64) -> [ScriptProblem] {
         if let scene = prepared.scene { overlay.offer(scene) }

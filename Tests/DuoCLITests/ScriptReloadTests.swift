@@ -200,4 +200,37 @@ final class ScriptReloadTests: XCTestCase {
         XCTAssertEqual(run.finish(), 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("opened script \(other)"), run.stderr)
     }
+
+    /// Saved twice in a row, a large script and then a small one: the later save supersedes the load
+    /// still under way, so the small text goes on screen as soon as it is read and the large one never
+    /// does.
+    func testANewerSaveSupersedesALoadUnderWay() throws {
+        let dir = try scratchDirectory(self)
+        let script = "\(dir)/talk.md"
+        let paragraph = "Every word of this sentence is read aloud by the presenter at a steady pace. "
+        try ("# Talk\n\n" + String(repeating: paragraph, count: 40) + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let events = "\(dir)/events.jsonl", socket = "\(dir)/control.sock"
+        let run = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--audio", "none",
+                                     "--script", script, "--events", events, "--control", socket, "--json"],
+                                    directory: dir, environment: ["XDG_STATE_HOME": dir])
+        defer { if run.process.isRunning { run.process.terminate() } }
+        func statuses() -> [[String: Any]] { statusEvents(events).filter { $0["event"] as? String == "status" } }
+        try run.wait(for: "a status") { !statuses().isEmpty }
+        let long = String(repeating: paragraph, count: 25) + "\n\n"
+        try ("# Talk\n\n" + String(repeating: long, count: 1_900_000 / long.utf8.count)).write(toFile: script, atomically: true, encoding: .utf8)
+        // The director looks at the file every half second: two status events later it has seen the save.
+        let seen = statuses().count + 2
+        try run.wait(for: "the large save to be seen") { statuses().count >= seen }
+        try ("# Talk\n\n" + String(repeating: paragraph, count: 10) + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        try run.wait(for: "the reload") { statuses().contains { $0["trigger"] as? String == "script" } }
+        let reloaded = try XCTUnwrap(statuses().first { $0["trigger"] as? String == "script" })
+        XCTAssertLessThan(reloaded["length"] as? Double ?? .infinity, 200, "the small text went on screen first")
+        // Long after the large load would have finished, the small text is still the one on screen.
+        let end = (reloaded["t"] as? Double ?? 0) + 8
+        try run.wait(for: "8 s more") { (statuses().last?["t"] as? Double ?? 0) >= end }
+        XCTAssertEqual(statuses().filter { $0["trigger"] as? String == "script" }.count, 1, "the large text never went on screen")
+        XCTAssertEqual(statuses().last?["length"] as? Double, reloaded["length"] as? Double)
+        try ControlClient(path: socket).send(#"{"cmd":"quit"}"#)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+    }
 }
