@@ -28,7 +28,7 @@ protocol CapturePort: Sendable {
     func setCameraPlugged(_ index: Int, _ plugged: Bool) async throws(DuoError)
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError)
     func rotateCamera(_ index: Int, degrees: Int) async throws(DuoError)
-    func replaceRecogniser(_ files: VoiceModelFiles) async throws(DuoError)
+    func replaceRecogniser(_ loaded: CaptureSession.LoadedRecogniser) async throws(DuoError)
     func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,
                       latencyMilliseconds: Int, drawer: any I420FrameDrawer) async throws(DuoError)
 }

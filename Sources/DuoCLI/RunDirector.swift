@@ -59,9 +59,9 @@ enum RunInput: Sendable {
     case devicesChanged
     /// A remote display answered (or not) the handshake.
     case remoteAnswer(Int, RemoteHandshakeClient.Outcome)
-    /// Voice-follow's model for the script now on screen, built off the director (nil: it cannot be
-    /// followed), with what to tell the operator.
-    case voiceModel(Result<VoiceModelFiles?, DuoError>, notices: [String], ticket: Int)
+    /// Voice-follow's recogniser for the script now on screen, its model built and loaded off the
+    /// director (nil: it cannot be followed), with what to tell the operator.
+    case voiceModel(Result<CaptureSession.LoadedRecogniser?, DuoError>, notices: [String], ticket: Int)
     /// A script read and laid out off the director (saved again, or another opened), for load `ticket`.
     case scriptPrepared(Result<SubjectPresenter.PreparedScript, DuoError>, ticket: Int)
 }
@@ -997,17 +997,22 @@ actor RunDirector {
         face.say(message)
     }
 
-    /// The script changed while voice-follow listens: its model is built off the director (reading the
-    /// pronouncing dictionary takes a moment) and the recogniser is replaced when it is ready.
+    /// The script changed while voice-follow listens: its model is built and the recogniser loads it off
+    /// the director (reading the pronouncing dictionary, and pocketsphinx reading a large script's model,
+    /// take a moment); the recogniser is replaced when it is ready.
     private func rebuildVoiceModel() {
         guard plan.voice != nil, let path = scriptPath else { return }
         voiceBuilds += 1
-        let sink = inputSink, ticket = voiceBuilds
+        let sink = inputSink, ticket = voiceBuilds, plan = self.plan
         Task.detached {
             var notices: [String] = []
-            let result: Result<VoiceModelFiles?, DuoError>
+            let result: Result<CaptureSession.LoadedRecogniser?, DuoError>
             do throws(DuoError) {
-                result = .success(try VoiceModelSetup.files(for: try ScriptParser.load(path: path).subject, notices: &notices))
+                if let files = try VoiceModelSetup.files(for: try ScriptParser.load(path: path).subject, notices: &notices) {
+                    result = .success(try CaptureSession.loadRecogniser(files, plan: plan))
+                } else {
+                    result = .success(nil)
+                }
             } catch { result = .failure(error) }
             sink.yield(.voiceModel(result, notices: notices, ticket: ticket))
         }
@@ -1015,13 +1020,13 @@ actor RunDirector {
     /// Voice models built so far: only the newest one's result is used (a later script supersedes it).
     private var voiceBuilds = 0
 
-    private func voiceModelReady(_ result: Result<VoiceModelFiles?, DuoError>, notices: [String], ticket: Int) async {
+    private func voiceModelReady(_ result: Result<CaptureSession.LoadedRecogniser?, DuoError>, notices: [String], ticket: Int) async {
         guard ticket == voiceBuilds else { return }
         for notice in notices { log("duo-capture: \(notice)") }
         switch result {
-        case .success(let files?):
+        case .success(let loaded?):
             do throws(DuoError) {
-                try await capture.replaceRecogniser(files)
+                try await capture.replaceRecogniser(loaded)
                 log("duo-capture: voice-follow listens for the new script's words")
             } catch {
                 log("duo-capture: warning: voice-follow keeps the previous script's words: \(error.message)")

@@ -93,7 +93,7 @@ actor FakeCapture: CapturePort {
     func setCameraPlugged(_ index: Int, _ plugged: Bool) async throws(DuoError) { plugs.append("\(index) \(plugged)") }
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError) { plugs.append("\(index) at \(path)") }
     func rotateCamera(_ index: Int, degrees: Int) async throws(DuoError) { plugs.append("\(index) turned \(degrees)") }
-    func replaceRecogniser(_ files: VoiceModelFiles) async throws(DuoError) {}
+    func replaceRecogniser(_ loaded: CaptureSession.LoadedRecogniser) async throws(DuoError) {}
     func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,
                       latencyMilliseconds: Int, drawer: any I420FrameDrawer) async throws(DuoError) {}
 }
