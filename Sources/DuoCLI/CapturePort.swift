@@ -18,6 +18,32 @@ extension CaptureSession: CapturePort {
     public func endTake() async -> TakeResult? { try? await stopTake() }
 
     public func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap? { try await selectCamera(index) }
+
+    public func replaceRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError) {
+        guard let loaded = prepared as? LoadedRecogniser else { throw .runtime("voice-follow: a recogniser this session did not load") }
+        try await replaceRecogniser(loaded)
+    }
+}
+
+/// Voice-follow's model for a script, built (or taken from the cache) and loaded into a recogniser off
+/// the director: the real build and pocketsphinx in a run, a stand-in in the director's tests.
+///
+/// Thread: implementations are Sendable; `prepare` blocks (the director calls it off its actor).
+protocol VoicePort: Sendable {
+    /// The recogniser for the script at `path` (nil: the script cannot be followed), with what to tell
+    /// the operator.
+    func prepare(scriptPath path: String, plan: GraphPlan, notices: inout [String]) throws(DuoError) -> (any PreparedRecogniser)?
+}
+
+/// The real voice build: the script's language model and dictionary (cached by content), loaded into
+/// pocketsphinx.
+///
+/// Thread: any; blocking.
+struct PocketsphinxVoice: VoicePort {
+    func prepare(scriptPath path: String, plan: GraphPlan, notices: inout [String]) throws(DuoError) -> (any PreparedRecogniser)? {
+        guard let files = try VoiceModelSetup.files(for: try ScriptParser.load(path: path).subject, notices: &notices) else { return nil }
+        return try CaptureSession.loadRecogniser(files, plan: plan)
+    }
 }
 
 /// How the director asks a remote display for its monitor (the TCP handshake that also checks the

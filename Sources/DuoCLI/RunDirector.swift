@@ -59,9 +59,11 @@ enum RunInput: Sendable {
     case devicesChanged
     /// A remote display answered (or not) the handshake.
     case remoteAnswer(Int, RemoteHandshakeClient.Outcome)
-    /// Voice-follow's model for the script now on screen, built off the director (nil: it cannot be
-    /// followed), with what to tell the operator.
-    case voiceModel(Result<VoiceModelFiles?, DuoError>, notices: [String])
+    /// Voice-follow's recogniser for the script now on screen, its model built and loaded off the
+    /// director (nil: it cannot be followed), with what to tell the operator.
+    case voiceModel(Result<(any PreparedRecogniser)?, DuoError>, notices: [String], ticket: Int)
+    /// A script read and laid out off the director (saved again, or another opened), for load `ticket`.
+    case scriptPrepared(Result<SubjectPresenter.PreparedScript, DuoError>, ticket: Int)
 }
 
 /// How a run ended, and what it tells the user and the shell.
@@ -149,6 +151,8 @@ actor RunDirector {
     private var recordDirectory: String?
     /// The remote displays: connected, asked, away and when asked again.
     private var remotes: RemoteRoster
+    /// Voice-follow's model for another script, built and loaded off the director.
+    let voice: any VoicePort
     /// Where takes go: the record folder, claimed names, files kept or discarded.
     let files: any TakeFilesPort
     /// How a remote display is asked (its TCP handshake); a fake in tests.
@@ -184,9 +188,11 @@ actor RunDirector {
     private var scriptPath: String?
     private var hasScript: Bool { scriptPath != nil }
     private var lastScriptCheckAt: Int64 = 0
+    /// The recogniser failed (possibly before the graph played): voice-follow is not switched on.
+    private var recogniserDown = false
 
     init(settings: Settings, plan: GraphPlan, capture: any CapturePort, presenter: SubjectPresenter, face: any RunFace,
-         clock: any RunClock, events: EventLog, files: any TakeFilesPort = DiskTakeFiles(),
+         clock: any RunClock, events: EventLog, files: any TakeFilesPort = DiskTakeFiles(), voice: any VoicePort = PocketsphinxVoice(),
          handshake: any RemoteHandshakePort = NetworkHandshake(),
          watchDevices: @escaping @Sendable (@escaping @Sendable () -> Void) -> (any DevicePort)? = { CameraWatch(wake: $0) },
          log: @escaping @Sendable (String) -> Void) {
@@ -196,6 +202,7 @@ actor RunDirector {
         recordDirectory = settings.recordDirectory
         self.handshake = handshake
         self.files = files
+        self.voice = voice
         self.watchDevices = watchDevices
         remotes = RemoteRoster(listening: settings.remoteDisplays.map(\.isListener))
         takes = TakeSchedule(countdown: settings.countdown, attachLead: Self.attachLead, duration: settings.duration)
@@ -203,6 +210,9 @@ actor RunDirector {
                               reattachInterval: Self.reattachInterval)
         accessoryEnabled = settings.accessoryEnabled
         scriptPath = settings.scriptPath
+        // The version on screen (read a moment ago): a save from now on is a change, even before the
+        // first look at the file.
+        scriptStamp = settings.scriptPath.flatMap(ScriptStamp.init)
         cameraLabel = plan.camera.label
         cameraFormat = plan.format.description
         (inputs, inputSink) = AsyncStream.makeStream(of: RunInput.self, bufferingPolicy: .unbounded)
@@ -267,7 +277,8 @@ actor RunDirector {
         case .fullscreen(let on): events.emit("fullscreen", ["fullscreen": on])
         case .subjectSize(let width, let height): await presenter.resize(width: width, height: height, at: clock.now())
         case .tick: await tick()
-        case .voiceModel(let result, let notices): await voiceModelReady(result, notices: notices)
+        case .voiceModel(let result, let notices, let ticket): await voiceModelReady(result, notices: notices, ticket: ticket)
+        case .scriptPrepared(let result, let ticket): await scriptPrepared(result, ticket: ticket)
         case .remoteAnswer(let index, let outcome): await remoteAnswered(index, outcome)
         case .devicesChanged: await watchDevices(woken: true)
         }
@@ -297,13 +308,15 @@ actor RunDirector {
             let sink = inputSink
             cameraWatch = watchDevices { sink.yield(.devicesChanged) }
         }
-        if plan.voice != nil {
+        if plan.voice != nil, !recogniserDown {
             if let why = await presenter.enableVoice(follow: settings.followVoice, at: clock.now()) {
                 notify("voice-follow: \(why); following by time")
             }
             await reportFollow()
         } else if settings.followVoice {
-            await reportFollow()   // asked for, but the script cannot be followed (said at start): time
+            // Asked for, but the script cannot be followed (said at start), or the recogniser could not
+            // load its model (said when it failed): time.
+            await reportFollow()
         }
         if let timeline = settings.timeline { replay(timeline) }
         let waiting = early
@@ -682,6 +695,9 @@ actor RunDirector {
         case .remoteLost(let index, let reason):
             remoteLost(index, reason: reason)
         case .recogniserFailed(let why):
+            // Also before the graph plays (a model the recogniser cannot load): voice-follow stays off.
+            recogniserDown = true
+            if let files = plan.voice { VoiceModelCache.forget(files) }   // the next run builds it again
             await presenter.disableVoice(at: clock.now())
             notify("voice-follow stopped (\(why)); the teleprompter follows time, the sound and any take go on", errorEvent: true)
             await reportFollow()
@@ -773,21 +789,63 @@ actor RunDirector {
         if case .lost = decision, let decision { await carry(decision) }
     }
 
-    /// Another script, opened while the run goes on: it becomes the one watched, remembered and scrolled.
+    /// Another script, opened while the run goes on: read and laid out off the director (the old one
+    /// scrolls on meanwhile), then it becomes the one watched, remembered and scrolled.
     private func openScript(_ path: String, at now: Int64) async {
-        do throws(DuoError) {
-            let problems = try await presenter.loadScript(path, at: now)
-            scriptPath = path
-            scriptStamp = ScriptStamp(path)
-            if let warning = ScriptChoice.standard().remember(path) { log("duo-capture: warning: \(warning.message)") }
-            log("duo-capture: opened script \(path)")
+        await loadScript(await presenter.openRequest(path), stamp: ScriptStamp(path))
+    }
+
+    /// The script load under way off the director: a newer one (a later save, another script opened)
+    /// supersedes it, and its result is dropped when it comes.
+    private struct ScriptLoad { let ticket: Int; let path: String; let opening: Bool; let stamp: ScriptStamp?; let previousStamp: ScriptStamp? }
+    private var scriptLoad: ScriptLoad?
+    private var scriptLoads = 0
+
+    /// Reads and lays out a script in a detached task (seconds for a 2 MB script); `scriptPrepared` swaps
+    /// it in when it is ready.
+    private func loadScript(_ request: SubjectPresenter.ScriptRequest?, stamp: ScriptStamp?, previousStamp: ScriptStamp? = nil) async {
+        guard let request else { return }
+        // A save whose reload is superseded by opening another script is looked at again should the
+        // opening fail.
+        if request.opening, let superseded = scriptLoad, !superseded.opening { scriptStamp = superseded.previousStamp }
+        scriptLoads += 1
+        scriptLoad = ScriptLoad(ticket: scriptLoads, path: request.path, opening: request.opening, stamp: stamp, previousStamp: previousStamp)
+        let sink = inputSink, ticket = scriptLoads
+        Task.detached(priority: .utility) {
+            let result: Result<SubjectPresenter.PreparedScript, DuoError>
+            do throws(DuoError) { result = .success(try SubjectPresenter.prepare(request)) } catch { result = .failure(error) }
+            sink.yield(.scriptPrepared(result, ticket: ticket))
+        }
+    }
+
+    private func scriptPrepared(_ result: Result<SubjectPresenter.PreparedScript, DuoError>, ticket: Int) async {
+        guard let load = scriptLoad, load.ticket == ticket else { return }   // superseded
+        scriptLoad = nil
+        switch result {
+        case .success(let prepared):
+            let path = prepared.request.path
+            let problems = await presenter.install(prepared, at: clock.now())
+            if prepared.request.opening {
+                scriptPath = path
+                scriptStamp = load.stamp
+                if let warning = ScriptChoice.standard().remember(path) { log("duo-capture: warning: \(warning.message)") }
+                log("duo-capture: opened script \(path)")
+            } else {
+                log("duo-capture: script \(path) reloaded; the reading position is kept")
+            }
             rebuildVoiceModel()
             for problem in problems { log("duo-capture: warning: script \(path) \(problem) (duo-capture check-script lists them)") }
             await updateSubjectPicture()
             await status(trigger: "script")
-        } catch {
-            refuse("script \(path): \(error.message)")
-            face.say(error.message)
+        case .failure(let error):
+            if load.opening {
+                // An opened script that cannot be read: the current one stays.
+                refuse("script \(load.path): \(error.message)")
+                face.say(error.message)
+            } else {
+                notify("script \(load.path) was saved but cannot be read (\(error.message)); the previous text stays on screen",
+                       .plain, errorEvent: true)
+            }
         }
     }
 
@@ -809,24 +867,15 @@ actor RunDirector {
     /// not parse keeps the old text on screen and says why (event, log, HUD).
     private func watchScript(_ now: Int64) async {
         lastScriptCheckAt = now
-        guard let path = scriptPath else { return }
+        // While another script is being opened, the one on screen is not reloaded (the opening wins).
+        guard let path = scriptPath, scriptLoad?.opening != true else { return }
         let stamp = ScriptStamp(path)
         guard let previous = scriptStamp else { scriptStamp = stamp; return }
         guard let stamp, stamp != previous else { return }
         scriptStamp = stamp
-        do throws(DuoError) {
-            let problems = try await presenter.reloadScript(at: now)
-            log("duo-capture: script \(path) reloaded; the reading position is kept")
-            rebuildVoiceModel()
-            for problem in problems { log("duo-capture: warning: script \(path) \(problem) (duo-capture check-script lists them)") }
-            await updateSubjectPicture()
-            await status(trigger: "script")
-        } catch {
-            let message = "script \(path) was saved but cannot be read (\(error.message)); the previous text stays on screen"
-            events.emit("error", ["message": message])
-            log("duo-capture: \(message)")
-            face.say(message)
-        }
+        // Read and laid out off the director; the old text scrolls on until it is ready. A later save
+        // supersedes this load.
+        await loadScript(await presenter.reloadRequest(), stamp: stamp, previousStamp: previous)
     }
 
     // MARK: Remote displays
@@ -887,27 +936,32 @@ actor RunDirector {
                state == .waiting ? .plain : .warning)
     }
 
-    /// The script changed while voice-follow listens: its model is built off the director (reading the
-    /// pronouncing dictionary takes a moment) and the recogniser is replaced when it is ready.
+    /// The script changed while voice-follow listens: its model is built and the recogniser loads it off
+    /// the director (reading the pronouncing dictionary, and pocketsphinx reading a large script's model,
+    /// take a moment); the recogniser is replaced when it is ready.
     private func rebuildVoiceModel() {
         guard plan.voice != nil, let path = scriptPath else { return }
-        let sink = inputSink
+        voiceBuilds += 1
+        let sink = inputSink, ticket = voiceBuilds, plan = self.plan, voice = self.voice
         Task.detached {
             var notices: [String] = []
-            let result: Result<VoiceModelFiles?, DuoError>
+            let result: Result<(any PreparedRecogniser)?, DuoError>
             do throws(DuoError) {
-                result = .success(try VoiceModelSetup.files(for: try ScriptParser.load(path: path).subject, notices: &notices))
+                result = .success(try voice.prepare(scriptPath: path, plan: plan, notices: &notices))
             } catch { result = .failure(error) }
-            sink.yield(.voiceModel(result, notices: notices))
+            sink.yield(.voiceModel(result, notices: notices, ticket: ticket))
         }
     }
+    /// Voice models built so far: only the newest one's result is used (a later script supersedes it).
+    private var voiceBuilds = 0
 
-    private func voiceModelReady(_ result: Result<VoiceModelFiles?, DuoError>, notices: [String]) async {
+    private func voiceModelReady(_ result: Result<(any PreparedRecogniser)?, DuoError>, notices: [String], ticket: Int) async {
+        guard ticket == voiceBuilds else { return }
         for notice in notices { log("duo-capture: \(notice)") }
         switch result {
-        case .success(let files?):
+        case .success(let loaded?):
             do throws(DuoError) {
-                try await capture.replaceRecogniser(files)
+                try await capture.replaceRecogniser(loaded)
                 log("duo-capture: voice-follow listens for the new script's words")
             } catch {
                 log("duo-capture: warning: voice-follow keeps the previous script's words: \(error.message)")

@@ -241,7 +241,7 @@ struct SessionSetup {
 /// language model and dictionary written from the script's own words, cached by the script's content so a
 /// script already seen starts at once. A script voice-follow cannot read (no spaces between words, or
 /// words mostly outside the English dictionary: another language) is said in one line, and the run
-/// follows time.
+/// follows time. A cached model is checked before use and built again when it is not whole (VoiceModelCache).
 ///
 /// Thread: main thread at start-up; synchronous (reads cmudict, ~3.7 MB, once per new script).
 enum VoiceModelSetup {
@@ -274,8 +274,12 @@ enum VoiceModelSetup {
         let cache = cacheDirectory()
         let hash = ScriptLanguageModel.contentHash(script)
         let files = VoiceModelFiles(acousticModel: acoustic, languageModel: "\(cache)/\(hash).lm", dictionary: "\(cache)/\(hash).dict")
-        if FileManager.default.fileExists(atPath: files.languageModel), FileManager.default.fileExists(atPath: files.dictionary) {
-            return files
+        // Only a model this program wrote, whole and unchanged, is handed to the recogniser (VoiceModelCache).
+        switch VoiceModelCache.check(files) {
+        case .valid: return files
+        case .absent: break
+        case .damaged(let why):
+            notices.append("voice-follow: the cached voice model for this script is unusable (\(why)); it is built again")
         }
         guard let pronunciations = try? String(contentsOfFile: cmudict, encoding: .utf8) else {
             throw .dependency("voice-follow cannot read \(cmudict); reinstall pocketsphinx-en-us")
@@ -291,13 +295,7 @@ enum VoiceModelSetup {
             notices.append("voice-follow: \(model.guessedWords.count) script word\(model.guessedWords.count == 1 ? "" : "s") not in the dictionary get a pronunciation from their spelling"
                            + (model.skippedWords.isEmpty ? "" : ", \(model.skippedWords.count) cannot be spoken and are stepped over (\(model.skippedWords.prefix(5).joined(separator: ", ")))"))
         }
-        do {
-            try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
-            try Data(model.arpa.utf8).write(to: URL(fileURLWithPath: files.languageModel), options: .atomic)
-            try Data(model.dictionary.utf8).write(to: URL(fileURLWithPath: files.dictionary), options: .atomic)
-        } catch {
-            throw .runtime("cannot write voice-follow's model to \(cache); set XDG_CACHE_HOME to a writable folder")
-        }
+        try VoiceModelCache.store(files, arpa: model.arpa, dictionary: model.dictionary)
         return files
     }
 

@@ -28,8 +28,15 @@ public protocol CapturePort: Sendable {
     func setCameraPlugged(_ index: Int, _ plugged: Bool) async throws(DuoError)
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError)
     func rotateCamera(_ index: Int, degrees: Int) async throws(DuoError)
-    func replaceRecogniser(_ files: VoiceModelFiles) async throws(DuoError)
+    /// Replaces voice-follow's recogniser with one prepared off the director (its model already loaded).
+    func replaceRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError)
     func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,
                       latencyMilliseconds: Int, drawer: any I420FrameDrawer) async throws(DuoError)
 }
 
+
+/// A recogniser with its model loaded, ready to replace the one listening: made by the voice port off the
+/// director, handed to the capture, opaque to everything between.
+///
+/// Thread: Sendable; made on any thread, attached on the capture's actor.
+public protocol PreparedRecogniser: AnyObject, Sendable {}

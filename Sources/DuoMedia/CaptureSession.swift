@@ -107,7 +107,14 @@ public actor CaptureSession {
             if let filter = p.child(named: caps) { cameraElements[index] = Set(filter.upstreamChain().map(\.name)) }
         }
         // Voice-follow's recogniser, a branch of its own on the audio tee (replaced when the script changes).
-        if let voice = plan.voice, let at = audioTee { try attachRecogniser(voice, to: at, in: p) }
+        // It loads its model first, on its own: a model it cannot load shuts voice-follow (the run
+        // follows time), never the capture.
+        if let voice = plan.voice, let at = audioTee {
+            do throws(DuoError) { try attachRecogniser(try Self.loadRecogniser(voice, plan: plan), to: at, in: p) } catch {
+                recogniserFailed = true
+                eventSink.yield(.recogniserFailed(error.message))
+            }
+        }
         pipeline = p
         clock.attach(p)
         recorder = TakeRecorder(plan: plan, pipeline: p, tee: t, audioTee: audioTee, clock: clock, events: eventSink)
@@ -295,7 +302,12 @@ public actor CaptureSession {
     /// playing graph it starts in step with it. Its errors never reach the tee.
     private func attachBranch(_ description: String, name: String, first: String, last: String, to tee: ElementRef,
                               in pipeline: ElementRef, what: String, file: String) throws(DuoError) -> AttachedBranch {
-        let bin = try TakeRecorder.parseBin(description, name: name, what: what, file: file)
+        try attachBranch(bin: try TakeRecorder.parseBin(description, name: name, what: what, file: file), first: first, last: last,
+                         to: tee, in: pipeline, what: what, file: file)
+    }
+
+    private func attachBranch(bin: ElementRef, first: String, last: String, to tee: ElementRef,
+                              in pipeline: ElementRef, what: String, file: String) throws(DuoError) -> AttachedBranch {
         guard let head = bin.child(named: first), let target = head.staticPad("sink"),
               let ghost = gst_ghost_pad_new("sink", target.pointer) else {
             throw .input("pipeline file \(file) must start with an element named \(first)")
@@ -326,14 +338,44 @@ public actor CaptureSession {
 
     /// The recogniser's branch (a bin on the audio tee), while attached.
     private var recogniser: AttachedBranch?
-    private var recognisers = 0
 
-    private func attachRecogniser(_ files: VoiceModelFiles, to tee: ElementRef, in pipeline: ElementRef) throws(DuoError) {
-        recognisers += 1
-        let branch = try attachBranch(try plan.voiceDescription(files), name: "voice\(recognisers)", first: "voice_queue",
-                                      last: "voice_sink", to: tee, in: pipeline, what: "the voice-follow branch", file: "voice-follow.gst")
+    /// A recogniser branch with its model loaded, not yet in the graph. pocketsphinx reads its model as
+    /// it leaves NULL (half a second for a 2 MB script's), so this is made off the session and the run
+    /// director (`loadRecogniser`); attached, it starts in a moment.
+    ///
+    /// Thread: Sendable; made on any thread, attached on the session actor (once).
+    public final class LoadedRecogniser: PreparedRecogniser, @unchecked Sendable {
+        let bin: ElementRef
+        public let files: VoiceModelFiles
+        private let lock = NSLock()
+        private var attached = false
+        init(bin: ElementRef, files: VoiceModelFiles) { self.bin = bin; self.files = files }
+        /// Taken into the graph (then the graph stops it); false if it was already.
+        func take() -> Bool { lock.withLock { defer { attached = true }; return !attached } }
+        /// One never attached (superseded by a newer script's) is stopped here.
+        deinit { if !attached { bin.setState(GST_STATE_NULL) } }
+    }
+
+    /// Builds the recogniser branch for `files` and loads its model, outside any graph: a model
+    /// pocketsphinx cannot load (its error goes to no bus) throws a voice-follow error and nothing else
+    /// is touched. Thread: any (the voice model's builder, a detached task; the session at start).
+    public nonisolated static func loadRecogniser(_ files: VoiceModelFiles, plan: GraphPlan) throws(DuoError) -> LoadedRecogniser {
+        let name = "voice_" + UUID().uuidString.prefix(8).lowercased()
+        let bin = try TakeRecorder.parseBin(try plan.voiceDescription(files), name: name, what: "the voice-follow branch",
+                                            file: "voice-follow.gst")
         // sphinxbase's own log (its whole configuration, at every start) stays off stderr.
         _ = duo_quiet_speech_log()
+        guard bin.setState(GST_STATE_READY) != GST_STATE_CHANGE_FAILURE else {
+            bin.setState(GST_STATE_NULL)
+            throw .runtime("the speech recogniser could not load the voice model \(files.languageModel) and \(files.dictionary)")
+        }
+        return LoadedRecogniser(bin: bin, files: files)
+    }
+
+    private func attachRecogniser(_ loaded: LoadedRecogniser, to tee: ElementRef, in pipeline: ElementRef) throws(DuoError) {
+        guard loaded.take() else { throw .runtime("this voice-follow recogniser is already in the graph") }
+        let branch = try attachBranch(bin: loaded.bin, first: "voice_queue", last: "voice_sink", to: tee, in: pipeline,
+                                      what: "the voice-follow branch", file: "voice-follow.gst")
         recogniserElements.formUnion(branch.names)
         recogniser = branch
         recogniserFailed = false
@@ -388,15 +430,16 @@ public actor CaptureSession {
     /// Which remote display an element belongs to.
     private func remoteIndex(ofElement name: String) -> Int? { remotes.first { $0.value.names.contains(name) }?.key }
 
-    /// Voice-follow for another script: a recogniser with its model replaces the old one (detached at a
-    /// buffer boundary, so the audio tee never waits), while the sound, the preview and any take go on.
-    public func replaceRecogniser(_ files: VoiceModelFiles) throws(DuoError) {
+    /// Voice-follow for another script: a recogniser with its model (loaded off the session) replaces the
+    /// old one (detached at a buffer boundary, so the audio tee never waits), while the sound, the
+    /// preview and any take go on.
+    public func replaceRecogniser(_ loaded: LoadedRecogniser) throws(DuoError) {
         guard let p = pipeline, let tee = audioTee else { throw .runtime("the capture session is not running") }
         if let old = recogniser {
             recogniser = nil
             detachBranch(old)
         }
-        try attachRecogniser(files, to: tee, in: p)
+        try attachRecogniser(loaded, to: tee, in: p)
     }
 
     /// Every element of each camera's chain (A, B), source first or last, by name.

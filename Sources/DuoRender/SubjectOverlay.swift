@@ -125,6 +125,24 @@ public final class SubjectOverlay: @unchecked Sendable {
         }
     }
 
+    /// `viewModel` laid out for this overlay's size now, on the caller's thread, touching nothing of the
+    /// overlay's: for a script being opened or reloaded, laid out off the session actor (seconds for a
+    /// 2 MB script) and then handed to `offer(_:)`.
+    ///
+    /// Thread: any (a detached task); never the streaming thread.
+    public func layOut(_ viewModel: SubjectViewModel) -> SubjectScene {
+        let (width, height) = lock.withLock { size }
+        return SubjectScene(viewModel: viewModel, width: width, height: height, profile: profile, format: format)
+    }
+
+    /// A scene from `layOut(_:)`, kept for reuse: the next `scrollModel(for:speed:)` and `update` with its
+    /// script, style and size take its layout instead of laying the script out again.
+    ///
+    /// Thread: the session actor.
+    public func offer(_ scene: SubjectScene) {
+        work.sync { laidOut = scene }
+    }
+
     /// Where the headings (markers) of the script last passed to `scrollModel(for:speed:)` start, in
     /// scroll units. Thread: the session actor.
     public var markerUnits: [Double] {

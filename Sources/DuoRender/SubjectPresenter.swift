@@ -185,34 +185,87 @@ public actor SubjectPresenter {
 
     // MARK: Script reload
 
-    /// Reads the script file again (it was saved while running) and keeps the reading position: the same
-    /// word (or line) index, scrolling or paused as before, at the same speed. A file that no longer
-    /// parses throws its one-line error and the old script stays on screen. Returns the new script's
-    /// problems (malformed notes kept from the subject).
-    public func reloadScript(at time: Int64) throws(DuoError) -> [ScriptProblem] {
-        guard let path = state.scriptPath, state.script != nil else { return [] }
-        let parsed = try ScriptParser.load(path: path)
-        let old = state.scroll
-        install(parsed, position: old?.position(at: time) ?? 0, scrolling: old.map { !$0.isPaused } ?? false,
-                speed: old?.speed, at: time)
-        return parsed.problems
+    /// What reading and laying out a script needs, taken from the presenter in an instant: the file, and
+    /// the view as it is now with that script in it.
+    ///
+    /// Thread: value type, Sendable.
+    public struct ScriptRequest: Sendable {
+        public let path: String
+        /// Another script opened (else the one on screen, saved again).
+        public let opening: Bool
+        let state: PrompterSessionState
+        let overlay: SubjectOverlay
+        let forVoice: Bool
     }
 
-    /// Opens another script while the run goes on (the O key, `{"cmd":"script","path":…}`): from its
-    /// start, at the speed last used with it, scrolling if the take is. The view becomes the teleprompter.
-    /// A file that does not parse throws and the current script stays.
-    public func loadScript(_ path: String, at time: Int64) throws(DuoError) -> [ScriptProblem] {
-        let parsed = try ScriptParser.load(path: path)
-        let scrolling = state.recordingStartedAt != nil
-        state.scriptPath = path
-        state.accessory = .teleprompter
-        install(parsed, position: 0, scrolling: scrolling, speed: speedMemory?.speed(for: path), at: time)
-        return parsed.problems
+    /// A script read and laid out off the presenter (and off the run director), ready to go on screen.
+    ///
+    /// Thread: value type, Sendable; made by `prepare(_:)` on any thread.
+    public struct PreparedScript: Sendable {
+        public let request: ScriptRequest
+        let parsed: ParsedScript
+        let scene: SubjectScene?
+        let voiceScript: VoiceScript?
+        public var problems: [ScriptProblem] { parsed.problems }
+    }
+
+    /// A request to read the script on screen again (nil without one).
+    public func reloadRequest() -> ScriptRequest? {
+        guard let path = state.scriptPath, state.script != nil else { return nil }
+        return ScriptRequest(path: path, opening: false, state: state, overlay: overlay, forVoice: voiceAvailable)
+    }
+
+    /// A request to open `path` (the O key, `{"cmd":"script","path":…}`).
+    public func openRequest(_ path: String) -> ScriptRequest {
+        var next = state
+        next.scriptPath = path
+        next.accessory = .teleprompter
+        return ScriptRequest(path: path, opening: true, state: next, overlay: overlay, forVoice: voiceAvailable)
+    }
+
+    /// Reads and lays out the requested script: seconds for a 2 MB script, so off the presenter and the
+    /// director (a detached task). A file that does not parse throws its one-line error.
+    ///
+    /// Thread: any but the streaming thread.
+    public nonisolated static func prepare(_ request: ScriptRequest) throws(DuoError) -> PreparedScript {
+        let parsed = try ScriptParser.load(path: request.path)
+        var state = request.state
+        state.script = parsed
+        let viewModel = SubjectViewModel.whitelisted(from: state)
+        let scene = viewModel.kind == .teleprompter ? request.overlay.layOut(viewModel) : nil
+        let voiceScript = request.forVoice && parsed.subject.separatesWords ? VoiceScript(script: parsed.subject) : nil
+        return PreparedScript(request: request, parsed: parsed, scene: scene, voiceScript: voiceScript)
+    }
+
+    /// Puts a prepared script on screen. A reload (the file saved while running) keeps the reading
+    /// position as it is now (the old text kept scrolling while the new one was laid out): the same word
+    /// (or line) index, scrolling or paused as before, at the same speed. An opened script (the O key,
+    /// `{"cmd":"script","path":…}`) starts from its beginning at the speed last used with it, scrolling if
+    /// the take is, and the view becomes the teleprompter. The layout made off the presenter is reused
+    /// unless the view changed meanwhile (then it is laid out again here). Returns the script's problems
+    /// (malformed notes kept from the subject).
+    @discardableResult
+    public func install(_ prepared: PreparedScript, at time: Int64) -> [ScriptProblem] {
+        if let scene = prepared.scene { overlay.offer(scene) }
+        let path = prepared.request.path
+        if prepared.request.opening {
+            state.scriptPath = path
+            state.accessory = .teleprompter
+            install(prepared.parsed, position: 0, scrolling: state.recordingStartedAt != nil, speed: speedMemory?.speed(for: path),
+                    voiceScript: prepared.voiceScript, at: time)
+        } else {
+            guard state.scriptPath == path else { return prepared.parsed.problems }   // another script came meanwhile
+            let old = state.scroll
+            install(prepared.parsed, position: old?.position(at: time) ?? 0, scrolling: old.map { !$0.isPaused } ?? false,
+                    speed: old?.speed, voiceScript: prepared.voiceScript, at: time)
+        }
+        return prepared.parsed.problems
     }
 
     /// Puts `parsed` on screen at `position` (units of the new script, clamped), keeping `speed` when it is
     /// in the new script's unit (words or lines), else that unit's default.
-    private func install(_ parsed: ParsedScript, position: Double, scrolling: Bool, speed: ScrollSpeed?, at time: Int64) {
+    private func install(_ parsed: ParsedScript, position: Double, scrolling: Bool, speed: ScrollSpeed?,
+                         voiceScript: VoiceScript? = nil, at time: Int64) {
         let separatesWords = parsed.subject.separatesWords
         let kept = speed.flatMap { speed -> ScrollSpeed? in
             switch speed {
@@ -230,7 +283,7 @@ public actor SubjectPresenter {
             state.scroll = nil
         }
         markers = overlay.markerUnits
-        if voiceAvailable { makeAligner(at: time) }
+        if voiceAvailable { makeAligner(at: time, voiceScript: voiceScript) }
         publish(at: time)
     }
 
@@ -379,7 +432,7 @@ public actor SubjectPresenter {
         aligner?.reset(toWord: Int(scroll.position(at: time).rounded()), at: time)
     }
 
-    private func makeAligner(at time: Int64) {
+    private func makeAligner(at time: Int64, voiceScript: VoiceScript? = nil) {
         guard let subject = state.script?.subject, subject.separatesWords else {
             aligner = nil
             // A script voice-follow cannot read (opened or saved while following): back to time.
@@ -387,7 +440,7 @@ public actor SubjectPresenter {
             return
         }
         scriptWords = subject.words
-        aligner = VoiceAligner(script: VoiceScript(script: subject), startWord: Int((state.scroll?.position(at: time) ?? 0).rounded()))
+        aligner = VoiceAligner(script: voiceScript ?? VoiceScript(script: subject), startWord: Int((state.scroll?.position(at: time) ?? 0).rounded()))
     }
 
     private func followStatus(at time: Int64) -> FollowStatus? {

@@ -93,7 +93,10 @@ actor FakeCapture: CapturePort {
     func setCameraPlugged(_ index: Int, _ plugged: Bool) async throws(DuoError) { plugs.append("\(index) \(plugged)") }
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError) { plugs.append("\(index) at \(path)") }
     func rotateCamera(_ index: Int, degrees: Int) async throws(DuoError) { plugs.append("\(index) turned \(degrees)") }
-    func replaceRecogniser(_ files: VoiceModelFiles) async throws(DuoError) {}
+    private(set) var recognisers: [String] = []
+    func replaceRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError) {
+        recognisers.append((prepared as? FakeRecogniser)?.script ?? "?")
+    }
     private(set) var remotesAttached: [String] = []
     func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,
                       latencyMilliseconds: Int, drawer: any I420FrameDrawer) async throws(DuoError) {
@@ -115,6 +118,27 @@ final class ScriptedDisplay: RemoteHandshakePort, @unchecked Sendable {
             asked += 1
             return answers.isEmpty ? .unreachable("no answer") : answers.removeFirst()
         }
+    }
+}
+
+/// A recogniser the fake voice port made, for the script text it was made from.
+final class FakeRecogniser: PreparedRecogniser {
+    let script: String
+    init(script: String) { self.script = script }
+}
+
+/// Voice-follow's model build, held until the test lets it finish, so a test can prove the director is
+/// free while it runs.
+///
+/// Thread: any; `prepare` blocks on its own thread.
+final class FakeVoice: VoicePort, @unchecked Sendable {
+    let proceed = DispatchSemaphore(value: 0)
+    private let lock = Lock()
+    private var timedOut = false
+    var waitedInVain: Bool { lock.withLock { timedOut } }
+    func prepare(scriptPath path: String, plan: GraphPlan, notices: inout [String]) throws(DuoError) -> (any PreparedRecogniser)? {
+        if proceed.wait(timeout: .now() + 10) == .timedOut { lock.withLock { timedOut = true } }
+        return FakeRecogniser(script: (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
     }
 }
 
@@ -183,7 +207,7 @@ final class RunDirectorTests: XCTestCase {
     private func director(_ configure: (inout RunDirector.Settings) -> Void = { _ in }, plan given: GraphPlan? = nil,
                           subject configureSubject: (inout SubjectSetup) -> Void = { _ in }, face: any RunFace = HeadlessFace(),
                           format: PromptStrip.Format = .i420, handshake: any RemoteHandshakePort = NetworkHandshake(),
-                          devices: ScriptedDevices? = nil) throws -> (RunDirector, FakeCapture) {
+                          devices: ScriptedDevices? = nil, voice: any VoicePort = PocketsphinxVoice()) throws -> (RunDirector, FakeCapture) {
         let plan = try given ?? plan()
         var settings = RunDirector.Settings()
         settings.recordDirectory = directory
@@ -196,7 +220,7 @@ final class RunDirectorTests: XCTestCase {
         let capture = FakeCapture(plan: plan, clock: clock)
         let events = try EventLog(path: eventsPath)
         let d = RunDirector(settings: settings, plan: plan, capture: capture, presenter: presenter, face: face,
-                            clock: clock, events: events, handshake: handshake, watchDevices: { _ in devices }, log: { _ in })
+                            clock: clock, events: events, voice: voice, handshake: handshake, watchDevices: { _ in devices }, log: { _ in })
         return (d, capture)
     }
 
@@ -474,6 +498,47 @@ final class RunDirectorTests: XCTestCase {
         attached = await capture.remotesAttached
         XCTAssertEqual(attached, ["0 1280x720", "0 1920x1080"], "asked again after 1 s, rendered at its new size")
         XCTAssertEqual(try events("remote").map { $0["state"] as? String }, ["refused", "connected", "lost", "connected"])
+    }
+
+    /// A script saved mid-run: laid out and its voice model rebuilt off the director (which answers a
+    /// command while the build is held), the new recogniser installed, and the reading position kept.
+    func testAScriptSavedMidRunRebuildsTheVoiceModelOffTheDirector() async throws {
+        let script = directory + "/talk.md"
+        try "# Talk\n\nHello there, this is the first version of the talk about cameras.\n".write(toFile: script, atomically: true, encoding: .utf8)
+        var plan = try plan()
+        plan.voice = VoiceModelFiles(acousticModel: "/am", languageModel: "/lm", dictionary: "/dic")
+        let voice = FakeVoice()
+        let (d, capture) = try director({ $0.scriptPath = script }, plan: plan, subject: { $0.scriptPath = script; $0.accessory = .teleprompter },
+                                        voice: voice)
+        await d.process(.started)
+        await d.process(.command(.jump(.next), source: .control))
+        let before = await d.presenter.status(at: clock.now()).position
+        try "# Talk\n\nHello there, this is the second version of the talk about cameras and lenses.\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        await advance(0.6, d)
+        var mirrored = false
+        for await input in d.inputs {
+            switch input {
+            case .scriptPrepared:
+                await d.process(input)
+                // The model is being built now, held by the fake: the director still carries out commands.
+                await d.process(.command(.mirror, source: .control))
+                mirrored = true
+                voice.proceed.signal()
+            case .voiceModel:
+                await d.process(input)
+            default: continue
+            }
+            if await !capture.recognisers.isEmpty { break }
+        }
+        XCTAssertTrue(mirrored)
+        XCTAssertFalse(voice.waitedInVain, "the build waited for the director, so it ran on the director")
+        let installed = await capture.recognisers
+        XCTAssertEqual(installed.count, 1)
+        XCTAssertTrue(installed.first?.contains("second version") ?? false, "the new script's recogniser: \(installed)")
+        let after = await d.presenter.status(at: clock.now()).position
+        XCTAssertEqual(after, before, accuracy: 0.5, "the reading position is kept across the reload")
+        XCTAssertEqual(try events("command").map { $0["cmd"] as? String }, ["jump", "mirror"])
     }
 
     /// A camera known by identity, pulled out and plugged back at another node through the device port:

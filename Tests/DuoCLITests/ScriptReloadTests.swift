@@ -120,4 +120,117 @@ final class ScriptReloadTests: XCTestCase {
         client.send(#"{"cmd":"quit"}"#)
         XCTAssertEqual(run.finish(), 0, run.stderr)
     }
+
+    /// Sends `stop` (refused: nothing records) every 100 ms until `done` says an event ends it; returns
+    /// how long each took to be carried out (its `command` event) and the event that ended it.
+    private func probe(_ client: ControlClient, until done: ([String: Any]) -> Bool) throws -> (latencies: [Double], end: [String: Any]?) {
+        var latencies: [Double] = []
+        let deadline = Date().addingTimeInterval(180)
+        while Date() < deadline {
+            client.send(#"{"cmd":"stop"}"#)
+            let sent = Date()
+            var event: [String: Any], end: [String: Any]? = nil
+            repeat {
+                event = try client.nextAny()
+                if done(event) { end = event }
+            } while event["event"] as? String != "command"
+            // A probe answered only after the load finished counts too (it waited for it).
+            latencies.append(Date().timeIntervalSince(sent))
+            if let end { return (latencies, end) }
+            usleep(100_000)   // pacing between probes, not a wait for an event
+        }
+        return (latencies, nil)
+    }
+
+    /// Status events (the event log) up to the first one `trigger`ed by the script: the largest gap between
+    /// two (that one included), and the lengths the ones before it showed.
+    private func statusBefore(_ events: String, trigger: String) -> (gap: Double, lengths: Set<Double>) {
+        var times: [Double] = [], lengths: Set<Double> = []
+        for e in statusEvents(events) where e["event"] as? String == "status" {
+            times.append(e["t"] as? Double ?? 0)
+            if e["trigger"] as? String == trigger { break }
+            lengths.insert(e["length"] as? Double ?? -1)
+        }
+        return (zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0, lengths)
+    }
+
+    /// A ~2 MB script saved mid-run, then another opened with `{"cmd":"script"}`, are read and laid out
+    /// off the director (each held it up 4-6 s): commands are carried out at once and the
+    /// status events keep coming while they load, the old text stays on screen until the new one is
+    /// ready, and then it is swapped in.
+    func testALargeScriptLoadsWithoutHoldingUpTheRun() throws {
+        let dir = try scratchDirectory(self)
+        let script = "\(dir)/talk.md", other = "\(dir)/other.md"
+        let paragraph = "Every word of this sentence is read aloud by the presenter at a steady pace. "
+        try ("# Talk\n\n" + String(repeating: paragraph, count: 40) + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let events = "\(dir)/events.jsonl", socket = "\(dir)/control.sock"
+        let run = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--audio", "none",
+                                     "--script", script, "--events", events, "--control", socket, "--json"],
+                                    directory: dir, environment: ["XDG_STATE_HOME": dir])
+        defer { if run.process.isRunning { run.process.terminate() } }
+        try run.wait(for: "a status") { statusEvents(events).contains { $0["event"] as? String == "status" } }
+        let lengthBefore = try XCTUnwrap(statusEvents(events).last { $0["event"] as? String == "status" }?["length"] as? Double)
+        let client = try ControlClient(path: socket)
+
+        // Saved with ~1.9 MB of text (written beside and renamed into place, as editors do).
+        let long = String(repeating: paragraph, count: 25) + "\n\n"
+        let big = "# Talk\n\n" + String(repeating: long, count: 1_900_000 / long.utf8.count)
+        try big.write(toFile: script, atomically: true, encoding: .utf8)
+        let saved = try probe(client) { $0["event"] as? String == "status" && $0["trigger"] as? String == "script" }
+        let reloaded = try XCTUnwrap(saved.end, "the reload happened")
+        XCTAssertGreaterThan(reloaded["length"] as? Double ?? 0, 100_000, "the new text is in")
+        XCTAssertGreaterThanOrEqual(saved.latencies.count, 2, "commands were carried out while it loaded")
+        XCTAssertLessThan(saved.latencies.max() ?? 0, 1.5, "no command waited for the reload: \(saved.latencies)")
+        let whileSaving = statusBefore(events, trigger: "script")
+        XCTAssertLessThan(whileSaving.gap, 2.5, "status events kept coming")
+        XCTAssertEqual(whileSaving.lengths, [lengthBefore], "the old text stayed on screen while the new one loaded")
+
+        // Another large script opened (the O key's command).
+        let shorter = String(repeating: paragraph, count: 20) + "\n\n"
+        try ("# Other\n\n" + String(repeating: shorter, count: 1_800_000 / shorter.utf8.count)).write(toFile: other, atomically: true, encoding: .utf8)
+        client.send(#"{"cmd":"script","path":"\#(other)"}"#)
+        XCTAssertEqual(try client.next("command")["cmd"] as? String, "script")
+        let opened = try probe(client) {
+            $0["event"] as? String == "status" && $0["trigger"] as? String == "script" && ($0["length"] as? Double) != reloaded["length"] as? Double
+        }
+        XCTAssertNotNil(opened.end, "the other script was opened")
+        XCTAssertGreaterThanOrEqual(opened.latencies.count, 2, "commands were carried out while it loaded")
+        XCTAssertLessThan(opened.latencies.max() ?? 0, 1.5, "no command waited for the opening: \(opened.latencies)")
+        client.send(#"{"cmd":"quit"}"#)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("opened script \(other)"), run.stderr)
+    }
+
+    /// Saved twice in a row, a large script and then a small one: the later save supersedes the load
+    /// still under way, so the small text goes on screen as soon as it is read and the large one never
+    /// does.
+    func testANewerSaveSupersedesALoadUnderWay() throws {
+        let dir = try scratchDirectory(self)
+        let script = "\(dir)/talk.md"
+        let paragraph = "Every word of this sentence is read aloud by the presenter at a steady pace. "
+        try ("# Talk\n\n" + String(repeating: paragraph, count: 40) + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let events = "\(dir)/events.jsonl", socket = "\(dir)/control.sock"
+        let run = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--audio", "none",
+                                     "--script", script, "--events", events, "--control", socket, "--json"],
+                                    directory: dir, environment: ["XDG_STATE_HOME": dir])
+        defer { if run.process.isRunning { run.process.terminate() } }
+        func statuses() -> [[String: Any]] { statusEvents(events).filter { $0["event"] as? String == "status" } }
+        try run.wait(for: "a status") { !statuses().isEmpty }
+        let long = String(repeating: paragraph, count: 25) + "\n\n"
+        try ("# Talk\n\n" + String(repeating: long, count: 1_900_000 / long.utf8.count)).write(toFile: script, atomically: true, encoding: .utf8)
+        // The director looks at the file every half second: two status events later it has seen the save.
+        let seen = statuses().count + 2
+        try run.wait(for: "the large save to be seen") { statuses().count >= seen }
+        try ("# Talk\n\n" + String(repeating: paragraph, count: 10) + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        try run.wait(for: "the reload") { statuses().contains { $0["trigger"] as? String == "script" } }
+        let reloaded = try XCTUnwrap(statuses().first { $0["trigger"] as? String == "script" })
+        XCTAssertLessThan(reloaded["length"] as? Double ?? .infinity, 200, "the small text went on screen first")
+        // Long after the large load would have finished, the small text is still the one on screen.
+        let end = (reloaded["t"] as? Double ?? 0) + 8
+        try run.wait(for: "8 s more") { (statuses().last?["t"] as? Double ?? 0) >= end }
+        XCTAssertEqual(statuses().filter { $0["trigger"] as? String == "script" }.count, 1, "the large text never went on screen")
+        XCTAssertEqual(statuses().last?["length"] as? Double, reloaded["length"] as? Double)
+        try ControlClient(path: socket).send(#"{"cmd":"quit"}"#)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+    }
 }

@@ -1,3 +1,4 @@
+@testable import DuoCLI
 import DuoCore
 import DuoMedia
 import Foundation
@@ -168,6 +169,104 @@ final class VoiceFollowTests: XCTestCase {
         XCTAssertEqual(other.status, 0, other.stderr)
         XCTAssertTrue(other.stderr.contains("voice-follow: the script has no spaces between words"), other.stderr)
         XCTAssertTrue(try String(contentsOfFile: "\(dir)/events.jsonl", encoding: .utf8).contains(#""mode":"time""#))
+    }
+}
+
+/// Voice-follow's cached model is only used whole: a FIFO, a link, a truncated or malformed file in its
+/// place (which hung or crashed the recogniser, deaf to signals) is built again; and a model the
+/// recogniser still cannot load leaves the run following time, with a message about voice-follow.
+final class VoiceModelCacheTests: XCTestCase {
+    private let script = VoiceFollowTests.VirtualScript.talk.path
+
+    /// One short run following the voice (a test tone for sound): its exit status, stderr and events.
+    /// A run that hangs is killed (SIGKILL: the hang ignored SIGTERM) and reported as -1.
+    private func runOnce(_ dir: String) throws -> (status: Int32, stderr: String, events: String) {
+        let events = "\(dir)/events-\(UUID().uuidString).jsonl"
+        let run = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "160x120@15", "--script", script,
+                                     "--accessory", "teleprompter", "--follow", "voice", "--audio", "test", "--duration", "1",
+                                     "--events", events], directory: dir, environment: ["XDG_CACHE_HOME": "\(dir)/cache"])
+        let deadline = Date().addingTimeInterval(60)
+        while run.process.isRunning && Date() < deadline { usleep(20_000) }
+        if run.process.isRunning {
+            kill(run.process.processIdentifier, SIGKILL)
+            run.process.waitUntilExit()
+            return (-1, run.stderr, "")
+        }
+        run.process.waitUntilExit()
+        return (run.process.terminationStatus, run.stderr, (try? String(contentsOfFile: events, encoding: .utf8)) ?? "")
+    }
+
+    private func modelFiles(_ dir: String) throws -> VoiceModelFiles {
+        let cache = "\(dir)/cache/duo-capture/voice"
+        let lm = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: cache).first { $0.hasSuffix(".lm") })
+        let base = "\(cache)/\((lm as NSString).deletingPathExtension)"
+        return VoiceModelFiles(acousticModel: VoiceModelSetup.modelDirectory + "/en-us", languageModel: base + ".lm", dictionary: base + ".dict")
+    }
+
+    /// Writes `lm` in place of the cached language model with a checksum that matches it, so only the
+    /// file's own form can tell it apart.
+    private func plant(_ lm: String, _ files: VoiceModelFiles) throws {
+        try? FileManager.default.removeItem(atPath: files.languageModel)
+        try lm.write(toFile: files.languageModel, atomically: true, encoding: .utf8)
+        let dict = [UInt8](try Data(contentsOf: URL(fileURLWithPath: files.dictionary)))
+        try VoiceModelCache.sumText(languageModel: Array(lm.utf8), dictionary: dict)
+            .write(toFile: VoiceModelCache.sumPath(files), atomically: true, encoding: .utf8)
+    }
+
+    func testACachedModelThatIsNotWholeIsBuiltAgain() throws {
+        let dir = try scratchDirectory(self)
+        let first = try runOnce(dir)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let files = try modelFiles(dir)
+        let good = try String(contentsOfFile: files.languageModel, encoding: .utf8)
+        let damages: [(String, () throws -> Void)] = [
+            ("a FIFO in place of the language model", {
+                try FileManager.default.removeItem(atPath: files.languageModel)
+                XCTAssertEqual(mkfifo(files.languageModel, 0o644), 0)
+            }),
+            ("a link to /dev/zero in place of the dictionary", {
+                try FileManager.default.removeItem(atPath: files.dictionary)
+                try FileManager.default.createSymbolicLink(atPath: files.dictionary, withDestinationPath: "/dev/zero")
+            }),
+            ("a language model cut short (it crashed the recogniser)", {
+                try String(good.prefix(good.count / 2)).write(toFile: files.languageModel, atomically: true, encoding: .utf8)
+            }),
+            ("a bigram line with one word, checksum matching (it hung the recogniser)", {
+                try self.plant("\\data\\\nngram 1=2\nngram 2=1\n\n\\1-grams:\n-99.0 <s> 0\n-1.0 hello 0\n\n\\2-grams:\n-1.0 hello\n\n\\end\\\n", files)
+            }),
+        ]
+        for (what, damage) in damages {
+            try damage()
+            let run = try runOnce(dir)
+            XCTAssertEqual(run.status, 0, "\(what): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("voice-follow: the cached voice model for this script is unusable"), "\(what): \(run.stderr)")
+            XCTAssertTrue(run.events.contains(#""mode":"voice""#), "\(what): voice-follow listens: \(run.events)")
+            XCTAssertFalse(run.events.contains("voice-follow stopped"), "\(what): \(run.events)")
+            XCTAssertEqual(VoiceModelCache.check(files), .valid, "\(what): built again, whole")
+            XCTAssertEqual(try String(contentsOfFile: files.languageModel, encoding: .utf8), good, what)
+        }
+    }
+
+    func testAModelTheRecogniserCannotLoadLeavesTheRunFollowingTimeAndIsBuiltAgain() throws {
+        let dir = try scratchDirectory(self)
+        XCTAssertEqual(try runOnce(dir).status, 0)
+        let files = try modelFiles(dir)
+        // Well formed, checksum matching, but without the sentence start <s>: pocketsphinx refuses it.
+        try plant("\\data\\\nngram 1=1\n\n\\1-grams:\n-1.0 hello\n\n\\end\\\n", files)
+        XCTAssertEqual(VoiceModelCache.check(files), .valid)
+        let refused = try runOnce(dir)
+        XCTAssertEqual(refused.status, 0, "the run goes on: \(refused.stderr)")
+        let warning = try XCTUnwrap(refused.stderr.split(separator: "\n").first { $0.contains("voice-follow stopped") }, refused.stderr)
+        XCTAssertTrue(warning.contains("could not load the voice model"), String(warning))
+        XCTAssertFalse(warning.contains("camera") || refused.stderr.contains("check the camera"), refused.stderr)
+        let follows = refused.events.split(separator: "\n").filter { $0.contains(#""event":"follow""#) }
+        XCTAssertTrue(follows.last?.contains(#""mode":"time""#) ?? false, "follows time: \(follows)")
+        // The next run builds the model again and listens.
+        let next = try runOnce(dir)
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertFalse(next.stderr.contains("voice-follow stopped"), next.stderr)
+        XCTAssertTrue(next.events.contains(#""mode":"voice""#), next.events)
+        XCTAssertEqual(VoiceModelCache.check(files), .valid)
     }
 }
 

@@ -1,0 +1,216 @@
+import DuoCore
+import Foundation
+
+/// Voice-follow's cached model files (`<hash>.lm`, `<hash>.dict` and `<hash>.sum`, their checksums) in
+/// `$XDG_CACHE_HOME/duo-capture/voice`. The recogniser opens what it is given with no care at all: a FIFO
+/// or a link to /dev/zero hangs it inside a state change, a truncated language model crashes it, a
+/// malformed n-gram line hangs it. So a cached file is used only when it is a regular file (never through
+/// a link), of a bounded size, whose text parses (the ARPA file's `\data\` counts, sections and `\end\`;
+/// the dictionary's lines) and matches the checksum written beside it. Anything else is rebuilt, each
+/// file written beside its place and renamed into it, so a half-written model is never left under its name.
+///
+/// Thread: stateless; called on the main thread at start-up and off the run director when the script changes.
+enum VoiceModelCache {
+    /// Larger than any model a 2 MB script (the script limit) makes: a bigger file is not one of ours.
+    static let languageModelLimit = 64 * 1024 * 1024
+    static let dictionaryLimit = 16 * 1024 * 1024
+    static let sumLimit = 4096
+    static let sumHeader = "duo-capture voice model 1"
+
+    /// The checksum file beside `files`.
+    static func sumPath(_ files: VoiceModelFiles) -> String {
+        (files.languageModel as NSString).deletingPathExtension + ".sum"
+    }
+
+    enum Check: Equatable {
+        case valid
+        /// Not cached yet (or from an older version without a checksum): built without a word.
+        case absent
+        /// There, but not a model this program wrote: why, for the notice that it is rebuilt.
+        case damaged(String)
+    }
+
+    /// Whether the cached files for `files` can be handed to the recogniser.
+    static func check(_ files: VoiceModelFiles) -> Check {
+        let sumFile = sumPath(files)
+        let entries = [(files.languageModel, languageModelLimit), (files.dictionary, dictionaryLimit), (sumFile, sumLimit)]
+        var contents: [[UInt8]] = []
+        for (path, limit) in entries {
+            switch readRegular(path, limit: limit) {
+            case .success(let bytes): contents.append(bytes)
+            case .failure(.absent): return .absent
+            case .failure(.unusable(let why)): return .damaged("\((path as NSString).lastPathComponent) \(why)")
+            }
+        }
+        let (lm, dict, sum) = (contents[0], contents[1], contents[2])
+        guard String(decoding: sum, as: UTF8.self) == sumText(languageModel: lm, dictionary: dict) else {
+            return .damaged("its checksum does not match")
+        }
+        if let problem = arpaProblem(lm) { return .damaged("\((files.languageModel as NSString).lastPathComponent) \(problem)") }
+        if let problem = dictionaryProblem(dict) { return .damaged("\((files.dictionary as NSString).lastPathComponent) \(problem)") }
+        return .valid
+    }
+
+    /// Writes the model (each file beside its place, then renamed into it; the checksum last, so a model
+    /// cut short by a crash is never taken as whole).
+    static func store(_ files: VoiceModelFiles, arpa: String, dictionary: String) throws(DuoError) {
+        let directory = (files.languageModel as NSString).deletingLastPathComponent
+        let lm = Array(arpa.utf8), dict = Array(dictionary.utf8)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try replace(sumPath(files), with: [])   // no checksum while the files change
+            try replace(files.languageModel, with: lm)
+            try replace(files.dictionary, with: dict)
+            try replace(sumPath(files), with: Array(sumText(languageModel: lm, dictionary: dict).utf8))
+        } catch {
+            throw .runtime("cannot write voice-follow's model to \(directory); set XDG_CACHE_HOME to a writable folder")
+        }
+    }
+
+    /// Forgets the cached model (its checksum): the next run with this script builds it again.
+    static func forget(_ files: VoiceModelFiles) {
+        unlink(sumPath(files))
+    }
+
+    static func sumText(languageModel: [UInt8], dictionary: [UInt8]) -> String {
+        "\(sumHeader)\nlm \(fnv1a(languageModel)) \(languageModel.count)\ndict \(fnv1a(dictionary)) \(dictionary.count)\n"
+    }
+
+    /// FNV-1a, 64 bits, hex: enough to tell a damaged file from the one written.
+    static func fnv1a(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        bytes.withUnsafeBufferPointer { buffer in
+            for byte in buffer {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    enum ReadProblem: Error { case absent, unusable(String) }
+
+    /// The bytes of `path` if it is a regular file (not a link) of at most `limit` bytes. Opened without
+    /// following links and without blocking, so a FIFO swapped in after the look is not waited on.
+    static func readRegular(_ path: String, limit: Int) -> Result<[UInt8], ReadProblem> {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            return .failure(errno == ENOENT ? .absent : .unusable("cannot be read (\(String(cString: strerror(errno))))"))
+        }
+        func kind(_ mode: mode_t) -> String? {
+            switch mode & S_IFMT {
+            case S_IFREG: nil
+            case S_IFLNK: "is a symbolic link"
+            case S_IFDIR: "is a folder"
+            case S_IFIFO: "is a FIFO"
+            default: "is not a regular file"
+            }
+        }
+        if let why = kind(info.st_mode) { return .failure(.unusable(why)) }
+        guard Int(info.st_size) <= limit else { return .failure(.unusable("is too large (\(info.st_size) bytes)")) }
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(.unusable("cannot be opened (\(String(cString: strerror(errno))))")) }
+        defer { close(fd) }
+        guard fstat(fd, &info) == 0, kind(info.st_mode) == nil else { return .failure(.unusable("is not a regular file")) }
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var count = 0
+        while count <= limit {
+            let n = bytes[count...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { return .failure(.unusable("cannot be read (\(String(cString: strerror(errno))))")) }
+            if n == 0 { break }
+            count += n
+        }
+        guard count <= limit else { return .failure(.unusable("is too large")) }
+        return .success(Array(bytes[..<count]))
+    }
+
+    /// What is wrong with an ARPA language model (nil: it is well formed): `\data\` and its `ngram N=count`
+    /// lines, then each `\N-grams:` section with exactly that many entries of a probability, N words and
+    /// an optional back-off weight, then `\end\`.
+    static func arpaProblem(_ bytes: [UInt8]) -> String? {
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            line.last == 0x0D ? line.dropLast() : line
+        }[...]
+        func isBlank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
+        func skipBlanks() { while let first = lines.first, isBlank(first) { lines.removeFirst() } }
+        func text(_ line: ArraySlice<UInt8>) -> String { String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
+        skipBlanks()
+        guard let header = lines.first, text(header) == "\\data\\" else { return "has no \\data\\ header" }
+        lines.removeFirst()
+        var counts: [Int] = []
+        while let line = lines.first, !isBlank(line) {
+            let t = text(line)
+            let prefix = "ngram \(counts.count + 1)="
+            guard t.hasPrefix(prefix), let n = Int(t.dropFirst(prefix.count)), n >= 0 else {
+                return "has a bad count line (\(t.prefix(40)))"
+            }
+            counts.append(n)
+            lines.removeFirst()
+        }
+        guard !counts.isEmpty, counts[0] > 0 else { return "counts no n-grams" }
+        for (index, count) in counts.enumerated() {
+            let order = index + 1
+            skipBlanks()
+            guard let title = lines.first, text(title) == "\\\(order)-grams:" else { return "has no \\\(order)-grams: section" }
+            lines.removeFirst()
+            for _ in 0..<count {
+                guard let line = lines.first, !isBlank(line) else { return "has fewer \(order)-grams than its header counts" }
+                lines.removeFirst()
+                let fields = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
+                guard fields.count == order + 1 || fields.count == order + 2,
+                      let p = Double(String(decoding: fields[0], as: UTF8.self)), p.isFinite,
+                      fields.count == order + 1 || Double(String(decoding: fields[order + 1], as: UTF8.self))?.isFinite == true else {
+                    return "has a malformed \(order)-gram (\(text(line).prefix(40)))"
+                }
+            }
+        }
+        skipBlanks()
+        guard let end = lines.first, text(end) == "\\end\\" else { return "does not end with \\end\\" }
+        lines.removeFirst()
+        skipBlanks()
+        return lines.isEmpty ? nil : "has text after \\end\\"
+    }
+
+    /// What is wrong with a pronouncing dictionary (nil: it is well formed): one word per line, then its
+    /// phones (upper-case letters and digits).
+    static func dictionaryProblem(_ bytes: [UInt8]) -> String? {
+        var words = 0
+        for line in bytes.split(separator: 0x0A) {
+            let fields = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
+            if fields.isEmpty { continue }
+            guard fields.count >= 2, String(validating: fields[0], as: UTF8.self) != nil,
+                  fields.dropFirst().allSatisfy({ $0.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) } }) else {
+                return "has a malformed line (\(String(decoding: line.prefix(40), as: UTF8.self)))"
+            }
+            words += 1
+        }
+        return words > 0 ? nil : "is empty"
+    }
+
+    /// Writes `bytes` beside `path` and renames it into place (a link, FIFO or folder there is replaced,
+    /// never written through).
+    private static func replace(_ path: String, with bytes: [UInt8]) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = "\(directory)/.\((path as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+        var written = 0
+        let ok: Bool = bytes.withUnsafeBytes { buffer in
+            while written < buffer.count {
+                let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { return false }
+                written += n
+            }
+            return true
+        }
+        guard ok, close(fd) == 0 else { unlink(temporary); throw CocoaError(.fileWriteUnknown) }
+        if rename(temporary, path) != 0 {
+            // A folder (or anything rename cannot replace) in the way: removed, then renamed again.
+            try? FileManager.default.removeItem(atPath: path)
+            guard rename(temporary, path) == 0 else { unlink(temporary); throw CocoaError(.fileWriteUnknown) }
+        }
+    }
+}
