@@ -19,9 +19,9 @@ extension CaptureSession: CapturePort {
 
     public func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap? { try await selectCamera(index) }
 
-    public func replaceRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError) {
+    public func installRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError) {
         guard let loaded = prepared as? LoadedRecogniser else { throw .runtime("voice-follow: a recogniser this session did not load") }
-        try await replaceRecogniser(loaded)
+        try replaceRecogniser(loaded)
     }
 }
 

@@ -961,7 +961,7 @@ actor RunDirector {
         switch result {
         case .success(let loaded?):
             do throws(DuoError) {
-                try await capture.replaceRecogniser(loaded)
+                try await capture.installRecogniser(loaded)
                 log("duo-capture: voice-follow listens for the new script's words")
             } catch {
                 log("duo-capture: warning: voice-follow keeps the previous script's words: \(error.message)")

@@ -29,7 +29,7 @@ public protocol CapturePort: Sendable {
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError)
     func rotateCamera(_ index: Int, degrees: Int) async throws(DuoError)
     /// Replaces voice-follow's recogniser with one prepared off the director (its model already loaded).
-    func replaceRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError)
+    func installRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError)
     func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,
                       latencyMilliseconds: Int, drawer: any I420FrameDrawer) async throws(DuoError)
 }

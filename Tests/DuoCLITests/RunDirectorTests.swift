@@ -94,7 +94,7 @@ actor FakeCapture: CapturePort {
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError) { plugs.append("\(index) at \(path)") }
     func rotateCamera(_ index: Int, degrees: Int) async throws(DuoError) { plugs.append("\(index) turned \(degrees)") }
     private(set) var recognisers: [String] = []
-    func replaceRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError) {
+    func installRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError) {
         recognisers.append((prepared as? FakeRecogniser)?.script ?? "?")
     }
     private(set) var remotesAttached: [String] = []
