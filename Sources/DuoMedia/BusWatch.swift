@@ -8,11 +8,12 @@ import Foundation
 public enum BusEvent: Sendable, Equatable {
     /// An element failed. `source` is the element's name, `sourceIdentity` its address (to tell which
     /// branch it belongs to), `domainCode` is "domain:code" of the GError.
-    /// `takeNumber` is set when the element sits inside a take's bin (`take<N>`), read while the message
-    /// still holds the element, so a late error from a take being torn down is never mistaken for one from
-    /// the live graph.
-    case error(source: String, sourceIdentity: UInt, message: String, debug: String, domainCode: String, takeNumber: Int?)
-    case warning(source: String, message: String)
+    /// `bins` names the bins the element sits in, innermost first (the pipeline left out), read while the
+    /// message still holds the element, so a late error from a branch being torn down (a take's `take<N>`,
+    /// a remote display's, a recogniser's) is never mistaken for one from the live graph: `FaultRouting`
+    /// tells its owner from them.
+    case error(source: String, sourceIdentity: UInt, message: String, debug: String, domainCode: String, bins: [String])
+    case warning(source: String, message: String, bins: [String])
     case endOfStream
     /// A child posted EOS (seen through `message-forward`); `sourceIdentity` is the element's address.
     case childEndOfStream(sourceIdentity: UInt)
@@ -72,11 +73,12 @@ public final class BusWatch: @unchecked Sendable {
             defer { if let error { g_error_free(error) }; g_free(debug) }
             let text = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error"
             let dbg = debug.map { String(cString: $0) } ?? ""
-            if type == GST_MESSAGE_WARNING { return .warning(source: srcName, message: text) }
+            let bins = src.map(Self.bins(of:)) ?? []
+            if type == GST_MESSAGE_WARNING { return .warning(source: srcName, message: text, bins: bins) }
             let domain = error.flatMap { g_quark_to_string($0.pointee.domain) }.map { String(cString: $0) } ?? ""
             let code = error.map { $0.pointee.code } ?? 0
             return .error(source: srcName, sourceIdentity: UInt(bitPattern: src), message: text, debug: dbg,
-                          domainCode: "\(domain):\(code)", takeNumber: src.flatMap(Self.takeNumber(of:)))
+                          domainCode: "\(domain):\(code)", bins: bins)
         case GST_MESSAGE_EOS:
             return .endOfStream
         case GST_MESSAGE_ELEMENT:
@@ -102,15 +104,14 @@ public final class BusWatch: @unchecked Sendable {
         }
     }
 
-    /// N when `object` is, or is inside, the bin named `take<N>` (CaptureSession names take bins so).
-    private static func takeNumber(of object: UnsafeMutablePointer<GstObject>) -> Int? {
-        guard let path = gst_object_get_path_string(object) else { return nil }
+    /// The names of the bins `object` sits in, innermost first, without the top-level pipeline.
+    private static func bins(of object: UnsafeMutablePointer<GstObject>) -> [String] {
+        guard let path = gst_object_get_path_string(object) else { return [] }
         defer { g_free(path) }
-        for component in String(cString: path).split(separator: "/") {
-            let name = component.split(separator: ":").last ?? component
-            if name.hasPrefix("take"), let n = Int(name.dropFirst(4)) { return n }
-        }
-        return nil
+        let names = String(cString: path).split(separator: "/").map { String($0.split(separator: ":").last ?? $0) }
+        // The path runs pipeline … element: drop both ends.
+        guard names.count > 2 else { return [] }
+        return Array(names.dropFirst().dropLast().reversed())
     }
 
     /// Stops reading and waits for the bus thread to finish. Idempotent.

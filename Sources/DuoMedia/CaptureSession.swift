@@ -97,14 +97,15 @@ public actor CaptureSession {
             self.audioTee = at
             // The microphone's chain, by name: an error from any of them is the microphone's.
             let chain = at.upstreamChain()
-            audioElements = Set(chain.map(\.name))
+            routing.audioElements = Set(chain.map(\.name))
+            routing.hasAudio = true
             audioSourceName = chain.last?.name
             counters["audio"] = p.child(.audioSink)?.staticPad("sink").map { FrameCounter(pad: $0) }
         }
         // Each camera's chain, by name: an error from any of its elements (a decoder, a converter the
         // camera file adds unnamed) is that camera's loss, not the graph's failure.
         for (index, caps) in ["camera_caps", "camera_b_caps"].enumerated() {
-            if let filter = p.child(named: caps) { cameraElements[index] = Set(filter.upstreamChain().map(\.name)) }
+            if let filter = p.child(named: caps) { routing.cameraElements[index] = Set(filter.upstreamChain().map(\.name)) }
         }
         // Voice-follow's recogniser, a branch of its own on the audio tee (replaced when the script changes).
         // It loads its model first, on its own: a model it cannot load shuts voice-follow (the run
@@ -280,14 +281,13 @@ public actor CaptureSession {
     }
 
     private var microphoneLost = false
-    /// The audio chain's elements, source last (set when the graph is built).
-    private var audioElements: Set<String> = []
+    /// Who owns a failure, from the element's name and its bins (the audio chain and each camera's
+    /// chain are filled in when the graph is built).
+    private var routing = FaultRouting()
     private var audioSourceName: String?
     /// Cameras whose source is stopped (unplugged, or lost to an error).
     private var unpluggedCameras: Set<Int> = []
 
-    /// The recogniser branch's elements (voice-follow), by name.
-    private var recogniserElements: Set<String> = []
     private var recogniserFailed = false
     /// A branch of its own on a tee (the recogniser, a remote display): a bin, linked through a request pad.
     ///
@@ -376,7 +376,6 @@ public actor CaptureSession {
         guard loaded.take() else { throw .runtime("this voice-follow recogniser is already in the graph") }
         let branch = try attachBranch(bin: loaded.bin, first: "voice_queue", last: "voice_sink", to: tee, in: pipeline,
                                       what: "the voice-follow branch", file: "voice-follow.gst")
-        recogniserElements.formUnion(branch.names)
         recogniser = branch
         recogniserFailed = false
         _ = branch.bin.syncStateWithParent()
@@ -387,9 +386,9 @@ public actor CaptureSession {
     /// The subject view's branches to remote displays, by display number.
     private var remotes: [Int: AttachedBranch] = [:]
     private var remoteDrawers: [Int: FrameDrawerProbe] = [:]
-    /// Element names of remote branches already detached: their late errors and warnings (x264 and
-    /// srtsink often say more than once) are theirs, never the graph's, and never detach a newer branch.
-    private var detachedRemoteNames: Set<String> = []
+    /// Remote branches attached so far: each branch's bin has a name of its own (`remote<N>_bin<G>`), so
+    /// a late error from a branch already dropped is never taken for the one that replaced it.
+    private var remoteGenerations = 0
 
     /// Sends the subject view to a remote display: a branch on the camera tee rendering `drawer`'s view at
     /// `width`×`height`. Replaces that display's earlier branch.
@@ -397,10 +396,11 @@ public actor CaptureSession {
                              latencyMilliseconds: Int, drawer: any I420FrameDrawer) throws(DuoError) {
         guard let p = pipeline, let t = tee else { throw .runtime("the capture session is not running") }
         detachRemote(index)
+        remoteGenerations += 1
         let name = "remote\(index)"
         let branch = try attachBranch(try plan.remoteDescription(name: name, address: address, width: width, height: height,
                                                                  passphrase: passphrase, latencyMilliseconds: latencyMilliseconds),
-                                      name: "\(name)_bin", first: "\(name)_queue", last: "\(name)_sink", to: t, in: p,
+                                      name: "\(name)_bin\(remoteGenerations)", first: "\(name)_queue", last: "\(name)_sink", to: t, in: p,
                                       what: "the remote display branch", file: "remote-subject.gst")
         if let pad = branch.bin.child(named: "\(name)_view")?.staticPad("src") {
             remoteDrawers[index] = FrameDrawerProbe(pad: pad, drawer: drawer)
@@ -416,19 +416,21 @@ public actor CaptureSession {
     public func detachRemote(_ index: Int) {
         guard let branch = remotes.removeValue(forKey: index) else { return }
         remoteDrawers[index] = nil
-        detachedRemoteNames.formUnion(branch.names)
         detachBranch(branch)
     }
 
-    /// Whether `name` is one of Pipelines/remote-subject.gst's named elements (`remote<N>_…`).
-    static func isRemoteBranchName(_ name: String) -> Bool {
-        guard name.hasPrefix("remote"), let underscore = name.firstIndex(of: "_") else { return false }
-        let number = name[name.index(name.startIndex, offsetBy: 6)..<underscore]
-        return !number.isEmpty && number.allSatisfy(\.isNumber)
+    /// Remote display `index`'s branch failed, or its srtsink says it is reconnecting (the display went):
+    /// the branch attached for it now is dropped and the run director told (it asks the display again and
+    /// makes the branch anew, its size may differ). Anything from a branch already dropped (x264 and
+    /// srtsink often say more than once) is ignored: a remote display never fails the run.
+    private func remoteFailed(_ index: Int, source: String, bins: [String], message: String) {
+        guard let branch = remotes[index], bins.contains(branch.bin.name) else {
+            Diagnostics.debug("a dropped remote branch's later message, ignored: \(source): \(message)")
+            return
+        }
+        detachRemote(index)
+        eventSink.yield(.remoteLost(index: index, reason: message))
     }
-
-    /// Which remote display an element belongs to.
-    private func remoteIndex(ofElement name: String) -> Int? { remotes.first { $0.value.names.contains(name) }?.key }
 
     /// Voice-follow for another script: a recogniser with its model (loaded off the session) replaces the
     /// old one (detached at a buffer boundary, so the audio tee never waits), while the sound, the
@@ -440,18 +442,6 @@ public actor CaptureSession {
             detachBranch(old)
         }
         try attachRecogniser(loaded, to: tee, in: p)
-    }
-
-    /// Every element of each camera's chain (A, B), source first or last, by name.
-    private var cameraElements: [Int: Set<String>] = [:]
-
-    /// Which camera (0 = A, 1 = B) an element belongs to: one of its chain's elements, or named
-    /// `camera…`, `camera_b…`.
-    private func cameraIndex(ofElement name: String) -> Int? {
-        if let (index, _) = cameraElements.first(where: { $0.value.contains(name) }) { return index }
-        if name == "camera_b" || name.hasPrefix("camera_b_") { return 1 }
-        if name == "camera" || name.hasPrefix("camera_") { return 0 }
-        return nil
     }
 
     /// The test hub's unplug and re-plug: camera `index`'s source stops delivering (as a device pulled
@@ -579,43 +569,28 @@ public actor CaptureSession {
             }
         case .childEndOfStream(let id):
             await recorder?.endOfStream(from: id)
-        case .error(let source, _, let message, let debug, let domainCode, let takeNumber):
-            if let takeNumber {
+        case .error(let source, _, let message, let debug, let domainCode, let bins):
+            switch routing.owner(of: source, ancestors: bins, playing: isPlaying) {
+            case .take(let number):
                 // An error inside a take's bin is the take's, never the graph's: the preview goes on.
-                await recorder?.error(inTake: takeNumber, source: source, message: message, domainCode: domainCode)
-                return
-            }
-            if let index = cameraIndex(ofElement: source), isPlaying {
+                await recorder?.error(inTake: number, source: source, message: message, domainCode: domainCode)
+            case .camera(let index):
                 // A camera lost while the graph runs: stop its source (a re-plug restarts it); the run
                 // director decides what the run does (the other camera goes on, or it waits, or ends).
                 guard !unpluggedCameras.contains(index) else { return }
                 unpluggedCameras.insert(index)
                 pipeline?.child(named: index == 0 ? "camera" : "camera_b")?.setState(GST_STATE_NULL)
                 eventSink.yield(.cameraLost(index: index, reason: "\(source): \(message)"))
-                return
-            }
-            if let index = remoteIndex(ofElement: source) {
-                // A remote display went (or never came): its branch is dropped; the run director tries
-                // it again. Nothing else notices.
-                detachRemote(index)
-                eventSink.yield(.remoteLost(index: index, reason: message))
-                return
-            }
-            if detachedRemoteNames.contains(source) || Self.isRemoteBranchName(source) {
-                // More from a remote branch already dropped: said once already; never the run's.
-                Diagnostics.debug("a detached remote branch's later error, ignored: \(source): \(message)")
-                return
-            }
-            if recogniserElements.contains(source) {
+            case .remote(let index):
+                remoteFailed(index, source: source, bins: bins, message: message)
+            case .recogniser:
                 // Voice-follow's recogniser failed (a model it cannot read, say): its branch stops behind
                 // its leaky queue, which never holds the tee back; the sound, the preview and any take go
                 // on, and the run follows by time.
                 guard !recogniserFailed else { return }
                 recogniserFailed = true
                 eventSink.yield(.recogniserFailed("\(source): \(message)"))
-                return
-            }
-            if plan.audio != .none, audioElements.contains(source) || source == "at" {
+            case .microphone:
                 // The microphone's failure: end its stream, so a take's muxer stops waiting for sound and
                 // the video goes on; later takes get an audio track that ends at once.
                 guard !microphoneLost else { return }
@@ -623,30 +598,24 @@ public actor CaptureSession {
                 if let name = audioSourceName { pipeline?.child(named: name)?.setState(GST_STATE_NULL) }
                 if let sink = pipeline?.child(.audioTee)?.staticPad("sink") { duo_send_eos(sink.pointer) }
                 eventSink.yield(.microphoneLost("\(source): \(message)"))
-                return
-            }
-            if source.hasPrefix("subject_") {
+            case .subjectView:
                 // The accessory's own failure (its sink, its drawing): shut it, keep capturing.
-                if !subjectFailed {
-                    subjectFailed = true
-                    pipeline?.child(.subjectValve)?.set("drop", true)
-                    eventSink.yield(.subjectFailed("\(source): \(message)"))
-                }
-                return
+                guard !subjectFailed else { return }
+                subjectFailed = true
+                pipeline?.child(.subjectValve)?.set("drop", true)
+                eventSink.yield(.subjectFailed("\(source): \(message)"))
+            case .graph:
+                let error = DuoError.runtime("\(source): \(message)" + (debug.isEmpty ? "" : " [\(debug.split(separator: "\n").first ?? "")]"))
+                failure = error
+                resumePlayingWaiters()
+                eventSink.yield(.failed(error))
             }
-            let error = DuoError.runtime("\(source): \(message)" + (debug.isEmpty ? "" : " [\(debug.split(separator: "\n").first ?? "")]"))
-            failure = error
-            resumePlayingWaiters()
-            eventSink.yield(.failed(error))
-        case .warning(let source, let message):
-            if let index = remoteIndex(ofElement: source) {
+        case .warning(let source, let message, let bins):
+            if case .remote(let index) = routing.owner(of: source, ancestors: bins, playing: isPlaying) {
                 // srtsink says it is reconnecting (the display went): the display is asked again, and the
                 // branch made anew for it (its size may differ), rather than left calling on its own.
-                detachRemote(index)
-                eventSink.yield(.remoteLost(index: index, reason: message))
-                return
+                return remoteFailed(index, source: source, bins: bins, message: message)
             }
-            if detachedRemoteNames.contains(source) { return }
             eventSink.yield(.warning("\(source): \(message)"))
         case .audioLevel(let rms, let peak):
             lastAudioLevel = AudioLevel(rmsDB: rms, peakDB: peak, runningTime: runningTime)
