@@ -5,15 +5,23 @@ import Foundation
 
 //  CaptureSession: the one owner of the running GStreamer graph.
 //
-//   camera ─▶ normalise ─▶ tee ─┬─▶ operator branch
-//                               ├─▶ subject branch
-//                               └─▶ ┐ take N: the TakeRecorder's (TakeRecorder.swift), attached and
-//   audio ─▶ level ─▶ tee "at" ─┬─▶ ┘ detached while the preview runs
+//   camera A ─▶ normalise ─┐
+//                          ├─▶ selector ─▶ tee ─┬─▶ operator branch
+//   camera B ─▶ normalise ─┘   (Cameras)        ├─▶ subject branch (valve)
+//                                               ├─▶ remote display N (Branches), attached while connected
+//                                               └─▶ take N: the TakeRecorder's (TakeRecorder.swift)
+//   audio ─▶ level ─▶ tee "at" ─┬─▶ take N's audio
+//                               ├─▶ recogniser (Branches), replaced when the script changes
 //                               └─▶ fakesink
 //
-//  The session owns the graph's life (start, PLAYING, the bus, a fatal error, stop), the branch counters,
-//  the subject valve and the camera selector; the take recorder owns takes and their failures. The bus's
-//  end-of-stream and in-take errors are forwarded to the recorder in the order they arrive.
+//  Split by job, one actor:
+//  - this file, the live graph: start, PLAYING, the bus, a fatal error, stop; the branch counters; the
+//    subject valve and what it shut; every failure routed to its owner (FaultRouting in DuoCore);
+//  - CaptureSession+Cameras.swift, the camera inputs: the selector and swaps, each camera's frames,
+//    sources stopped and restarted (at another device node too), live rotation;
+//  - CaptureSession+Branches.swift, the side branches: attach and detach at a buffer boundary, the
+//    recogniser, remote displays;
+//  - TakeRecorder.swift (an actor of its own), the takes.
 //
 //  Every change to the graph is a serial transaction on this actor; callers (the run director, tests)
 //  send it Sendable commands and await the result, so no UI thread ever blocks on a state change.
@@ -25,16 +33,16 @@ public actor CaptureSession {
     public nonisolated let events: AsyncStream<SessionEvent>
     /// The pipeline's running time, readable from any thread, and waitable (the run director's clock).
     public nonisolated let clock = PipelineClock()
-    private let eventSink: AsyncStream<SessionEvent>.Continuation
+    let eventSink: AsyncStream<SessionEvent>.Continuation
 
     private(set) var pipeline: ElementRef?
-    private var tee: ElementRef?
-    private var audioTee: ElementRef?
+    var tee: ElementRef?
+    var audioTee: ElementRef?
     private var lastAudioLevel: AudioLevel?
     private var bus: BusWatch?
     private var busTask: Task<Void, Never>?
-    private var counters: [String: FrameCounter] = [:]
-    private var recorder: TakeRecorder?
+    var counters: [String: FrameCounter] = [:]
+    var recorder: TakeRecorder?
     private var failure: DuoError?
     private var playingWaiters: [CheckedContinuation<Void, Never>] = []
     private var isPlaying = false
@@ -246,39 +254,9 @@ public actor CaptureSession {
     // MARK: Two cameras
 
     /// Which camera the selector passes: 0 for A, 1 for B.
-    public private(set) var activeCamera = 0
+    public internal(set) var activeCamera = 0
     /// The format the active camera delivers (the same for both in virtual mode).
     public var activeFormat: VideoFormat { plan.format(ofCamera: activeCamera) }
-
-    /// Switches the virtual camera to camera `index` (0 = A, 1 = B), or to the other one. Both cameras
-    /// run at the same fixed caps, so nothing downstream renegotiates and a take goes on unbroken.
-    @discardableResult
-    public func selectCamera(_ index: Int? = nil) async throws(DuoError) -> CameraSwap? {
-        guard let second = plan.secondCamera else {
-            throw .usage("camera swaps need a second camera; give --camera twice")
-        }
-        guard let selector = pipeline?.child(.selector) else { throw .runtime("the capture session is not running") }
-        let target = index ?? (1 - activeCamera)
-        guard target != activeCamera else { return nil }
-        guard let pad = selector.staticPad("sink_\(target)") else { throw .runtime("the camera selector has no input \(target)") }
-        duo_set_object(UnsafeMutableRawPointer(selector.pointer), "active-pad", UnsafeMutableRawPointer(pad.pointer))
-        let labels = [plan.camera.label, second.label]
-        let swap = CameraSwap(runningTime: runningTime, from: labels[activeCamera], to: labels[target],
-                              format: plan.format(ofCamera: target).description)
-        activeCamera = target
-        // Each display's picture is mirrored again for the camera now on the air (the selfie convention).
-        let mirrors = plan.mirrors(activeCamera: target)
-        pipeline?.child(.operatorMirror)?.setFromString("video-direction", mirrors.operatorPreview ? "horiz" : "identity")
-        pipeline?.child(.subjectMirror)?.setFromString("video-direction", mirrors.subjectPicture ? "horiz" : "identity")
-        // The take's sidecar lists the swaps that happened while it recorded.
-        await recorder?.noteSwap(swap)
-        return swap
-    }
-
-    /// Frames each camera delivered to the selector (A, B); one entry with one camera.
-    public var cameraFrames: [Int64] {
-        [counters["camera0"], counters["camera1"]].compactMap { $0?.read().frames }
-    }
 
     private var microphoneLost = false
     /// Who owns a failure, from the element's name and its bins (the audio chain and each camera's
@@ -286,207 +264,18 @@ public actor CaptureSession {
     private var routing = FaultRouting()
     private var audioSourceName: String?
     /// Cameras whose source is stopped (unplugged, or lost to an error).
-    private var unpluggedCameras: Set<Int> = []
+    var unpluggedCameras: Set<Int> = []
 
-    private var recogniserFailed = false
-    /// A branch of its own on a tee (the recogniser, a remote display): a bin, linked through a request pad.
-    ///
-    /// Thread: value type, owned by the session actor.
-    struct AttachedBranch {
-        let bin: ElementRef, tee: ElementRef, teePad: PadRef, sink: PadRef
-        /// Every element's name, for telling its errors from the graph's.
-        let names: Set<String>
-    }
-
-    /// Parses `description` into a bin named `name`, its first element `first` fed from `tee`; in a
-    /// playing graph it starts in step with it. Its errors never reach the tee.
-    private func attachBranch(_ description: String, name: String, first: String, last: String, to tee: ElementRef,
-                              in pipeline: ElementRef, what: String, file: String) throws(DuoError) -> AttachedBranch {
-        try attachBranch(bin: try TakeRecorder.parseBin(description, name: name, what: what, file: file), first: first, last: last,
-                         to: tee, in: pipeline, what: what, file: file)
-    }
-
-    private func attachBranch(bin: ElementRef, first: String, last: String, to tee: ElementRef,
-                              in pipeline: ElementRef, what: String, file: String) throws(DuoError) -> AttachedBranch {
-        guard let head = bin.child(named: first), let target = head.staticPad("sink"),
-              let ghost = gst_ghost_pad_new("sink", target.pointer) else {
-            throw .input("pipeline file \(file) must start with an element named \(first)")
-        }
-        gst_element_add_pad(bin.pointer, ghost)
-        duo_isolate_branch_errors(ghost)
-        let sink = PadRef(adopting: gst_object_ref(UnsafeMutableRawPointer(ghost)).assumingMemoryBound(to: GstPad.self))
-        _ = gst_bin_add(duo_as_bin(pipeline.pointer), bin.pointer)
-        gst_object_ref(UnsafeMutableRawPointer(bin.pointer))
-        guard let teePadPointer = gst_element_request_pad_simple(tee.pointer, "src_%u") else {
-            throw .runtime("the tee gave no pad for \(what)")
-        }
-        let teePad = PadRef(adopting: teePadPointer)
-        guard gst_pad_link(teePad.pointer, sink.pointer) == GST_PAD_LINK_OK else {
-            gst_element_release_request_pad(tee.pointer, teePad.pointer)
-            throw .runtime("\(what) does not link to its tee; check Pipelines/\(file)")
-        }
-        let names = Set((bin.child(named: last)?.upstreamChain().map(\.name) ?? []) + [last])
-        return AttachedBranch(bin: bin, tee: tee, teePad: teePad, sink: sink, names: names)
-    }
-
-    /// Detaches a branch at a buffer boundary (the tee never waits) and stops it.
-    private func detachBranch(_ branch: AttachedBranch) {
-        duo_detach_branch_when_idle(branch.tee.pointer, branch.teePad.pointer, branch.sink.pointer)
-        branch.bin.setState(GST_STATE_NULL)
-        if let p = pipeline { _ = gst_bin_remove(duo_as_bin(p.pointer), branch.bin.pointer) }
-    }
-
+    var recogniserFailed = false
+    // Side branches (CaptureSession+Branches.swift).
     /// The recogniser's branch (a bin on the audio tee), while attached.
-    private var recogniser: AttachedBranch?
-
-    /// A recogniser branch with its model loaded, not yet in the graph. pocketsphinx reads its model as
-    /// it leaves NULL (half a second for a 2 MB script's), so this is made off the session and the run
-    /// director (`loadRecogniser`); attached, it starts in a moment.
-    ///
-    /// Thread: Sendable; made on any thread, attached on the session actor (once).
-    public final class LoadedRecogniser: PreparedRecogniser, @unchecked Sendable {
-        let bin: ElementRef
-        public let files: VoiceModelFiles
-        private let lock = NSLock()
-        private var attached = false
-        init(bin: ElementRef, files: VoiceModelFiles) { self.bin = bin; self.files = files }
-        /// Taken into the graph (then the graph stops it); false if it was already.
-        func take() -> Bool { lock.withLock { defer { attached = true }; return !attached } }
-        /// One never attached (superseded by a newer script's) is stopped here.
-        deinit { if !attached { bin.setState(GST_STATE_NULL) } }
-    }
-
-    /// Builds the recogniser branch for `files` and loads its model, outside any graph: a model
-    /// pocketsphinx cannot load (its error goes to no bus) throws a voice-follow error and nothing else
-    /// is touched. Thread: any (the voice model's builder, a detached task; the session at start).
-    public nonisolated static func loadRecogniser(_ files: VoiceModelFiles, plan: GraphPlan) throws(DuoError) -> LoadedRecogniser {
-        let name = "voice_" + UUID().uuidString.prefix(8).lowercased()
-        let bin = try TakeRecorder.parseBin(try plan.voiceDescription(files), name: name, what: "the voice-follow branch",
-                                            file: "voice-follow.gst")
-        // sphinxbase's own log (its whole configuration, at every start) stays off stderr.
-        _ = duo_quiet_speech_log()
-        guard bin.setState(GST_STATE_READY) != GST_STATE_CHANGE_FAILURE else {
-            bin.setState(GST_STATE_NULL)
-            throw .runtime("the speech recogniser could not load the voice model \(files.languageModel) and \(files.dictionary)")
-        }
-        return LoadedRecogniser(bin: bin, files: files)
-    }
-
-    private func attachRecogniser(_ loaded: LoadedRecogniser, to tee: ElementRef, in pipeline: ElementRef) throws(DuoError) {
-        guard loaded.take() else { throw .runtime("this voice-follow recogniser is already in the graph") }
-        let branch = try attachBranch(bin: loaded.bin, first: "voice_queue", last: "voice_sink", to: tee, in: pipeline,
-                                      what: "the voice-follow branch", file: "voice-follow.gst")
-        recogniser = branch
-        recogniserFailed = false
-        _ = branch.bin.syncStateWithParent()
-    }
-
-    // MARK: Remote displays
-
+    var recogniser: AttachedBranch?
     /// The subject view's branches to remote displays, by display number.
-    private var remotes: [Int: AttachedBranch] = [:]
-    private var remoteDrawers: [Int: FrameDrawerProbe] = [:]
+    var remotes: [Int: AttachedBranch] = [:]
+    var remoteDrawers: [Int: FrameDrawerProbe] = [:]
     /// Remote branches attached so far: each branch's bin has a name of its own (`remote<N>_bin<G>`), so
     /// a late error from a branch already dropped is never taken for the one that replaced it.
-    private var remoteGenerations = 0
-
-    /// Sends the subject view to a remote display: a branch on the camera tee rendering `drawer`'s view at
-    /// `width`×`height`. Replaces that display's earlier branch.
-    public func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,
-                             latencyMilliseconds: Int, drawer: any I420FrameDrawer) throws(DuoError) {
-        guard let p = pipeline, let t = tee else { throw .runtime("the capture session is not running") }
-        detachRemote(index)
-        remoteGenerations += 1
-        let name = "remote\(index)"
-        let branch = try attachBranch(try plan.remoteDescription(name: name, address: address, width: width, height: height,
-                                                                 passphrase: passphrase, latencyMilliseconds: latencyMilliseconds),
-                                      name: "\(name)_bin\(remoteGenerations)", first: "\(name)_queue", last: "\(name)_sink", to: t, in: p,
-                                      what: "the remote display branch", file: "remote-subject.gst")
-        if let pad = branch.bin.child(named: "\(name)_view")?.staticPad("src") {
-            remoteDrawers[index] = FrameDrawerProbe(pad: pad, drawer: drawer)
-            // Benchmarks only: a frame number over the drawn view, to time it to the display's glass.
-            if let log = ProcessInfo.processInfo.environment["DUO_BENCH_FRAME_CODE"], !log.isEmpty {
-                duo_attach_frame_code(pad.pointer, log, 1)
-            }
-        }
-        remotes[index] = branch
-        _ = branch.bin.syncStateWithParent()
-    }
-
-    public func detachRemote(_ index: Int) {
-        guard let branch = remotes.removeValue(forKey: index) else { return }
-        remoteDrawers[index] = nil
-        detachBranch(branch)
-    }
-
-    /// Remote display `index`'s branch failed, or its srtsink says it is reconnecting (the display went):
-    /// the branch attached for it now is dropped and the run director told (it asks the display again and
-    /// makes the branch anew, its size may differ). Anything from a branch already dropped (x264 and
-    /// srtsink often say more than once) is ignored: a remote display never fails the run.
-    private func remoteFailed(_ index: Int, source: String, bins: [String], message: String) {
-        guard let branch = remotes[index], bins.contains(branch.bin.name) else {
-            Diagnostics.debug("a dropped remote branch's later message, ignored: \(source): \(message)")
-            return
-        }
-        detachRemote(index)
-        eventSink.yield(.remoteLost(index: index, reason: message))
-    }
-
-    /// Voice-follow for another script: a recogniser with its model (loaded off the session) replaces the
-    /// old one (detached at a buffer boundary, so the audio tee never waits), while the sound, the
-    /// preview and any take go on.
-    public func replaceRecogniser(_ loaded: LoadedRecogniser) throws(DuoError) {
-        guard let p = pipeline, let tee = audioTee else { throw .runtime("the capture session is not running") }
-        if let old = recogniser {
-            recogniser = nil
-            detachBranch(old)
-        }
-        try attachRecogniser(loaded, to: tee, in: p)
-    }
-
-    /// The test hub's unplug and re-plug: camera `index`'s source stops delivering (as a device pulled
-    /// out does) or starts again in step with the running graph. A real camera is reopened on re-plug.
-    public func setCameraPlugged(_ index: Int, _ plugged: Bool) throws(DuoError) {
-        guard plan.secondCamera != nil || index == 0 else { throw .usage("there is no camera B; give --camera twice") }
-        guard let source = pipeline?.child(named: index == 0 ? "camera" : "camera_b") else {
-            throw .runtime("the capture session is not running")
-        }
-        if plugged {
-            guard unpluggedCameras.contains(index) else { return }
-            unpluggedCameras.remove(index)
-            // A test source counts its timestamps from its own start: begin them at the graph's running
-            // time, or every frame after a re-plug would be seconds in the past. (A V4L2 source stamps
-            // frames from the pipeline clock and needs nothing.)
-            if source.has("timestamp-offset") { source.setFromString("timestamp-offset", "\(runningTime)") }
-            _ = source.syncStateWithParent()
-        } else {
-            guard !unpluggedCameras.contains(index) else { return }
-            unpluggedCameras.insert(index)
-            source.setState(GST_STATE_NULL)
-        }
-    }
-
-    /// A lost camera found again at another device node (a USB camera plugged into another port): its
-    /// source opens that node when it is plugged back. Only while the camera is unplugged.
-    public func setCameraDevice(_ index: Int, path: String) throws(DuoError) {
-        guard unpluggedCameras.contains(index) else { return }
-        guard let source = pipeline?.child(named: index == 0 ? "camera" : "camera_b") else {
-            throw .runtime("the capture session is not running")
-        }
-        if source.has("device") { source.set("device", path) }
-    }
-
-    /// The test hub's rotation: camera `index`'s picture turned `degrees` clockwise on top of its upright
-    /// rotation, live. A quarter turn keeps the recording's format: the picture is fitted into it with
-    /// borders (videoscale keeps the aspect), never stretched.
-    public func rotateCamera(_ index: Int, degrees: Int) throws(DuoError) {
-        guard plan.secondCamera != nil || index == 0 else { throw .usage("there is no camera B; give --camera twice") }
-        let camera = index == 0 ? plan.camera : plan.secondCamera!
-        guard let flip = pipeline?.child(named: index == 0 ? "camera_rotate" : "camera_b_rotate") else {
-            throw .runtime("the capture session is not running")
-        }
-        flip.setFromString("video-direction", GraphPlan.rotationDirection((camera.rotation + degrees) % 360))
-    }
+    var remoteGenerations = 0
 
     // MARK: State
 
