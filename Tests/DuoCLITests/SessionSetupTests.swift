@@ -10,7 +10,8 @@ final class SessionSetupTests: XCTestCase {
         let source = try SessionSetup.resolveCamera(.auto, notices: &notices, discover: { [] }).source
         guard case .simulated(let profile) = source else { return XCTFail("expected the simulated camera, got \(source)") }
         XCTAssertEqual(profile.id, "inner")
-        XCTAssertEqual(notices, ["no camera found; using the simulated inner camera (--camera inner)"])
+        XCTAssertEqual(notices, ["no camera found; using the simulated inner camera at 1280x720@30 (--camera inner --format WxH@FPS for another)"],
+                       "the stand-in runs light, and says so")
     }
 
     /// Cameras that are not V4L2 (no device path) do not count as "a real camera found".
