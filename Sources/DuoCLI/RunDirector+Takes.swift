@@ -1,0 +1,114 @@
+import DuoCore
+import DuoMedia
+import DuoRender
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+//  The run director's takes: the TakeSchedule's decisions carried out through the capture and take-file ports.
+//
+//  Thread: the run director's actor.
+
+extension RunDirector {
+    // MARK: Takes
+
+    /// Starts the countdown; the take begins at its end, in pipeline time. A 0 s countdown starts at once.
+    /// `endingRun`: the `--record` take, whose start `--duration` counts from.
+    func record(endingRun endsRun: Bool = false) async {
+        if !takes.isBusy, recordDirectory == nil {
+            do throws(DuoError) { recordDirectory = try files.prepareDirectory(settings.recordDirectoryOption) } catch {
+                return takeCannotStart(error)
+            }
+        }
+        await carry(takes.record(at: clock.now(), endsRun: endsRun))
+    }
+
+    /// Carries out the take schedule's decision.
+    func carry(_ decision: TakeSchedule.Decision) async {
+        let now = clock.now()
+        switch decision {
+        case .nothing: break
+        case .refuse(let why): refuse(why)
+        case .countdown(let take, let seconds, let attachAt):
+            log("duo-capture: recording starts in \(seconds) s")
+            events.emit("countdown", ["seconds": seconds, "take": take])
+            await presenter.countdownStarted(at: now)
+            wake(at: attachAt)
+        case .cancelCountdown(let take):
+            await presenter.countdownCancelled(at: now)
+            events.emit("countdown-cancelled", ["take": take])
+            log("duo-capture: countdown cancelled")
+        case .begin(let take, let at, let endsRun): await begin(take: take, at: at, endsRun: endsRun)
+        case .stop: await stopTake()
+        }
+    }
+
+    /// Cancels a countdown that has not started its take: nothing is recorded, nothing is left behind.
+    func cancelCountdown() async {
+        guard pending != nil else { return }
+        await carry(takes.cancel())
+    }
+
+    func begin(take number: Int, at start: Int64, endsRun: Bool) async {
+        guard let dir = recordDirectory else { return }
+        let path = files.claim(TakeNaming(directory: dir, fileExtension: plan.container.rawValue), take: number)
+        let actual: Int64
+        do throws(DuoError) { actual = try await capture.beginTake(number: number, path: path, startingAt: start) } catch {
+            files.discard(path)
+            takeCannotStart(error)
+            // A run that exists to record one take (--record) cannot go on without it.
+            if endsRun { end(.failed(error)) }
+            return
+        }
+        takes.began(take: number, at: actual, endsRun: endsRun)
+        await updateScreenOn()
+        await presenter.takeStarted(at: actual)
+        // Individual mode: the files of one take split by camera share an id and count their segments.
+        let segment = plan.individual ? takes.segment(forFile: path) : nil
+        sidecars.started(take: number, path: path, camera: await capture.activeCamera, segment: segment)
+        events.emit("take-started", ["take": number, "file": path])
+        log("duo-capture: recording take \(number) to \(path)")
+        if endsRun, let end = takes.runEnd { wake(at: end) }
+    }
+
+    func takeCannotStart(_ error: DuoError) {
+        notify(error.message, .plain, errorEvent: true)
+    }
+
+    /// How a line to the operator is logged.
+    enum Tone { case plain, warning }
+
+    /// One thing the operator must hear of: the log (as a warning, or plain), the HUD's message line, and
+    /// an `error` event for control clients and the events file when `errorEvent`.
+    func notify(_ message: String, _ tone: Tone = .warning, errorEvent: Bool = false, hud: Bool = true) {
+        if errorEvent { events.emit("error", ["message": message]) }
+        log("duo-capture: \(tone == .warning ? "warning: " : "")\(message)")
+        if hud { face.say(message) }
+    }
+
+    func stopTake() async {
+        guard current != nil, let result = await capture.endTake() else { return }
+        await takeEnded(result)
+    }
+
+    /// Every take's end, whether a command stopped it or it failed by itself: reported exactly once.
+    func takeEnded(_ result: TakeResult) async {
+        guard !ended.contains(where: { $0.number == result.number }) else { return }
+        takes.ended(take: result.number)
+        await updateScreenOn()
+        ended.append(result)
+        // The markers are read before the presenter hears of the end (which resets the scroll).
+        let markers = await presenter.markersPassed(from: result.startRunningTime, to: result.endRunningTime)
+        await presenter.takeEnded(at: result.endRunningTime)
+        // The last segment of a take split by camera lists every segment's file.
+        sidecars.ended(result, markers: markers, interruptions: interruptions, segments: plan.individual ? takes.finishedSegments : nil)
+        if let failure = result.failure { notify(failure.message, .plain) }
+        let kept = files.exists(result.path)
+        let dropped = RunSummary.branch(result.frames, interval: plan.format.frameRate.frameDurationNanoseconds).dropped
+        events.emit("take-ended", ["take": result.number, "file": result.path, "frames": result.frames.frames, "dropped": dropped,
+                                   "kept": kept, "empty": result.empty, "error": result.failure?.message ?? NSNull()])
+        log("duo-capture: take \(result.number) ended: \(kept ? result.path : "nothing kept"), \(result.frames.frames) frames, \(dropped) dropped"
+            + (result.empty ? " (stopped before its first frame)" : ""))
+    }
+}
