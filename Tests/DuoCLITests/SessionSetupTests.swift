@@ -14,6 +14,21 @@ final class SessionSetupTests: XCTestCase {
                        "the stand-in runs light, and says so")
     }
 
+    /// Takes go under $HOME (not the password file's home), and an empty or relative XDG_VIDEOS_DIR is
+    /// passed over: it used to record into ./duo-capture, wherever the user happened to be.
+    func testTheRecordFolderComesFromHomeAndNeverFromTheCurrentFolder() throws {
+        let home = try scratchDirectory(self)
+        XCTAssertEqual(SessionSetup.defaultRecordDirectory(["HOME": home]), "\(home)/Videos/duo-capture")
+        XCTAssertEqual(SessionSetup.defaultRecordDirectory(["HOME": home, "XDG_VIDEOS_DIR": ""]), "\(home)/Videos/duo-capture")
+        XCTAssertEqual(SessionSetup.defaultRecordDirectory(["HOME": home, "XDG_VIDEOS_DIR": "Videos"]), "\(home)/Videos/duo-capture")
+        XCTAssertEqual(SessionSetup.defaultRecordDirectory(["HOME": home, "XDG_VIDEOS_DIR": "/srv/films"]), "/srv/films/duo-capture")
+        try FileManager.default.createDirectory(atPath: "\(home)/.config", withIntermediateDirectories: true)
+        try "XDG_VIDEOS_DIR=\"$HOME/Clips\"\n".write(toFile: "\(home)/.config/user-dirs.dirs", atomically: true, encoding: .utf8)
+        XCTAssertEqual(SessionSetup.defaultRecordDirectory(["HOME": home]), "\(home)/Clips/duo-capture", "user-dirs.dirs under $HOME")
+        XCTAssertEqual(XDGPaths.stateHome(["HOME": home]), "\(home)/.local/state")
+        XCTAssertEqual(XDGPaths.configHome(["HOME": home, "XDG_CONFIG_HOME": ""]), "\(home)/.config")
+    }
+
     /// Cameras that are not V4L2 (no device path) do not count as "a real camera found".
     func testNonV4L2DevicesAreNotPicked() throws {
         var notices: [String] = []
