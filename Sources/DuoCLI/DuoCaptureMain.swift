@@ -10,10 +10,11 @@ public enum DuoCaptureMain {
     public static let version = "0.1.0"
 
     /// When `run` was entered (CLOCK_MONOTONIC µs): the start of "process start to first preview frame".
-    nonisolated(unsafe) static var launchMicros: Int64 = 0
+    static var launchMicros: Int64 { launched.value }
+    private static let launched = Locked<Int64>(0)
 
     public static func run(_ arguments: [String]) async -> Int32 {
-        launchMicros = GStreamer.monotonicMicros()
+        launched.set(GStreamer.monotonicMicros())
         // A reader that went away (`duo-capture … | head -n1`) must not end a run: writes to a closed
         // stdout or stderr fail quietly instead of raising SIGPIPE, and the take goes on.
         signal(SIGPIPE, SIG_IGN)

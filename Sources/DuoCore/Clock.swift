@@ -16,42 +16,47 @@ public protocol RunClock: MonotonicClock {
 
 /// A clock tests move by hand; sleepers wake when `advance` passes their deadline, never by themselves.
 ///
-/// Thread: lock-protected; any thread.
-public final class ManualClock: RunClock, @unchecked Sendable {
-    private var value: Int64
-    private var sleepers: [Int: (deadline: Int64, wake: CheckedContinuation<Void, Never>)] = [:]
-    private var nextSleeper = 0
-    private let lock = Lock()
+/// Thread: any; its state is behind a mutex (`Locked`).
+public final class ManualClock: RunClock, Sendable {
+    private struct State: Sendable {
+        var value: Int64
+        var sleepers: [Int: (deadline: Int64, wake: CheckedContinuation<Void, Never>)] = [:]
+        var nextSleeper = 0
+    }
+    private let state: Locked<State>
 
-    public init(_ start: Int64 = 0) { value = start }
-    public func now() -> Int64 { lock.withLock { value } }
+    public init(_ start: Int64 = 0) { state = Locked(State(value: start)) }
+    public func now() -> Int64 { state.value.value }
     public func advance(byNanoseconds n: Int64) {
-        let due = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            value += n
-            let ready = sleepers.filter { $0.value.deadline <= value }
-            for key in ready.keys { sleepers[key] = nil }
-            return ready.map(\.value.wake)
+        var due: [CheckedContinuation<Void, Never>] = []
+        state.update { s in
+            s.value += n
+            let ready = s.sleepers.filter { $0.value.deadline <= s.value }
+            for key in ready.keys { s.sleepers[key] = nil }
+            due = ready.map(\.value.wake)
         }
         for wake in due { wake.resume() }
     }
     public func advance(bySeconds s: Double) { advance(byNanoseconds: Int64(s * 1e9)) }
 
     /// How many tasks are waiting on this clock.
-    public var sleeperCount: Int { lock.withLock { sleepers.count } }
+    public var sleeperCount: Int { state.value.sleepers.count }
 
     public func sleep(until deadline: Int64) async {
-        let id = lock.withLock { () -> Int in nextSleeper += 1; return nextSleeper }
+        var id = 0
+        state.update { s in s.nextSleeper += 1; id = s.nextSleeper }
+        let sleeper = id
         await withTaskCancellationHandler {
             await withCheckedContinuation { (wake: CheckedContinuation<Void, Never>) in
-                let resumeNow = lock.withLock { () -> Bool in
-                    if value >= deadline || Task.isCancelled { return true }
-                    sleepers[id] = (deadline, wake)
-                    return false
+                var resumeNow = false
+                state.update { s in
+                    if s.value >= deadline || Task.isCancelled { resumeNow = true } else { s.sleepers[sleeper] = (deadline, wake) }
                 }
                 if resumeNow { wake.resume() }
             }
         } onCancel: {
-            let wake = lock.withLock { sleepers.removeValue(forKey: id)?.wake }
+            var wake: CheckedContinuation<Void, Never>?
+            state.update { s in wake = s.sleepers.removeValue(forKey: sleeper)?.wake }
             wake?.resume()
         }
     }
