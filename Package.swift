@@ -73,10 +73,15 @@ let package = Package(
         // Seeded fuzz run of the parsers (Benchmarks/fuzz.sh runs it for a bounded time).
         .executableTarget(name: "duo-fuzz", dependencies: ["DuoCore"], path: "Benchmarks/duo-fuzz"),
         .executableTarget(name: "duo-capture", dependencies: ["DuoCLI"]),
+        // The test hub (test cameras, benchmark frame codes, fault commands) and duo-capture with it
+        // registered: for the test suite, QA timelines and Benchmarks/ only. Never installed or packaged.
+        .target(name: "CDuoTestHub", dependencies: ["CGStreamer"]),
+        .target(name: "DuoTestHub", dependencies: ["DuoCLI", "DuoMedia", "DuoCore", "CDuoTestHub", "CGStreamer"]),
+        .executableTarget(name: "duo-capture-testhub", dependencies: ["DuoCLI", "DuoTestHub"]),
 
         .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"]),
         .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore"]),
-        .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore"]),
+        .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore", "DuoTestHub"]),
         // End to end on a real two-monitor X desktop (Xorg + dummy driver + openbox), driving the binary.
         .testTarget(name: "DuoDesktopTests", dependencies: ["DuoDesktop", "DuoCore"], exclude: ["Fixtures"]),
         .testTarget(name: "DuoRenderTests", dependencies: ["DuoRender", "DuoCore"], exclude: ["Golden"]),

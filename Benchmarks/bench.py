@@ -5,10 +5,12 @@ import json, os, resource, subprocess, sys
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def release_app():
-    """Builds duo-capture in release (the build's output goes to stderr) and returns its path."""
-    subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture"], cwd=root, check=True, stdout=sys.stderr)
-    return os.path.join(root, ".build", "release", "duo-capture")
+def release_app(product="duo-capture"):
+    """Builds duo-capture in release (the build's output goes to stderr) and returns its path. Benchmarks
+    that need the test hub (test cameras, frame codes, fault commands) ask for duo-capture-testhub: the same
+    program with the hub registered."""
+    subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=root, check=True, stdout=sys.stderr)
+    return os.path.join(root, ".build", "release", product)
 
 
 def cpu_of(cmd, env=None):

@@ -24,7 +24,7 @@ fmt = sys.argv[2] if len(sys.argv) > 2 else "1920x1080@60"
 size, rate = fmt.split("@")
 width, height = size.split("x")
 fps = float(rate)
-app = release_app()
+app = release_app("duo-capture-testhub")   # frame codes / test cameras / faults: the test hub
 
 def cameras(work, names):
     folder = os.path.join(work, "cameras")

@@ -19,7 +19,7 @@ import os, statistics, subprocess, sys, tempfile, time
 from bench import cpu_of, release_app, root
 seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 20
 latency = sys.argv[2] if len(sys.argv) > 2 else "120"   # SRT latency budget, ms, on both ends
-app = release_app()
+app = release_app("duo-capture-testhub")   # frame codes / test cameras / faults: the test hub
 relay_py = os.path.join(root, "Tests", "DuoDesktopTests", "Fixtures", "lossy-relay.py")
 script = os.path.join(root, "Assets", "scripts", "talk.md")
 display = ":93"

@@ -70,8 +70,6 @@ struct NetworkHandshake: RemoteHandshakePort {
 protocol DevicePort: AnyObject, Sendable {
     /// What came and went since the last look (`woken`: a wake said something changed).
     func changes(woken: Bool) -> [CameraWatch.Change]
-    /// The test hub's unplug and re-plug of a test provider's camera.
-    func setTestCameraPlugged(_ identity: String, _ plugged: Bool) throws(DuoError)
     /// Takes the owner lock on a camera found at `device`; held while the returned object lives.
     func lock(device: String, label: String) throws(DuoError) -> AnyObject
 }

@@ -109,7 +109,7 @@ enum DesktopRun {
 /// the windows. Every call posts to the GTK thread and returns at once.
 ///
 /// Thread: any caller; the UI itself is only touched on the GTK main thread.
-final class DesktopFace: RunFace, @unchecked Sendable {
+final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     /// Set once on the GTK thread before the run starts; read only there.
     nonisolated(unsafe) private(set) var ui: DesktopUI?
     private let plan: GraphPlan

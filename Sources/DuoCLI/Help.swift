@@ -100,16 +100,10 @@ enum Help {
                                            {"cmd":"fullscreen","on":false}, {"cmd":"speed","step":1} or
                                            {"preset":1-5}, {"cmd":"jump","to":"next|previous|start"}, swap,
                                            fold, unfold, {"cmd":"script","path":…}, {"cmd":"font","step":1},
-                                           and the test hub's {"cmd":"unplug","camera":"B"} and replug
-                                           (two cameras: a lost camera never ends the take; the other
-                                           goes on, and it is taken back when it returns; a test
-                                           camera (DUO_TEST_CAMERAS below) is pulled out through its
-                                           device provider and comes back at another path),
-                                           {"cmd":"unplug","monitor":"subject"} and replug (desktop:
-                                           as if the subject monitor went), and
-                                           {"cmd":"rotate","camera":"A","degrees":90} (the picture
-                                           turned live, fitted into the same format); quit goes
-                                           ahead of commands still queued. Every
+                                           {"cmd":"follow","mode":"voice|time"}; quit goes ahead of
+                                           commands still queued. (duo-capture-testhub, built with the
+                                           tests, adds the test hub's faults: unplug and replug of a
+                                           camera or the subject monitor, rotate, test cameras.) Every
                                            event comes back as JSON lines (docs/events.md lists them)
       --timeline FILE                      replay timed commands for a reproducible session: one line
                                            each, {"at": SECONDS, "cmd": …} (the --control commands),
@@ -222,10 +216,6 @@ enum Help {
                                            the category duo-capture (GST_DEBUG=duo-capture:6 shows its log
                                            lines, decisions and every event among the pipeline's)
       --verbose, -v                        the duo-capture category at DEBUG: every event on stderr too
-      DUO_TEST_CAMERAS=DIR                 (tests and QA) a device provider whose cameras are the
-                                           DIR/*.camera files (lines name=, serial=, caps=, pattern=):
-                                           adding a file plugs a camera in, removing it pulls it out,
-                                           through the same device monitor real cameras go through
 
     EXIT CODES
       0 success · 64 bad option or value · 65 bad input file (profile, script, pipeline file)

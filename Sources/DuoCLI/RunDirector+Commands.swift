@@ -41,27 +41,12 @@ extension RunDirector {
             } else {
                 await swapCameras(requested)
             }
-        case .unplug(let camera), .replug(let camera):
-            do throws(DuoError) {
-                var plugged = false
-                if case .replug = command { plugged = true }
-                // A camera from the device monitor is pulled out and plugged back through its provider
-                // (the test provider's cameras), so the run hears it as it hears a real camera come and go.
-                if camera < plan.deviceIdentities.count, let identity = plan.deviceIdentities[camera], let watch = cameraWatch {
-                    try watch.setTestCameraPlugged(identity, plugged)
-                    return
-                }
-                try await plug(camera, plugged)
-                // The test hub's plug state holds: an unplugged camera is not tried again by itself.
-                health.hubPlugged(camera, plugged)
-            } catch { refuse("\(command.name): \(error.message)") }
+        case .extended(let extended):
+            // Parsed by a registered extension (the test hub), so carried out by it.
+            guard let handler = RunExtensions.handler.value else { return refuse("\(extended.name): no extension carries it out") }
+            if let why = await handler.handle(extended, in: extensionContext) { refuse("\(extended.name): \(why)") }
         case .follow(let voice):
             if let why = await presenter.setFollow(voice: voice, at: now) { refuse("follow: \(why)") } else { await reportFollow() }
-        case .rotate(let camera, let degrees):
-            do throws(DuoError) { try await capture.rotateCamera(camera, degrees: degrees) }
-            catch { refuse("rotate: \(error.message)") }
-        case .subjectMonitorPlugged(let on):
-            if let why = face.setSubjectMonitorPlugged(on) { refuse(why) }
         case .mirror:
             await presenter.cycleMirror(at: now)
             await status(trigger: "command")
@@ -87,4 +72,63 @@ extension RunDirector {
     func refuse(_ message: String) {
         events.emit("error", ["message": "control: \(message)"])
     }
+}
+
+extension RunDirector {
+    /// What a registered extension may do to this run.
+    var extensionContext: RunExtensionContext {
+        RunExtensionContext(
+            capture: capture, cameraIdentities: plan.deviceIdentities, cameraCount: plan.secondCamera == nil ? 1 : 2,
+            watchingDevices: cameraWatch != nil,
+            holdCamera: { [self] index, plugged throws(DuoError) in try await holdCamera(index, plugged) },
+            subjectMonitor: { [face] plugged in
+                (face as? SubjectMonitorControl)?.setSubjectMonitorPlugged(plugged)
+                    ?? "the subject monitor is unplugged on the desktop; this run is --headless"
+            })
+    }
+
+    /// A camera's source stopped or restarted by hand: out, it is not tried again by itself.
+    func holdCamera(_ index: Int, _ plugged: Bool) async throws(DuoError) {
+        try await plug(index, plugged)
+        health.hubPlugged(index, plugged)
+    }
+}
+
+/// What a registered run extension (duo-capture-testhub's test hub) may do to a run: the capture, the
+/// cameras' identities, a camera's source held out or let back, the desktop's subject monitor.
+///
+/// Thread: Sendable; its closures hop to the run director's actor.
+public struct RunExtensionContext: Sendable {
+    public let capture: any CapturePort
+    /// Each camera's device identity (nil: a simulated camera or a device given by path).
+    public let cameraIdentities: [String?]
+    public let cameraCount: Int
+    /// Whether the device monitor watches the cameras (then a camera is pulled out through its provider).
+    public let watchingDevices: Bool
+    /// Stops (false) or restarts (true) camera `index`'s source; out, it is not tried again by itself.
+    public let holdCamera: @Sendable (_ index: Int, _ plugged: Bool) async throws(DuoError) -> Void
+    /// The desktop's subject monitor pulled out (false) or plugged back (true): nil, or why not.
+    public let subjectMonitor: @Sendable (_ plugged: Bool) -> String?
+}
+
+/// Commands another entry point registered (`CommandExtensions`), carried out.
+///
+/// Thread: Sendable; `handle` runs on the run director's actor.
+public protocol RunExtension: Sendable {
+    /// Carries `command` out: nil when done, else why not (said to clients as an error).
+    func handle(_ command: ExtensionCommand, in run: RunExtensionContext) async -> String?
+}
+
+/// The run extension registered at start-up (duo-capture-testhub's test hub), or none.
+///
+/// Thread: any.
+public enum RunExtensions {
+    public static let handler = Locked<(any RunExtension)?>(nil)
+}
+
+/// A face that can pretend its subject monitor was pulled out (the desktop's).
+///
+/// Thread: Sendable; posts to the GTK thread.
+protocol SubjectMonitorControl: Sendable {
+    func setSubjectMonitorPlugged(_ plugged: Bool) -> String?
 }

@@ -22,8 +22,6 @@ protocol RunFace: Sendable {
     /// nil toggles. Returns why it cannot, when this face has no fullscreen.
     func setFullscreen(_ on: Bool?) -> String?
     func setFramesFlowing(_ flowing: Bool)
-    /// The test hub's subject monitor pulled out or plugged back; a reason when this face has none.
-    func setSubjectMonitorPlugged(_ plugged: Bool) -> String?
     /// Remote subject displays asked for and connected (the desktop counts a connected one as a subject
     /// monitor for availability).
     func setRemoteDisplays(asked: Int, connected: Int)
@@ -53,7 +51,6 @@ final class HeadlessFace: RunFace, Sendable {
     }
     func setFullscreen(_ on: Bool?) -> String? { "fullscreen needs the desktop windows; this run is --headless" }
     func setFramesFlowing(_ flowing: Bool) {}
-    func setSubjectMonitorPlugged(_ plugged: Bool) -> String? { "the subject monitor is unplugged on the desktop; this run is --headless" }
     func setRemoteDisplays(asked: Int, connected: Int) {}
     func keepScreenOn(_ on: Bool, reason: String) {}
     func subjectViewFailed(enabled: Bool) {

@@ -24,10 +24,9 @@ public protocol CapturePort: Sendable {
     func setSubjectBranchOpen(_ open: Bool) async
     /// Frames each camera delivered (A, B); one entry with one camera.
     var cameraFrames: [Int64] { get async }
-    /// The test hub: camera `index` stops delivering (unplugged) or comes back.
+    /// Camera `index`'s source stops (a camera lost, unplugged) or starts again in step with the graph.
     func setCameraPlugged(_ index: Int, _ plugged: Bool) async throws(DuoError)
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError)
-    func rotateCamera(_ index: Int, degrees: Int) async throws(DuoError)
     /// Replaces voice-follow's recogniser with one prepared off the director (its model already loaded).
     func installRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError)
     func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,

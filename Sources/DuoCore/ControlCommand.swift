@@ -15,9 +15,11 @@ import Foundation
 ///     {"cmd":"script","path":"talk.md"}     open another script (as the O key does)
 ///     {"cmd":"font","step":1}               teleprompter text larger (1) or smaller (-1)
 ///     {"cmd":"swap"} {"cmd":"fold"} {"cmd":"unfold"}   camera swaps (need a second camera)
-///     {"cmd":"unplug","camera":"B"}         the test hub: camera A or B stops (as if unplugged);
-///     {"cmd":"replug","camera":"B"}         and comes back (two cameras, virtual mode)
+///     {"cmd":"follow","mode":"voice"}       the teleprompter follows the voice or time
 ///     {"cmd":"quit"}                        end the run (a take is finalised first)
+///
+/// Another entry point may register commands of its own (`CommandExtensions`): duo-capture-testhub's test
+/// hub registers its faults (unplug, replug, rotate); duo-capture registers none.
 ///
 /// This is the run's one input vocabulary: the desktop's keys are bindings to these commands (see
 /// `KeyBindings` in DuoDesktop), the timeline replays them, and the run director carries them out the same
@@ -39,20 +41,13 @@ public enum ControlCommand: Sendable, Equatable {
     case script(path: String)
     /// Teleprompter text one step larger (1) or smaller (-1).
     case fontStep(Int)
-    /// The test hub's camera faults: camera 0 (A) or 1 (B) stops delivering, or comes back.
-    case unplug(camera: Int)
-    case replug(camera: Int)
-    /// The test hub's subject monitor pulled out (false) or plugged back (true): the desktop sees it go as
-    /// it sees a monitor unplugged.
-    case subjectMonitorPlugged(Bool)
-    /// The test hub turns camera 0 (A) or 1 (B) by this many degrees clockwise from upright (0, 90, 180,
-    /// 270), as a device turned in its mount; the recording keeps its format.
-    case rotate(camera: Int, degrees: Int)
+    /// A command a registered extension parsed (`CommandExtensions`).
+    case extended(ExtensionCommand)
     /// The teleprompter follows the voice (true) or time (false); nil switches.
     case follow(voice: Bool?)
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "jump",
-                               "mirror", "swap", "fold", "unfold", "script", "font", "unplug", "replug", "rotate", "follow", "quit"]
+                               "mirror", "swap", "fold", "unfold", "script", "font", "follow", "quit"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -73,10 +68,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .jump: "jump"
         case .script: "script"
         case .fontStep: "font"
-        case .unplug: "unplug"
-        case .replug: "replug"
-        case .subjectMonitorPlugged(let on): on ? "replug" : "unplug"
-        case .rotate: "rotate"
+        case .extended(let command): command.name
         case .follow: "follow"
         }
     }
@@ -88,7 +80,7 @@ public enum ControlCommand: Sendable, Equatable {
             throw .usage("control: not a JSON object; send one per line, such as {\"cmd\":\"record\"}")
         }
         guard let cmd = object["cmd"] as? String else {
-            throw .usage("control: missing \"cmd\"; send one of \(names.joined(separator: ", ")), such as {\"cmd\":\"record\"}")
+            throw .usage("control: missing \"cmd\"; send one of \((names + CommandExtensions.names).joined(separator: ", ")), such as {\"cmd\":\"record\"}")
         }
         func flag(_ key: String) throws(DuoError) -> Bool {
             guard let on = StrictJSON.bool(object[key]) else {
@@ -123,36 +115,20 @@ public enum ControlCommand: Sendable, Equatable {
                 throw .usage("control: script needs \"path\": the script file, such as {\"cmd\":\"script\",\"path\":\"/home/me/talk.md\"}")
             }
             return .script(path: path)
-        case "unplug", "replug":
-            if let monitor = object["monitor"] as? String {
-                guard monitor == "subject" else {
-                    throw .usage("control: \(cmd) takes \"monitor\": \"subject\" (the operator's monitor stays), such as {\"cmd\":\"\(cmd)\",\"monitor\":\"subject\"}")
-                }
-                return .subjectMonitorPlugged(cmd == "replug")
-            }
-            guard let camera = (object["camera"] as? String).flatMap({ ["A": 0, "B": 1][$0] }) else {
-                throw .usage("control: \(cmd) needs \"camera\": \"A\" or \"B\" (or \"monitor\": \"subject\"), such as {\"cmd\":\"\(cmd)\",\"camera\":\"B\"}")
-            }
-            return cmd == "unplug" ? .unplug(camera: camera) : .replug(camera: camera)
         case "follow":
             guard let mode = object["mode"] else { return .follow(voice: nil) }
             guard let name = mode as? String, name == "voice" || name == "time" else {
                 throw .usage("control: follow takes \"mode\": \"voice\" or \"time\" (none switches), such as {\"cmd\":\"follow\",\"mode\":\"voice\"}")
             }
             return .follow(voice: name == "voice")
-        case "rotate":
-            guard let camera = (object["camera"] as? String).flatMap({ ["A": 0, "B": 1][$0] }),
-                  let degrees = StrictJSON.int(object["degrees"]), [0, 90, 180, 270].contains(degrees) else {
-                throw .usage("control: rotate needs \"camera\": \"A\" or \"B\" and \"degrees\": 0, 90, 180 or 270, such as {\"cmd\":\"rotate\",\"camera\":\"A\",\"degrees\":180}")
-            }
-            return .rotate(camera: camera, degrees: degrees)
         case "jump":
             guard let to = (object["to"] as? String).flatMap(Jump.init(rawValue:)) else {
                 throw .usage("control: jump needs \"to\": \"next\", \"previous\" or \"start\"")
             }
             return .jump(to)
         default:
-            throw .usage("control: unknown command \"\(cmd)\"; use one of \(names.joined(separator: ", "))")
+            if let parse = CommandExtensions.parser(for: cmd) { return .extended(try parse(object)) }
+            throw .usage("control: unknown command \"\(cmd)\"; use one of \((names + CommandExtensions.names).joined(separator: ", "))")
         }
     }
 }

@@ -62,32 +62,5 @@ public final class CameraWatch: @unchecked Sendable {
         return result
     }
 
-    /// The test hub's unplug and re-plug of a test provider's camera (`DUO_TEST_CAMERAS`): its file is
-    /// moved aside, and moved back under another name, so it returns at another path with the same
-    /// identity, as a USB camera re-plugged into another port does. The change arrives as any other.
-    public func setTestCameraPlugged(_ identity: String, _ plugged: Bool) throws(DuoError) {
-        guard let folder = ProcessInfo.processInfo.environment["DUO_TEST_CAMERAS"], !folder.isEmpty else {
-            throw .usage("camera id:\(identity) is a real device: unplug it by hand")
-        }
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        func identityOf(_ file: String) -> String? {
-            guard let text = try? String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8) else { return nil }
-            return text.split(separator: "\n").first { $0.hasPrefix("serial=") }.map { String($0.dropFirst(7)) }
-        }
-        if plugged {
-            guard let aside = files.first(where: { $0.hasSuffix(".unplugged") && identityOf($0) == identity }) else { return }
-            var n = 2
-            let stem = aside.replacingOccurrences(of: ".unplugged", with: "")
-            while FileManager.default.fileExists(atPath: "\(folder)/\(stem)-\(n).camera") { n += 1 }
-            rename("\(folder)/\(aside)", "\(folder)/\(stem)-\(n).camera")
-        } else {
-            guard let file = files.first(where: { $0.hasSuffix(".camera") && identityOf($0) == identity }) else {
-                throw .usage("camera id:\(identity) is not plugged in")
-            }
-            let stem = String(file.dropLast(".camera".count))
-            rename("\(folder)/\(file)", "\(folder)/\(stem).unplugged")
-        }
-    }
-
     private func current() -> [DiscoveredCamera] { CameraDiscovery.cameras(of: monitor) }
 }

@@ -113,10 +113,8 @@ extension CaptureSession {
                                       what: "the remote display branch", file: "remote-subject.gst")
         if let pad = branch.bin.child(named: "\(name)_view")?.staticPad("src") {
             remoteDrawers[index] = FrameDrawerProbe(pad: pad, drawer: drawer)
-            // Benchmarks only: a frame number over the drawn view, to time it to the display's glass.
-            if let log = ProcessInfo.processInfo.environment["DUO_BENCH_FRAME_CODE"], !log.isEmpty {
-                duo_attach_frame_code(pad.pointer, log, 1)
-            }
+            // The test hub's benchmark probe, when registered (duo-capture-testhub).
+            MediaHooks.remoteView.value?(pad.pointer)
         }
         remotes[index] = branch
         _ = branch.bin.syncStateWithParent()

@@ -9,10 +9,7 @@ import Foundation
 public enum GStreamer {
     private static let initialized: Bool = {
         gst_init(nil, nil)
-        // The test camera provider, for tests and QA timelines only: its cameras are files in a folder.
-        if let folder = ProcessInfo.processInfo.environment["DUO_TEST_CAMERAS"], !folder.isEmpty {
-            _ = duo_register_test_cameras(folder)
-        }
+        for setup in MediaHooks.setups.value { setup() }
         return true
     }()
 

@@ -31,10 +31,9 @@ public final class RemoteReceiver: @unchecked Sendable {
             throw .input("Pipelines/display.gst must end in a gtksink named display_sink")
         }
         counter = FrameCounter(pad: pad)
-        // Benchmarks only: read the sender's frame numbers as each decoded frame goes to the screen.
-        if let log = ProcessInfo.processInfo.environment["DUO_BENCH_FRAME_CODE"], !log.isEmpty,
-           let decoded = pipeline.child(named: "display_decoder")?.staticPad("src") {
-            duo_attach_frame_code(decoded.pointer, log, 0)
+        // The test hub's benchmark probe, when registered (duo-capture-testhub): the sender's frame numbers.
+        if let hook = MediaHooks.displayDecoded.value, let decoded = pipeline.child(named: "display_decoder")?.staticPad("src") {
+            hook(decoded.pointer)
         }
         guard sink.has("widget"), let w = duo_get_object_property(UnsafeMutableRawPointer(sink.pointer), "widget") else {
             throw .input("display_sink is not a gtksink; check Pipelines/display.gst")

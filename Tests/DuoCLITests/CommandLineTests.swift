@@ -28,11 +28,13 @@ struct Run {
 }
 
 func duoCapture(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("duo-capture")
+    // duo-capture with the test hub registered (test cameras, fault commands); the install tests and
+    // TestHubTests run the product itself.
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("duo-capture-testhub")
     let process = Process()
     process.executableURL = FileManager.default.fileExists(atPath: binary.path)
         ? binary
-        : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/duo-capture")
+        : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/duo-capture-testhub")
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env.removeValue(forKey: "DISPLAY")

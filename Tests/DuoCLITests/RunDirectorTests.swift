@@ -2,6 +2,7 @@
 import DuoCore
 import DuoMedia
 import DuoRender
+import DuoTestHub
 import Foundation
 import XCTest
 
@@ -92,7 +93,6 @@ actor FakeCapture: CapturePort {
     private(set) var plugs: [String] = []
     func setCameraPlugged(_ index: Int, _ plugged: Bool) async throws(DuoError) { plugs.append("\(index) \(plugged)") }
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError) { plugs.append("\(index) at \(path)") }
-    func rotateCamera(_ index: Int, degrees: Int) async throws(DuoError) { plugs.append("\(index) turned \(degrees)") }
     private(set) var recognisers: [String] = []
     func installRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError) {
         recognisers.append((prepared as? FakeRecogniser)?.script ?? "?")
@@ -152,7 +152,6 @@ final class ScriptedDevices: DevicePort, @unchecked Sendable {
     func queue(_ change: CameraWatch.Change) { lock.withLock { queued.append(change) } }
     var locks: [String] { lock.withLock { taken } }
     func changes(woken: Bool) -> [CameraWatch.Change] { lock.withLock { defer { queued.removeAll() }; return queued } }
-    func setTestCameraPlugged(_ identity: String, _ plugged: Bool) throws(DuoError) {}
     func lock(device: String, label: String) throws(DuoError) -> AnyObject {
         lock.withLock { taken.append("\(device) \(label)") }
         return NSObject()
@@ -644,7 +643,9 @@ final class RunDirectorTests: XCTestCase {
         await advance(0.2, d)
         XCTAssertEqual(try events("camera-restored").first?["camera"] as? String, "A")
         XCTAssertTrue(try events("stopped").isEmpty, "the run goes on")
-        await d.process(.command(.unplug(camera: 1), source: .timeline))
+        // The test hub's unplug (registered as duo-capture-testhub does) holds camera B out by hand.
+        TestHub.install()
+        await d.process(.command(try ControlCommand.parse(#"{"cmd":"unplug","camera":"B"}"#), source: .timeline))
         let plugs = await capture.plugs
         XCTAssertEqual(plugs, ["1 false"])
     }

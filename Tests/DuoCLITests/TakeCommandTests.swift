@@ -55,10 +55,10 @@ final class BackgroundRun {
 }
 
 func duoCaptureBinary() -> URL {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("duo-capture")
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("duo-capture-testhub")
     return FileManager.default.fileExists(atPath: binary.path)
         ? binary
-        : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/duo-capture")
+        : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/duo-capture-testhub")
 }
 
 struct RunReport: Decodable {

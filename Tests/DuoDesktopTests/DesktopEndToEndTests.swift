@@ -5,10 +5,15 @@ import XCTest
 /// and the subject see, asserted from screenshots, and the events it reports, while a user presses keys
 /// and a monitor is unplugged and plugged back.
 final class DesktopEndToEndTests: XCTestCase {
-    static var binary: URL {
-        let next = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("duo-capture")
+    /// duo-capture with the test hub registered (fault commands, test cameras): what the desktop tests run.
+    static var binary: URL { built("duo-capture-testhub") }
+    /// The product itself, as install.sh installs it.
+    static var product: URL { built("duo-capture") }
+
+    static func built(_ name: String) -> URL {
+        let next = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: next.path) { return next }
-        return VirtualDesktop.repositoryRoot.appendingPathComponent(".build/debug/duo-capture")
+        return VirtualDesktop.repositoryRoot.appendingPathComponent(".build/debug/\(name)")
     }
 
     /// A running duo-capture and its `--events` file. Thread: the test's thread.

@@ -8,7 +8,7 @@ final class InstalledDesktopTests: XCTestCase {
     func testTheTypedCommandShowsTheWelcomeScriptOnTheSubjectMonitor() throws {
         let desktop = try VirtualDesktop(test: self)
         let prefix = desktop.directory.appendingPathComponent("prefix").path
-        let install = try runTool("/bin/bash", ["Scripts/install.sh", "--prefix", prefix, "--binary", DesktopEndToEndTests.binary.path],
+        let install = try runTool("/bin/bash", ["Scripts/install.sh", "--prefix", prefix, "--binary", DesktopEndToEndTests.product.path],
                                   environment: ProcessInfo.processInfo.environment, directory: VirtualDesktop.repositoryRoot)
         XCTAssertEqual(install.status, 0, install.stderr)
         let home = desktop.directory.appendingPathComponent("fresh-home")

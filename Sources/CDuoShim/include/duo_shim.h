@@ -11,9 +11,9 @@
 //   duo_probes.h       per-buffer pad probes and chain functions (streaming threads)
 //   duo_caps.h         the video modes of a caps text
 //   duo_debug.h        duo-capture's GStreamer debug category; the speech recogniser's log silenced
-//   duo_frame_code.h   the frame-code probe, for Benchmarks/ only
-//   duo_test_cameras.h the test camera provider, tests only
-// (duo_desktop_shim.h, gtksink's widget property for the desktop windows, stands apart.)
+// (duo_desktop_shim.h, gtksink's widget property for the desktop windows, stands apart. The test hub's C
+// parts, the test camera provider and the benchmark frame-code probe, are in CDuoTestHub: they are
+// linked only into duo-capture-testhub, never into duo-capture.)
 #ifndef DUO_SHIM_H
 #define DUO_SHIM_H
 
@@ -22,7 +22,5 @@
 #include "duo_probes.h"
 #include "duo_caps.h"
 #include "duo_debug.h"
-#include "duo_frame_code.h"
-#include "duo_test_cameras.h"
 
 #endif
