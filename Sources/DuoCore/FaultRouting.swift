@@ -59,8 +59,9 @@ public struct FaultRouting: Sendable, Equatable {
     /// Camera A (0) or B (1): one of its chain's elements, or named `camera…` / `camera_b…`.
     public func cameraIndex(of element: String) -> Int? {
         if let (index, _) = cameraElements.first(where: { $0.value.contains(element) }) { return index }
-        if element == "camera_b" || element.hasPrefix("camera_b_") { return 1 }
-        if element == "camera" || element.hasPrefix("camera_") { return 0 }
+        let a = GraphElement.cameraSource.forCamera(0), b = GraphElement.cameraSource.forCamera(1)
+        if element == b || element.hasPrefix(b + "_") { return 1 }
+        if element == a || element.hasPrefix(a + "_") { return 0 }
         return nil
     }
 

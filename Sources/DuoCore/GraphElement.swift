@@ -8,6 +8,10 @@ public enum GraphElement: String, Sendable, CaseIterable {
     case tee = "t"
     /// With two cameras, the selector that passes one (written by the code).
     case selector
+    /// Camera A's source (`{{name}}` in the camera files; camera B's is `camera_b`: `forCamera(_:)`).
+    case cameraSource = "camera"
+    /// A camera's rotation, applied once in its chain (`{{name}}_rotate` in normalise.gst).
+    case cameraRotate = "camera_rotate"
     /// The normalised camera's capsfilter (`{{name}}_caps` in normalise.gst, `camera_caps` for camera A).
     case cameraCaps = "camera_caps"
     case operatorSink = "operator_sink"
@@ -33,11 +37,21 @@ public enum GraphElement: String, Sendable, CaseIterable {
     case recogniser
     case voiceQueue = "voice_queue"
     case voiceSink = "voice_sink"
+    /// A remote display's branch (remote-subject.gst, `{{name}}_…`; display N's: `forRemote(_:)`): its
+    /// first element, its last, and where the subject view is drawn.
+    case remoteQueue = "remote_queue"
+    case remoteSink = "remote_sink"
+    case remoteView = "remote_view"
+    /// `duo-capture display`'s window sink and decoder (display.gst).
+    case displaySink = "display_sink"
+    case displayDecoder = "display_decoder"
 
     /// The pipeline files (names without `.gst`) that must define this element, as it is spelled there.
     public var definedIn: [(file: String, spelled: String)] {
         switch self {
         case .tee, .selector: []
+        case .cameraSource: ["camera-test", "camera-v4l2-raw", "camera-v4l2-jpeg"].map { ($0, "{{name}}") }
+        case .cameraRotate: [("normalise", "{{name}}_rotate")]
         case .cameraCaps: [("normalise", "{{name}}_caps")]
         case .operatorSink: [("operator-headless", rawValue), ("operator-desktop", rawValue)]
         case .subjectValve, .subjectSink: [("subject-headless", rawValue), ("subject-desktop", rawValue)]
@@ -50,8 +64,20 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .recordQueue, .recordSink: [("record", rawValue)]
         case .recordAudioQueue: [("record-audio", rawValue)]
         case .recogniser, .voiceQueue, .voiceSink: [("voice-follow", rawValue)]
+        case .remoteQueue, .remoteSink, .remoteView: [("remote-subject", "{{name}}" + rawValue.dropFirst("remote".count))]
+        case .displaySink, .displayDecoder: [("display", rawValue)]
         }
     }
+
+    /// Camera `index`'s element of this kind: camera A's is the raw value, camera B's has `camera_b` for
+    /// `camera` (`camera_b`, `camera_b_rotate`, `camera_b_caps`).
+    public func forCamera(_ index: Int) -> String {
+        index == 0 ? rawValue : "camera_b" + rawValue.dropFirst("camera".count)
+    }
+
+    /// Remote display `index`'s branch name (`{{name}}` in remote-subject.gst), and its element of this kind.
+    public static func remote(_ index: Int) -> String { "remote\(index)" }
+    public func forRemote(_ index: Int) -> String { Self.remote(index) + rawValue.dropFirst("remote".count) }
 
     /// The names (as spelled in the file) that the pipeline file `file` must define.
     public static func required(inFile file: String) -> [String] {

@@ -328,7 +328,7 @@ public struct GraphPlan: Sendable {
     /// videoflip's `video-direction` for a clockwise turn of 0, 90, 180 or 270 degrees.
     public static func rotationDirection(_ degrees: Int) -> String { rotationDirections[degrees] ?? "identity" }
 
-    public func cameraDescription(name: String = "camera") throws(DuoError) -> String {
+    public func cameraDescription(name: String = GraphElement.cameraSource.rawValue) throws(DuoError) -> String {
         try cameraDescription(camera, mode: cameraMode, name: name)
     }
 
@@ -382,8 +382,8 @@ public struct GraphPlan: Sendable {
             // Both cameras run all the time, each normalised to the same caps; the selector passes one.
             // drop-backwards: a swap must not step timestamps back (GStreamer 1.22).
             d = "input-selector name=selector drop-backwards=true ! tee name=t allow-not-linked=true  t. ! \(op)  t. ! \(subject)"
-            d += "  \(try cameraDescription(camera, mode: cameraMode, name: "camera")) ! selector.sink_0"
-            d += "  \(try cameraDescription(second, mode: secondMode, name: "camera_b", output: format(ofCamera: 1))) ! selector.sink_1"
+            d += "  \(try cameraDescription(camera, mode: cameraMode, name: GraphElement.cameraSource.forCamera(0))) ! selector.sink_0"
+            d += "  \(try cameraDescription(second, mode: secondMode, name: GraphElement.cameraSource.forCamera(1), output: format(ofCamera: 1))) ! selector.sink_1"
         } else {
             d = "\(try cameraDescription()) ! tee name=t allow-not-linked=true  t. ! \(op)  t. ! \(subject)"
         }

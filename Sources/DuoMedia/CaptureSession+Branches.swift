@@ -91,7 +91,7 @@ extension CaptureSession {
 
     func attachRecogniser(_ loaded: LoadedRecogniser, to tee: ElementRef, in pipeline: ElementRef) throws(DuoError) {
         guard loaded.take() else { throw .runtime("this voice-follow recogniser is already in the graph") }
-        let branch = try attachBranch(bin: loaded.bin, first: "voice_queue", last: "voice_sink", to: tee, in: pipeline,
+        let branch = try attachBranch(bin: loaded.bin, first: GraphElement.voiceQueue.rawValue, last: GraphElement.voiceSink.rawValue, to: tee, in: pipeline,
                                       what: "the voice-follow branch", file: "voice-follow.gst")
         recogniser = branch
         recogniserFailed = false
@@ -106,12 +106,12 @@ extension CaptureSession {
         guard let p = pipeline, let t = tee else { throw .runtime("the capture session is not running") }
         detachRemote(index)
         remoteGenerations += 1
-        let name = "remote\(index)"
+        let name = GraphElement.remote(index)
         let branch = try attachBranch(try plan.remoteDescription(name: name, address: address, width: width, height: height,
                                                                  passphrase: passphrase, latencyMilliseconds: latencyMilliseconds),
-                                      name: "\(name)_bin\(remoteGenerations)", first: "\(name)_queue", last: "\(name)_sink", to: t, in: p,
+                                      name: "\(name)_bin\(remoteGenerations)", first: GraphElement.remoteQueue.forRemote(index), last: GraphElement.remoteSink.forRemote(index), to: t, in: p,
                                       what: "the remote display branch", file: "remote-subject.gst")
-        if let pad = branch.bin.child(named: "\(name)_view")?.staticPad("src") {
+        if let pad = branch.bin.child(named: GraphElement.remoteView.forRemote(index))?.staticPad("src") {
             remoteDrawers[index] = FrameDrawerProbe(pad: pad, drawer: drawer)
             // The test hub's benchmark probe, when registered (duo-capture-testhub).
             MediaHooks.remoteView.value?(pad.pointer)

@@ -42,7 +42,7 @@ extension CaptureSession {
     /// out does) or starts again in step with the running graph. A real camera is reopened on re-plug.
     public func setCameraPlugged(_ index: Int, _ plugged: Bool) throws(DuoError) {
         guard plan.secondCamera != nil || index == 0 else { throw .usage("there is no camera B; give --camera twice") }
-        guard let source = pipeline?.child(named: index == 0 ? "camera" : "camera_b") else {
+        guard let source = pipeline?.child(named: GraphElement.cameraSource.forCamera(index)) else {
             throw .runtime("the capture session is not running")
         }
         if plugged {
@@ -64,7 +64,7 @@ extension CaptureSession {
     /// source opens that node when it is plugged back. Only while the camera is unplugged.
     public func setCameraDevice(_ index: Int, path: String) throws(DuoError) {
         guard unpluggedCameras.contains(index) else { return }
-        guard let source = pipeline?.child(named: index == 0 ? "camera" : "camera_b") else {
+        guard let source = pipeline?.child(named: GraphElement.cameraSource.forCamera(index)) else {
             throw .runtime("the capture session is not running")
         }
         if source.has("device") { source.set("device", path) }
@@ -76,7 +76,7 @@ extension CaptureSession {
     public func rotateCamera(_ index: Int, degrees: Int) throws(DuoError) {
         guard plan.secondCamera != nil || index == 0 else { throw .usage("there is no camera B; give --camera twice") }
         let camera = index == 0 ? plan.camera : plan.secondCamera!
-        guard let flip = pipeline?.child(named: index == 0 ? "camera_rotate" : "camera_b_rotate") else {
+        guard let flip = pipeline?.child(named: GraphElement.cameraRotate.forCamera(index)) else {
             throw .runtime("the capture session is not running")
         }
         flip.setFromString("video-direction", GraphPlan.rotationDirection((camera.rotation + degrees) % 360))

@@ -112,7 +112,7 @@ public actor CaptureSession {
         }
         // Each camera's chain, by name: an error from any of its elements (a decoder, a converter the
         // camera file adds unnamed) is that camera's loss, not the graph's failure.
-        for (index, caps) in ["camera_caps", "camera_b_caps"].enumerated() {
+        for (index, caps) in [0, 1].map(GraphElement.cameraCaps.forCamera).enumerated() {
             if let filter = p.child(named: caps) { routing.cameraElements[index] = Set(filter.upstreamChain().map(\.name)) }
         }
         // Voice-follow's recogniser, a branch of its own on the audio tee (replaced when the script changes).
@@ -139,7 +139,7 @@ public actor CaptureSession {
         counters["camera"] = cameraOut.map { FrameCounter(pad: $0, sampleLuma: sample) }
         // A camera never ends the stream: its EOS (a failed or finished source) stops at its chain's end,
         // so the camera is lost and can come back rather than ending every branch for good.
-        for name in ["camera_caps", "camera_b_caps"] {
+        for name in [0, 1].map(GraphElement.cameraCaps.forCamera) {
             if let out = p.child(named: name)?.staticPad("src") { duo_drop_eos(out.pointer) }
         }
         if let selector = p.child(.selector) {
@@ -368,7 +368,7 @@ public actor CaptureSession {
                 // director decides what the run does (the other camera goes on, or it waits, or ends).
                 guard !unpluggedCameras.contains(index) else { return }
                 unpluggedCameras.insert(index)
-                pipeline?.child(named: index == 0 ? "camera" : "camera_b")?.setState(GST_STATE_NULL)
+                pipeline?.child(named: GraphElement.cameraSource.forCamera(index))?.setState(GST_STATE_NULL)
                 eventSink.yield(.cameraLost(index: index, reason: "\(source): \(message)"))
             case .remote(let index):
                 remoteFailed(index, source: source, bins: bins, message: message)

@@ -27,12 +27,12 @@ public final class RemoteReceiver: @unchecked Sendable {
             "encryption": passphrase.map { "passphrase=\"\(AudioSource.launchQuoted($0))\" pbkeylen=32" } ?? "",
         ])
         pipeline = try CaptureSession.parse(description)
-        guard let sink = pipeline.child(named: "display_sink"), let pad = sink.staticPad("sink") else {
+        guard let sink = pipeline.child(.displaySink), let pad = sink.staticPad("sink") else {
             throw .input("Pipelines/display.gst must end in a gtksink named display_sink")
         }
         counter = FrameCounter(pad: pad)
         // The test hub's benchmark probe, when registered (duo-capture-testhub): the sender's frame numbers.
-        if let hook = MediaHooks.displayDecoded.value, let decoded = pipeline.child(named: "display_decoder")?.staticPad("src") {
+        if let hook = MediaHooks.displayDecoded.value, let decoded = pipeline.child(.displayDecoder)?.staticPad("src") {
             hook(decoded.pointer)
         }
         guard sink.has("widget"), let w = duo_get_object_property(UnsafeMutableRawPointer(sink.pointer), "widget") else {

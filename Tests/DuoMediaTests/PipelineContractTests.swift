@@ -30,6 +30,28 @@ final class PipelineContractTests: XCTestCase {
         XCTAssertTrue(GraphElement.defines("tee name=at ! queue", "at"))
     }
 
+    /// The code looks elements of Pipelines/ up through GraphElement only: no name written out in a
+    /// `child(named: "…")` (MediaInspector's own decoding graph, written in Swift, names its own elements).
+    func testTheCodeLooksElementsUpThroughTheContractOnly() throws {
+        XCTAssertEqual(GraphElement.cameraSource.forCamera(1), "camera_b")
+        XCTAssertEqual(GraphElement.cameraRotate.forCamera(1), "camera_b_rotate")
+        XCTAssertEqual(GraphElement.cameraCaps.forCamera(0), "camera_caps")
+        XCTAssertEqual(GraphElement.remoteView.forRemote(2), "remote2_view")
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources")
+        var literal: [String] = []
+        for folder in ["DuoMedia", "DuoCLI", "DuoCore"] {
+            let dir = sources.appendingPathComponent(folder)
+            for file in try FileManager.default.contentsOfDirectory(atPath: dir.path) where file.hasSuffix(".swift") && file != "MediaInspector.swift" {
+                let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+                for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.contains("child(named: \"") {
+                    literal.append("\(folder)/\(file):\(n + 1)")
+                }
+            }
+        }
+        XCTAssertEqual(literal, [], "element names written out instead of GraphElement")
+    }
+
     func testEveryElementHasItsDebianPackage() throws {
         var elements = Set(["tee", "input-selector"])   // written by the code around the files
         for template in try files().values {
