@@ -4,8 +4,13 @@
 //   duo-capture (executable) ─▶ DuoCLI ─┬─▶ DuoDesktop ─▶ DuoRender ─▶ DuoCore (pure Swift, no C imports)
 //                                       │       ├──▶ CGtk   └──▶ CCairo (cairo, pangocairo)
 //                                       │       └──▶ CDuoSession ─▶ CGtk (+ wayland-client, Xss, X11)
-//                                       └─▶ DuoMedia ─▶ DuoCore
-//                                              └──▶ CDuoShim ─▶ CGStreamer (system library)
+//                                       ├─▶ DuoMedia ─▶ DuoCore
+//                                       │      └──▶ CDuoShim ─▶ CGStreamer (system library)
+//                                       └─▶ DuoPlatform ─▶ DuoCore
+//                                              └──▶ CGLib (system library)
+//
+//   duo-capture-testhub (tests, QA timelines, benchmarks; never installed) ─▶ DuoTestHub ─▶ DuoCLI …
+//                                                                               └──▶ CDuoTestHub ─▶ CGStreamer
 //
 // DuoCore is the pure layer (models, the run's vocabulary, the HUD's figures) and is tested with a manual
 // clock; every gst_*/g_* call of the media lives in DuoMedia (and the CDuoShim C target for the macros,
@@ -13,7 +18,9 @@
 // lives in DuoRender (the subject view and the operator HUD); every gtk_*/gdk_* call lives in DuoDesktop,
 // which has no cairo calls of its own (and the CDuoSession C target for what GTK 3 does not expose: the
 // display's backend and Wayland output names, keeping the screen on through Wayland, X11 and D-Bus).
-// DuoCLI composes a run: the run director, the control socket, the command line. Each C target has one
+// DuoPlatform holds the raw GLib/POSIX that is not GStreamer (settings file, camera locks, the remote
+// displays' handshake, exclusive file creation). DuoCLI composes a run: the run director, the control
+// socket, the command line. Each C target has one
 // header per concern in its include/, saying why that part is in C.
 import PackageDescription
 
@@ -54,6 +61,12 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("Xss"), .linkedLibrary("X11")]),
 
         .target(name: "DuoCore"),
+        // GLib alone (Debian: libglib2.0-dev, which libgstreamer1.0-dev pulls in): the platform layer's key files
+        // and HMAC.
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // The platform layer: raw GLib/POSIX that is not GStreamer. The settings file (GKeyFile), camera
+        // owner locks, the remote displays' TCP handshake and exclusive file creation.
+        .target(name: "DuoPlatform", dependencies: ["DuoCore", "CGLib"]),
         .target(
             name: "DuoMedia",
             dependencies: ["DuoCore", "CDuoShim", "CGStreamer"],
@@ -67,7 +80,7 @@ let package = Package(
         ),
         // Operator and subject windows, monitors and hotplug, fullscreen state, keys: every gtk_*/gdk_* call.
         .target(name: "DuoDesktop", dependencies: ["DuoCore", "DuoRender", "CGtk", "CDuoSession"]),
-        .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender", "DuoDesktop"]),
+        .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender", "DuoDesktop", "DuoPlatform"]),
         // Overlay cost benchmark (build with -c release): Benchmarks/overlay-cost.sh runs it.
         .executableTarget(name: "duo-bench-overlay", dependencies: ["DuoRender", "DuoCore"], path: "Benchmarks/duo-bench-overlay"),
         // Seeded fuzz run of the parsers (Benchmarks/fuzz.sh runs it for a bounded time).
@@ -80,8 +93,8 @@ let package = Package(
         .executableTarget(name: "duo-capture-testhub", dependencies: ["DuoCLI", "DuoTestHub"]),
 
         .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"]),
-        .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore"]),
-        .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore", "DuoTestHub"]),
+        .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore", "DuoPlatform"]),
+        .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore", "DuoTestHub", "DuoPlatform"]),
         // End to end on a real two-monitor X desktop (Xorg + dummy driver + openbox), driving the binary.
         .testTarget(name: "DuoDesktopTests", dependencies: ["DuoDesktop", "DuoCore"], exclude: ["Fixtures"]),
         .testTarget(name: "DuoRenderTests", dependencies: ["DuoRender", "DuoCore"], exclude: ["Golden"]),

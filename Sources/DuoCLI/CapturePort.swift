@@ -1,5 +1,6 @@
 import DuoCore
 import DuoMedia
+import DuoPlatform
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -90,8 +91,7 @@ protocol TakeFilesPort: Sendable {
     func exists(_ path: String) -> Bool
 }
 
-/// Take files are claimed before they are written: created exclusively (O_EXCL), so two runs recording
-/// into one folder in the same second never share a file; the name moves on (`-2`, `-3`, …) instead.
+/// The disk: the record folder prepared by SessionSetup, names claimed by DuoPlatform's TakeFileClaim.
 ///
 /// Thread: any; synchronous file-system calls.
 struct DiskTakeFiles: TakeFilesPort {
@@ -99,12 +99,5 @@ struct DiskTakeFiles: TakeFilesPort {
     func discard(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
-    func claim(_ naming: TakeNaming, take number: Int) -> String {
-        naming.path(take: number, at: Date()) { candidate in
-            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 { close(fd); return false }
-            // Taken (by a file of ours, another run's, or the user's); any other failure is the take's to report.
-            return errno == EEXIST
-        }
-    }
+    func claim(_ naming: TakeNaming, take number: Int) -> String { TakeFileClaim.claim(naming, take: number) }
 }

@@ -1,6 +1,7 @@
 import DuoCore
 import DuoDesktop
 import DuoMedia
+import DuoPlatform
 import Foundation
 
 /// `duo-capture display`: this machine's monitor shows the subject view rendered by duo-capture on

@@ -1,5 +1,6 @@
 import DuoCore
 import DuoMedia
+import DuoPlatform
 import Foundation
 
 /// Turns parsed options into a ready-to-build graph plan: resolves the camera, probes its formats, picks

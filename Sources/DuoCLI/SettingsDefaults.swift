@@ -1,5 +1,6 @@
 import DuoCore
 import DuoMedia
+import DuoPlatform
 import Foundation
 
 /// The settings file's values as defaults for the long options: each key is an option's name, its values

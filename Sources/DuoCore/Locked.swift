@@ -12,3 +12,13 @@ public final class Locked<Value: Sendable>: Sendable {
     public func set(_ value: Value) { mutex.withLock { $0 = value } }
     public func update(_ body: (inout Value) -> Void) { mutex.withLock { body(&$0) } }
 }
+
+/// A flag set once, read from another thread.
+///
+/// Thread: any.
+public typealias StopFlag = Locked<Bool>
+extension Locked<Bool> {
+    public convenience init() { self.init(false) }
+    public var isSet: Bool { value }
+    public func set() { set(true) }
+}

@@ -1,6 +1,7 @@
 @testable import DuoCLI
 import DuoCore
 import DuoMedia
+import DuoPlatform
 import DuoRender
 import DuoTestHub
 import Foundation

@@ -1,5 +1,6 @@
 import DuoCore
 import DuoMedia
+import DuoPlatform
 import Foundation
 import XCTest
 

@@ -1,4 +1,4 @@
-import CGStreamer
+import CGLib
 import DuoCore
 import Foundation
 #if canImport(Glibc)
@@ -282,14 +282,4 @@ public enum RemoteHandshakeClient {
         }
         return .accepted(Display(width: size.width, height: size.height, refresh: RemoteHandshake.refresh(hello.refresh)))
     }
-}
-
-/// A flag set once, read from another thread.
-///
-/// Thread: any.
-typealias StopFlag = Locked<Bool>
-extension Locked<Bool> {
-    convenience init() { self.init(false) }
-    var isSet: Bool { value }
-    func set() { set(true) }
 }
