@@ -12,13 +12,16 @@ import Glibc
 ///
 /// Thread: one thread accepts, one thread per client reads; `broadcast` may be called from any thread
 /// (a lock guards the client list). `handler` runs on the client's reader thread.
-final class ControlSocket: @unchecked Sendable {
+final class ControlSocket: Sendable {
     let path: String
     private let listener: Int32
     private let handler: @Sendable (ControlCommand) -> Void
-    private let lock = Lock()
-    private var clients: [Int32] = []
-    private var closed = false
+    /// The connected clients, and whether the socket was closed, behind a mutex (`Locked`).
+    private struct Clients: Sendable {
+        var fds: [Int32] = []
+        var closed = false
+    }
+    private let clients = Locked(Clients())
 
     static func resolve(_ name: String) -> String {
         if name.contains("/") { return name }
@@ -113,10 +116,11 @@ final class ControlSocket: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return  // closed
             }
-            let keep = lock.withLock { () -> Bool in
-                if closed { return false }
-                clients.append(client)
-                return true
+            var keep = false
+            clients.update { c in
+                guard !c.closed else { return }
+                c.fds.append(client)
+                keep = true
             }
             guard keep else { Glibc.close(client); return }
             let reader = Thread { [self] in readLoop(client) }
@@ -155,7 +159,7 @@ final class ControlSocket: @unchecked Sendable {
                 }
             }
         }
-        lock.withLock { clients.removeAll { $0 == fd } }
+        clients.update { $0.fds.removeAll { $0 == fd } }
         Glibc.close(fd)
     }
 
@@ -200,23 +204,25 @@ final class ControlSocket: @unchecked Sendable {
     /// Stops sending to `fd` and wakes its reader, which closes it.
     private func drop(_ fd: Int32) {
         // Under the lock: the reader closes `fd` only after taking it out of `clients`, so it is still open.
-        lock.withLock {
-            guard clients.contains(fd) else { return }
-            clients.removeAll { $0 == fd }
+        clients.update { c in
+            guard c.fds.contains(fd) else { return }
+            c.fds.removeAll { $0 == fd }
             shutdown(fd, Int32(SHUT_RDWR))
         }
     }
 
     /// Sends one JSON line to every connected client.
     func broadcast(_ line: String) {
-        for fd in lock.withLock({ clients }) { send(line: line, to: fd) }
+        for fd in clients.value.fds { send(line: line, to: fd) }
     }
 
     /// Sends an error event to every client (a command that could not be carried out).
     func close() {
-        let fds = lock.withLock { () -> [Int32] in
-            defer { closed = true; clients.removeAll() }
-            return closed ? [] : clients
+        var fds: [Int32] = []
+        clients.update { c in
+            if !c.closed { fds = c.fds }
+            c.closed = true
+            c.fds.removeAll()
         }
         shutdown(listener, Int32(SHUT_RDWR))
         Glibc.close(listener)

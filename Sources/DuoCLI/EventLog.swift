@@ -8,14 +8,17 @@ import Glibc
 /// Events as JSON lines (`--events FILE`), one object per line with `event` and `t` (seconds since the
 /// run started), written and flushed at once so tests and scripts can follow the file while it grows.
 ///
-/// Thread: any; writes are serialised by a lock.
-final class EventLog: @unchecked Sendable {
+/// Thread: any; the file and the tap sit behind a mutex (`Locked`), so writes are serialised.
+final class EventLog: Sendable {
     /// The events file, opened for appending; -1 without one, or after a write failed.
-    private var fd: Int32 = -1
+    /// The events file, opened for appending (-1 without one, or after a write failed), and what also
+    /// receives every event line (the control socket's clients).
+    private struct State: Sendable {
+        var fd: Int32 = -1
+        var tap: (@Sendable (String) -> Void)?
+    }
+    private let state = Locked(State())
     private let path: String?
-    private let lock = Lock()
-    /// Also receives every event line (the control socket's clients).
-    private var tap: (@Sendable (String) -> Void)?
     private let start = Date()
     private let warn: @Sendable (String) -> Void
     /// The event schema's version: every event carries it as `v` (docs/events.md).
@@ -46,7 +49,7 @@ final class EventLog: @unchecked Sendable {
             Glibc.close(opened)
             throw .usage("--events \(path) holds something other than duo-capture events (its first line is no JSON event); give a new file or an events file to append to")
         }
-        fd = opened
+        state.update { $0.fd = opened }
     }
 
     /// Whether the open file's first line (read from its start, at most 64 KiB) is a JSON object with an
@@ -61,10 +64,11 @@ final class EventLog: @unchecked Sendable {
         return object["event"] is String
     }
 
-    func setTap(_ tap: @escaping @Sendable (String) -> Void) { lock.withLock { self.tap = tap } }
+    func setTap(_ tap: @escaping @Sendable (String) -> Void) { state.update { $0.tap = tap } }
 
     func emit(_ event: String, _ fields: [String: Any] = [:]) {
-        let (writing, tap) = lock.withLock { (fd >= 0, self.tap) }
+        let now = state.value
+        let (writing, tap) = (now.fd >= 0, now.tap)
         // Every event also goes to duo-capture's debug category (GST_DEBUG=duo-capture:5, --verbose).
         let debugging = Diagnostics.debugging
         guard writing || tap != nil || debugging else { return }
@@ -82,16 +86,17 @@ final class EventLog: @unchecked Sendable {
     /// off again, so a reader never meets half an event. A failure (a full disk, a file that went away)
     /// stops the file, never the run: the events still reach the control clients.
     private func append(_ line: Data) {
-        let failure = lock.withLock { () -> String? in
-            guard fd >= 0 else { return nil }
-            let before = lseek(fd, 0, SEEK_END)
+        var failure: String?
+        state.update { s in
+            guard s.fd >= 0 else { return }
+            let before = lseek(s.fd, 0, SEEK_END)
+            let fd = s.fd
             let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            guard written != line.count else { return nil }
-            let reason = written < 0 ? String(cString: strerror(errno)) : "the disk is full"
+            guard written != line.count else { return }
+            failure = written < 0 ? String(cString: strerror(errno)) : "the disk is full"
             if written > 0, before >= 0 { _ = ftruncate(fd, before) }
             Glibc.close(fd)
-            fd = -1
-            return reason
+            s.fd = -1
         }
         if let failure {
             warn("duo-capture: warning: --events \(path ?? ""): writing failed (\(failure)); no more events go to the file")
@@ -99,9 +104,9 @@ final class EventLog: @unchecked Sendable {
     }
 
     func close() {
-        lock.withLock {
-            if fd >= 0 { Glibc.close(fd) }
-            fd = -1
+        state.update { s in
+            if s.fd >= 0 { Glibc.close(s.fd) }
+            s.fd = -1
         }
     }
 }

@@ -5,15 +5,13 @@ import Foundation
 /// Writes each take's JSON sidecar: a preliminary one when the take starts (so a killed run still leaves
 /// its metadata) and the final one when it ends.
 ///
-/// Thread: called from the run's event task, one call at a time; the lock only guards the shared map.
-final class SidecarWriter: @unchecked Sendable {
+/// Thread: called from the run director's actor, one call at a time; the open takes sit behind a mutex.
+final class SidecarWriter: Sendable {
     private let plan: GraphPlan
     private let countdown: Countdown
     private let log: @Sendable (String) -> Void
-    private let lock = Lock()
-    private var open: [Int: TakeSidecar] = [:]
-    /// The camera each open take records from (its frame interval is the file's).
-    private var cameraOf: [Int: Int] = [:]
+    /// Each open take's sidecar, and the camera it records from (its frame interval is the file's).
+    private let open = Locked<[Int: (sidecar: TakeSidecar, camera: Int)]>([:])
 
     init(plan: GraphPlan, countdown: Countdown, log: @escaping @Sendable (String) -> Void) {
         self.plan = plan
@@ -51,7 +49,7 @@ final class SidecarWriter: @unchecked Sendable {
         s.takeId = segment?.id
         s.segment = segment?.number
         let sidecar = s
-        lock.withLock { open[number] = sidecar; cameraOf[number] = camera }
+        open.update { $0[number] = (sidecar, camera) }
         write(sidecar, path)
     }
 
@@ -59,8 +57,10 @@ final class SidecarWriter: @unchecked Sendable {
     /// `segments`: with the take's last segment, every segment's file name.
     func ended(_ result: TakeResult, markers: [TakeSidecar.Marker] = [],
                interruptions: [(at: Int64, device: String, what: String, reason: String?)] = [], segments: [String]? = nil) {
-        guard var s = lock.withLock({ open.removeValue(forKey: result.number) }) else { return }
-        let camera = lock.withLock { cameraOf.removeValue(forKey: result.number) } ?? 0
+        var taken: (sidecar: TakeSidecar, camera: Int)?
+        open.update { taken = $0.removeValue(forKey: result.number) }
+        guard var s = taken?.sidecar else { return }
+        let camera = taken?.camera ?? 0
         s.segments = segments
         s.markersPassed = markers
         let during = interruptions.filter { $0.at >= result.startRunningTime && $0.at <= result.endRunningTime }

@@ -7,24 +7,29 @@ import Foundation
 ///
 /// Before the graph runs (and after it stopped) the clock stands still at the last value it read.
 ///
-/// Thread: any; a lock guards the pipeline reference and the last reading.
-public final class PipelineClock: RunClock, @unchecked Sendable {
-    private let lock = Lock()
-    private var pipeline: ElementRef?
-    private var last: Int64 = 0
+/// Thread: any; the pipeline reference and the last reading sit behind a mutex (`Locked`).
+public final class PipelineClock: RunClock, Sendable {
+    private struct State: Sendable {
+        var pipeline: ElementRef?
+        var last: Int64 = 0
+    }
+    private let state = Locked(State())
 
     public init() {}
 
-    func attach(_ pipeline: ElementRef) { lock.withLock { self.pipeline = pipeline } }
-    func detach() { lock.withLock { pipeline = nil } }
+    func attach(_ pipeline: ElementRef) { state.update { $0.pipeline = pipeline } }
+    func detach() { state.update { $0.pipeline = nil } }
 
     public func now() -> Int64 {
-        lock.withLock {
-            guard let p = pipeline else { return last }
-            let t = gst_element_get_current_running_time(p.pointer)
-            if t != GstClockTime.max { last = max(last, Int64(t)) }
-            return last
+        var reading: Int64 = 0
+        state.update { s in
+            if let p = s.pipeline {
+                let t = gst_element_get_current_running_time(p.pointer)
+                if t != GstClockTime.max { s.last = max(s.last, Int64(t)) }
+            }
+            reading = s.last
         }
+        return reading
     }
 
     /// The pipeline clock runs at wall-clock rate (the system clock, or an audio device's), so the wait

@@ -9,8 +9,8 @@ import Glibc
 /// device gets "camera X is in use by duo-capture pid N" instead of a cryptic "device busy" from V4L2.
 /// The kernel drops the lock when the owner exits, even on SIGKILL, so a crash never leaves it stale.
 ///
-/// Thread: created at start-up on the main task; released on deinit.
-public final class CameraLock: @unchecked Sendable {
+/// Thread: created at start-up on the main task; released on deinit. Immutable, so Sendable as it is.
+public final class CameraLock: Sendable {
     private let fd: Int32
     public let path: String
 
