@@ -77,7 +77,7 @@ public enum RemoteLink {
 ///
 /// Thread: accepts on a thread of its own, serves each connection on its own thread; `stop()` from
 /// any thread; the callbacks come on those threads.
-public final class RemoteHandshakeServer: @unchecked Sendable {
+public final class RemoteHandshakeServer: Sendable {
     public struct Limits: Sendable {
         public var connections = 16
         public var perAddress = 4
@@ -86,38 +86,49 @@ public final class RemoteHandshakeServer: @unchecked Sendable {
         public init() {}
     }
 
-    /// What the server threads share, under a lock.
+    /// What the server threads share, behind a mutex (`Locked`).
     ///
-    /// Thread: any (locked).
-    private final class Shared: @unchecked Sendable {
-        let lock = Lock()
-        var active = 0
-        var byAddress: [String: Int] = [:]
-        var refusals = HandshakeRefusals()
+    /// Thread: any.
+    private final class Shared: Sendable {
+        private struct State: Sendable {
+            var active = 0
+            var byAddress: [String: Int] = [:]
+            var refusals = HandshakeRefusals()
+        }
+        private let state = Locked(State())
 
         func admit(_ who: String, _ limits: Limits) -> Bool {
-            lock.withLock {
-                guard active < limits.connections, byAddress[who, default: 0] < limits.perAddress else { return false }
-                active += 1
-                byAddress[who, default: 0] += 1
-                return true
+            var admitted = false
+            state.update { s in
+                guard s.active < limits.connections, s.byAddress[who, default: 0] < limits.perAddress else { return }
+                s.active += 1
+                s.byAddress[who, default: 0] += 1
+                admitted = true
             }
+            return admitted
         }
 
         func leave(_ who: String) {
-            lock.withLock {
-                active -= 1
-                byAddress[who, default: 1] -= 1
-                if byAddress[who] == 0 { byAddress[who] = nil }
+            state.update { s in
+                s.active -= 1
+                s.byAddress[who, default: 1] -= 1
+                if s.byAddress[who] == 0 { s.byAddress[who] = nil }
             }
         }
 
-        func refuse(_ who: String) -> (say: Bool, delay: Double) { lock.withLock { refusals.refuse(who, at: RemoteLink.now()) } }
-        func due(flush: Bool) -> [(address: String, count: Int)] { lock.withLock { refusals.due(at: RemoteLink.now(), flush: flush) } }
+        func refuse(_ who: String) -> (say: Bool, delay: Double) {
+            var answer: (say: Bool, delay: Double) = (false, 0)
+            state.update { answer = $0.refusals.refuse(who, at: RemoteLink.now()) }
+            return answer
+        }
+        func due(flush: Bool) -> [(address: String, count: Int)] {
+            var due: [(address: String, count: Int)] = []
+            state.update { due = $0.refusals.due(at: RemoteLink.now(), flush: flush) }
+            return due
+        }
     }
 
     private let fd: Int32
-    private let thread: Thread
     private let stopped = StopFlag()
     private let finished = DispatchSemaphore(value: 0)
 
@@ -165,7 +176,7 @@ public final class RemoteHandshakeServer: @unchecked Sendable {
             }
             RemoteLink.writeLine(client, verdict)
         }
-        thread = Thread {
+        let thread = Thread {
             defer {
                 for (who, count) in shared.due(flush: true) { onSummary(who, count) }
                 close(fd)
