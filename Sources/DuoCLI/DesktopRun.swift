@@ -109,14 +109,17 @@ enum DesktopRun {
 /// the windows. Every call posts to the GTK thread and returns at once.
 ///
 /// Thread: any caller; the UI itself is only touched on the GTK main thread.
+// Unchecked: its UI references are set and read only on the GTK main thread (every call posts there).
 final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     /// Set once on the GTK thread before the run starts; read only there.
+    // Unchecked: set once on the GTK thread before the run starts, read only there.
     nonisolated(unsafe) private(set) var ui: DesktopUI?
     private let plan: GraphPlan
     private let canvas: SubjectCanvas
 
     private let operatorPicture: (width: Int, height: Int)
     /// Made on the GTK thread when the windows are attached.
+    // Unchecked: made and used on the GTK thread only (the @MainActor accessor below).
     nonisolated(unsafe) private var inhibitorStorage: IdleInhibitor?
     @MainActor private var inhibitor: IdleInhibitor {
         if let i = inhibitorStorage { return i }

@@ -129,6 +129,7 @@ struct HeadlessRun: RunKind {
 /// Turns POSIX signals into callbacks on a dispatch queue, instead of the default abrupt exit.
 ///
 /// Thread: handlers run on a private serial queue.
+// Unchecked: DispatchSourceSignal is not Sendable on Linux; the sources are made once and cancelled once.
 final class SignalWatch: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
     private let queue = DispatchQueue(label: "duo-capture.signals")

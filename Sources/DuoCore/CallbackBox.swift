@@ -5,8 +5,10 @@
 ///     c_api_add(…, { data in CallbackBox<Handler>.value(data!)(…) }, data, { CallbackBoxes.release($0) })
 ///
 /// Thread: the box is immutable; any thread may read its value.
+// Unchecked: the base of CallbackBox, passed through C as a context pointer.
 public class AnyCallbackBox: @unchecked Sendable {}
 
+// Unchecked: immutable; its value is a closure C calls back on its own thread.
 public final class CallbackBox<Value>: AnyCallbackBox, @unchecked Sendable {
     public let value: Value
     public init(_ value: Value) { self.value = value }

@@ -2,6 +2,7 @@
 /// pointers and strides. The caller owns the memory and keeps it mapped while drawing.
 ///
 /// Thread: a view of memory; use it on the thread that mapped the frame (the streaming thread).
+// Unchecked: a view of mapped frame memory, used on the thread that mapped it.
 public struct I420Planes: @unchecked Sendable {
     public var y: UnsafeMutablePointer<UInt8>
     public var yStride: Int

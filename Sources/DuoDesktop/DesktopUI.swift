@@ -424,12 +424,14 @@ public final class DesktopUI {
 
     private static let subjectSizeCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { widget, _, data in
         let ui = this(data)
+        // Unchecked: a GtkWidget pointer from GTK's callback, used on the main thread it came on.
         nonisolated(unsafe) let w = widget!.assumingMemoryBound(to: GtkWidget.self)
         MainActor.assumeIsolated { ui.subjectAllocated(w) }
     }
 
     private static let subjectTickCallback: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { w, _, data in
         let ui = this(data)
+        // Unchecked: the tick callback's widget, used on the main thread it came on.
         nonisolated(unsafe) let widget = w
         MainActor.assumeIsolated {
             guard let canvas = ui.subjectCanvas, let widget else { return }
@@ -447,6 +449,7 @@ public final class DesktopUI {
     private static let subjectDrawCallback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { widget, context, data in
         let ui = this(data)
         let scale = Double(gtk_widget_get_scale_factor(widget!.assumingMemoryBound(to: GtkWidget.self)))
+        // Unchecked: the draw callback's cairo context, valid on this main-thread call only.
         nonisolated(unsafe) let cr = context
         MainActor.assumeIsolated {
             guard let canvas = ui.subjectCanvas, let cr else { return }

@@ -61,6 +61,7 @@ public enum GtkMain {
 /// reference: the target owns the tokens, so it outlives every handler.
 ///
 /// Thread: made on the GTK main thread; may be dropped anywhere (GObject's signal calls are thread-safe).
+// Unchecked: a GObject signal handler id and instance pointer; g_signal_handler_disconnect is thread-safe in C.
 final class SignalConnection: @unchecked Sendable {
     private let instance: UnsafeMutableRawPointer
     private let id: gulong

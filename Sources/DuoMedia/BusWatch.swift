@@ -30,6 +30,7 @@ public enum BusEvent: Sendable, Equatable {
 /// until `cancel()` or deinit; both join the thread, so no callback runs after the token is gone.
 ///
 /// Thread: owns one background thread; `handler` is called on it, in bus order.
+// Unchecked: holds a GstBus pointer and its reading thread; the stop flag is locked.
 public final class BusWatch: @unchecked Sendable {
     private let bus: UnsafeMutablePointer<GstBus>
     private let pipelineIdentity: UInt

@@ -8,6 +8,7 @@ import Foundation
 /// and plugged back at another /dev/videoN is the same camera.
 ///
 /// Thread: owned by the run director's actor; `changes()` is called from its ticks.
+// Unchecked: holds the GstDeviceMonitor and its bus as raw C pointers, which Swift cannot prove Sendable; used only on the run director's actor.
 public final class CameraWatch: @unchecked Sendable {
     public enum Change: Sendable, Equatable {
         case added(DiscoveredCamera)

@@ -61,6 +61,7 @@ extension CaptureSession {
     /// director (`loadRecogniser`); attached, it starts in a moment.
     ///
     /// Thread: Sendable; made on any thread, attached on the session actor (once).
+    // Unchecked: holds a GStreamer bin pointer; taken into the graph once, under its NSLock.
     public final class LoadedRecogniser: PreparedRecogniser, @unchecked Sendable {
         let bin: ElementRef
         public let files: VoiceModelFiles

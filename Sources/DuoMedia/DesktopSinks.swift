@@ -6,6 +6,7 @@ import DuoCore
 /// gtk_* call). Holds one reference, handed over to whoever packs the widget into a window.
 ///
 /// Thread: the pointer is only dereferenced on the GTK main thread.
+// Unchecked: a GtkWidget pointer, dereferenced only on the GTK main thread.
 public struct SinkWidget: @unchecked Sendable {
     public let pointer: UnsafeMutableRawPointer
 }
@@ -13,6 +14,7 @@ public struct SinkWidget: @unchecked Sendable {
 /// The graph between being built and being started, for `CaptureSession.start(beforePlaying:)`.
 ///
 /// Thread: used on the session actor, inside `start`.
+// Unchecked: a pipeline pointer handed to the desktop hook inside the session's start, never kept.
 public struct PreparedGraph: @unchecked Sendable {
     let pipeline: ElementRef
 

@@ -6,6 +6,7 @@ import DuoCore
 /// is removed when the token is released.
 ///
 /// Thread: the counter is written by the streaming thread with atomics; `read()` is safe from any thread.
+// Unchecked: a C counter written with atomics on the streaming thread; Swift cannot see the atomics.
 public final class FrameCounter: @unchecked Sendable {
     private let pad: PadRef
     private let storage: UnsafeMutablePointer<DuoFrameCounter>
@@ -45,6 +46,7 @@ public final class FrameCounter: @unchecked Sendable {
 /// streaming thread. The probe (and its retain of the drawer) goes away when the token is released.
 ///
 /// Thread: created and released on the session actor; `drawer.draw` runs on the streaming thread.
+// Unchecked: a pad probe token (C pointers); its drawer runs on the streaming thread, the token lives on the session actor.
 final class FrameDrawerProbe: @unchecked Sendable {
     private let pad: PadRef
     private let probeID: gulong

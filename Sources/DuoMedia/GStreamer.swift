@@ -94,6 +94,7 @@ public enum GStreamer {
 /// One strong reference to a GstElement (a pipeline, a bin or a plain element). Released on deinit.
 ///
 /// Thread: GstElement is thread-safe for the calls made through this type; the wrapper is immutable.
+// Unchecked: wraps a GstElement pointer (GObject refcounting and element calls are thread-safe in C, unseen by Swift).
 public final class ElementRef: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<GstElement>
 
@@ -162,6 +163,7 @@ public final class ElementRef: @unchecked Sendable {
 }
 
 /// One strong reference to a GstPad. Thread: immutable wrapper; pads are thread-safe.
+// Unchecked: wraps a GstPad pointer (thread-safe in C, unseen by Swift).
 public final class PadRef: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<GstPad>
     init(adopting pointer: UnsafeMutablePointer<GstPad>) { self.pointer = pointer }

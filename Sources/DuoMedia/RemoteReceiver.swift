@@ -9,6 +9,7 @@ import Foundation
 ///
 /// Thread: built on the main task; its bus is read on a thread of its own, which restarts the graph;
 /// `framesShown` from any thread.
+// Unchecked: owns a pipeline (C pointers) and a bus thread set once at start; its mutable state is only the thread handle.
 public final class RemoteReceiver: @unchecked Sendable {
     private let pipeline: ElementRef
     private let counter: FrameCounter

@@ -16,6 +16,7 @@ import Foundation
 /// in order; it reports takes on the session's event stream.
 actor TakeRecorder {
     /// One tee feeding a take: the tee's request pad, the bin's ghost sink and the start gate on the pad.
+    // Unchecked: holds GStreamer pad and gate pointers; created and released on the recorder's actor.
     final class TakeInput: @unchecked Sendable {
         let tee: ElementRef
         let teePad: PadRef
@@ -32,6 +33,7 @@ actor TakeRecorder {
         deinit { duo_start_gate_unref(gate) }
     }
 
+    // Unchecked: holds GStreamer element refs and C counters; touched only on the recorder's actor.
     final class ActiveTake: @unchecked Sendable {
         let number: Int
         let path: String

@@ -6,6 +6,7 @@ import DuoCore
 ///
 /// Thread: not thread-safe while being drawn into; once finished it is treated as immutable and may be
 /// read from any thread (the streaming thread reads finished tiles and sprites).
+// Unchecked: a cairo_surface_t pointer, immutable once finished.
 public final class CairoImage: @unchecked Sendable {
     let surface: OpaquePointer
     public let width: Int

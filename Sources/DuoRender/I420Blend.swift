@@ -3,6 +3,7 @@ import DuoCore
 /// An owned I420 image (tightly packed planes): prompt tiles in the camera's format, and test frames.
 ///
 /// Thread: mutable while built off the streaming thread; immutable afterwards and then readable anywhere.
+// Unchecked: pixel memory mutable while built, immutable once shared; Swift cannot express "frozen after build".
 public final class I420Image: @unchecked Sendable {
     public let width: Int, height: Int
     public let chromaWidth: Int, chromaHeight: Int

@@ -64,6 +64,7 @@ func configureFontOptions(_ context: OpaquePointer) {
 ///
 /// Thread: built off the streaming thread (it costs time proportional to the script). Its Pango objects are
 /// used only under `lock` (Pango layouts are not thread-safe); the streaming thread never touches it.
+// Unchecked: Pango objects (C pointers) used only under its lock.
 public final class PromptLayout: @unchecked Sendable {
     struct Line {
         let line: UnsafeMutablePointer<PangoLayoutLine>

@@ -11,6 +11,7 @@ import DuoCore
 /// Thread: `prepare` renders tiles and runs OFF the streaming thread (a background queue, or the caller
 /// in offline rendering). `tile(_:)` is what the streaming thread calls: a lock-protected dictionary read
 /// that never renders; a tile that is not ready yet reads as nil and the frame shows the background there.
+// Unchecked: its tile dictionary is lock-protected; the Cairo surfaces it hands out are immutable once rendered.
 public final class PromptStrip: @unchecked Sendable {
     public enum Format: Sendable { case argb, i420 }
 
@@ -19,6 +20,7 @@ public final class PromptStrip: @unchecked Sendable {
     /// Tiles kept around the window; older ones are evicted.
     static let keepBehind = 3, keepAhead = 8
 
+    // Unchecked: a rendered Cairo image, never drawn into again.
     final class Tile: @unchecked Sendable {
         let argb: CairoImage?
         let i420: I420Image?

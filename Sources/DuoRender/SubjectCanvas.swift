@@ -9,6 +9,7 @@ import DuoCore
 ///
 /// Thread: the GTK main thread (the window's tick and draw callbacks). Scenes come from the overlay, which
 /// builds them off this thread; `now` reads the pipeline's running time.
+// Unchecked: used on the GTK main thread only; made elsewhere and handed over once.
 public final class SubjectCanvas: @unchecked Sendable {
     /// What the window must redraw after a tick.
     public enum Redraw: Equatable, Sendable {

@@ -61,6 +61,7 @@ extension SubjectScene {
 ///
 /// Thread: `update` from any thread (the session actor); `draw` on the streaming thread; scene building
 /// and tile rendering on `work`, a private serial queue.
+// Unchecked: scene swapped under a lock; building happens on its private serial queue.
 public final class SubjectOverlay: @unchecked Sendable {
     public let profile: DisplayProfile
     /// How scenes are drawn: `.i420` into video frames (headless), `.argb` with Cairo (the subject window).
