@@ -28,14 +28,14 @@ struct Run {
     let stderr: String
 }
 
-func duoCapture(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-    // duo-capture with the test hub registered (test cameras, fault commands); the install tests and
-    // TestHubTests run the product itself.
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("duo-capture-testhub")
+/// Runs a built binary to its end: by default duo-capture with the test hub registered (test cameras,
+/// fault commands); `product: "duo-capture"` runs the program users install.
+func duoCapture(_ arguments: [String], environment: [String: String] = [:], product: String = "duo-capture-testhub") throws -> Run {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(product)
     let process = Process()
     process.executableURL = FileManager.default.fileExists(atPath: binary.path)
         ? binary
-        : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/duo-capture-testhub")
+        : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/\(product)")
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env.removeValue(forKey: "DISPLAY")

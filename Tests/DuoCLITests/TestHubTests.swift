@@ -27,43 +27,18 @@ final class TestHubTests: XCTestCase {
     /// The installed program is the product: a fault command is an unknown command, and DUO_TEST_CAMERAS
     /// adds no camera. (The same lines work in duo-capture-testhub, which the rest of the suite runs.)
     func testTheProductBinaryHasNoTestHub() throws {
-        let product = productBinary()
         let dir = try scratchDirectory(self)
         let timeline = "\(dir)/t.jsonl"
         try #"{"at": 0.2, "cmd": "unplug", "camera": "A"}"#.write(toFile: timeline, atomically: true, encoding: .utf8)
-        let run = try runBinary(product, ["--headless", "--source", "videotestsrc", "--duration", "0.5", "--timeline", timeline])
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--duration", "0.5", "--timeline", timeline], product: "duo-capture")
         XCTAssertEqual(run.status, 65, "a timeline with a hub command is a bad input file for the product: \(run.stderr)")
         XCTAssertTrue(run.stderr.contains("unknown command \"unplug\""), run.stderr)
         try FileManager.default.createDirectory(atPath: "\(dir)/cameras", withIntermediateDirectories: true)
         try "name=Hub Cam\nserial=HUB-1\ncaps=video/x-raw,format=YUY2,width=320,height=240,framerate=30/1\npattern=ball\n"
             .write(toFile: "\(dir)/cameras/cam.camera", atomically: true, encoding: .utf8)
-        let cameras = try runBinary(product, ["cameras"], environment: ["DUO_TEST_CAMERAS": "\(dir)/cameras"])
+        let cameras = try duoCapture(["cameras"], environment: ["DUO_TEST_CAMERAS": "\(dir)/cameras"], product: "duo-capture")
         XCTAssertFalse(cameras.stdout.contains("HUB-1"), "the product lists no test camera: \(cameras.stdout)")
-        let hub = try runBinary(productBinary(named: "duo-capture-testhub"), ["cameras"], environment: ["DUO_TEST_CAMERAS": "\(dir)/cameras"])
+        let hub = try duoCapture(["cameras"], environment: ["DUO_TEST_CAMERAS": "\(dir)/cameras"])
         XCTAssertTrue(hub.stdout.contains("id:HUB-1"), "the test hub lists it: \(hub.stdout)")
-    }
-
-    private func productBinary(named name: String = "duo-capture") -> String {
-        let next = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
-        if FileManager.default.fileExists(atPath: next.path) { return next.path }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/\(name)").path
-    }
-
-    private func runBinary(_ path: String, _ args: [String], environment: [String: String] = [:]) throws -> Run {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "DISPLAY")
-        for (k, v) in environment { env[k] = v }
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 }
