@@ -260,7 +260,7 @@ actor RunDirector {
     /// Starts the graph, carries out inputs until the run ends, then finishes it. Signals, quit and the
     /// control socket are honoured from the first instant, also while the graph is still starting.
     func run() async -> RunOutcome {
-        let capture = self.capture, sink = inputSink, urgent = urgentEnd
+        let capture = self.capture, sink = inputSink
         let starting = Task {
             do throws(DuoError) {
                 try await capture.startCapture()
@@ -271,7 +271,7 @@ actor RunDirector {
         }
         let sessionEvents = Task { for await event in capture.events { sink.yield(.session(event)) } }
         for await input in inputs {
-            if let end = urgent.value { self.end(end) } else { await process(input) }
+            await process(input)   // an end that arrived is taken first there
             if endReason != nil { break }
         }
         let outcome = await finish()

@@ -1,4 +1,5 @@
 import DuoCore
+import DuoPlatform
 import Foundation
 
 /// Voice-follow's cached model files (`<hash>.lm`, `<hash>.dict` and `<hash>.sum`, their checksums) in
@@ -36,7 +37,7 @@ enum VoiceModelCache {
         let entries = [(files.languageModel, languageModelLimit), (files.dictionary, dictionaryLimit), (sumFile, sumLimit)]
         var contents: [[UInt8]] = []
         for (path, limit) in entries {
-            switch readRegular(path, limit: limit) {
+            switch CacheFile.readRegular(path, limit: limit) {
             case .success(let bytes): contents.append(bytes)
             case .failure(.absent): return .absent
             case .failure(.unusable(let why)): return .damaged("\((path as NSString).lastPathComponent) \(why)")
@@ -58,10 +59,10 @@ enum VoiceModelCache {
         let lm = Array(arpa.utf8), dict = Array(dictionary.utf8)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try replace(sumPath(files), with: [])   // no checksum while the files change
-            try replace(files.languageModel, with: lm)
-            try replace(files.dictionary, with: dict)
-            try replace(sumPath(files), with: Array(sumText(languageModel: lm, dictionary: dict).utf8))
+            try CacheFile.replace(sumPath(files), with: [])   // no checksum while the files change
+            try CacheFile.replace(files.languageModel, with: lm)
+            try CacheFile.replace(files.dictionary, with: dict)
+            try CacheFile.replace(sumPath(files), with: Array(sumText(languageModel: lm, dictionary: dict).utf8))
         } catch {
             throw .runtime("cannot write voice-follow's model to \(directory); set XDG_CACHE_HOME to a writable folder")
         }
@@ -69,7 +70,7 @@ enum VoiceModelCache {
 
     /// Forgets the cached model (its checksum): the next run with this script builds it again.
     static func forget(_ files: VoiceModelFiles) {
-        unlink(sumPath(files))
+        try? FileManager.default.removeItem(atPath: sumPath(files))
     }
 
     static func sumText(languageModel: [UInt8], dictionary: [UInt8]) -> String {
@@ -87,43 +88,6 @@ enum VoiceModelCache {
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
-    enum ReadProblem: Error { case absent, unusable(String) }
-
-    /// The bytes of `path` if it is a regular file (not a link) of at most `limit` bytes. Opened without
-    /// following links and without blocking, so a FIFO swapped in after the look is not waited on.
-    static func readRegular(_ path: String, limit: Int) -> Result<[UInt8], ReadProblem> {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            return .failure(errno == ENOENT ? .absent : .unusable("cannot be read (\(String(cString: strerror(errno))))"))
-        }
-        func kind(_ mode: mode_t) -> String? {
-            switch mode & S_IFMT {
-            case S_IFREG: nil
-            case S_IFLNK: "is a symbolic link"
-            case S_IFDIR: "is a folder"
-            case S_IFIFO: "is a FIFO"
-            default: "is not a regular file"
-            }
-        }
-        if let why = kind(info.st_mode) { return .failure(.unusable(why)) }
-        guard Int(info.st_size) <= limit else { return .failure(.unusable("is too large (\(info.st_size) bytes)")) }
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(.unusable("cannot be opened (\(String(cString: strerror(errno))))")) }
-        defer { close(fd) }
-        guard fstat(fd, &info) == 0, kind(info.st_mode) == nil else { return .failure(.unusable("is not a regular file")) }
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        var count = 0
-        while count <= limit {
-            let n = bytes[count...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { return .failure(.unusable("cannot be read (\(String(cString: strerror(errno))))")) }
-            if n == 0 { break }
-            count += n
-        }
-        guard count <= limit else { return .failure(.unusable("is too large")) }
-        return .success(Array(bytes[..<count]))
     }
 
     /// What is wrong with an ARPA language model (nil: it is well formed): `\data\` and its `ngram N=count`
@@ -187,30 +151,5 @@ enum VoiceModelCache {
             words += 1
         }
         return words > 0 ? nil : "is empty"
-    }
-
-    /// Writes `bytes` beside `path` and renames it into place (a link, FIFO or folder there is replaced,
-    /// never written through).
-    private static func replace(_ path: String, with bytes: [UInt8]) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        let temporary = "\(directory)/.\((path as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission) }
-        var written = 0
-        let ok: Bool = bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { return false }
-                written += n
-            }
-            return true
-        }
-        guard ok, close(fd) == 0 else { unlink(temporary); throw CocoaError(.fileWriteUnknown) }
-        if rename(temporary, path) != 0 {
-            // A folder (or anything rename cannot replace) in the way: removed, then renamed again.
-            try? FileManager.default.removeItem(atPath: path)
-            guard rename(temporary, path) == 0 else { unlink(temporary); throw CocoaError(.fileWriteUnknown) }
-        }
     }
 }

@@ -48,7 +48,6 @@ public struct CameraHealth: Sendable, Equatable {
 
     /// The frames of the camera on the air (what the selector passes): a single camera's frames coming
     /// back restore it; silence past `stallTimeout` after its first frame loses the camera on the air.
-    /// Returns the new frame count's time of progress too, for the frames-flowing fact.
     public mutating func observeActive(frames: Int64, active: Int, at now: Int64) -> Decision? {
         if frames != activeFrames {
             activeFrames = frames
@@ -110,7 +109,7 @@ public struct CameraHealth: Sendable, Equatable {
         if plugged { heldOut.remove(index) } else { heldOut.insert(index) }
     }
 
-    /// The device monitor saw camera `index`'s device go: lose it (once), with `reason`.
+    /// The device monitor saw camera `index`'s device go: true the first time (then lose it).
     public mutating func deviceRemoved(_ index: Int) -> Bool {
         gone.insert(index).inserted
     }

@@ -31,11 +31,12 @@ public struct FaultRouting: Sendable, Equatable {
 
     public init() {}
 
-    /// The names that mark side branches: a take's bin `takeN`; a remote display's bin `remoteN_bin`
-    /// and its elements `remoteN_…`; a recogniser's bin `voiceN` and its elements `voice_…`.
+    /// The names that mark side branches, given to their bins where they are made: a take's `takeN`; a
+    /// remote display's `remoteN_binG` (one per attach: its elements are `remoteN_…`); a recogniser's
+    /// `voice_TAG`.
     public static func takeBin(_ number: Int) -> String { "take\(number)" }
-    public static func remoteBin(_ index: Int) -> String { "remote\(index)_bin" }
-    public static func recogniserBin(_ generation: Int) -> String { "voice\(generation)" }
+    public static func remoteBin(_ index: Int, attach: Int) -> String { "\(GraphElement.remote(index))_bin\(attach)" }
+    public static func recogniserBin(_ tag: String) -> String { "voice_\(tag)" }
 
     /// The owner of a failure posted by `element` inside the bins `ancestors` (innermost first, the
     /// pipeline itself excluded). `playing`: a camera's error before the graph plays is the graph's (the

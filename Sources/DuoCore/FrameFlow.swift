@@ -40,7 +40,4 @@ public struct FrameFlow: Sendable, Equatable {
         if next { everFlowed = true }
         return next
     }
-
-    /// When the last new frame was seen (nil: none yet).
-    public var lastFrame: Int64? { lastFrameAt }
 }

@@ -4,7 +4,7 @@
 /// connect, say); the run director does the asking off its actor and carries the rest out.
 ///
 /// Thread: value type; owned by the run director's actor. Time is a parameter (pipeline running time, ns).
-public struct RemoteRoster: Sendable, Equatable {
+public struct RemoteRoster: Sendable {
     /// Why a display is not shown, and how soon it is asked again.
     public enum Away: String, Sendable {
         /// Its branch could not be attached.
@@ -42,11 +42,6 @@ public struct RemoteRoster: Sendable, Equatable {
     private var said: [Int: String] = [:]
 
     public init(listening: [Bool]) { self.listening = listening }
-
-    public static func == (a: RemoteRoster, b: RemoteRoster) -> Bool {
-        a.listening == b.listening && a.askAt == b.askAt && a.asking == b.asking && a.said == b.said
-            && a.connected.mapValues { [$0.width, $0.height] } == b.connected.mapValues { [$0.width, $0.height] }
-    }
 
     public var count: Int { listening.count }
     public var connectedCount: Int { connected.count }

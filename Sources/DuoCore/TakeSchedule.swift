@@ -4,7 +4,7 @@
 /// port and reports back with `began`, `beginFailed` and `ended`.
 ///
 /// Thread: value type; owned by the run director's actor. Time is a parameter (pipeline running time, ns).
-public struct TakeSchedule: Sendable, Equatable {
+public struct TakeSchedule: Sendable {
     /// A countdown running for take `take`, which starts at `end`.
     public struct Countdown: Sendable, Equatable {
         public let take: Int
@@ -53,11 +53,6 @@ public struct TakeSchedule: Sendable, Equatable {
         self.countdown = countdown
         self.attachLead = attachLead
         self.duration = duration
-    }
-
-    public static func == (a: TakeSchedule, b: TakeSchedule) -> Bool {
-        a.pending == b.pending && a.current == b.current && a.nextTake == b.nextTake && a.runEnd == b.runEnd
-            && a.splitting == b.splitting && a.group?.id == b.group?.id && a.group?.files == b.group?.files
     }
 
     public var isBusy: Bool { pending != nil || current != nil }

@@ -78,7 +78,7 @@ extension CaptureSession {
     /// pocketsphinx cannot load (its error goes to no bus) throws a voice-follow error and nothing else
     /// is touched. Thread: any (the voice model's builder, a detached task; the session at start).
     public nonisolated static func loadRecogniser(_ files: VoiceModelFiles, plan: GraphPlan) throws(DuoError) -> LoadedRecogniser {
-        let name = "voice_" + UUID().uuidString.prefix(8).lowercased()
+        let name = FaultRouting.recogniserBin(String(UUID().uuidString.prefix(8).lowercased()))
         let bin = try TakeRecorder.parseBin(try plan.voiceDescription(files), name: name, what: "the voice-follow branch",
                                             file: "voice-follow.gst")
         // sphinxbase's own log (its whole configuration, at every start) stays off stderr.
@@ -110,7 +110,7 @@ extension CaptureSession {
         let name = GraphElement.remote(index)
         let branch = try attachBranch(try plan.remoteDescription(name: name, address: address, width: width, height: height,
                                                                  passphrase: passphrase, latencyMilliseconds: latencyMilliseconds),
-                                      name: "\(name)_bin\(remoteGenerations)", first: GraphElement.remoteQueue.forRemote(index), last: GraphElement.remoteSink.forRemote(index), to: t, in: p,
+                                      name: FaultRouting.remoteBin(index, attach: remoteGenerations), first: GraphElement.remoteQueue.forRemote(index), last: GraphElement.remoteSink.forRemote(index), to: t, in: p,
                                       what: "the remote display branch", file: "remote-subject.gst")
         if let pad = branch.bin.child(named: GraphElement.remoteView.forRemote(index))?.staticPad("src") {
             remoteDrawers[index] = FrameDrawerProbe(pad: pad, drawer: drawer)

@@ -142,7 +142,7 @@ actor TakeRecorder {
         let p = pipeline, t = tee
         takeCount = requestedNumber ?? (takeCount + 1)
         let number = takeCount
-        let bin = try Self.parseBin(try plan.recordDescription(location: path, format: format), name: "take\(number)")
+        let bin = try Self.parseBin(try plan.recordDescription(location: path, format: format), name: FaultRouting.takeBin(number))
         guard let queue = bin.child(.recordQueue), let queueSink = queue.staticPad("sink"),
               let sink = bin.child(.recordSink) else {
             throw .input("pipeline file record.gst must keep the elements named record_queue and record_sink")

@@ -17,11 +17,16 @@ import Foundation
 //       {"cmd":"unplug","monitor":"subject"} / {"cmd":"replug",…}        the desktop's subject monitor
 //       {"cmd":"rotate","camera":"A","degrees":90}                      a camera turned in its mount
 
-/// Registers the test hub. Call once, first thing.
+/// Registers the test hub, first thing; a second call does nothing.
 ///
-/// Thread: the main task, before anything starts.
+/// Thread: the main task (or a test), before anything starts.
 public enum TestHub {
+    private static let installed = Locked(false)
+
     public static func install() {
+        var first = false
+        installed.update { done in first = !done; done = true }
+        guard first else { return }
         let env = ProcessInfo.processInfo.environment
         if let folder = env["DUO_TEST_CAMERAS"], !folder.isEmpty {
             MediaHooks.setups.update { $0.append { _ = duo_register_test_cameras(folder) } }
