@@ -159,6 +159,7 @@ enum CamerasCommand {
 /// Thread: main task; synchronous (decodes on GStreamer threads and waits).
 enum InspectCommand {
     struct Report: Encodable {
+        struct File: Encodable {
         let file: String
         let videoFrames: Int64
         let width: Int?
@@ -167,9 +168,15 @@ enum InspectCommand {
         let videoSeconds: Double
         let audioBuffers: Int64
         let containerSeconds: Double?
-        /// Largest and smallest step between decoded frames' timestamps, ms.
-        let maxGapMs: Double
-        let minGapMs: Double?
+        }
+        let file: File
+        /// Largest and smallest step between decoded frames' timestamps (`maxGapMs`, `minGapMs`), encoded
+        /// flat with the file's keys; no `dropped`, as a file alone has no nominal rate.
+        let timing: FrameTiming
+        func encode(to encoder: Encoder) throws {
+            try file.encode(to: encoder)
+            try timing.encode(to: encoder)
+        }
     }
 
     static func run(_ arguments: [String]) throws(DuoError) -> String {
@@ -179,14 +186,11 @@ enum InspectCommand {
             throw .usage("inspect needs exactly one file: duo-capture inspect FILE.mkv [--json]")
         }
         let d = try MediaInspector.decode(path)
-        var seconds = 0.0
-        if let first = d.video.firstPTS, let last = d.video.lastPTS, d.video.frames > 1 {
-            seconds = Double(last - first) / 1e9 * Double(d.video.frames) / Double(d.video.frames - 1)
-        }
-        let r = Report(file: path, videoFrames: d.video.frames, width: d.width, height: d.height,
-                       firstFrameIsKeyframe: d.encodedVideo.firstIsKeyframe, videoSeconds: seconds,
-                       audioBuffers: d.audio.frames, containerSeconds: d.duration.map { Double($0) / 1e9 },
-                       maxGapMs: Double(d.video.maxGap) / 1e6, minGapMs: d.video.minGap.map { Double($0) / 1e6 })
+        let seconds = FrameTiming.spanSeconds(d.video)
+        let r = Report(file: .init(file: path, videoFrames: d.video.frames, width: d.width, height: d.height,
+                                   firstFrameIsKeyframe: d.encodedVideo.firstIsKeyframe, videoSeconds: seconds,
+                                   audioBuffers: d.audio.frames, containerSeconds: d.duration.map { Double($0) / 1e9 }),
+                       timing: d.video.timing(interval: nil))
         if json {
             let e = JSONEncoder()
             e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

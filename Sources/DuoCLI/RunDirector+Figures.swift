@@ -22,9 +22,9 @@ extension RunDirector {
                                "mirror": "\(s.mirror.horizontal ? "h" : "")\(s.mirror.vertical ? "v" : "")",
                                "cameraFrames": counts.camera.frames, "operatorFrames": counts.operatorView.frames,
                                "subjectFrames": counts.subjectView.frames, "recording": current != nil,
-                               "cameraDropped": RunSummary.branch(counts.camera, interval: interval).dropped,
-                               "previewSkipped": RunSummary.branch(counts.operatorView, interval: interval).dropped,
-                               "subjectSkipped": RunSummary.branch(counts.subjectView, interval: interval).dropped,
+                               "cameraDropped": counts.camera.dropped(interval: interval),
+                               "previewSkipped": counts.operatorView.dropped(interval: interval),
+                               "subjectSkipped": counts.subjectView.dropped(interval: interval),
                                "fontSize": s.fontSize])
     }
 
@@ -54,9 +54,9 @@ extension RunDirector {
             f.follow = p.follow.map { f in f.state == .following && f.word != nil ? "following '\(f.word!)'" : f.stateName }
             f.notes = p.notes
         }
-        f.cameraDropped = RunSummary.branch(counts.camera, interval: interval).dropped
-        f.previewSkipped = RunSummary.branch(counts.operatorView, interval: interval).dropped
-        f.subjectSkipped = RunSummary.branch(counts.subjectView, interval: interval).dropped
+        f.cameraDropped = counts.camera.dropped(interval: interval)
+        f.previewSkipped = counts.operatorView.dropped(interval: interval)
+        f.subjectSkipped = counts.subjectView.dropped(interval: interval)
         f.audioPeakDB = audioPeak
         f.scriptProblems = presenter.scriptProblems.count
         face.show(f)

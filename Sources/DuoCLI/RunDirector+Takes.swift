@@ -105,7 +105,7 @@ extension RunDirector {
         sidecars.ended(result, markers: markers, interruptions: interruptions, segments: plan.individual ? takes.finishedSegments : nil)
         if let failure = result.failure { notify(failure.message, .plain) }
         let kept = files.exists(result.path)
-        let dropped = RunSummary.branch(result.frames, interval: plan.format.frameRate.frameDurationNanoseconds).dropped
+        let dropped = result.frames.dropped(interval: plan.format.frameRate.frameDurationNanoseconds)
         events.emit("take-ended", ["take": result.number, "file": result.path, "frames": result.frames.frames, "dropped": dropped,
                                    "kept": kept, "empty": result.empty, "error": result.failure?.message ?? NSNull()])
         log("duo-capture: take \(result.number) ended: \(kept ? result.path : "nothing kept"), \(result.frames.frames) frames, \(dropped) dropped"

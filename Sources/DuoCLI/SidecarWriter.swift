@@ -73,7 +73,7 @@ final class SidecarWriter: Sendable {
         s.ended = TakeSidecar.timestamp(result.endDate)
         s.complete = result.failure == nil
         s.frames = result.frames.frames
-        s.droppedFrames = RunSummary.branch(result.frames, interval: interval).dropped
+        s.droppedFrames = result.frames.dropped(interval: interval)
         s.durationSeconds = Double(result.frames.frames) * Double(interval) / 1e9
         s.startLatencyMs = result.startLatency.map { Double($0) / 1e6 }
         s.audio?.buffers = result.audio?.frames

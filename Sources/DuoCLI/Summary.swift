@@ -23,15 +23,28 @@ struct RunSummary: Encodable {
         /// First recorded frame after the countdown's end, ms (capture timestamps).
         let startLatencyMs: Double?
         let audioBuffers: Int64?
-        let dropped: Int64
-        /// Largest step between recorded frames' timestamps, ms (one frame interval when nothing was lost).
-        let maxGapMs: Double
-        /// Smallest step, ms (under half an interval: two frames nearly at once).
-        let minGapMs: Double?
+        /// Dropped frames and the largest and smallest steps between recorded frames, encoded flat
+        /// (`dropped`, `maxGapMs`, `minGapMs`) with the take's other keys.
+        let timing: FrameTiming
+        var dropped: Int64 { timing.dropped ?? 0 }
         /// Caps changes that reached the recording (a virtual-camera swap must cause none).
         let capsChanges: Int64
         let swaps: Int
         let error: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case number, file, frames, durationSeconds, startLatencyMs, audioBuffers, capsChanges, swaps, error
+        }
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(number, forKey: .number); try c.encode(file, forKey: .file); try c.encode(frames, forKey: .frames)
+            try c.encode(durationSeconds, forKey: .durationSeconds)
+            try c.encodeIfPresent(startLatencyMs, forKey: .startLatencyMs)
+            try c.encodeIfPresent(audioBuffers, forKey: .audioBuffers)
+            try c.encode(capsChanges, forKey: .capsChanges); try c.encode(swaps, forKey: .swaps)
+            try c.encodeIfPresent(error, forKey: .error)
+            try timing.encode(to: encoder)
+        }
     }
     let source: String
     let format: String
@@ -75,15 +88,11 @@ struct RunSummary: Encodable {
         return Take(number: r.number, file: r.path, frames: r.frames.frames,
                     durationSeconds: Double(r.frames.frames) / plan.format.frameRate.value,
                     startLatencyMs: r.startLatency.map { Double($0) / 1e6 }, audioBuffers: r.audio?.frames,
-                    dropped: branch(r.frames, interval: interval).dropped, maxGapMs: Double(r.frames.maxGap) / 1e6,
-                    minGapMs: r.frames.minGap.map { Double($0) / 1e6 },
-                    capsChanges: r.frames.capsChanges, swaps: r.swaps.count, error: r.failure?.message)
+                    timing: r.frames.timing(interval: interval), capsChanges: r.frames.capsChanges, swaps: r.swaps.count, error: r.failure?.message)
     }
 
     static func branch(_ c: FrameCount, interval: Int64) -> Branch {
-        guard let first = c.firstPTS, let last = c.lastPTS, c.frames > 0 else { return Branch(frames: c.frames, dropped: 0) }
-        let expected = Int64((Double(max(0, last - first - c.shutSpan)) / Double(interval)).rounded()) + 1
-        return Branch(frames: c.frames, dropped: max(0, expected - c.frames))
+        Branch(frames: c.frames, dropped: c.dropped(interval: interval))
     }
 
     var text: String {
