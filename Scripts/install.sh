@@ -24,7 +24,9 @@ if ! command -v help2man >/dev/null; then
   $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends help2man
 fi
 if [[ -z "$bin" ]]; then
-  swift build -c release --product duo-capture
+  # Swift's runtime linked in, as the .deb ships it: one binary that starts ~15 ms sooner (fewer
+  # shared objects to map and relocate) and does not break when the toolchain moves.
+  swift build -c release --product duo-capture --static-swift-stdlib
   bin="$(swift build -c release --show-bin-path)/duo-capture"
 fi
 [[ -x "$bin" ]] || { echo "install.sh: $bin is not an executable duo-capture" >&2; exit 66; }

@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/install-deps.sh >&2
-swift build -c release --product duo-capture >&2
+swift build -c release --product duo-capture --static-swift-stdlib >&2
 exec .build/release/duo-capture "$@"

@@ -219,6 +219,15 @@ public final class SubjectScene: @unchecked Sendable {
     }
 
     /// What a frame at pipeline time `time` shows, back to front.
+    /// "mm:ss", or "h:mm:ss" from an hour on. Built by hand: this runs for every subject frame on the
+    /// streaming thread, where `String(format:)` (Foundation's formatter, boxed arguments) cost about as
+    /// much as drawing the frame's text.
+    static func recordingClock(_ elapsed: Int) -> String {
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return elapsed >= 3600 ? "\(elapsed / 3600):\(two(elapsed / 60 % 60)):\(two(elapsed % 60))"
+                               : "\(two(elapsed / 60)):\(two(elapsed % 60))"
+    }
+
     func items(at time: Int64) -> [OverlayItem] {
         let vm = viewModel
         guard vm.kind != .off else { return [] }
@@ -247,9 +256,7 @@ public final class SubjectScene: @unchecked Sendable {
         }
 
         if let elapsed = vm.recordingElapsedSeconds(at: time) {
-            let clock = elapsed >= 3600
-                ? String(format: "%ld:%02ld:%02ld", elapsed / 3600, elapsed / 60 % 60, elapsed % 60)
-                : String(format: "%02ld:%02ld", elapsed / 60, elapsed % 60)
+            let clock = Self.recordingClock(elapsed)
             let glyphs = clock.compactMap { digits[$0] }
             let advance = Double(digits["0"]!.width)
             let gap = labelFontSize * 0.4
