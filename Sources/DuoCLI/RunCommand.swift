@@ -128,9 +128,9 @@ struct HeadlessRun: RunKind {
 
 /// Turns POSIX signals into callbacks on a dispatch queue, instead of the default abrupt exit.
 ///
-/// Thread: handlers run on a private serial queue.
-// Unchecked: DispatchSourceSignal is not Sendable on Linux; the sources are made once and cancelled once.
-final class SignalWatch: @unchecked Sendable {
+/// Thread: made and cancelled on the task that runs the command (not Sendable: it never leaves it);
+/// handlers run on a private serial queue.
+final class SignalWatch {
     private var sources: [DispatchSourceSignal] = []
     private let queue = DispatchQueue(label: "duo-capture.signals")
 

@@ -4,23 +4,20 @@
 ///     let data = CallbackBox(handler).retainedPointer()          // +1, owned by the C side
 ///     c_api_add(…, { data in CallbackBox<Handler>.value(data!)(…) }, data, { CallbackBoxes.release($0) })
 ///
-/// Thread: the box is immutable; any thread may read its value.
-// Unchecked: the base of CallbackBox, passed through C as a context pointer.
-public class AnyCallbackBox: @unchecked Sendable {}
-
-// Unchecked: immutable; its value is a closure C calls back on its own thread.
-public final class CallbackBox<Value>: AnyCallbackBox, @unchecked Sendable {
+/// Thread: any; the box is immutable and its value Sendable, so C may call back on any thread.
+public final class CallbackBox<Value: Sendable>: Sendable {
     public let value: Value
     public init(_ value: Value) { self.value = value }
 
     /// A +1 reference for C to hold; `CallbackBoxes.release` (the destroy-notify) gives it back.
     public func retainedPointer() -> UnsafeMutableRawPointer {
-        Unmanaged.passRetained(self as AnyCallbackBox).toOpaque()
+        Unmanaged.passRetained(self).toOpaque()
     }
 
-    /// The value behind a pointer made by `retainedPointer`, without touching the reference count.
+    /// The value behind a pointer made by `retainedPointer`, without touching the reference count. The
+    /// caller names the same `Value` it boxed (each C callback sits next to the line that boxed it).
     public static func value(_ pointer: UnsafeRawPointer) -> Value {
-        (Unmanaged<AnyCallbackBox>.fromOpaque(pointer).takeUnretainedValue() as! CallbackBox<Value>).value
+        Unmanaged<CallbackBox<Value>>.fromOpaque(pointer).takeUnretainedValue().value
     }
 }
 
@@ -28,6 +25,7 @@ public final class CallbackBox<Value>: AnyCallbackBox, @unchecked Sendable {
 public enum CallbackBoxes {
     /// The destroy-notify for every `CallbackBox.retainedPointer()`: releases C's reference.
     public static func release(_ pointer: UnsafeMutableRawPointer?) {
-        if let pointer { Unmanaged<AnyCallbackBox>.fromOpaque(pointer).release() }
+        // Any box: releasing needs no more than its being a Swift object.
+        if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
     }
 }

@@ -10,7 +10,9 @@ public final class Locked<Value: Sendable>: Sendable {
     public init(_ value: Value) { mutex = Mutex(value) }
     public var value: Value { mutex.withLock { $0 } }
     public func set(_ value: Value) { mutex.withLock { $0 = value } }
-    public func update(_ body: (inout Value) -> Void) { mutex.withLock { body(&$0) } }
+    /// Reads and changes the value in one step; returns what `body` returns.
+    @discardableResult
+    public func update<Result: Sendable>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
 }
 
 /// A flag set once, read from another thread.

@@ -1,9 +1,9 @@
 /// Raw I420 (YUV 4:2:0, three planes) frame memory, as a GStreamer `GstVideoFrame` maps it: plane
 /// pointers and strides. The caller owns the memory and keeps it mapped while drawing.
 ///
-/// Thread: a view of memory; use it on the thread that mapped the frame (the streaming thread).
-// Unchecked: a view of mapped frame memory, used on the thread that mapped it.
-public struct I420Planes: @unchecked Sendable {
+/// Thread: a view of memory; use it on the thread that mapped the frame (the streaming thread). Not
+/// Sendable: it must never outlive the draw call it was handed to.
+public struct I420Planes {
     public var y: UnsafeMutablePointer<UInt8>
     public var yStride: Int
     public var u: UnsafeMutablePointer<UInt8>

@@ -30,27 +30,24 @@ public enum BusEvent: Sendable, Equatable {
 /// until `cancel()` or deinit; both join the thread, so no callback runs after the token is gone.
 ///
 /// Thread: owns one background thread; `handler` is called on it, in bus order.
-// Unchecked: holds a GstBus pointer and its reading thread; the stop flag is locked.
-public final class BusWatch: @unchecked Sendable {
-    private let bus: UnsafeMutablePointer<GstBus>
+public final class BusWatch: Sendable {
+    private let busHandle: MTSafePointer<GstBus>
+    private var bus: UnsafeMutablePointer<GstBus> { busHandle.raw }
     private let pipelineIdentity: UInt
     private let handler: @Sendable (BusEvent) -> Void
-    private let stopFlag = Lock()
-    private var stopped = false
+    private let stopped = StopFlag(false)
     private let finished = DispatchSemaphore(value: 0)
-    private var thread: Thread?
 
     init(pipeline: ElementRef, handler: @escaping @Sendable (BusEvent) -> Void) {
-        bus = gst_element_get_bus(pipeline.pointer)
+        busHandle = MTSafePointer(gst_element_get_bus(pipeline.pointer))
         pipelineIdentity = pipeline.identity
         self.handler = handler
         let t = Thread { [unowned self] in self.run() }
         t.name = "duo-capture bus"
-        thread = t
         t.start()
     }
 
-    private var isStopped: Bool { stopFlag.withLock { stopped } }
+    private var isStopped: Bool { stopped.value }
 
     private func run() {
         while !isStopped {
@@ -117,11 +114,11 @@ public final class BusWatch: @unchecked Sendable {
 
     /// Stops reading and waits for the bus thread to finish. Idempotent.
     public func cancel() {
-        let first = stopFlag.withLock { () -> Bool in
+        let first = stopped.update { stopped -> Bool in
             defer { stopped = true }
             return !stopped
         }
-        if first, thread != nil { finished.wait() }
+        if first { finished.wait() }
     }
 
     deinit {

@@ -7,18 +7,20 @@ import Foundation
 /// read when the run looks (no thread of its own). A change is told by identity, so a camera pulled out
 /// and plugged back at another /dev/videoN is the same camera.
 ///
-/// Thread: owned by the run director's actor; `changes()` is called from its ticks.
-// Unchecked: holds the GstDeviceMonitor and its bus as raw C pointers, which Swift cannot prove Sendable; used only on the run director's actor.
-public final class CameraWatch: @unchecked Sendable {
+/// Thread: owned by the run director's actor; `changes()` is called from its ticks (any thread is safe).
+public final class CameraWatch: Sendable {
     public enum Change: Sendable, Equatable {
         case added(DiscoveredCamera)
         case removed(DiscoveredCamera)
     }
 
-    private let monitor: UnsafeMutablePointer<GstDeviceMonitor>
-    private let bus: UnsafeMutablePointer<GstBus>
+    private let monitorHandle: MTSafePointer<GstDeviceMonitor>
+    private let busHandle: MTSafePointer<GstBus>
+    private var monitor: UnsafeMutablePointer<GstDeviceMonitor> { monitorHandle.raw }
+    private var bus: UnsafeMutablePointer<GstBus> { busHandle.raw }
+    private let seen = Locked<[String: DiscoveredCamera]>([:])
     /// The cameras present at the last look, by identity.
-    public private(set) var present: [String: DiscoveredCamera] = [:]
+    public var present: [String: DiscoveredCamera] { seen.value }
 
     /// Starts watching; nil when no device monitor can start (then nothing comes or goes). `wake` is
     /// called (on the provider's thread) when something came or went, so the owner can look at once.
@@ -30,13 +32,14 @@ public final class CameraWatch: @unchecked Sendable {
             gst_object_unref(UnsafeMutableRawPointer(monitor))
             return nil
         }
-        self.monitor = monitor
-        self.bus = bus
+        monitorHandle = MTSafePointer(monitor)
+        busHandle = MTSafePointer(bus)
         if let wake {
             let context = CallbackBox<@Sendable () -> Void>(wake).retainedPointer()
             duo_bus_wake_on_device_changes(bus, { if let p = $0 { CallbackBox<@Sendable () -> Void>.value(p)() } }, context) { CallbackBoxes.release($0) }
         }
-        for camera in current() { present[camera.identity] = camera }
+        let cameras = current()
+        seen.update { present in for camera in cameras { present[camera.identity] = camera } }
     }
 
     deinit {
@@ -52,6 +55,7 @@ public final class CameraWatch: @unchecked Sendable {
         guard duo_bus_drain_device_changes(bus) != 0 || woken else { return [] }
         var now: [String: DiscoveredCamera] = [:]
         for camera in current() { now[camera.identity] = camera }
+        let present = seen.value
         var result: [Change] = []
         for (id, camera) in present.sorted(by: { $0.key < $1.key }) where now[id] == nil || now[id]?.devicePath != camera.devicePath {
             result.append(.removed(camera))
@@ -59,7 +63,7 @@ public final class CameraWatch: @unchecked Sendable {
         for (id, camera) in now.sorted(by: { $0.key < $1.key }) where present[id] == nil || present[id]?.devicePath != camera.devicePath {
             result.append(.added(camera))
         }
-        present = now
+        seen.set(now)
         return result
     }
 

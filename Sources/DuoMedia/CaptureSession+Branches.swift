@@ -61,17 +61,15 @@ extension CaptureSession {
     /// director (`loadRecogniser`); attached, it starts in a moment.
     ///
     /// Thread: Sendable; made on any thread, attached on the session actor (once).
-    // Unchecked: holds a GStreamer bin pointer; taken into the graph once, under its NSLock.
-    public final class LoadedRecogniser: PreparedRecogniser, @unchecked Sendable {
+    public final class LoadedRecogniser: PreparedRecogniser, Sendable {
         let bin: ElementRef
         public let files: VoiceModelFiles
-        private let lock = NSLock()
-        private var attached = false
+        private let attached = Locked(false)
         init(bin: ElementRef, files: VoiceModelFiles) { self.bin = bin; self.files = files }
         /// Taken into the graph (then the graph stops it); false if it was already.
-        func take() -> Bool { lock.withLock { defer { attached = true }; return !attached } }
+        func take() -> Bool { attached.update { attached in defer { attached = true }; return !attached } }
         /// One never attached (superseded by a newer script's) is stopped here.
-        deinit { if !attached { bin.setState(GST_STATE_NULL) } }
+        deinit { if !attached.value { bin.setState(GST_STATE_NULL) } }
     }
 
     /// Builds the recogniser branch for `files` and loads its model, outside any graph: a model

@@ -14,8 +14,7 @@ public struct SinkWidget: @unchecked Sendable {
 /// The graph between being built and being started, for `CaptureSession.start(beforePlaying:)`.
 ///
 /// Thread: used on the session actor, inside `start`.
-// Unchecked: a pipeline pointer handed to the desktop hook inside the session's start, never kept.
-public struct PreparedGraph: @unchecked Sendable {
+public struct PreparedGraph: Sendable {
     let pipeline: ElementRef
 
     /// The widget of the gtksink named `name`. gtksink makes the widget on the GTK main thread and waits

@@ -6,15 +6,16 @@ import DuoCore
 /// is removed when the token is released.
 ///
 /// Thread: the counter is written by the streaming thread with atomics; `read()` is safe from any thread.
-// Unchecked: a C counter written with atomics on the streaming thread; Swift cannot see the atomics.
-public final class FrameCounter: @unchecked Sendable {
+public final class FrameCounter: Sendable {
     private let pad: PadRef
-    private let storage: UnsafeMutablePointer<DuoFrameCounter>
+    private let counter: MTSafePointer<DuoFrameCounter>
+    private var storage: UnsafeMutablePointer<DuoFrameCounter> { counter.raw }
     private let probeID: gulong
 
     init(pad: PadRef, sampleLuma: Bool = false) {
         self.pad = pad
-        storage = duo_frame_counter_new()
+        let storage = duo_frame_counter_new()!
+        counter = MTSafePointer(storage)
         duo_frame_counter_sample_luma(storage, sampleLuma ? 1 : 0)
         probeID = duo_attach_frame_counter(pad.pointer, storage)
     }
@@ -46,8 +47,7 @@ public final class FrameCounter: @unchecked Sendable {
 /// streaming thread. The probe (and its retain of the drawer) goes away when the token is released.
 ///
 /// Thread: created and released on the session actor; `drawer.draw` runs on the streaming thread.
-// Unchecked: a pad probe token (C pointers); its drawer runs on the streaming thread, the token lives on the session actor.
-final class FrameDrawerProbe: @unchecked Sendable {
+final class FrameDrawerProbe: Sendable {
     private let pad: PadRef
     private let probeID: gulong
 

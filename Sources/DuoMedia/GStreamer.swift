@@ -91,19 +91,32 @@ public enum GStreamer {
     }
 }
 
+/// A pointer to C state whose own API is safe from any thread: a GStreamer object (GstElement, GstPad,
+/// GstBus, GstDeviceMonitor: refcounted, their calls documented MT-safe) or a struct of this project's C
+/// glue that is written only with atomics (`DuoFrameCounter`, `DuoStartGate`). The one place that claims so
+/// for the media layer, so each wrapper above it is checked Sendable by the compiler: immutable, holding
+/// these and other Sendable values.
+///
+/// Thread: any; the pointee's C API carries the guarantee.
+// Unchecked: Swift cannot see C's thread-safety; every pointee named above is MT-safe in C.
+struct MTSafePointer<Pointee>: @unchecked Sendable {
+    let raw: UnsafeMutablePointer<Pointee>
+    init(_ raw: UnsafeMutablePointer<Pointee>) { self.raw = raw }
+}
+
 /// One strong reference to a GstElement (a pipeline, a bin or a plain element). Released on deinit.
 ///
-/// Thread: GstElement is thread-safe for the calls made through this type; the wrapper is immutable.
-// Unchecked: wraps a GstElement pointer (GObject refcounting and element calls are thread-safe in C, unseen by Swift).
-public final class ElementRef: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<GstElement>
+/// Thread: any; GstElement is thread-safe for the calls made through this type; the wrapper is immutable.
+public final class ElementRef: Sendable {
+    private let handle: MTSafePointer<GstElement>
+    var pointer: UnsafeMutablePointer<GstElement> { handle.raw }
 
     /// Takes ownership of a full reference, or sinks a floating one (gst_parse_launch returns floating).
     init(taking pointer: UnsafeMutablePointer<GstElement>) {
         if g_object_is_floating(UnsafeMutableRawPointer(pointer)) != 0 {
             gst_object_ref_sink(UnsafeMutableRawPointer(pointer))
         }
-        self.pointer = pointer
+        handle = MTSafePointer(pointer)
     }
 
     deinit { gst_object_unref(UnsafeMutableRawPointer(pointer)) }
@@ -121,7 +134,7 @@ public final class ElementRef: @unchecked Sendable {
     }
 
     /// Wraps a reference the caller already owns (transfer full, not floating).
-    init(adopting pointer: UnsafeMutablePointer<GstElement>) { self.pointer = pointer }
+    init(adopting pointer: UnsafeMutablePointer<GstElement>) { handle = MTSafePointer(pointer) }
 
     func staticPad(_ name: String) -> PadRef? {
         gst_element_get_static_pad(pointer, name).map(PadRef.init(adopting:))
@@ -162,11 +175,11 @@ public final class ElementRef: @unchecked Sendable {
     }
 }
 
-/// One strong reference to a GstPad. Thread: immutable wrapper; pads are thread-safe.
-// Unchecked: wraps a GstPad pointer (thread-safe in C, unseen by Swift).
-public final class PadRef: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<GstPad>
-    init(adopting pointer: UnsafeMutablePointer<GstPad>) { self.pointer = pointer }
+/// One strong reference to a GstPad. Thread: any; immutable wrapper; pads are thread-safe.
+public final class PadRef: Sendable {
+    private let handle: MTSafePointer<GstPad>
+    var pointer: UnsafeMutablePointer<GstPad> { handle.raw }
+    init(adopting pointer: UnsafeMutablePointer<GstPad>) { handle = MTSafePointer(pointer) }
     deinit { gst_object_unref(UnsafeMutableRawPointer(pointer)) }
 }
 

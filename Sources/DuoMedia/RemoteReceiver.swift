@@ -9,12 +9,12 @@ import Foundation
 ///
 /// Thread: built on the main task; its bus is read on a thread of its own, which restarts the graph;
 /// `framesShown` from any thread.
-// Unchecked: owns a pipeline (C pointers) and a bus thread set once at start; its mutable state is only the thread handle.
-public final class RemoteReceiver: @unchecked Sendable {
+public final class RemoteReceiver: Sendable {
     private let pipeline: ElementRef
     private let counter: FrameCounter
     private let stop = StopFlag()
-    private var thread: Thread?
+    /// What the bus thread runs, started by `start()`: restarts the graph after an error or end.
+    private let busLoop: @Sendable () -> Void
     public let widget: SinkWidget
 
     /// `address`: srt://:PORT listens (the sender calls); srt://HOST:PORT calls a listening sender.
@@ -41,7 +41,7 @@ public final class RemoteReceiver: @unchecked Sendable {
         }
         widget = SinkWidget(pointer: w)
         let pipeline = self.pipeline, stop = self.stop
-        thread = Thread {
+        busLoop = {
             guard let bus = gst_element_get_bus(pipeline.pointer) else { return }
             defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
             var said: String?
@@ -66,12 +66,13 @@ public final class RemoteReceiver: @unchecked Sendable {
                 pipeline.setState(GST_STATE_PLAYING)
             }
         }
-        thread?.name = "duo-display-bus"
     }
 
     public func start() {
         pipeline.setState(GST_STATE_PLAYING)
-        thread?.start()
+        let thread = Thread(block: busLoop)
+        thread.name = "duo-display-bus"
+        thread.start()
     }
 
     public func stopReceiving() {

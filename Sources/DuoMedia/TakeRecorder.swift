@@ -16,25 +16,26 @@ import Foundation
 /// in order; it reports takes on the session's event stream.
 actor TakeRecorder {
     /// One tee feeding a take: the tee's request pad, the bin's ghost sink and the start gate on the pad.
-    // Unchecked: holds GStreamer pad and gate pointers; created and released on the recorder's actor.
-    final class TakeInput: @unchecked Sendable {
+    ///
+    /// Thread: any; immutable; the gate is written by the streaming thread with atomics.
+    final class TakeInput: Sendable {
         let tee: ElementRef
         let teePad: PadRef
         let binSink: PadRef
-        private let gate: UnsafeMutablePointer<DuoStartGate>
+        private let gate: MTSafePointer<DuoStartGate>
         init(tee: ElementRef, teePad: PadRef, binSink: PadRef, gate: UnsafeMutablePointer<DuoStartGate>) {
-            self.tee = tee; self.teePad = teePad; self.binSink = binSink; self.gate = gate
+            self.tee = tee; self.teePad = teePad; self.binSink = binSink; self.gate = MTSafePointer(gate)
         }
         /// Running time of the first buffer let into the take, ns.
         var firstRunningTime: Int64? {
-            let t = duo_start_gate_first_running_time(gate)
+            let t = duo_start_gate_first_running_time(gate.raw)
             return t >= 0 ? Int64(t) : nil
         }
-        deinit { duo_start_gate_unref(gate) }
+        deinit { duo_start_gate_unref(gate.raw) }
     }
 
-    // Unchecked: holds GStreamer element refs and C counters; touched only on the recorder's actor.
-    final class ActiveTake: @unchecked Sendable {
+    /// The take being recorded. Thread: the recorder's actor only (not Sendable: it never leaves it).
+    final class ActiveTake {
         let number: Int
         let path: String
         let bin: ElementRef

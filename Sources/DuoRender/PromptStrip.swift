@@ -11,8 +11,7 @@ import DuoCore
 /// Thread: `prepare` renders tiles and runs OFF the streaming thread (a background queue, or the caller
 /// in offline rendering). `tile(_:)` is what the streaming thread calls: a lock-protected dictionary read
 /// that never renders; a tile that is not ready yet reads as nil and the frame shows the background there.
-// Unchecked: its tile dictionary is lock-protected; the Cairo surfaces it hands out are immutable once rendered.
-public final class PromptStrip: @unchecked Sendable {
+public final class PromptStrip: Sendable {
     public enum Format: Sendable { case argb, i420 }
 
     /// Rows per tile (even, so 4:2:0 chroma rows never straddle tiles).
@@ -20,8 +19,8 @@ public final class PromptStrip: @unchecked Sendable {
     /// Tiles kept around the window; older ones are evicted.
     static let keepBehind = 3, keepAhead = 8
 
-    // Unchecked: a rendered Cairo image, never drawn into again.
-    final class Tile: @unchecked Sendable {
+    /// A rendered tile, never drawn into again. Thread: any.
+    final class Tile: Sendable {
         let argb: CairoImage?
         let i420: I420Image?
         init(argb: CairoImage?, i420: I420Image?) { self.argb = argb; self.i420 = i420 }
@@ -34,8 +33,7 @@ public final class PromptStrip: @unchecked Sendable {
     public let mirrored: Bool
     let background: RGBA
 
-    private let lock = Lock()
-    private var tiles: [Int: Tile] = [:]
+    private let tiles = Locked<[Int: Tile]>([:])
     /// Serialises tile rendering (Pango and the tile table) without holding `lock` while drawing.
     private let renderLock = Lock()
 
@@ -63,17 +61,17 @@ public final class PromptStrip: @unchecked Sendable {
 
     /// The rendered tile `k`, or nil if it is blank or not rendered yet. Streaming thread: never blocks on rendering.
     func tile(_ k: Int) -> Tile? {
-        lock.withLock { tiles[k] }
+        tiles.update { $0[k] }
     }
 
     /// Number of tiles in memory (for tests and the benchmark).
-    public var residentTiles: Int { lock.withLock { tiles.count } }
+    public var residentTiles: Int { tiles.update { $0.count } }
 
     /// True when every tile the window of `rows` rows at strip row `top` needs (and the next one ahead)
     /// is resident. Called per frame on the streaming thread: no allocation, one lock.
     public func isReady(top: Int, rows: Int) -> Bool {
         let first = PromptStrip.tileIndex(top), last = PromptStrip.tileIndex(top + rows - 1) + 1
-        return lock.withLock {
+        return tiles.update { tiles in
             var k = first
             while k <= last {
                 if !isBlank(k) && tiles[k] == nil { return false }
@@ -90,11 +88,11 @@ public final class PromptStrip: @unchecked Sendable {
             let last = PromptStrip.tileIndex(top + rows - 1) + 2
             for k in first...last where !isBlank(k) && tile(k) == nil {
                 let rendered = render(k)
-                lock.withLock { tiles[k] = rendered }
+                tiles.update { $0[k] = rendered }
             }
             let lo = PromptStrip.tileIndex(top) - PromptStrip.keepBehind
             let hi = PromptStrip.tileIndex(top + rows - 1) + PromptStrip.keepAhead
-            lock.withLock { tiles = tiles.filter { (lo...hi).contains($0.key) } }
+            tiles.update { $0 = $0.filter { (lo...hi).contains($0.key) } }
         }
     }
 

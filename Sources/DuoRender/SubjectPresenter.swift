@@ -506,8 +506,7 @@ public actor SubjectPresenter {
 /// black, not over the camera picture: the subject reads text, the camera image behind it would distract.
 ///
 /// Thread: `draw` on the streaming thread; reads the overlay's lock-protected scene.
-// Unchecked: draws on the streaming thread through the overlay, whose scene is lock-protected.
-final class SubjectFrameDrawer: I420FrameDrawer, @unchecked Sendable {
+final class SubjectFrameDrawer: I420FrameDrawer, Sendable {
     let overlay: SubjectOverlay
     init(overlay: SubjectOverlay) { self.overlay = overlay }
 
@@ -528,8 +527,7 @@ typealias RemoteShownFlag = Locked<Bool>
 /// off hides it there as on the local monitor).
 ///
 /// Thread: `draw` on the remote branch's streaming thread.
-// Unchecked: draws on a remote branch's streaming thread through the lock-protected overlay.
-final class RemoteFrameDrawer: I420FrameDrawer, @unchecked Sendable {
+final class RemoteFrameDrawer: I420FrameDrawer, Sendable {
     let view: SubjectFrameDrawer
     let shown: RemoteShownFlag
     init(view: SubjectFrameDrawer, shown: RemoteShownFlag) { self.view = view; self.shown = shown }

@@ -23,8 +23,7 @@ enum OverlayItem {
 ///
 /// Thread: built on any thread except the streaming thread; immutable afterwards except the strip's tile
 /// cache, which is itself lock-protected. `items(at:)` and the draw functions are safe on any thread.
-// Unchecked: immutable after building except the strip's tile cache, which has its own lock.
-public final class SubjectScene: @unchecked Sendable {
+public final class SubjectScene: Sendable {
     public let viewModel: SubjectViewModel
     public let width: Int
     public let height: Int
