@@ -73,6 +73,9 @@ public struct Options: Sendable {
     public var controlPath: String?
     /// `--timeline FILE`: control commands replayed at set times after the graph starts.
     public var timeline: Timeline?
+    /// `--shots FILE`: the session as numbered shots (or test steps), read at start and watched.
+    public var shots: ShotList?
+    public var shotsPath: String?
     /// The subject view: accessory kind, script, display profile, prompter settings.
     public var subject = SubjectSetup()
     /// Arguments handed on unparsed to a sub-command with its own options.
@@ -253,6 +256,10 @@ public struct Options: Sendable {
                 o.controlPath = try value(name)
             case "--timeline":
                 o.timeline = try Timeline.load(path: try value(name))
+            case "--shots":
+                let path = try value(name)
+                o.shots = try ShotList.load(path: path)
+                o.shotsPath = path
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)
             case _ where DesktopOptions.names.contains(name):

@@ -8,9 +8,19 @@ import Foundation
 /// Thread: main task; synchronous (decodes each take).
 enum ReportCommand {
     static func run(_ arguments: [String]) throws(DuoError) -> String {
-        guard arguments.count == 1, let folder = arguments.first, !folder.hasPrefix("-") else {
-            throw .usage("usage: duo-capture report DIR (a folder of takes, such as ~/Videos/duo-capture)")
+        // DIR [--json] [--shots FILE]: with a shot list (given, or named by the takes' sidecars) the takes
+        // are grouped by shot; --json prints the same for scripts.
+        var rest = arguments, json = false, shotsPath: String?
+        if let i = rest.firstIndex(of: "--json") { json = true; rest.remove(at: i) }
+        if let i = rest.firstIndex(of: "--shots") {
+            guard i + 1 < rest.count else { throw .usage("report: --shots needs a FILE, the shot list the takes were recorded with") }
+            shotsPath = rest[i + 1]
+            rest.removeSubrange(i...(i + 1))
         }
+        guard rest.count == 1, let folder = rest.first, !folder.hasPrefix("-") else {
+            throw .usage("usage: duo-capture report DIR [--json] [--shots FILE] (DIR: a folder of takes, such as ~/Videos/duo-capture)")
+        }
+        var list = try shotsPath.map { path throws(DuoError) in try ShotList.load(path: path) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .input("\(folder) is not a folder; give the folder the takes were recorded into (--record-dir)")
@@ -52,12 +62,19 @@ enum ReportCommand {
             if let unreadable { take.sidecarDamage = unreadable }
             return take
         }
+        if list == nil, let named = takes.lazy.compactMap({ $0.sidecar?.shotList }).first {
+            // The list the takes name, when it is still there: its shots never recorded are listed too.
+            do throws(DuoError) { list = try ShotList.load(path: named) } catch {
+                FileHandle.standardError.write(Data("duo-capture: warning: the takes' shot list \(named) cannot be read (\(error.message)); shots never recorded are not listed; give --shots FILE\n".utf8))
+            }
+        }
         let out = (folder as NSString).appendingPathComponent("report.html")
         do {
-            try Data(SessionReport.html(folder: folder, takes: takes).utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
+            try Data(SessionReport.html(folder: folder, takes: takes, list: list).utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
         } catch {
             throw .runtime("cannot write \(out); check that the folder is writable")
         }
+        if json { return SessionReport.json(folder: folder, takes: takes, list: list) }
         let damaged = takes.filter { $0.damage != nil }.count
         let sidecars = takes.filter { $0.sidecarDamage != nil }.count
         return "\(out): \(takes.count) take\(takes.count == 1 ? "" : "s")" + (damaged > 0 ? ", \(damaged) damaged" : "")

@@ -52,6 +52,8 @@ extension RunDirector {
             await status(trigger: "command")
         case .script(let path):
             await openScript(path, at: now)
+        case .shot, .mark, .retake:
+            await handleShot(command)
         case .speedStep, .speedPreset, .pause, .jump, .fontStep:
             guard hasScript else { return refuse("no teleprompter script in this run; open one with O or {\"cmd\":\"script\",\"path\":…}, or give --script FILE") }
             switch command {

@@ -59,6 +59,7 @@ extension RunDirector {
         f.subjectSkipped = counts.subjectView.dropped(interval: interval)
         f.audioPeakDB = audioPeak
         f.scriptProblems = presenter.scriptProblems.count
+        shotFigures(&f)
         face.show(f)
     }
 

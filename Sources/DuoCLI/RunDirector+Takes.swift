@@ -52,7 +52,10 @@ extension RunDirector {
 
     func begin(take number: Int, at start: Int64, endsRun: Bool) async {
         guard let dir = recordDirectory else { return }
-        let path = files.claim(TakeNaming(directory: dir, fileExtension: plan.container.rawValue), take: number)
+        // With a shot list the file carries the shot and counts takes within it (…-shot03-take02.mkv).
+        let shotName = shotNaming(number)
+        let path = files.claim(TakeNaming(directory: dir, fileExtension: plan.container.rawValue, shot: shotName?.shot),
+                               take: shotName?.shotTake ?? number)
         let actual: Int64
         do throws(DuoError) { actual = try await capture.beginTake(number: number, path: path, startingAt: start) } catch {
             files.discard(path)
@@ -66,8 +69,9 @@ extension RunDirector {
         await presenter.takeStarted(at: actual)
         // Individual mode: the files of one take split by camera share an id and count their segments.
         let segment = plan.individual ? takes.segment(forFile: path) : nil
-        sidecars.started(take: number, path: path, camera: await capture.activeCamera, segment: segment)
+        sidecars.started(take: number, path: path, camera: await capture.activeCamera, segment: segment, shot: shotTakeBegan(number, path: path))
         events.emit("take-started", ["take": number, "file": path])
+        shotTakeAnnounced(number)
         log("duo-capture: recording take \(number) to \(path)")
         if endsRun, let end = takes.runEnd { wake(at: end) }
     }

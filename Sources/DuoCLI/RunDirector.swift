@@ -110,6 +110,9 @@ actor RunDirector {
         var remoteDisplays: [SRTAddress] = []
         var remotePassphrase: String?
         var srtLatency = 120
+        /// `--shots`: the shot list walked, and its file (watched: saved, it is reloaded keeping the shot).
+        var shots: ShotList?
+        var shotsPath: String?
 
         init() {}
         init(_ options: Options, recordDirectory: String?, remotePassphrase: String? = nil) {
@@ -127,6 +130,8 @@ actor RunDirector {
             scriptPath = options.subject.scriptPath
             accessoryEnabled = options.subject.accessory != .off
             followVoice = options.followVoice
+            shots = options.shots
+            shotsPath = options.shotsPath
         }
     }
 
@@ -214,6 +219,10 @@ actor RunDirector {
     /// changes, the position by a word or more.
     var lastFollow: (said: [String], position: Double)?
     var warnings = WarningThrottle()
+    /// `--shots`: the current shot, each shot's takes and marks (RunDirector+Shots).
+    var shotWalk: ShotWalk?
+    var shotsStamp: ScriptStamp?
+    var lastShotsCheckAt: Int64 = 0
 
     init(settings: Settings, plan: GraphPlan, capture: any CapturePort, presenter: SubjectPresenter, face: any RunFace,
          clock: any RunClock, events: EventLog, files: any TakeFilesPort = DiskTakeFiles(), voice: any VoicePort = PocketsphinxVoice(),
@@ -237,6 +246,8 @@ actor RunDirector {
         // The version on screen (read a moment ago): a save from now on is a change, even before the
         // first look at the file.
         scriptStamp = settings.scriptPath.flatMap(ScriptStamp.init)
+        shotWalk = settings.shots.map(ShotWalk.init)
+        shotsStamp = settings.shotsPath.flatMap(ScriptStamp.init)
         cameraLabel = plan.camera.label
         cameraFormat = plan.format.description
         (inputs, inputSink) = AsyncStream.makeStream(of: RunInput.self, bufferingPolicy: .unbounded)
@@ -342,6 +353,7 @@ actor RunDirector {
             // load its model (said when it failed): time.
             await reportFollow()
         }
+        await shotsStarted()
         if let timeline = settings.timeline { replay(timeline) }
         let waiting = early
         early.removeAll()
@@ -404,6 +416,7 @@ actor RunDirector {
         await watchFrames(now, cameraFrames: counts.camera.frames)
         if endReason != nil { return }
         if now - lastScriptCheckAt >= nanosecondsPerSecond / 2 { await watchScript(now) }
+        if now - lastShotsCheckAt >= nanosecondsPerSecond / 2 { await watchShots(now) }
         if now - (lastStatusAt ?? startedAt - nanosecondsPerSecond) >= nanosecondsPerSecond { await status(trigger: "periodic") }
         await showFigures(counts)
     }

@@ -36,7 +36,9 @@ final class SidecarWriter: Sendable {
 
     /// `camera`: the one on the air (its format is the file's); `segment`: the take's id and this file's
     /// number when the take is split by camera (individual mode).
-    func started(take number: Int, path: String, camera: Int = 0, segment: (id: String, number: Int)? = nil) {
+    /// `shot`: with a shot list, the take's shot and its number within it.
+    func started(take number: Int, path: String, camera: Int = 0, segment: (id: String, number: Int)? = nil,
+                 shot: (id: String, take: Int, list: String?)? = nil) {
         let audio = plan.audio == .none ? nil
             : TakeSidecar.Audio(source: plan.audio.label, encoder: plan.container == .mkv ? "opusenc" : "avenc_aac", buffers: nil)
         var s = TakeSidecar(
@@ -48,6 +50,9 @@ final class SidecarWriter: Sendable {
         if plan.secondCamera != nil { s.recordedBy = camera == 0 ? "A" : "B" }
         s.takeId = segment?.id
         s.segment = segment?.number
+        s.shot = shot?.id
+        s.shotTake = shot?.take
+        s.shotList = shot?.list
         let sidecar = s
         open.update { $0[number] = (sidecar, camera) }
         write(sidecar, path)
@@ -84,6 +89,26 @@ final class SidecarWriter: Sendable {
             return
         }
         write(s, result.path)
+    }
+
+    /// The operator marked take `number` (in the file `path`): its sidecar says so, whether the take
+    /// still records (the final copy keeps it) or has ended (the written sidecar is rewritten).
+    func mark(take number: Int, path: String, mark: String) {
+        var openSidecar: TakeSidecar?
+        open.update { open in
+            guard var entry = open[number] else { return }
+            entry.sidecar.mark = mark
+            open[number] = entry
+            openSidecar = entry.sidecar
+        }
+        if let openSidecar { return write(openSidecar, path) }
+        let sidecarPath = TakeSidecar.path(forTake: path)
+        guard FileManager.default.fileExists(atPath: sidecarPath) else { return }
+        do throws(DuoError) {
+            var s = try TakeSidecar.read(sidecarPath)
+            s.mark = mark
+            try s.write(nextTo: path)
+        } catch { log("duo-capture: warning: take \(number) marked \(mark), but its sidecar was not updated: \(error.message)") }
     }
 
     private func write(_ sidecar: TakeSidecar, _ path: String) {

@@ -16,6 +16,9 @@ import Foundation
 ///     {"cmd":"font","step":1}               teleprompter text larger (1) or smaller (-1)
 ///     {"cmd":"swap"} {"cmd":"fold"} {"cmd":"unfold"}   camera swaps (need a second camera)
 ///     {"cmd":"follow","mode":"voice"}       the teleprompter follows the voice or time
+///     {"cmd":"shot","next":true}            the next shot of --shots (false: the previous); or {"id":"03"}
+///     {"cmd":"mark","good":true}            mark the latest take good (false: no good); "take":N marks take N
+///     {"cmd":"retake"}                      record the current shot again (an unmarked last take is no good)
 ///     {"cmd":"quit"}                        end the run (a take is finalised first)
 ///
 /// Another entry point may register commands of its own (`CommandExtensions`): duo-capture-testhub's test
@@ -45,9 +48,15 @@ public enum ControlCommand: Sendable, Equatable {
     case extended(ExtensionCommand)
     /// The teleprompter follows the voice (true) or time (false); nil switches.
     case follow(voice: Bool?)
+    /// The shot list (`--shots`): to the next (true) or previous (false) shot, or to the shot with an id.
+    case shot(next: Bool?, id: String?)
+    /// Marks the latest take (or take `take`) good or no good.
+    case mark(good: Bool, take: Int?)
+    /// Records the current shot again.
+    case retake
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "jump",
-                               "mirror", "swap", "fold", "unfold", "script", "font", "follow", "quit"]
+                               "mirror", "swap", "fold", "unfold", "script", "font", "follow", "shot", "mark", "retake", "quit"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -70,6 +79,9 @@ public enum ControlCommand: Sendable, Equatable {
         case .fontStep: "font"
         case .extended(let command): command.name
         case .follow: "follow"
+        case .shot: "shot"
+        case .mark: "mark"
+        case .retake: "retake"
         }
     }
 
@@ -121,6 +133,30 @@ public enum ControlCommand: Sendable, Equatable {
                 throw .usage("control: follow takes \"mode\": \"voice\" or \"time\" (none switches), such as {\"cmd\":\"follow\",\"mode\":\"voice\"}")
             }
             return .follow(voice: name == "voice")
+        case "shot":
+            if let id = object["id"] {
+                guard let id = id as? String, !id.isEmpty, id.count <= 32 else {
+                    throw .usage("control: shot \"id\" is a shot's id from the list, such as {\"cmd\":\"shot\",\"id\":\"03\"}")
+                }
+                return .shot(next: nil, id: id)
+            }
+            guard let next = StrictJSON.bool(object["next"]) else {
+                throw .usage("control: shot needs \"next\": true (next shot) or false (previous), or \"id\", such as {\"cmd\":\"shot\",\"next\":true}")
+            }
+            return .shot(next: next, id: nil)
+        case "mark":
+            guard let good = StrictJSON.bool(object["good"]) else {
+                throw .usage("control: mark needs \"good\": true or false, such as {\"cmd\":\"mark\",\"good\":true}")
+            }
+            var take: Int?
+            if object["take"] != nil {
+                guard let n = StrictJSON.int(object["take"]), n >= 1 else {
+                    throw .usage("control: mark \"take\" is a take number from 1, such as {\"cmd\":\"mark\",\"good\":true,\"take\":2}")
+                }
+                take = n
+            }
+            return .mark(good: good, take: take)
+        case "retake": return .retake
         case "jump":
             guard let to = (object["to"] as? String).flatMap(Jump.init(rawValue:)) else {
                 throw .usage("control: jump needs \"to\": \"next\", \"previous\" or \"start\"")

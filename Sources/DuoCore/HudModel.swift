@@ -41,6 +41,10 @@ public struct HudModel: Sendable, Hashable {
         public var subjectSkipped: Int64 = 0
         /// Markup in the script that could be a note but is malformed (kept from the subject).
         public var scriptProblems = 0
+        /// `--shots`: the current shot with its takes, the next one, and the shot's private notes.
+        public var shot: String?
+        public var nextShot: String?
+        public var shotNotes: [String] = []
 
         public init() {}
     }
@@ -100,6 +104,9 @@ public struct HudModel: Sendable, Hashable {
             if run.mirrored { s += "  mirrored" }
             add(s)
         }
+        if let shot = run.shot { add(shot) }
+        if let next = run.nextShot { add(next) }
+        for n in run.shotNotes.prefix(2) { add("shot note: \(n)") }
         for n in run.notes.prefix(3) { add("note: \(n)") }
         if run.scriptProblems > 0 {
             add("script: \(run.scriptProblems) malformed note\(run.scriptProblems == 1 ? "" : "s") kept from the subject (check-script)", .attention)

@@ -89,7 +89,8 @@ public enum SessionReport {
         return String(format: "%d:%02d", s / 60, s % 60)
     }
 
-    public static func html(folder: String, takes: [Take], generated: Date = Date()) -> String {
+    /// `list`: the shot list the session was recorded with (`--shots`): takes are grouped by its shots.
+    public static func html(folder: String, takes: [Take], generated: Date = Date(), list: ShotList? = nil) -> String {
         let damaged = takes.filter { $0.damage != nil }.count
         let total = takes.filter { $0.damage == nil }.reduce(0) { $0 + $1.seconds }
         let dropped = saturatingSum(takes.compactMap { $0.sidecar?.droppedFrames })
@@ -108,7 +109,7 @@ public enum SessionReport {
             .strip { display: flex; gap: 4px; margin: 8px 0; } .strip img { width: 160px; border: 1px solid #ccc; }
             .damaged { background: #d00000; color: #fff; padding: 10px 14px; border-radius: 4px; font-weight: bold; }
             .legend span { margin-right: 14px; font-size: 13px; }
-            </style></head><body>
+            \(shotStyle)</style></head><body>
             <h1>duo-capture session</h1>
             <div class="sub">\(escape(folder)) · \(takes.count) take\(takes.count == 1 ? "" : "s") · report made \(escape(TakeSidecar.timestamp(generated)))</div>
             <div class="totals"><div><b>\(takes.count)</b>takes</div><div><b>\(clock(total))</b>recorded</div>
@@ -116,14 +117,19 @@ public enum SessionReport {
             <div><b>\(losses)</b>cameras lost</div></div>
 
             """
-        for take in takes { page += section(take) }
+        if usesShots(takes, list: list) { page += shotSections(takes, list: list) } else { for take in takes { page += section(take) } }
         page += "</body></html>\n"
         return page
     }
 
     static func section(_ take: Take) -> String {
         let name = (take.file as NSString).lastPathComponent
-        var s = "<div class=\"take\">\n<h2>\(escape(take.sidecar.map { "Take \($0.take)" } ?? "Take")) · \(escape(name))</h2>\n"
+        var heading = escape(take.sidecar.map { "Take \($0.take)" } ?? "Take")
+        if let sc = take.sidecar, let shot = sc.shot {
+            heading = escape("Shot \(shot) take \(sc.shotTake ?? 0)")
+            if let mark = sc.mark { heading += " <span class=\"mark \(escape(mark))\">\(mark == "good" ? "GOOD" : "NO GOOD")</span>" }
+        }
+        var s = "<div class=\"take\">\n<h2>\(heading) · \(escape(name))</h2>\n"
         if let why = take.sidecarDamage {
             s += "<div class=\"damaged\">sidecar damaged: \(escape(why)); its events are left out</div>\n"
         }

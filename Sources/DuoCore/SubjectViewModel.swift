@@ -108,6 +108,8 @@ public struct PrompterSessionState: Sendable, Hashable {
     public var recordingStartedAt: Int64?
     public var aspect: AspectRatio?
     public var preview: PreviewFrame?
+    /// The current shot of `--shots` (its id, title and instruction; its notes are not in this type).
+    public var shot: SubjectShot?
 
     // Private: never copied.
     public var scriptPath: String?
@@ -144,7 +146,7 @@ extension Countdown {
 ///
 /// Private data cannot reach it by construction:
 /// - it has no `String` field at all; text arrives only as a `SubjectScript`, which only the script parser
-///   makes and which has no field for operator notes;
+///   makes and which has no field for operator notes, or a `SubjectShot`, the same for the shot list;
 /// - its memberwise initialiser is private; the one way to make one is `whitelisted(from:)`, which copies
 ///   named fields and ignores the rest of the session;
 /// - the preview frame is copied only for the `preview` kind.
@@ -172,6 +174,9 @@ public struct SubjectViewModel: Sendable, Hashable {
     public let safeFrameAspect: AspectRatio?
     /// Only for the `preview` kind.
     public let preview: PreviewFrame?
+    /// The current shot (`--shots`), shown during standby and the countdown: only `ShotList`'s parser
+    /// makes a `SubjectShot`, and it has no field for the operator's notes.
+    public private(set) var shot: SubjectShot?
 
     private init(kind: AccessoryKind, script: SubjectScript?, scroll: ScrollModel?, readingLine: Double?,
                  mirror: MirrorFlags, style: PromptStyle, countdown: Countdown, countdownStartedAt: Int64?,
@@ -197,6 +202,13 @@ public struct SubjectViewModel: Sendable, Hashable {
             recordingStartedAt: kind == .off ? nil : session.recordingStartedAt,
             safeFrameAspect: kind == .off ? nil : session.aspect,
             preview: kind == .preview ? session.preview : nil)
+            .with(shot: kind == .off ? nil : session.shot)
+    }
+
+    private func with(shot: SubjectShot?) -> SubjectViewModel {
+        var copy = self
+        copy.shot = shot
+        return copy
     }
 
     /// Scroll position at pipeline time `time` (nanoseconds).

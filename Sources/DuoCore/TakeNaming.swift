@@ -8,10 +8,14 @@ import Foundation
 public struct TakeNaming: Sendable {
     public let directory: String
     public let fileExtension: String
+    /// With a shot list: the shot's id, and the take number counts within the shot
+    /// (`duo-2026-11-29_143005-shot03-take02.mkv`).
+    public var shot: String?
 
-    public init(directory: String, fileExtension: String) {
+    public init(directory: String, fileExtension: String, shot: String? = nil) {
         self.directory = directory
         self.fileExtension = fileExtension
+        self.shot = shot
     }
 
     public func baseName(take: Int, at date: Date, timeZone: TimeZone = .current) -> String {
@@ -19,7 +23,7 @@ public struct TakeNaming: Sendable {
         calendar.timeZone = timeZone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         func two(_ v: Int?) -> String { let v = v ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
-        return "duo-\(c.year ?? 0)-\(two(c.month))-\(two(c.day))_\(two(c.hour))\(two(c.minute))\(two(c.second))-take\(two(take))"
+        return "duo-\(c.year ?? 0)-\(two(c.month))-\(two(c.day))_\(two(c.hour))\(two(c.minute))\(two(c.second))\(shot.map { "-shot\($0)" } ?? "")-take\(two(take))"
     }
 
     /// The first path for this take that does not exist yet.

@@ -81,6 +81,14 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     /// Devices lost and restored while the take recorded (absent when none).
     public var interruptions: [Interruption]?
     public var markersPassed: [Marker]
+    /// With a shot list (`--shots`): the shot's id, the take's number within the shot, and the
+    /// operator's mark ("good" or "no-good"; absent while unmarked). A mark given after the take
+    /// ended rewrites the sidecar.
+    public var shot: String?
+    public var shotTake: Int?
+    public var mark: String?
+    /// The shot list's file (absolute), so `duo-capture report` can list the shots never recorded.
+    public var shotList: String?
     public var frames: Int64?
     public var droppedFrames: Int64?
     public var durationSeconds: Double?

@@ -159,6 +159,13 @@ public actor SubjectPresenter {
 
     // MARK: Take lifecycle
 
+    /// The current shot of `--shots` (nil: none): its card is shown during standby and the countdown.
+    public func showShot(_ shot: SubjectShot?, at time: Int64) {
+        guard state.shot != shot else { return }
+        state.shot = shot
+        publish(at: time)
+    }
+
     public func countdownStarted(at time: Int64) {
         state.countdownStartedAt = time
         publish(at: time)

@@ -39,6 +39,8 @@ public final class SubjectScene: Sendable {
     private let recordingLabel: CairoImage
     private let digits: [Character: CairoImage]
     private let countdownNumbers: [Int: CairoImage]
+    /// The current shot's card (`--shots`), shown until the take records.
+    private let shotCard: CairoImage?
 
     /// The default font size for a monitor: 48 px, smaller on small monitors. It is a fixed size, not a
     /// fraction of the monitor, so the panel (and its per-frame cost) does not grow on a 4K monitor.
@@ -101,6 +103,14 @@ public final class SubjectScene: Sendable {
                                    lineHeight: strip?.layout.lineHeight ?? fontSize * 1.2, maximumPanelWidth: measure,
                                    linesAbove: around.above, linesBelow: around.below)
         safeFrame = viewModel.safeFrameAspect.map { SafeFrame(aspect: $0, frameWidth: width, frameHeight: height) }
+
+        if let shot = viewModel.shot {
+            if let old = previous, old.viewModel.shot == shot, old.viewModel.mirror == viewModel.mirror, old.fontSize == fontSize,
+               old.width == width { shotCard = old.shotCard }
+            else { shotCard = renderShotCard(shot, width: Int(estimate.content.width * 0.9), fontSize: fontSize * 0.8, mirror: viewModel.mirror) }
+        } else {
+            shotCard = nil
+        }
 
         // Sprites: the recording label, tabular digits for its clock, and the countdown numbers.
         let mirror = viewModel.mirror
@@ -279,6 +289,12 @@ public final class SubjectScene: Sendable {
                 items.append(sprite(g, readerX: (x + (w - Double(g.width)) / 2).rounded(), readerY: y))
                 x += w
             }
+        }
+
+        if let card = shotCard, vm.recordingElapsedSeconds(at: time) == nil {
+            // Standby and the countdown: what the shot asks of the subject, at the top of the text area.
+            let c = geometry.content
+            items.append(sprite(card, readerX: (c.midX - Double(card.width) / 2).rounded(), readerY: (c.minY + fontSize * 0.4).rounded()))
         }
 
         if let n = vm.countdownValue(at: time), let number = countdownNumbers[n] {

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The report of a session recorded with a shot list (`--shots`): takes grouped by shot in the list's
+/// order, each shot's good takes first, shots without a good take marked, shots never recorded listed;
+/// as HTML sections and as JSON (`report --json`).
+///
+/// Thread: pure; builds values and strings.
+extension SessionReport {
+    /// One shot of the report: its takes (good first), whether one is good, whether it was recorded.
+    ///
+    /// Thread: value type, Sendable.
+    public struct ShotGroup: Sendable {
+        /// nil: takes recorded without a shot.
+        public let id: String?
+        public let title: String?
+        public let takes: [Take]
+        public var recorded: Bool { !takes.isEmpty }
+        public var hasGoodTake: Bool { takes.contains { $0.sidecar?.mark == ShotWalk.Mark.good.rawValue } }
+    }
+
+    /// Groups `takes` by their sidecars' shots: the list's shots first, in its order (also those never
+    /// recorded), then shots the list no longer has, then takes with no shot.
+    public static func shotGroups(_ takes: [Take], list: ShotList?) -> [ShotGroup] {
+        let ids = list?.shots.map(\.id) ?? []
+        let groups = ShotWalk.grouped(takes, shots: ids, shot: { $0.sidecar?.shot },
+                                      isGood: { $0.sidecar?.mark == ShotWalk.Mark.good.rawValue })
+        return groups.map { g in
+            let title = g.shot.flatMap { id in list?.shots.first { $0.id == id }?.title }
+            // Within a shot (after the good ones first), takes in the order they were recorded.
+            func order(_ a: Take, _ b: Take) -> Bool { (a.sidecar?.shotTake ?? 0, a.file) < (b.sidecar?.shotTake ?? 0, b.file) }
+            let good = g.items.filter { $0.sidecar?.mark == ShotWalk.Mark.good.rawValue }.sorted(by: order)
+            let rest = g.items.filter { $0.sidecar?.mark != ShotWalk.Mark.good.rawValue }.sorted(by: order)
+            return ShotGroup(id: g.shot, title: title, takes: good + rest)
+        }
+    }
+
+    /// Whether the folder was recorded with shots: any take's sidecar names one, or a list was given.
+    public static func usesShots(_ takes: [Take], list: ShotList?) -> Bool {
+        list != nil || takes.contains { $0.sidecar?.shot != nil }
+    }
+
+    /// `report --json`: the session's shots and takes, for scripts.
+    public static func json(folder: String, takes: [Take], list: ShotList?) -> String {
+        func take(_ t: Take) -> [String: Any] {
+            ["file": (t.file as NSString).lastPathComponent, "take": t.sidecar?.take ?? NSNull(),
+             "shotTake": t.sidecar?.shotTake ?? NSNull(), "mark": t.sidecar?.mark ?? NSNull(),
+             "seconds": t.seconds.isFinite ? (t.seconds * 1000).rounded() / 1000 : 0, "frames": t.frames,
+             "damaged": t.damage ?? NSNull(), "sidecarDamaged": t.sidecarDamage ?? NSNull()]
+        }
+        let groups = shotGroups(takes, list: list)
+        var object: [String: Any] = ["folder": folder, "takes": takes.count]
+        if usesShots(takes, list: list) {
+            object["shots"] = groups.filter { $0.id != nil }.map { g -> [String: Any] in
+                ["id": g.id!, "title": g.title ?? NSNull(), "recorded": g.recorded, "goodTake": g.hasGoodTake,
+                 "inList": list?.index(of: g.id!) != nil, "takes": g.takes.map(take)]
+            }
+            object["neverRecorded"] = groups.filter { $0.id != nil && !$0.recorded }.map { $0.id! }
+            object["withoutGoodTake"] = groups.filter { $0.id != nil && $0.recorded && !$0.hasGoodTake }.map { $0.id! }
+            object["withoutShot"] = (groups.first { $0.id == nil }?.takes ?? []).map(take)
+        } else {
+            object["takeList"] = takes.map(take)
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The HTML sections of a session with shots: a heading per shot (with "no good take" or "never
+    /// recorded"), then its takes, good first.
+    static func shotSections(_ takes: [Take], list: ShotList?) -> String {
+        var page = ""
+        for g in shotGroups(takes, list: list) {
+            let name = g.id.map { "Shot \($0)" + (g.title.map { " — \($0)" } ?? "") } ?? "Takes without a shot"
+            var badge = ""
+            if g.id != nil {
+                if !g.recorded { badge = "<span class=\"badge never\">never recorded</span>" }
+                else if !g.hasGoodTake { badge = "<span class=\"badge nogood\">no good take</span>" }
+                else { badge = "<span class=\"badge good\">good take</span>" }
+            }
+            page += "<div class=\"shot\"><h2 class=\"shot-title\">\(escape(name)) \(badge)</h2>\n"
+            if !g.recorded { page += "<div class=\"facts\">no take was recorded for this shot</div>\n" }
+            for take in g.takes { page += section(take) }
+            page += "</div>\n"
+        }
+        return page
+    }
+
+    static let shotStyle = """
+        .shot { border-left: 6px solid #888; padding-left: 12px; margin-bottom: 26px; }
+        .shot-title { font-size: 20px; margin: 0 0 10px; }
+        .badge { font-size: 14px; padding: 2px 8px; border-radius: 4px; color: #fff; vertical-align: middle; }
+        .badge.good { background: #1b7f2a; } .badge.nogood { background: #d00000; } .badge.never { background: #666; }
+        .mark { font-weight: bold; } .mark.good { color: #1b7f2a; } .mark.no-good { color: #d00000; }
+
+        """
+}
