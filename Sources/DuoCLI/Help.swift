@@ -21,7 +21,10 @@ enum Help {
       duo-capture report DIR               write DIR/report.html: one self-contained page for a folder of
                                            takes (thumbnails, length and format, a timeline of markers,
                                            swaps, cameras lost, dropped frames, the audio level; a take
-                                           that does not decode is shown as damaged)
+                                           that does not decode is shown as damaged). Takes recorded
+                                           with --shots are grouped by shot, good take first, shots
+                                           without a good take marked, shots never recorded listed;
+                                           --json prints the same as JSON, --shots FILE names the list
       duo-capture display --listen srt://:PORT
                                            on the machine with the subject's monitor: show the subject
                                            view sent by duo-capture --subject-remote (see REMOTE DISPLAYS)
@@ -142,6 +145,23 @@ enum Help {
       (1080p, 4K, portrait), scrolling on the monitor's frame clock; the camera picture reaches it
       only for the preview kind, scaled once to the monitor. render-subject --size WxH draws the same
       pixels offline.
+
+    SHOT LISTS (a session as numbered shots, or a test session as steps)
+      --shots FILE                         walk a shot list: Markdown, one '## ID — Title' heading per
+                                           shot, under it what the subject does or says (shown to them
+                                           during standby and the countdown, then the script) and the
+                                           operator's fields note:, script: FILE, framing: single|
+                                           interview, aspect:, length: 30s|1:30 (see
+                                           Assets/example-shots.md). Notes fail closed as in scripts.
+                                           Saved, it reloads keeping the current shot by id. For example:
+                                             ## 01 — Opening
+                                             Look into the lens and say your name.
+                                             note: check the lavalier first
+                                             length: 20s
+      Keys N / B next and previous shot, G / X mark the latest take good / no good, R re-take;
+      control {"cmd":"shot","next":true|false} or {"id":"03"}, {"cmd":"mark","good":true} (and
+      "take":N), {"cmd":"retake"}. Takes are named duo-…-shot03-take02.mkv (the take within the shot);
+      sidecars carry shot, shotTake and mark (a mark after the take ended rewrites it).
 
     DESKTOP (without --headless: needs a display)
     \(DesktopOptions.help)
