@@ -160,6 +160,9 @@ public actor SubjectPresenter {
     // MARK: Take lifecycle
 
     /// The current shot of `--shots` (nil: none): its card is shown during standby and the countdown.
+    /// The shot card on the subject view now (nil: none).
+    public var shownShot: SubjectShot? { state.shot }
+
     public func showShot(_ shot: SubjectShot?, at time: Int64) {
         guard state.shot != shot else { return }
         state.shot = shot
