@@ -76,7 +76,7 @@ extension SessionReport {
                 else if !g.hasGoodTake { badge = "<span class=\"badge nogood\">no good take</span>" }
                 else { badge = "<span class=\"badge good\">good take</span>" }
             }
-            page += "<div class=\"shot\"><h2 class=\"shot-title\">\(escape(name)) \(badge)</h2>\n"
+            page += "<div class=\"shot\"><h2 class=\"shot-title\">\(escape(name))\(badge.isEmpty ? "" : " · " + badge)</h2>\n"
             if !g.recorded { page += "<div class=\"facts\">no take was recorded for this shot</div>\n" }
             for take in g.takes { page += section(take) }
             page += "</div>\n"
@@ -87,8 +87,8 @@ extension SessionReport {
     static let shotStyle = """
         .shot { border-left: 6px solid #888; padding-left: 12px; margin-bottom: 26px; }
         .shot-title { font-size: 20px; margin: 0 0 10px; }
-        .badge { font-size: 14px; padding: 2px 8px; border-radius: 4px; color: #fff; vertical-align: middle; }
-        .badge.good { background: #1b7f2a; } .badge.nogood { background: #d00000; } .badge.never { background: #666; }
+        .badge { font-size: 18px; margin-left: 6px; }
+        .badge.good { color: #1b7f2a; } .badge.nogood { color: #d00000; } .badge.never { color: #444; }
         .mark { font-weight: bold; } .mark.good { color: #1b7f2a; } .mark.no-good { color: #d00000; }
 
         """
