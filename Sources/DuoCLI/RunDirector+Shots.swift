@@ -126,6 +126,8 @@ extension RunDirector {
         let good = taken.filter { $0.mark == .good }.count, noGood = taken.filter { $0.mark == .noGood }.count
         var line = "shot \(shot.id) \(shot.title)  (\(walk.index + 1)/\(walk.list.shots.count))  \(taken.count) take\(taken.count == 1 ? "" : "s")"
         if good + noGood > 0 { line += " (\(good) good, \(noGood) no good)" }
+        if let framing = shot.framing { line += "  \(framing.rawValue)" }
+        if let aspect = shot.aspect { line += " \(aspect)" }
         if let seconds = shot.expectedSeconds { line += "  length \(Int(seconds) / 60):\(String(format: "%02d", Int(seconds) % 60))" }
         f.shot = line
         f.nextShot = walk.next.map { "next \($0.id) \($0.title)  \(walk.takes(of: $0.id).count) takes  (N next, B back, G good, X no good, R re-take)" }
