@@ -131,30 +131,25 @@ public struct ShotList: Sendable, Equatable {
                 instruction.append((number, line))
             }
             // The subject's part: title and instruction with every note (and anything that could be one)
-            // removed, through the script's own note stripper.
-            func strip(_ text: String, firstLine: Int) -> String {
+            // removed, through the script's own note stripper. `lineOf` maps its lines to the file's.
+            func strip(_ text: String, lineOf: @escaping (Int) -> Int) -> String {
                 ScriptParser.stripNotes(text, found: { note, _ in
                     let n = note.trimmingCharacters(in: .whitespacesAndNewlines)
                     if !n.isEmpty { notes.append(n) }
                 }, problem: { p in
-                    problems.append("\(name):\(firstLine + p.line - 1): \(p.message)")
+                    problems.append("\(name):\(lineOf(p.line)): \(p.message)")
                 })
             }
-            let shownTitle = collapse(strip(o.title, firstLine: o.titleLine))
-            let startLine = instruction.first?.0 ?? o.titleLine
-            // Blank lines between kept lines stay, so paragraphs do; the lines are renumbered by their
-            // offset from the first one for problems' line numbers.
-            var joined: [String] = []
-            if let first = instruction.first?.0, let last = instruction.last?.0 {
-                var byLine: [Int: String] = [:]
-                for (n, l) in instruction { byLine[n] = l }
-                for n in first...last { joined.append(byLine[n] ?? "") }
-            }
-            let shownInstruction = strip(joined.joined(separator: "\n"), firstLine: startLine)
+            let shownTitle = collapse(strip(o.title, lineOf: { _ in o.titleLine }))
+            // The field lines are gone from the instruction (they join no paragraph and split none);
+            // blank lines between paragraphs stay.
+            let numbers = instruction.map(\.0)
+            let shownInstruction = strip(instruction.map(\.1).joined(separator: "\n"),
+                                         lineOf: { numbers.isEmpty ? o.titleLine : numbers[min(max($0, 1), numbers.count) - 1] })
                 .split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .split(separator: "", omittingEmptySubsequences: true)
-                .map { $0.joined(separator: " ") }
+                .map { collapse($0.joined(separator: " ")) }
                 .joined(separator: "\n")
             shots.append(Shot(subject: SubjectShot(id: o.id, title: shownTitle, instruction: shownInstruction),
                               notes: notes, script: script, framing: framing, aspect: aspect, expectedSeconds: length,

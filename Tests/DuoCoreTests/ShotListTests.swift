@@ -54,6 +54,9 @@ final class ShotListTests: XCTestCase {
         XCTAssertEqual(second.script, "problem.md")
         XCTAssertEqual(list.shots[2].framing, .interview)
         XCTAssertTrue(list.problems.isEmpty)
+        // A field between two lines splits no paragraph; a note leaves no double space behind.
+        let joined = try ShotList.parse("## 01 — A\nWave.\nnote: x\nSmile [[note: y]] please.\n", name: "s.md")
+        XCTAssertEqual(joined.shots[0].subject.instruction, "Wave. Smile please.")
     }
 
     func testNotesAndMalformedNoteMarkupNeverReachTheSubject() throws {
