@@ -151,6 +151,27 @@ final class ShotDirectorTests: XCTestCase {
         XCTAssertEqual(shot5?.id, "03")
     }
 
+    func testAShotThatNamesAScriptOpensItWhenItBecomesCurrent() async throws {
+        try "# Two\n\nThe words of the second shot.\n".write(toFile: directory + "/two.md", atomically: true, encoding: .utf8)
+        try threeShots.replacingOccurrences(of: "Explain what goes wrong.", with: "Explain what goes wrong.\nscript: two.md")
+            .write(toFile: shotsPath, atomically: true, encoding: .utf8)
+        let (d, _, _) = try director()
+        await d.process(.started)
+        var path = await d.scriptPath
+        XCTAssertNil(path, "shot 01 names no script")
+        await send(.shot(next: true, id: nil), d)
+        let loading = await d.scriptLoad?.path
+        XCTAssertEqual(loading, directory + "/two.md", "shot 02's script is being opened")
+        guard loading != nil else { return }
+        for await input in d.inputs {
+            guard case .scriptPrepared = input else { continue }
+            await d.process(input)
+            break
+        }
+        path = await d.scriptPath
+        XCTAssertEqual(path, directory + "/two.md", "the shot's script, found beside the shot list")
+    }
+
     func testTheSubjectSeesTheShotButNeverItsNotes() async throws {
         let (d, _, presenter) = try director()
         await d.process(.started)
