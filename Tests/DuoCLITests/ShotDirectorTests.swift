@@ -33,7 +33,7 @@ final class ShotDirectorTests: XCTestCase {
         try threeShots.write(toFile: shotsPath, atomically: true, encoding: .utf8)
     }
 
-    private func director() throws -> (RunDirector, FakeCapture, SubjectPresenter) {
+    private func director(face: any RunFace = HeadlessFace()) throws -> (RunDirector, FakeCapture, SubjectPresenter) {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let lib = PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path)
         let profile = CameraProfile(id: "cam0", name: "cam0", testPattern: "smpte",
@@ -49,7 +49,7 @@ final class ShotDirectorTests: XCTestCase {
         subject.accessory = .countdown
         let presenter = try SubjectPresenter(subject, width: 320, height: 240, format: .i420)
         let capture = FakeCapture(plan: plan, clock: clock)
-        let d = RunDirector(settings: settings, plan: plan, capture: capture, presenter: presenter, face: HeadlessFace(),
+        let d = RunDirector(settings: settings, plan: plan, capture: capture, presenter: presenter, face: face,
                             clock: clock, events: try EventLog(path: eventsPath), watchDevices: { _ in nil }, log: { _ in })
         return (d, capture, presenter)
     }
@@ -103,7 +103,7 @@ final class ShotDirectorTests: XCTestCase {
         XCTAssertEqual(shot2?.id, "02")
     }
 
-    func testShotCommandsWithoutAListAndAtTheEndsAreRefused() async throws {
+    func testShotMovesPastTheEndsAndMarksWithNoTakeAreRefused() async throws {
         let (d, _, _) = try director()
         await d.process(.started)
         await send(.shot(next: false, id: nil), d)
@@ -172,6 +172,20 @@ final class ShotDirectorTests: XCTestCase {
         XCTAssertEqual(path, directory + "/two.md", "the shot's script, found beside the shot list")
     }
 
+    func testTheHudShowsTheShotItsTakesTheNextShotAndItsNotes() async throws {
+        let face = HudFace()
+        let (d, _, _) = try director(face: face)
+        await d.process(.started)
+        await send(.record, d)
+        await send(.stop, d)
+        await send(.mark(good: true, take: nil), d)
+        var hud = HudModel()
+        hud.run = try XCTUnwrap(face.last)
+        XCTAssertTrue(hud.lines.contains("shot 01 Opening  (1/3)  1 take (1 good, 0 no good)"), "\(hud.lines)")
+        XCTAssertTrue(hud.lines.contains { $0.hasPrefix("next 02 The problem  0 takes") }, "\(hud.lines)")
+        XCTAssertTrue(hud.lines.contains("shot note: PRIVATE check the mic"), "the operator sees the shot's note: \(hud.lines)")
+    }
+
     func testTheSubjectSeesTheShotButNeverItsNotes() async throws {
         let (d, _, presenter) = try director()
         await d.process(.started)
@@ -185,4 +199,25 @@ final class ShotDirectorTests: XCTestCase {
         state.accessory = .off
         XCTAssertNil(SubjectViewModel.whitelisted(from: state).shot, "nothing reaches a subject view that is off")
     }
+}
+
+/// A face that keeps the last HUD figures the director showed.
+///
+/// Thread: any; a lock guards what it keeps.
+final class HudFace: RunFace, @unchecked Sendable {
+    private let lock = Lock()
+    private var shown: HudModel.Run?
+    var last: HudModel.Run? { lock.withLock { shown } }
+    var drawsSubjectView: Bool { false }
+    func setSubjectPicture(_ on: Bool) {}
+    func connect(_ report: @escaping @Sendable (RunInput) -> Void) {}
+    func show(_ run: HudModel.Run) { lock.withLock { shown = run } }
+    func setAccessory(enabled: Bool) {}
+    func setFullscreen(_ on: Bool?) -> String? { nil }
+    func setFramesFlowing(_ flowing: Bool) {}
+    func setRemoteDisplays(asked: Int, connected: Int) {}
+    func keepScreenOn(_ on: Bool, reason: String) {}
+    func subjectViewFailed(enabled: Bool) {}
+    func say(_ message: String) {}
+    func close() {}
 }
