@@ -158,7 +158,7 @@ enum Help {
                                              Look into the lens and say your name.
                                              note: check the lavalier first
                                              length: 20s
-      Keys N / B next and previous shot, G / X mark the latest take good / no good, R re-take;
+      Keys N / B next and previous shot, G / X mark the latest take good / no good, A re-take (again);
       control {"cmd":"shot","next":true|false} or {"id":"03"}, {"cmd":"mark","good":true} (and
       "take":N), {"cmd":"retake"}. Takes are named duo-…-shot03-take02.mkv (the take within the shot);
       sidecars carry shot, shotTake and mark (a mark after the take ended rewrites it).

@@ -130,8 +130,8 @@ extension RunDirector {
         if let aspect = shot.aspect { line += " \(aspect)" }
         if let seconds = shot.expectedSeconds { line += "  length \(Int(seconds) / 60):\(String(format: "%02d", Int(seconds) % 60))" }
         f.shot = line
-        f.nextShot = walk.next.map { "next \($0.id) \($0.title)  \(walk.takes(of: $0.id).count) takes  (N next, B back, G good, X no good, R re-take)" }
-            ?? "last shot  (B back, G good, X no good, R re-take)"
+        f.nextShot = walk.next.map { "next \($0.id) \($0.title)  \(walk.takes(of: $0.id).count) takes  (N next, B back, G good, X no good, A re-take)" }
+            ?? "last shot  (B back, G good, X no good, A re-take)"
         f.shotNotes = shot.notes
     }
 }

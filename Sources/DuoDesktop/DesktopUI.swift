@@ -28,12 +28,12 @@ public enum DesktopKeys {
         case GDK_KEY_f, GDK_KEY_F: .fold
         case GDK_KEY_u, GDK_KEY_U: .unfold
         case GDK_KEY_v, GDK_KEY_V: .follow(voice: nil)
-        // The shot list (--shots): next, back, good, no good (X), re-take.
+        // The shot list (--shots): next, back, good, no good (X), again (re-take; R is reverse).
         case GDK_KEY_n, GDK_KEY_N: .shot(next: true, id: nil)
         case GDK_KEY_b, GDK_KEY_B: .shot(next: false, id: nil)
         case GDK_KEY_g, GDK_KEY_G: .mark(good: true, take: nil)
         case GDK_KEY_x, GDK_KEY_X: .mark(good: false, take: nil)
-        case GDK_KEY_r, GDK_KEY_R: .retake
+        case GDK_KEY_a, GDK_KEY_A: .retake
         case GDK_KEY_q, GDK_KEY_Q: .quit
         default: nil
         }
@@ -53,6 +53,8 @@ public enum DesktopKeys {
         ("+ / -", "teleprompter text larger / smaller (remembered with the script)"),
         ("O", "open another script (file chooser); a saved script reloads by itself"),
         ("S / F / U", "two cameras: swap, fold (camera B), unfold (camera A)"),
+        ("N / B", "shot list (--shots): next / previous shot"),
+        ("G / X / A", "shot list: mark the latest take good / no good; A re-takes (again)"),
         ("Q", "quit (a running take is finalised first)"),
     ]
 }

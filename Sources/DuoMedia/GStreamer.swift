@@ -8,6 +8,10 @@ import Foundation
 /// Thread: any; `gst_init` is made idempotent by a once-token.
 public enum GStreamer {
     private static let initialized: Bool = {
+        // With gstreamer1.0-libcamera installed, the device monitor loads libcamera, which logs its own
+        // warnings ("No IPA found …") straight to stderr on every camera listing: keep it to errors
+        // unless the user asked for its log.
+        setenv("LIBCAMERA_LOG_LEVELS", "*:ERROR", 0)
         gst_init(nil, nil)
         for setup in MediaHooks.setups.value { setup() }
         return true
