@@ -59,6 +59,12 @@ extension RunDirector {
         f.subjectSkipped = RunSummary.branch(counts.subjectView, interval: interval).dropped
         f.audioPeakDB = audioPeak
         f.scriptProblems = presenter.scriptProblems.count
+        if let framing {
+            f.framing = framing.mode.rawValue
+            f.framingHint = FramingDecision(hints: framing.shown, faces: [], reason: "").text
+            f.faces = framing.faces
+            f.previewMirrored = plan.mirrors(activeCamera: await capture.activeCamera).operatorPreview
+        }
         face.show(f)
     }
 

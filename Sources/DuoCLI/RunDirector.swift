@@ -214,6 +214,9 @@ actor RunDirector {
     /// changes, the position by a word or more.
     var lastFollow: (said: [String], position: Double)?
     var warnings = WarningThrottle()
+    /// Framing hints (`--framing`): the policy, and what the last `framing` event said (RunDirector+Framing).
+    var framing: FramingPolicy?
+    var framingReport = FramingReport()
 
     init(settings: Settings, plan: GraphPlan, capture: any CapturePort, presenter: SubjectPresenter, face: any RunFace,
          clock: any RunClock, events: EventLog, files: any TakeFilesPort = DiskTakeFiles(), voice: any VoicePort = PocketsphinxVoice(),
@@ -239,6 +242,9 @@ actor RunDirector {
         scriptStamp = settings.scriptPath.flatMap(ScriptStamp.init)
         cameraLabel = plan.camera.label
         cameraFormat = plan.format.description
+        if plan.framing != .off {
+            framing = FramingPolicy(mode: plan.framing, aspect: plan.aspect, frameWidth: plan.format.width, frameHeight: plan.format.height)
+        }
         (inputs, inputSink) = AsyncStream.makeStream(of: RunInput.self, bufferingPolicy: .unbounded)
         face.connect { [inputSink, urgentEnd] input in Self.enqueue(input, sink: inputSink, urgent: urgentEnd) }
     }
@@ -404,6 +410,7 @@ actor RunDirector {
         await watchFrames(now, cameraFrames: counts.camera.frames)
         if endReason != nil { return }
         if now - lastScriptCheckAt >= nanosecondsPerSecond / 2 { await watchScript(now) }
+        await framingTick(now)
         if now - (lastStatusAt ?? startedAt - nanosecondsPerSecond) >= nanosecondsPerSecond { await status(trigger: "periodic") }
         await showFigures(counts)
     }

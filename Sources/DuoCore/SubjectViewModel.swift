@@ -108,6 +108,8 @@ public struct PrompterSessionState: Sendable, Hashable {
     public var recordingStartedAt: Int64?
     public var aspect: AspectRatio?
     public var preview: PreviewFrame?
+    /// Framing hints for the person in the picture (FramingPolicy): fixed words, no free text.
+    public var framingHints: [PersonHint] = []
 
     // Private: never copied.
     public var scriptPath: String?
@@ -172,6 +174,9 @@ public struct SubjectViewModel: Sendable, Hashable {
     public let safeFrameAspect: AspectRatio?
     /// Only for the `preview` kind.
     public let preview: PreviewFrame?
+    /// Framing hints ("move left", "step back"): a closed set of fixed words (`FramingHint`), never text
+    /// from the session; none when the accessory is off.
+    public private(set) var framingHints: [PersonHint] = []
 
     private init(kind: AccessoryKind, script: SubjectScript?, scroll: ScrollModel?, readingLine: Double?,
                  mirror: MirrorFlags, style: PromptStyle, countdown: Countdown, countdownStartedAt: Int64?,
@@ -197,6 +202,13 @@ public struct SubjectViewModel: Sendable, Hashable {
             recordingStartedAt: kind == .off ? nil : session.recordingStartedAt,
             safeFrameAspect: kind == .off ? nil : session.aspect,
             preview: kind == .preview ? session.preview : nil)
+            .withFramingHints(kind == .off ? [] : session.framingHints)
+    }
+
+    private func withFramingHints(_ hints: [PersonHint]) -> SubjectViewModel {
+        var copy = self
+        copy.framingHints = hints
+        return copy
     }
 
     /// Scroll position at pipeline time `time` (nanoseconds).

@@ -40,6 +40,8 @@ public final class SubjectScene: @unchecked Sendable {
     private let recordingLabel: CairoImage
     private let digits: [Character: CairoImage]
     private let countdownNumbers: [Int: CairoImage]
+    /// The framing hint in large type (nil without one), drawn where `framingHintPlace` puts it.
+    let framingHintLabel: CairoImage?
 
     /// The default font size for a monitor: 48 px, smaller on small monitors. It is a fixed size, not a
     /// fraction of the monitor, so the panel (and its per-frame cost) does not grow on a 4K monitor.
@@ -128,6 +130,31 @@ public final class SubjectScene: @unchecked Sendable {
             }
             countdownNumbers = numbers
         }
+        framingHintLabel = Self.framingHintLabel(viewModel.framingHints, fontSize: fontSize, mirror: mirror, previous: previous)
+    }
+
+    /// The hint's sprite: the fixed words of `FramingHint`, bold, in large type on a dark backdrop.
+    private static func framingHintLabel(_ hints: [PersonHint], fontSize: Double, mirror: MirrorFlags,
+                                         previous: SubjectScene?) -> CairoImage? {
+        guard !hints.isEmpty else { return nil }
+        if let old = previous, old.viewModel.framingHints == hints, old.viewModel.mirror == mirror, old.fontSize == fontSize {
+            return old.framingHintLabel
+        }
+        let size = max(14, (fontSize * 1.1).rounded())
+        return renderLabel(hints.map(\.text).joined(separator: "  ·  "), fontSize: size, bold: true, colour: SubjectPalette.framingHint,
+                           mirror: mirror, backdrop: SubjectPalette.backdrop, padding: size * 0.35)
+    }
+
+    /// Where the framing hint goes, reader space: a corner of the content area away from the reading
+    /// panel (the bottom right, or the top right when the panel sits in the lower half), so it is never
+    /// over the reading line. One small function, so the hint can follow a self-view later.
+    static func framingHintPlace(width hintWidth: Double, height hintHeight: Double, geometry: SubjectGeometry,
+                                 hasPanel: Bool, margin: Double) -> (x: Double, y: Double) {
+        let c = geometry.content
+        let panelLow = hasPanel && geometry.panel.midY > c.midY
+        let x = max(c.minX, c.maxX - margin - hintWidth)
+        let y = panelLow ? c.minY + margin : max(c.minY, c.maxY - margin - hintHeight)
+        return (x.rounded(), y.rounded())
     }
 
     /// The scroll unit position → the strip row at the panel's top (even, so chroma rows pair up).
@@ -273,6 +300,12 @@ public final class SubjectScene: @unchecked Sendable {
                 items.append(sprite(g, readerX: (x + (w - Double(g.width)) / 2).rounded(), readerY: y))
                 x += w
             }
+        }
+
+        if let hint = framingHintLabel {
+            let place = Self.framingHintPlace(width: Double(hint.width), height: Double(hint.height), geometry: geometry,
+                                              hasPanel: strip != nil, margin: (fontSize * 0.4).rounded())
+            items.append(sprite(hint, readerX: place.x, readerY: place.y))
         }
 
         if let n = vm.countdownValue(at: time), let number = countdownNumbers[n] {
