@@ -148,8 +148,9 @@ enum Help {
                                            the subject's own, as in their mirrored self-view. single:
                                            one person to the centre of the composition; interview: two
                                            people, each to the nearer third. Default: single for the
-                                           teleprompter when the face detector is installed
-                                           (gstreamer1.0-opencv, opencv-data), else off
+                                           teleprompter with a real camera or a clip when the face
+                                           detector is installed (gstreamer1.0-opencv, opencv-data),
+                                           else off
       On the desktop the subject window draws the view itself at the subject monitor's own resolution
       (1080p, 4K, portrait), scrolling on the monitor's frame clock; the camera picture reaches it
       only for the preview kind, scaled once to the monitor. render-subject --size WxH draws the same

@@ -59,7 +59,7 @@ struct SessionSetup {
         if options.followVoice { plan.voice = try VoiceModelSetup.prepare(options, audio: audio, notices: &notices) }
         plan.operatorMirrorChoice = options.mirrorPreview
         plan.sinks = options.headless || options.command != .run ? .headless : .desktop
-        plan.framing = framingMode(options)
+        plan.framing = framingMode(options, camera: camera)
         try plan.validate()
         var dir: String?
         if options.record {
@@ -79,9 +79,14 @@ struct SessionSetup {
     }
 
     /// `--framing`, or by default: hints for the teleprompter when the face detector and its cascade are
-    /// installed (asked for without them, the run says so once and goes on without hints).
-    static func framingMode(_ options: Options) -> FramingMode {
+    /// installed and the camera can see a face (a real camera or a clip; a test pattern or a simulated
+    /// camera never shows one). Asked for without the detector, the run says so once and goes on.
+    static func framingMode(_ options: Options, camera: CameraSource) -> FramingMode {
         if let given = options.framing { return given }
+        switch camera {
+        case .testSource, .simulated: return .off
+        case .v4l2, .file: break
+        }
         guard options.subject.accessory == .teleprompter, GStreamer.hasElement("facedetect"),
               FileManager.default.isReadableFile(atPath: GraphPlan.faceCascade) else { return .off }
         return .single

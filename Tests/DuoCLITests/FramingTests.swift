@@ -1,3 +1,4 @@
+@testable import DuoCLI
 import DuoCore
 import Foundation
 import XCTest
@@ -246,5 +247,31 @@ final class ClipCameraTests: XCTestCase {
             XCTAssertEqual(lines.count, 1, run.stderr)
             XCTAssertTrue(run.stderr.contains(says) && run.stderr.contains("--camera file:"), run.stderr)
         }
+    }
+}
+
+/// Whether a run gets framing hints without `--framing`: the teleprompter with a camera that can see a
+/// face, when the detector is installed (it is on the test machine: Scripts/install-deps.sh).
+final class FramingDefaultTests: XCTestCase {
+    func testHintsByDefaultOnlyForTheTeleprompterWithARealCameraOrAClip() {
+        var options = Options()
+        options.subject.accessory = .teleprompter
+        let clip = CameraSource.file(path: "/tmp/clip.mkv", mode: .init(pixelFormat: "I420", format: VideoFormat(width: 640, height: 360, frameRate: FrameRate(15))))
+        XCTAssertEqual(SessionSetup.framingMode(options, camera: clip), .single)
+        XCTAssertEqual(SessionSetup.framingMode(options, camera: .v4l2(device: "/dev/video0", modes: [])), .single)
+        // A test pattern or a simulated camera never shows a face: no "no one in frame" over its picture.
+        XCTAssertEqual(SessionSetup.framingMode(options, camera: .testSource), .off)
+        options.subject.accessory = .countdown
+        XCTAssertEqual(SessionSetup.framingMode(options, camera: clip), .off)
+        options.framing = .interview
+        XCTAssertEqual(SessionSetup.framingMode(options, camera: .testSource), .interview)
+    }
+
+    func testTheFramingOptionIsCheckedWithAOneLineError() throws {
+        XCTAssertEqual(try Options.parse(["--framing", "interview"]).framing, .interview)
+        XCTAssertNil(try Options.parse([]).framing)
+        let run = try duoCapture(["--headless", "--framing", "sideways"])
+        XCTAssertEqual(run.status, 64)
+        XCTAssertTrue(run.stderr.contains("--framing sideways") && run.stderr.contains("off, single"), run.stderr)
     }
 }
