@@ -130,19 +130,27 @@ public final class SubjectScene: @unchecked Sendable {
             }
             countdownNumbers = numbers
         }
-        framingHintLabel = Self.framingHintLabel(viewModel.framingHints, fontSize: fontSize, mirror: mirror, previous: previous)
+        framingHintLabel = Self.framingHintLabel(viewModel.framingHints, fontSize: fontSize, mirror: mirror,
+                                                 maximumWidth: geometry.content.width - 2 * (fontSize * 0.4).rounded(), previous: previous)
     }
 
     /// The hint's sprite: the fixed words of `FramingHint`, bold, in large type on a dark backdrop.
-    private static func framingHintLabel(_ hints: [PersonHint], fontSize: Double, mirror: MirrorFlags,
+    /// Narrower monitors (portrait, two people's hints) get it smaller, so it is always whole.
+    private static func framingHintLabel(_ hints: [PersonHint], fontSize: Double, mirror: MirrorFlags, maximumWidth: Double,
                                          previous: SubjectScene?) -> CairoImage? {
         guard !hints.isEmpty else { return nil }
-        if let old = previous, old.viewModel.framingHints == hints, old.viewModel.mirror == mirror, old.fontSize == fontSize {
-            return old.framingHintLabel
+        if let old = previous, old.viewModel.framingHints == hints, old.viewModel.mirror == mirror, old.fontSize == fontSize,
+           let label = old.framingHintLabel, Double(label.width) <= maximumWidth {
+            return label
+        }
+        func label(_ size: Double) -> CairoImage {
+            renderLabel(hints.map(\.text).joined(separator: "  ·  "), fontSize: size, bold: true, colour: SubjectPalette.framingHint,
+                        mirror: mirror, backdrop: SubjectPalette.backdrop, padding: size * 0.35)
         }
         let size = max(14, (fontSize * 1.1).rounded())
-        return renderLabel(hints.map(\.text).joined(separator: "  ·  "), fontSize: size, bold: true, colour: SubjectPalette.framingHint,
-                           mirror: mirror, backdrop: SubjectPalette.backdrop, padding: size * 0.35)
+        let first = label(size)
+        guard Double(first.width) > maximumWidth, maximumWidth > 0 else { return first }
+        return label(max(6, (size * maximumWidth / Double(first.width)).rounded(.down)))
     }
 
     /// Where the framing hint goes, reader space: a corner of the content area away from the reading
