@@ -174,3 +174,42 @@ final class FramingPolicyTests: XCTestCase {
         }
     }
 }
+
+/// The operator HUD's framing line and face boxes over the aspect-fit preview, mirrored with it.
+final class FramingHudTests: XCTestCase {
+    func testTheHudShowsTheHintAndTheFaceBoxWhereThePreviewShowsTheFace() {
+        var hud = HudModel()
+        hud.videoWidth = 1920
+        hud.videoHeight = 1080
+        XCTAssertFalse(hud.lines.contains { $0.hasPrefix("framing") }, "no line while hints are off")
+        hud.framing = "single"
+        hud.faces = [FaceBox(x: 0.1, y: 0.2, width: 0.2, height: 0.3)]
+        XCTAssertTrue(hud.lines.contains("framing (single): good"), "\(hud.lines)")
+        hud.framingHint = "move left"
+        XCTAssertTrue(hud.toned.contains(HudModel.Line(text: "framing (single): move left", tone: .attention)))
+        // A 1920x1200 widget letterboxes the 16:9 preview: 60 px above and below.
+        let box = hud.faceRects(width: 1920, height: 1200)[0]
+        XCTAssertEqual(box.x, 192, accuracy: 0.01)
+        XCTAssertEqual(box.y, 60 + 216, accuracy: 0.01)
+        XCTAssertEqual(box.width, 384, accuracy: 0.01)
+        // The preview mirrored: the face (and its box) on the other side.
+        hud.previewMirrored = true
+        XCTAssertEqual(hud.faceRects(width: 1920, height: 1200)[0].x, 1920 - 192 - 384, accuracy: 0.01)
+    }
+}
+
+/// The face detector's failures are its branch's alone: hints stop, nothing else does.
+final class FramingFaultTests: XCTestCase {
+    func testTheDetectorsErrorsBelongToTheFramingBranch() {
+        let routing = FaultRouting()
+        XCTAssertEqual(routing.owner(of: GraphElement.framingDetector.rawValue, ancestors: [FaultRouting.framingBin]), .framing)
+        // An element the pipeline file left unnamed, inside the branch's bin.
+        XCTAssertEqual(routing.owner(of: "videoconvert7", ancestors: [FaultRouting.framingBin]), .framing)
+        XCTAssertEqual(routing.owner(of: "videoconvert7"), .graph)
+    }
+
+    func testTheDetectorsBranchIsInTheElementContract() throws {
+        XCTAssertEqual(Set(GraphElement.required(inFile: "framing")), ["framing_queue", "framing_detector", "framing_sink"])
+        XCTAssertTrue(GraphElement.required(inFile: "camera-file").contains("{{name}}"))
+    }
+}
