@@ -186,7 +186,7 @@ final class FramingHudTests: XCTestCase {
         hud.faces = [FaceBox(x: 0.1, y: 0.2, width: 0.2, height: 0.3)]
         XCTAssertTrue(hud.lines.contains("framing (single): good"), "\(hud.lines)")
         hud.framingHint = "move left"
-        XCTAssertTrue(hud.toned.contains(HudModel.Line(text: "framing (single): move left", tone: .attention)))
+        XCTAssertTrue(hud.toned.contains { $0.text == "framing (single): move left" && $0.tone == .attention }, "\(hud.lines)")
         // A 1920x1200 widget letterboxes the 16:9 preview: 60 px above and below.
         let box = hud.faceRects(width: 1920, height: 1200)[0]
         XCTAssertEqual(box.x, 192, accuracy: 0.01)
