@@ -32,8 +32,9 @@ extension RunDirector {
         await framingChanged(framing!.update(at: now), at: now)
     }
 
-    /// Carries out a decision (nil: the hints stand) and sends a `framing` event when the hints or the
-    /// number of faces changed, or a second passed while someone is in the picture (the boxes move).
+    /// Carries out a decision (nil: the hints stand) and sends a `framing` event: at the first detector
+    /// frame, when the hints change, and at most once a second otherwise, while someone is in the picture
+    /// (the boxes move) or when the number of faces changed.
     private func framingChanged(_ decision: FramingDecision?, at now: Int64) async {
         guard let policy = framing else { return }
         if let decision {
@@ -41,8 +42,9 @@ extension RunDirector {
             Diagnostics.debug("framing: \(decision.text ?? "no hint") (\(decision.reason))")
         }
         let faces = policy.faces
-        let due = decision != nil || faces.count != framingReport.faceCount
-            || (!faces.isEmpty && now - (framingReport.at ?? .min) >= nanosecondsPerSecond)
+        // A detector that loses and finds a face frame by frame says so at most once a second.
+        let second = framingReport.at.map { now - $0 >= nanosecondsPerSecond } ?? true
+        let due = decision != nil || framingReport.at == nil || (second && (!faces.isEmpty || faces.count != framingReport.faceCount))
         guard due else { return }
         framingReport = FramingReport(hints: policy.shown, faceCount: faces.count, at: now)
         let text = FramingDecision(hints: policy.shown, faces: faces, reason: "").text

@@ -187,16 +187,6 @@ public struct FramingPolicy: Sendable, Equatable {
         return FramingDecision(hints: shown, faces: faces, reason: why)
     }
 
-    /// The time a pending hint becomes due (for a wake-up), nil when nothing is pending.
-    public func nextDue(after now: Int64) -> Int64? {
-        var due: [Int64] = []
-        if candidate != nil {
-            due.append(max(candidateSince + confirmFor, (lastChangeAt ?? .min) + holdFor))
-        }
-        if let since = absentSince, shown != [PersonHint(person: nil, hint: .noOne)] { due.append(since + absentAfter) }
-        return due.filter { $0 > now }.min()
-    }
-
     /// The hints the faces call for now (with spatial hysteresis against the ones shown), and why.
     private func desired(at now: Int64) -> ([PersonHint], String) {
         if faces.isEmpty {
