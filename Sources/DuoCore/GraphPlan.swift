@@ -541,6 +541,13 @@ public struct GraphPlan: Sendable {
     /// The whole graph with one take attached, in a form `gst-launch-1.0 -e` runs as is.
     public func launchDescription(recordingTo location: String?) throws(DuoError) -> String {
         var d = try liveDescription()
+        // What the session adds beside the graph it parses: each clip camera's player (a pipeline of its
+        // own in a run; here a chain of the same one, so the printed graph plays the clip once), and the
+        // face detector's branch on the tee.
+        for index in 0..<(secondCamera == nil ? 1 : 2) {
+            if let player = try clipPlayerDescription(camera: index) { d += "  " + player }
+        }
+        if framing != .off { d += "  t. ! " + (try framingDescription()) }
         if let location {
             d += "  t. ! " + (try recordVideoDescription(location: location))
             if let audio = try recordAudioDescription() { d += "  at. ! \(audio)" }

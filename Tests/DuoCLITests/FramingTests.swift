@@ -235,6 +235,26 @@ final class ClipCameraTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("file:\(clip): 640x360@15"), run.stdout)
     }
 
+    /// `duo-capture pipeline` prints a graph that plays by hand: the clip's player is in it (once through),
+    /// and so is the face detector's branch, whose messages gst-launch shows.
+    func testThePrintedGraphPlaysTheClipAndFindsTheFace() throws {
+        let clip = try FaceClips.clip("centre", [FaceClips.centre])
+        let printed = try duoCapture(["pipeline", "--camera", "file:\(clip)", "--framing", "single"])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        XCTAssertTrue(printed.stdout.contains("intervideosink") && printed.stdout.contains("facedetect"), printed.stdout)
+        let line = String(printed.stdout.dropFirst("gst-launch-1.0 -e ".count)).trimmingCharacters(in: .whitespacesAndNewlines)
+        let launch = Process()
+        launch.executableURL = URL(fileURLWithPath: "/bin/sh")
+        launch.arguments = ["-c", "timeout -s INT 8 gst-launch-1.0 -m \(line)"]
+        let out = Pipe()
+        launch.standardOutput = out
+        launch.standardError = FileHandle.nullDevice
+        try launch.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        launch.waitUntilExit()
+        XCTAssertTrue(text.contains("facedetect") && text.contains("width\\=\\(uint\\)"), "no face found by the printed graph: \(text.suffix(2000))")
+    }
+
     func testAClipThatIsNoVideoIsAOneLineError() throws {
         let dir = try scratchDirectory(self)
         try "not a video".write(toFile: "\(dir)/notes.txt", atomically: true, encoding: .utf8)
