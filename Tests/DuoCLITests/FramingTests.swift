@@ -217,15 +217,26 @@ final class FramingTests: XCTestCase {
 /// `formats`; a missing or unplayable clip is a one-line error.
 final class ClipCameraTests: XCTestCase {
     func testAClipPlaysAsACameraAtItsOwnRateAndLoops() throws {
-        // The clip lasts three seconds at 15 fps: a six-second run gets twice its frames, paced.
+        // The clip lasts three seconds at 15 fps. Paced: a seven-second run gets seven seconds of frames.
+        // Looped: the face is still found at the end (a player that stopped after one pass would leave
+        // the camera black two seconds later, from five seconds on).
         let clip = try FaceClips.clip("centre", [FaceClips.centre])
-        let run = try duoCapture(["--headless", "--camera", "file:\(clip)", "--framing", "off", "--duration", "6", "--json"])
+        let dir = try scratchDirectory(self)
+        let events = "\(dir)/events.jsonl"
+        let run = try duoCapture(["--headless", "--camera", "file:\(clip)", "--framing", "single", "--duration", "7", "--json",
+                                  "--events", events])
         XCTAssertEqual(run.status, 0, run.stderr)
         struct Summary: Decodable { struct Branch: Decodable { let frames: Int64; let dropped: Int64 }; let camera: Branch }
         let summary = try JSONDecoder().decode(Summary.self, from: Data(run.stdout.utf8))
-        XCTAssertEqual(Double(summary.camera.frames), 90, accuracy: 8, "paced at 15 fps for six seconds: looped, not stopped at three")
+        XCTAssertEqual(Double(summary.camera.frames), 105, accuracy: 8, "paced at 15 fps for seven seconds")
         XCTAssertEqual(summary.camera.dropped, 0)
         XCTAssertTrue(run.stderr.contains("640x360@15"), run.stderr)
+        let withFace = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").compactMap { line -> Double? in
+            guard let e = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], e["event"] as? String == "framing",
+                  let faces = e["faces"] as? [Any], !faces.isEmpty else { return nil }
+            return e["t"] as? Double
+        }
+        XCTAssertGreaterThan(withFace.max() ?? 0, 5.8, "the face is seen in the clip's third pass: \(withFace)")
     }
 
     func testFormatsListsAClipsSizeAndRate() throws {
