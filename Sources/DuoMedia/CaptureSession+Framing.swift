@@ -68,7 +68,7 @@ extension CaptureSession {
             framingBranch = nil
             detachBranch(branch)
         }
-        eventSink.yield(.framingUnavailable("the face detector failed (\(source): \(message)); the run goes on without framing hints"))
+        eventSink.yield(.framingUnavailable("the face detector (gstreamer1.0-opencv) failed (\(source): \(message)); the run goes on without framing hints"))
     }
 
     /// One detector frame's faces (pixel quadruples of the detector's small picture) as fractions of the

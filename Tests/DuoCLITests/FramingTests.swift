@@ -193,16 +193,44 @@ final class FramingTests: XCTestCase {
         XCTAssertTrue(events.isEmpty)
     }
 
-    /// A detector that does not start is one line naming the package, and the run goes on.
-    func testABrokenDetectorIsOneLineAndTheRunGoesOn() throws {
+    /// A copy of the shipped Pipelines/ folder whose framing.gst has `edit` applied.
+    func pipelines(_ edit: (String) -> String) throws -> String {
         let dir = try scratchDirectory(self)
         let pipelines = "\(dir)/Pipelines"
         let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Pipelines").path
         try FileManager.default.copyItem(atPath: shipped, toPath: pipelines)
         let framing = try String(contentsOfFile: "\(pipelines)/framing.gst", encoding: .utf8)
-        try framing.replacingOccurrences(of: "! facedetect ", with: "! nosuchfacedetector ")
-            .write(toFile: "\(pipelines)/framing.gst", atomically: true, encoding: .utf8)
+        let edited = edit(framing)
+        XCTAssertNotEqual(edited, framing, "the edit applies")
+        try edited.write(toFile: "\(pipelines)/framing.gst", atomically: true, encoding: .utf8)
+        return pipelines
+    }
+
+    /// A detector that fails while the run goes on (an error from inside its branch after 20 frames) is
+    /// one line naming the package; the preview and the subject view lose no frame, the run ends well.
+    func testADetectorThatFailsMidRunIsOneLineAndTheRunGoesOn() throws {
+        let pipelines = try pipelines { $0.replacingOccurrences(of: "! videorate drop-only=true", with: "! identity error-after=20 ! videorate drop-only=true") }
+        let clip = try FaceClips.clip("camera-left", [.init(size: 223, faceX: 0.2, eyeY: 1.0 / 3)])
+        let (events, run) = try framingRun(clip, seconds: 4, extra: ["--pipelines", pipelines, "--json"])
+        let lines = run.stderr.split(separator: "\n").filter { $0.contains("framing") }
+        XCTAssertEqual(lines.count, 1, run.stderr)
+        XCTAssertTrue(lines.first?.contains("face detector (gstreamer1.0-opencv) failed") ?? false, run.stderr)
+        XCTAssertTrue(events.allSatisfy { $0.t < 2.5 }, "no framing event after the detector failed: \(events.map(\.t))")
+        struct Summary: Decodable {
+            struct Branch: Decodable { let frames: Int64; let dropped: Int64 }
+            let camera: Branch, operatorView: Branch, subjectView: Branch
+        }
+        let summary = try JSONDecoder().decode(Summary.self, from: Data(run.stdout.utf8))
+        XCTAssertGreaterThan(summary.camera.frames, 50)
+        XCTAssertEqual(summary.camera.dropped, 0)
+        XCTAssertEqual(summary.operatorView.dropped, 0)
+        XCTAssertEqual(summary.subjectView.dropped, 0)
+    }
+
+    /// A detector that does not start is one line naming the package, and the run goes on.
+    func testABrokenDetectorIsOneLineAndTheRunGoesOn() throws {
+        let pipelines = try pipelines { $0.replacingOccurrences(of: "! facedetect ", with: "! nosuchfacedetector ") }
         let clip = try FaceClips.clip("camera-left", [.init(size: 223, faceX: 0.2, eyeY: 1.0 / 3)])
         let (events, run) = try framingRun(clip, seconds: 2, extra: ["--pipelines", pipelines])
         XCTAssertTrue(events.isEmpty)
