@@ -12,7 +12,6 @@ import Foundation
 ///
 /// Thread: value type; owned by the run director's actor.
 struct FramingReport: Sendable {
-    var hints: [PersonHint] = []
     var faceCount = -1
     var at: Int64?
 }
@@ -46,7 +45,7 @@ extension RunDirector {
         let second = framingReport.at.map { now - $0 >= nanosecondsPerSecond } ?? true
         let due = decision != nil || framingReport.at == nil || (second && (!faces.isEmpty || faces.count != framingReport.faceCount))
         guard due else { return }
-        framingReport = FramingReport(hints: policy.shown, faceCount: faces.count, at: now)
+        framingReport = FramingReport(faceCount: faces.count, at: now)
         let text = FramingDecision(hints: policy.shown, faces: faces, reason: "").text
         events.emit("framing", [
             "mode": policy.mode.rawValue,

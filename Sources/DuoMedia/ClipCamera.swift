@@ -11,10 +11,8 @@ import Foundation
 /// Probes clips and plays them as cameras.
 ///
 /// Thread: `probe` on any thread (synchronous); a `ClipCamera` is owned by the capture session's actor,
-/// its bus is read on a thread of its own.
-// Unchecked: holds the player's pipeline and the thread that loops it; the stop flag and the last error
-// are locked.
-public final class ClipCamera: @unchecked Sendable {
+/// its bus is read on a thread of its own (started by `start`, joined by `stop`).
+public final class ClipCamera: Sendable {
     /// A clip's one mode: its picture size and frame rate, probed from the file's headers.
     ///
     /// The file must be a regular, readable file with a video stream that is not a still image; a clip
@@ -61,10 +59,9 @@ public final class ClipCamera: @unchecked Sendable {
 
     private let pipeline: ElementRef
     private let path: String
-    private let stopFlag = Lock()
-    private var stopped = false
+    /// Whether the loop's thread runs, and whether it was told to stop.
+    private let state = Locked((running: false, stopped: false))
     private let finished = DispatchSemaphore(value: 0)
-    private var thread: Thread?
     /// Told once when the player fails after it started (the camera then shows black, as a camera that
     /// gave up would): the session turns it into a warning.
     private let onFailure: @Sendable (String) -> Void
@@ -94,10 +91,10 @@ public final class ClipCamera: @unchecked Sendable {
         // without a flush, so the loop has no gap.
         _ = seek(flush: true)
         pipeline.setState(GST_STATE_PLAYING)
-        let t = Thread { [unowned self] in self.loop() }
-        t.name = "duo-capture clip"
-        thread = t
-        t.start()
+        let thread = Thread { [unowned self] in self.loop() }
+        thread.name = "duo-capture clip"
+        state.update { $0.running = true }
+        thread.start()
     }
 
     @discardableResult
@@ -108,7 +105,7 @@ public final class ClipCamera: @unchecked Sendable {
                                 GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_NONE, -1) != 0
     }
 
-    private var isStopped: Bool { stopFlag.withLock { stopped } }
+    private var isStopped: Bool { state.value.stopped }
 
     /// The player's bus: a pass that ended starts the next one; an error stops the player (said once).
     private func loop() {
@@ -139,9 +136,10 @@ public final class ClipCamera: @unchecked Sendable {
 
     /// Stops the player and its thread. Idempotent.
     func stop() {
-        let first = stopFlag.withLock { () -> Bool in defer { stopped = true }; return !stopped }
+        var first = false, running = false
+        state.update { s in first = !s.stopped; running = s.running; s.stopped = true }
         guard first else { return }
-        if thread != nil { finished.wait() }
+        if running { finished.wait() }
         pipeline.setState(GST_STATE_NULL)
     }
 
