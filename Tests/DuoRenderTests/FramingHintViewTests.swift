@@ -80,3 +80,33 @@ final class FramingHintViewTests: XCTestCase {
         }
     }
 }
+
+/// The operator HUD draws the face the detector found as a box over the preview, where the preview shows
+/// it (mirrored with it).
+final class FramingHudDrawingTests: XCTestCase {
+    func testTheFaceBoxIsDrawnOverTheFace() {
+        var hud = HudModel()
+        hud.videoWidth = 1280
+        hud.videoHeight = 720
+        hud.framing = "single"
+        hud.framingHint = "move right"
+        hud.faces = [FaceBox(x: 0.6, y: 0.5, width: 0.2, height: 0.3)]
+        func bright(_ image: CairoImage, _ x: Int, _ y: Int) -> Bool {
+            let bytes = image.packedBytes(), i = (y * image.width + x) * 4
+            // Anywhere near the stroke (2 px wide, centred on the edge).
+            return (-1...1).contains { dx in
+                let j = i + dx * 4
+                return max(bytes[j], bytes[j + 1], bytes[j + 2]) > 200
+            }
+        }
+        let plain = HudRenderer.image(hud, width: 1280, height: 720)
+        XCTAssertTrue(bright(plain, 768, 468), "the box's left edge at x 768")
+        XCTAssertTrue(bright(plain, 1024, 468), "its right edge at x 1024")
+        XCTAssertFalse(bright(plain, 896, 468), "not filled")
+        XCTAssertFalse(bright(plain, 256, 468), "nothing on the other side")
+        hud.previewMirrored = true
+        let mirrored = HudRenderer.image(hud, width: 1280, height: 720)
+        XCTAssertTrue(bright(mirrored, 256, 468), "mirrored: the box's left edge at x 256")
+        XCTAssertFalse(bright(mirrored, 768, 468))
+    }
+}
