@@ -169,6 +169,9 @@ public actor SubjectPresenter {
         publish(at: time)
     }
 
+    /// The framing hints on the subject view now, as its whitelisted view model carries them.
+    public var framingHints: [PersonHint] { SubjectViewModel.whitelisted(from: state).framingHints }
+
     /// The framing hints the subject sees now (FramingPolicy's decision; empty: none).
     public func setFramingHints(_ hints: [PersonHint], at time: Int64) {
         guard hints != state.framingHints else { return }
