@@ -103,10 +103,12 @@ final class FramingTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         var started: Double?
         var out: [Framing] = []
+        let documented = try Self.documentedFields()
         for line in try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n") {
             guard let e = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
             if e["event"] as? String == "started" { started = e["t"] as? Double }
             guard e["event"] as? String == "framing", let t = e["t"] as? Double else { continue }
+            XCTAssertEqual(Set(e.keys).subtracting(["event", "v", "t"]), documented, "the framing event has exactly the fields docs/events.md lists")
             XCTAssertEqual(e["mode"] as? String, mode)
             out.append(Framing(t: t - (started ?? 0), hint: e["hint"] as? String,
                                faces: e["faces"] as? [[String: Double]] ?? [], hints: e["hints"] as? [[String: Any]] ?? []))
@@ -122,6 +124,15 @@ final class FramingTests: XCTestCase {
             changedAt = f.t
         }
         return (out, run)
+    }
+
+    /// The fields docs/events.md lists for `framing` (its table row's second column).
+    static func documentedFields() throws -> Set<String> {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/events.md")
+        let row = try XCTUnwrap(try String(contentsOf: docs, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("| `framing` |") })
+        let column = row.split(separator: "|")[1]
+        return Set(column.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) })
     }
 
     /// The hints a run showed, in order, without repeats (nil: none).
