@@ -74,6 +74,12 @@ final class FramingHintViewTests: XCTestCase {
                         let apart = p.x + label.width <= panel.x || panel.x + panel.width <= p.x
                             || p.y + label.height <= panel.y || panel.y + panel.height <= p.y
                         XCTAssertTrue(apart, "\(where_): hint at \(p) \(label.width)x\(label.height) over the panel \(panel)")
+                        // Nor over the recording light and its clock (the other sprites).
+                        for item in scene.items(at: 2_000_000_000) {
+                            guard case .sprite(let image, let x, let y) = item, image !== label else { continue }
+                            let clear = p.x + label.width <= x || x + image.width <= p.x || p.y + label.height <= y || y + image.height <= p.y
+                            XCTAssertTrue(clear, "\(where_): hint at \(p) over a sprite at \(x),\(y)")
+                        }
                     }
                 }
             }
