@@ -131,11 +131,13 @@ public final class SubjectScene: @unchecked Sendable {
             countdownNumbers = numbers
         }
         framingHintLabel = Self.framingHintLabel(viewModel.framingHints, fontSize: fontSize, mirror: mirror,
-                                                 maximumWidth: geometry.content.width - 2 * (fontSize * 0.4).rounded(), previous: previous)
+                                                 maximumWidth: min(geometry.content.width - 2 * (fontSize * 0.4).rounded(), geometry.content.width * 0.6),
+                                                 previous: previous)
     }
 
     /// The hint's sprite: the fixed words of `FramingHint`, bold, in large type on a dark backdrop.
-    /// Narrower monitors (portrait, two people's hints) get it smaller, so it is always whole.
+    /// Narrower monitors (portrait, two people's hints) get it smaller, so it is always whole and leaves
+    /// the other corner (the recording light's) free.
     private static func framingHintLabel(_ hints: [PersonHint], fontSize: Double, mirror: MirrorFlags, maximumWidth: Double,
                                          previous: SubjectScene?) -> CairoImage? {
         guard !hints.isEmpty else { return nil }
