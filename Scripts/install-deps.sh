@@ -15,6 +15,7 @@ packages=(
   gstreamer1.0-x gstreamer1.0-gtk3
   fonts-dejavu-core fonts-noto-cjk fonts-noto-core
   gstreamer1.0-pocketsphinx pocketsphinx-en-us
+  gstreamer1.0-opencv opencv-data
 )
 if [[ "${1:-}" == "--desktop" ]]; then
   packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool

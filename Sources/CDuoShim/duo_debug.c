@@ -47,3 +47,8 @@ gboolean duo_quiet_speech_log(void) {
     set_logfp(null_stream);
     return TRUE;
 }
+
+void duo_quiet_opencv_log(void) {
+    // OpenCV reads the variable at its first log line; FALSE keeps a level the user chose.
+    g_setenv("OPENCV_LOG_LEVEL", "SILENT", FALSE);
+}

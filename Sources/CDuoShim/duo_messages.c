@@ -86,3 +86,24 @@ void duo_bus_wake_on_device_changes(GstBus *bus, void (*callback)(gpointer), gpo
     wake->destroy = destroy;
     gst_bus_set_sync_handler(bus, device_wake_handler, wake, device_wake_free);
 }
+
+gint duo_face_boxes(GstMessage *message, guint *boxes, gint capacity) {
+    if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_ELEMENT) return -1;
+    const GstStructure *s = gst_message_get_structure(message);
+    if (!s || !gst_structure_has_name(s, "facedetect")) return -1;
+    const GValue *faces = gst_structure_get_value(s, "faces");
+    if (!faces || !GST_VALUE_HOLDS_LIST(faces)) return 0;
+    guint n = gst_value_list_get_size(faces);
+    gint stored = 0;
+    for (guint i = 0; i < n && stored < capacity; i++) {
+        const GValue *v = gst_value_list_get_value(faces, i);
+        if (!v || !GST_VALUE_HOLDS_STRUCTURE(v)) continue;
+        const GstStructure *face = gst_value_get_structure(v);
+        guint x = 0, y = 0, w = 0, h = 0;
+        if (!gst_structure_get_uint(face, "x", &x) || !gst_structure_get_uint(face, "y", &y) ||
+            !gst_structure_get_uint(face, "width", &w) || !gst_structure_get_uint(face, "height", &h)) continue;
+        boxes[stored * 4] = x; boxes[stored * 4 + 1] = y; boxes[stored * 4 + 2] = w; boxes[stored * 4 + 3] = h;
+        stored++;
+    }
+    return stored;
+}

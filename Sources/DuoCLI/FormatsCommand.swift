@@ -4,11 +4,11 @@ import Foundation
 
 /// `duo-capture formats CAMERA [CAMERA] [--format WxH@FPS] [--min-fps N]`: each camera's formats, the
 /// two cameras' intersection after decoding and what it drops, and the format a session would run at
-/// (exit 1 when none). A camera is `inner`, `outer`, `profile:FILE`, `caps:FILE` or `v4l2:/dev/videoN`.
+/// (exit 1 when none). A camera is `inner`, `outer`, `profile:FILE`, `caps:FILE`, `file:CLIP` or `v4l2:/dev/videoN`.
 ///
 /// Thread: main task; synchronous.
 enum FormatsCommand {
-    static let help = "usage: duo-capture formats CAMERA [CAMERA] [--format WxH@FPS] [--min-fps N]; a CAMERA is inner, outer, profile:FILE, caps:FILE (caps as gst-device-monitor-1.0 prints them) or v4l2:/dev/videoN"
+    static let help = "usage: duo-capture formats CAMERA [CAMERA] [--format WxH@FPS] [--min-fps N]; a CAMERA is inner, outer, profile:FILE, caps:FILE (caps as gst-device-monitor-1.0 prints them), file:CLIP (a video clip) or v4l2:/dev/videoN"
 
     static func run(_ arguments: [String]) throws(DuoError) -> FormatReport {
         var reader = OptionReader(arguments, help: "see duo-capture formats --help")
@@ -35,6 +35,11 @@ enum FormatsCommand {
             let path = String(text.dropFirst(5))
             return ("\(path) (caps)", try CapsFile.profile(path: path))
         }
+        if text.hasPrefix("file:"), text.count > 5 {
+            // A clip played as a camera: its one mode, the clip's size and frame rate.
+            let path = String(text.dropFirst(5))
+            return ("file:\(path)", CameraProfile(id: path, name: "file:\(path)", modes: [try ClipCamera.probe(path)]))
+        }
         if text.hasPrefix("v4l2:"), text.count > 5 {
             let device = String(text.dropFirst(5))
             guard FileManager.default.fileExists(atPath: device) else {
@@ -45,7 +50,7 @@ enum FormatsCommand {
         }
         let name = text.hasPrefix("profile:") ? String(text.dropFirst(8)) : text
         guard text.hasPrefix("profile:") || text == "inner" || text == "outer" else {
-            throw .usage("formats: camera '\(text)': give inner, outer, profile:FILE, caps:FILE or v4l2:/dev/videoN")
+            throw .usage("formats: camera '\(text)': give inner, outer, profile:FILE, caps:FILE, file:CLIP or v4l2:/dev/videoN")
         }
         let profile = try SessionSetup.loadProfile(name)
         return ("\(profile.name) (\(profile.id))", profile)

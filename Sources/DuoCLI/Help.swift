@@ -14,8 +14,9 @@ enum Help {
                                            identity (id:…), best format; the one auto opens is marked
       duo-capture formats CAMERA [CAMERA]  each camera's formats, two cameras' intersection after decoding
                                            and what it drops, and "choice: WxH@FPS" (exit 1: none); a
-                                           CAMERA is inner, outer, profile:FILE, v4l2:/dev/videoN or
-                                           caps:FILE (caps as gst-device-monitor-1.0 prints them);
+                                           CAMERA is inner, outer, profile:FILE, v4l2:/dev/videoN,
+                                           file:CLIP or caps:FILE (caps as gst-device-monitor-1.0
+                                           prints them);
                                            --format and --min-fps apply
       duo-capture monitors                 list monitors: index, connector, geometry
       duo-capture report DIR               write DIR/report.html: one self-contained page for a folder of
@@ -49,6 +50,8 @@ enum Help {
                                            by identity that is pulled out is lost at once and taken back
                                            when it is plugged in again, at any /dev/videoN
       --camera profile:FILE                a simulated camera limited to a profile's formats (JSON)
+      --camera file:CLIP                   a video clip played live as a camera (rehearsals, tests):
+                                           looped, paced at its own size and frame rate
       --camera inner | outer               the shipped profiles of the Duo's two front cameras
                                            (Assets/cameras/inner.json: up to 1080p60;
                                             Assets/cameras/outer.json: up to 4K120)
@@ -141,6 +144,16 @@ enum Help {
                                            or as large as lets N lines (3-40) fill the subject monitor;
                                            + and - change it live, remembered with the script's speed
       --theme default|high-contrast  --reading-line FRACTION
+      --framing off|single|interview       framing hints for the subject from the camera ("move left",
+                                           "a little closer", "step back", "raise the camera", "no one
+                                           in frame"), in large type on the subject view, on the HUD
+                                           with the face box, and as `framing` events. Directions are
+                                           the subject's own, as in their mirrored self-view. single:
+                                           one person to the centre of the composition; interview: two
+                                           people, each to the nearer third. Default: single for the
+                                           teleprompter with a real camera or a clip when the face
+                                           detector is installed (gstreamer1.0-opencv, opencv-data),
+                                           else off
       On the desktop the subject window draws the view itself at the subject monitor's own resolution
       (1080p, 4K, portrait), scrolling on the monitor's frame clock; the camera picture reaches it
       only for the preview kind, scaled once to the monitor. render-subject --size WxH draws the same

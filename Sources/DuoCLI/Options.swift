@@ -13,6 +13,8 @@ public struct Options: Sendable {
         case profile(String)
         /// `--camera id:IDENTITY`: a camera the device monitor lists, by identity (or its unique name).
         case device(String)
+        /// `--camera file:PATH`: a video clip played live as a camera, looped at its own frame rate.
+        case file(String)
     }
 
     public var command: Command = .run
@@ -65,6 +67,8 @@ public struct Options: Sendable {
     /// `--countdown`: seconds before a `--record` take starts.
     public var countdown = Countdown.defaultValue
     public var pipelinesDirectory: String?
+    /// `--framing off|single|interview`; nil: hints for the teleprompter when the detector is installed.
+    public var framing: FramingMode?
     public var json = false
     public var quiet = false
     /// Desktop mode (see DesktopOptions.swift): monitor indices and the events file.
@@ -149,12 +153,16 @@ public struct Options: Sendable {
                     try setSource(.v4l2(String(v.dropFirst(5))), name)
                 } else if v.hasPrefix("profile:"), v.count > 8 {
                     try setSource(.profile(String(v.dropFirst(8))), name)
+                } else if v.hasPrefix("file:") {
+                    let path = String(v.dropFirst(5))
+                    guard !path.isEmpty else { throw .usage("--camera file:PATH needs a video clip, such as --camera file:rehearsal.mp4") }
+                    try setSource(.file(path), name)
                 } else if v.hasPrefix("id:"), v.count > 3 {
                     try setSource(.device(String(v.dropFirst(3))), name)
                 } else if v == "inner" || v == "outer" {
                     try setSource(.profile(v), name)
                 } else {
-                    throw .usage("--camera \(v): expected v4l2:/dev/videoN, id:IDENTITY (see duo-capture cameras), profile:FILE, inner or outer")
+                    throw .usage("--camera \(v): expected v4l2:/dev/videoN, id:IDENTITY (see duo-capture cameras), profile:FILE, file:CLIP, inner or outer")
                 }
             case "--format": o.format = try formatOption(try value(name))
             case "--min-fps": o.minimumRate = try reader.number(name, 1...240)
@@ -260,6 +268,7 @@ public struct Options: Sendable {
                 let path = try value(name)
                 o.shots = try ShotList.load(path: path)
                 o.shotsPath = path
+            case "--framing": o.framing = try FramingMode.parse(try value(name))
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)
             case _ where DesktopOptions.names.contains(name):

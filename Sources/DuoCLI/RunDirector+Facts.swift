@@ -32,6 +32,10 @@ extension RunDirector {
             await reportFollow()
         case .remoteLost(let index, let reason):
             remoteLost(index, reason: reason)
+        case .faces(let boxes, _):
+            await facesSeen(boxes)
+        case .framingUnavailable(let why):
+            await framingUnavailable(why)
         case .recogniserFailed(let why):
             // Also before the graph plays (a model the recogniser cannot load): voice-follow stays off.
             recogniserDown = true

@@ -60,6 +60,12 @@ extension RunDirector {
         f.audioPeakDB = audioPeak
         f.scriptProblems = presenter.scriptProblems.count
         shotFigures(&f)
+        if let framing {
+            f.framing = framing.mode.rawValue
+            f.framingHint = FramingDecision(hints: framing.shown, faces: [], reason: "").text
+            f.faces = framing.faces
+            f.previewMirrored = plan.mirrors(activeCamera: await capture.activeCamera).operatorPreview
+        }
         face.show(f)
     }
 

@@ -223,6 +223,9 @@ actor RunDirector {
     var shotWalk: ShotWalk?
     var shotsStamp: ScriptStamp?
     var lastShotsCheckAt: Int64 = 0
+    /// Framing hints (`--framing`): the policy, and what the last `framing` event said (RunDirector+Framing).
+    var framing: FramingPolicy?
+    var framingReport = FramingReport()
 
     init(settings: Settings, plan: GraphPlan, capture: any CapturePort, presenter: SubjectPresenter, face: any RunFace,
          clock: any RunClock, events: EventLog, files: any TakeFilesPort = DiskTakeFiles(), voice: any VoicePort = PocketsphinxVoice(),
@@ -250,6 +253,9 @@ actor RunDirector {
         shotsStamp = settings.shotsPath.flatMap(ScriptStamp.init)
         cameraLabel = plan.camera.label
         cameraFormat = plan.format.description
+        if plan.framing != .off {
+            framing = FramingPolicy(mode: plan.framing, aspect: plan.aspect, frameWidth: plan.format.width, frameHeight: plan.format.height)
+        }
         (inputs, inputSink) = AsyncStream.makeStream(of: RunInput.self, bufferingPolicy: .unbounded)
         face.connect { [inputSink, urgentEnd] input in Self.enqueue(input, sink: inputSink, urgent: urgentEnd) }
     }
@@ -417,6 +423,7 @@ actor RunDirector {
         if endReason != nil { return }
         if now - lastScriptCheckAt >= nanosecondsPerSecond / 2 { await watchScript(now) }
         if now - lastShotsCheckAt >= nanosecondsPerSecond / 2 { await watchShots(now) }
+        await framingTick(now)
         if now - (lastStatusAt ?? startedAt - nanosecondsPerSecond) >= nanosecondsPerSecond { await status(trigger: "periodic") }
         await showFigures(counts)
     }

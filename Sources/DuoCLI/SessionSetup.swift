@@ -59,6 +59,7 @@ struct SessionSetup {
         if options.followVoice { plan.voice = try VoiceModelSetup.prepare(options, audio: audio, notices: &notices) }
         plan.operatorMirrorChoice = options.mirrorPreview
         plan.sinks = options.headless || options.command != .run ? .headless : .desktop
+        plan.framing = framingMode(options, camera: camera)
         try plan.validate()
         var dir: String?
         if options.record {
@@ -75,6 +76,20 @@ struct SessionSetup {
             }
         }
         return setup
+    }
+
+    /// `--framing`, or by default: hints for the teleprompter when the face detector and its cascade are
+    /// installed and the camera can see a face (a real camera or a clip; a test pattern or a simulated
+    /// camera never shows one). Asked for without the detector, the run says so once and goes on.
+    static func framingMode(_ options: Options, camera: CameraSource) -> FramingMode {
+        if let given = options.framing { return given }
+        switch camera {
+        case .testSource, .simulated: return .off
+        case .v4l2, .file: break
+        }
+        guard options.subject.accessory == .teleprompter, GStreamer.hasElement("facedetect"),
+              FileManager.default.isReadableFile(atPath: GraphPlan.faceCascade) else { return .off }
+        return .single
     }
 
     /// The format of the simulated camera that stands in when `--camera auto` finds none.
@@ -107,6 +122,8 @@ struct SessionSetup {
             return ResolvedCamera(source: .v4l2(device: device, modes: try CameraDiscovery.probeV4L2(device)), identity: identity, lock: lock)
         case .profile(let nameOrPath):
             return ResolvedCamera(source: .simulated(try loadProfile(nameOrPath)))
+        case .file(let path):
+            return ResolvedCamera(source: .file(path: path, mode: try ClipCamera.probe(path)))
         case .device(let identity):
             let cameras = discover()
             guard let camera = cameras.first(where: { $0.identity == identity }) ?? uniqueByName(identity, in: cameras) else {

@@ -144,5 +144,10 @@ public enum SessionEvent: Sendable {
     case recogniserFailed(String)
     /// Remote display `index`'s branch failed (the display went, the network broke): it was detached.
     case remoteLost(index: Int, reason: String)
+    /// The face detector (framing hints) looked at a frame at pipeline time `at`: the faces it found, as
+    /// fractions of the unmirrored camera frame (empty: nobody).
+    case faces([FaceBox], at: Int64)
+    /// The face detector is not installed, or failed: the run goes on without framing hints (said once).
+    case framingUnavailable(String)
 }
 

@@ -32,6 +32,9 @@ public enum ElementPackages {
         "h264parse": "gstreamer1.0-plugins-bad", "openh264enc": "gstreamer1.0-plugins-bad",
         "openh264dec": "gstreamer1.0-plugins-bad", "vaapih264enc": "gstreamer1.0-vaapi",
         "srtsink": "gstreamer1.0-plugins-bad", "srtsrc": "gstreamer1.0-plugins-bad",
+        "intervideosrc": "gstreamer1.0-plugins-bad", "intervideosink": "gstreamer1.0-plugins-bad",
+        // framing hints (--framing); the Haar cascades it reads are in opencv-data
+        "facedetect": "gstreamer1.0-opencv",
         "mpegtsmux": "gstreamer1.0-plugins-bad", "tsdemux": "gstreamer1.0-plugins-bad",
         "rtph264pay": "gstreamer1.0-plugins-good", "rtph264depay": "gstreamer1.0-plugins-good",
         // speech (voice-follow); its acoustic model and dictionary are in pocketsphinx-en-us

@@ -11,6 +11,8 @@ public enum FaultOwner: Sendable, Hashable {
     case recogniser
     case microphone
     case subjectView
+    /// The framing detector's branch (`framing_…`): hints stop, nothing else does.
+    case framing
     case graph
 }
 
@@ -37,6 +39,8 @@ public struct FaultRouting: Sendable, Equatable {
     public static func takeBin(_ number: Int) -> String { "take\(number)" }
     public static func remoteBin(_ index: Int, attach: Int) -> String { "\(GraphElement.remote(index))_bin\(attach)" }
     public static func recogniserBin(_ tag: String) -> String { "voice_\(tag)" }
+    /// The framing detector's branch bin.
+    public static let framingBin = "framing_bin"
 
     /// The owner of a failure posted by `element` inside the bins `ancestors` (innermost first, the
     /// pipeline itself excluded). `playing`: a camera's error before the graph plays is the graph's (the
@@ -47,6 +51,7 @@ public struct FaultRouting: Sendable, Equatable {
             if let n = Self.number(head, after: "take") { return .take(n) }
             if let n = Self.number(head, after: "remote") { return .remote(n) }
             if head == "voice" || Self.number(head, after: "voice") != nil { return .recogniser }
+            if head == "framing" { return .framing }
         }
         if element == GraphElement.recogniser.rawValue { return .recogniser }
         if let camera = cameraIndex(of: element) { return playing ? .camera(camera) : .graph }

@@ -42,6 +42,10 @@ public enum GraphElement: String, Sendable, CaseIterable {
     case remoteQueue = "remote_queue"
     case remoteSink = "remote_sink"
     case remoteView = "remote_view"
+    /// The framing detector's branch (framing.gst): its first element, the detector, its last.
+    case framingQueue = "framing_queue"
+    case framingDetector = "framing_detector"
+    case framingSink = "framing_sink"
     /// `duo-capture display`'s window sink and decoder (display.gst).
     case displaySink = "display_sink"
     case displayDecoder = "display_decoder"
@@ -50,7 +54,7 @@ public enum GraphElement: String, Sendable, CaseIterable {
     public var definedIn: [(file: String, spelled: String)] {
         switch self {
         case .tee, .selector: []
-        case .cameraSource: ["camera-test", "camera-v4l2-raw", "camera-v4l2-jpeg"].map { ($0, "{{name}}") }
+        case .cameraSource: ["camera-test", "camera-v4l2-raw", "camera-v4l2-jpeg", "camera-file"].map { ($0, "{{name}}") }
         case .cameraRotate: [("normalise", "{{name}}_rotate")]
         case .cameraCaps: [("normalise", "{{name}}_caps")]
         case .operatorSink: [("operator-headless", rawValue), ("operator-desktop", rawValue)]
@@ -66,6 +70,7 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .recogniser, .voiceQueue, .voiceSink: [("voice-follow", rawValue)]
         case .remoteQueue, .remoteSink, .remoteView: [("remote-subject", "{{name}}" + rawValue.dropFirst("remote".count))]
         case .displaySink, .displayDecoder: [("display", rawValue)]
+        case .framingQueue, .framingDetector, .framingSink: [("framing", rawValue)]
         }
     }
 

@@ -57,12 +57,16 @@ public enum CameraSource: Sendable, Equatable {
     /// `--camera v4l2:/dev/videoN`, with modes probed from the device, and `--rotate` (degrees clockwise
     /// to turn its picture upright: a camera mounted sideways or upside down).
     case v4l2(device: String, modes: [CameraProfile.Mode], rotation: Int = 0)
+    /// `--camera file:PATH`: a video clip played live as a camera, looped, at its own size and frame rate
+    /// (its one mode, probed from the file).
+    case file(path: String, mode: CameraProfile.Mode, rotation: Int = 0)
 
     public var label: String {
         switch self {
         case .testSource: "videotestsrc"
         case .simulated(let p): "\(p.name) (simulated, \(p.id))"
         case .v4l2(let device, _, _): device
+        case .file(let path, _, _): "file:\(path)"
         }
     }
 
@@ -71,6 +75,7 @@ public enum CameraSource: Sendable, Equatable {
         case .testSource: nil
         case .simulated(let p): p.modes
         case .v4l2(_, let modes, _): modes
+        case .file(_, let mode, _): [mode]
         }
     }
 
@@ -78,6 +83,7 @@ public enum CameraSource: Sendable, Equatable {
         switch self {
         case .simulated(let p): p.rotation
         case .v4l2(_, _, let rotation): rotation
+        case .file(_, _, let rotation): rotation
         case .testSource: 0
         }
     }
@@ -90,6 +96,7 @@ public enum CameraSource: Sendable, Equatable {
             .simulated(CameraProfile(id: p.id, name: p.name, rotation: degrees, testPattern: p.testPattern, modes: p.modes,
                                      depth: p.depth, faces: p.faces))
         case .v4l2(let device, let modes, _): .v4l2(device: device, modes: modes, rotation: degrees)
+        case .file(let path, let mode, _): .file(path: path, mode: mode, rotation: degrees)
         }
     }
 }
@@ -214,6 +221,26 @@ public struct GraphPlan: Sendable {
     /// `--follow voice`: the recogniser's model files (built from the script), and the recogniser branch
     /// on the audio tee; nil without voice-follow.
     public var voice: VoiceModelFiles?
+
+    /// `--framing`: the face detector's branch and the hints it feeds; `.off` adds no branch.
+    public var framing: FramingMode = .off
+    /// The Haar cascade the detector reads (opencv-data's frontal face).
+    public static let faceCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml"
+    /// Frames per second the detector looks at.
+    public static let framingRate = 5
+
+    /// The picture the detector sees: the camera's, at most 480 wide, keeping its aspect, even sizes.
+    public var framingSize: (width: Int, height: Int) {
+        let w = min(480, format.width) & ~1
+        return (max(2, w), max(2, (w * format.height / max(1, format.width)) & ~1))
+    }
+
+    /// The detector's branch (Pipelines/framing.gst), attached to the camera tee while the graph plays.
+    public func framingDescription(cascade: String = GraphPlan.faceCascade) throws(DuoError) -> String {
+        let size = framingSize
+        return try library.render("framing", ["rate": "\(Self.framingRate)", "width": "\(size.width)", "height": "\(size.height)",
+                                              "cascade": AudioSource.launchQuoted(cascade)])
+    }
 
     /// How each display's picture is mirrored while camera `index` is on the air.
     public func mirrors(activeCamera index: Int) -> (operatorPreview: Bool, subjectPicture: Bool) {
@@ -353,6 +380,10 @@ public struct GraphPlan: Sendable {
         case .v4l2(let device, _, _):
             file = cameraMode.pixelFormat == "jpeg" ? "camera-v4l2-jpeg" : "camera-v4l2-raw"
             values["device"] = device
+        case .file:
+            // The clip plays in a pipeline of its own (DuoMedia's ClipCamera) into this channel.
+            file = "camera-file"
+            values["channel"] = Self.clipChannel(forSource: name)
         }
         let source = try library.render(file, values)
         let normalise = try library.render("normalise", [
@@ -361,6 +392,27 @@ public struct GraphPlan: Sendable {
             "width": "\(format.width)", "height": "\(format.height)", "rate": format.frameRate.capsValue,
         ])
         return "\(source) ! \(normalise)"
+    }
+
+    /// The channel a `--camera file:PATH` clip is played into (intervideosink → intervideosrc), one per
+    /// camera source element and process.
+    public static func clipChannel(forSource name: String) -> String {
+        "duo-capture-\(ProcessInfo.processInfo.processIdentifier)-\(name)"
+    }
+
+    /// The clip player's pipeline for a `--camera file:PATH` camera whose source is `name`: the file
+    /// decoded, converted to the camera's mode and paced by its sink at the clip's own frame rate
+    /// (Pipelines/camera-file-player.gst). nil for any other camera.
+    public func clipPlayerDescription(camera index: Int) throws(DuoError) -> String? {
+        let source = index == 0 ? camera : secondCamera
+        let mode = index == 0 ? cameraMode : secondCameraMode
+        guard case .file(let path, _, _)? = source, let mode else { return nil }
+        return try library.render("camera-file-player", [
+            "location": AudioSource.launchQuoted(path),
+            "channel": Self.clipChannel(forSource: GraphElement.cameraSource.forCamera(index)),
+            "camera_width": "\(mode.format.width)", "camera_height": "\(mode.format.height)",
+            "camera_rate": mode.format.frameRate.capsValue,
+        ])
     }
 
     /// The running graph without takes: camera ─▶ tee ─▶ operator, subject.
@@ -489,6 +541,13 @@ public struct GraphPlan: Sendable {
     /// The whole graph with one take attached, in a form `gst-launch-1.0 -e` runs as is.
     public func launchDescription(recordingTo location: String?) throws(DuoError) -> String {
         var d = try liveDescription()
+        // What the session adds beside the graph it parses: each clip camera's player (a pipeline of its
+        // own in a run; here a chain of the same one, so the printed graph plays the clip once), and the
+        // face detector's branch on the tee.
+        for index in 0..<(secondCamera == nil ? 1 : 2) {
+            if let player = try clipPlayerDescription(camera: index) { d += "  " + player }
+        }
+        if framing != .off { d += "  t. ! " + (try framingDescription()) }
         if let location {
             d += "  t. ! " + (try recordVideoDescription(location: location))
             if let audio = try recordAudioDescription() { d += "  at. ! \(audio)" }

@@ -45,6 +45,13 @@ public struct HudModel: Sendable, Hashable {
         public var shot: String?
         public var nextShot: String?
         public var shotNotes: [String] = []
+        /// Framing hints (`--framing`): the hint the subject sees now (nil: none), and the faces found, as
+        /// fractions of the unmirrored camera frame; `framing` is nil when hints are off.
+        public var framing: String?
+        public var framingHint: String?
+        public var faces: [FaceBox] = []
+        /// Whether the operator's preview is mirrored (the face boxes are drawn mirrored with it).
+        public var previewMirrored = false
 
         public init() {}
     }
@@ -111,6 +118,9 @@ public struct HudModel: Sendable, Hashable {
         if run.scriptProblems > 0 {
             add("script: \(run.scriptProblems) malformed note\(run.scriptProblems == 1 ? "" : "s") kept from the subject (check-script)", .attention)
         }
+        if let mode = run.framing {
+            if let hint = run.framingHint { add("framing (\(mode)): \(hint)", .attention) } else { add("framing (\(mode)): \(run.faces.isEmpty ? "looking" : "good")") }
+        }
         if let db = run.audioPeakDB { add(String(format: "audio peak %.0f dB", db)) }
         // Two figures that must not be confused: a take's lost frames, and frames only the screen skipped.
         add("\(run.recording ? "take" : "camera") \(run.cameraDropped) dropped  ·  preview skipped \(run.previewSkipped), subject \(run.subjectSkipped) (screen only)")
@@ -133,6 +143,15 @@ public struct HudModel: Sendable, Hashable {
         let scale = min(width / vw, height / vh, largest)
         let w = vw * scale, h = vh * scale
         return FrameRect(x: (width - w) / 2, y: (height - h) / 2, width: w, height: h)
+    }
+
+    /// The faces in widget coordinates, over the aspect-fit preview (mirrored as the preview is).
+    public func faceRects(width: Double, height: Double) -> [FrameRect] {
+        let fit = previewRect(width: width, height: height)
+        return run.faces.map { f in
+            let x = run.previewMirrored ? 1 - f.x - f.width : f.x
+            return FrameRect(x: fit.x + x * fit.width, y: fit.y + f.y * fit.height, width: f.width * fit.width, height: f.height * fit.height)
+        }
     }
 
     /// The safe frame in widget coordinates: the composition (--aspect) and its action-safe area.

@@ -110,6 +110,8 @@ public struct PrompterSessionState: Sendable, Hashable {
     public var preview: PreviewFrame?
     /// The current shot of `--shots` (its id, title and instruction; its notes are not in this type).
     public var shot: SubjectShot?
+    /// Framing hints for the person in the picture (FramingPolicy): fixed words, no free text.
+    public var framingHints: [PersonHint] = []
 
     // Private: never copied.
     public var scriptPath: String?
@@ -177,6 +179,9 @@ public struct SubjectViewModel: Sendable, Hashable {
     /// The current shot (`--shots`), shown during standby and the countdown: only `ShotList`'s parser
     /// makes a `SubjectShot`, and it has no field for the operator's notes.
     public private(set) var shot: SubjectShot?
+    /// Framing hints ("move left", "step back"): a closed set of fixed words (`FramingHint`), never text
+    /// from the session; none when the accessory is off.
+    public private(set) var framingHints: [PersonHint] = []
 
     private init(kind: AccessoryKind, script: SubjectScript?, scroll: ScrollModel?, readingLine: Double?,
                  mirror: MirrorFlags, style: PromptStyle, countdown: Countdown, countdownStartedAt: Int64?,
@@ -203,11 +208,18 @@ public struct SubjectViewModel: Sendable, Hashable {
             safeFrameAspect: kind == .off ? nil : session.aspect,
             preview: kind == .preview ? session.preview : nil)
             .with(shot: kind == .off ? nil : session.shot)
+            .withFramingHints(kind == .off ? [] : session.framingHints)
     }
 
     private func with(shot: SubjectShot?) -> SubjectViewModel {
         var copy = self
         copy.shot = shot
+        return copy
+    }
+
+    private func withFramingHints(_ hints: [PersonHint]) -> SubjectViewModel {
+        var copy = self
+        copy.framingHints = hints
         return copy
     }
 

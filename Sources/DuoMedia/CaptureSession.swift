@@ -92,6 +92,8 @@ public actor CaptureSession {
         try GStreamer.require(plan.recordElements, for: "recording takes")
         try TakeRecorder.checkRecordSink(plan)
         let p = try Self.parse(description)
+        // A clip played as a camera (--camera file:PATH) plays in a pipeline of its own, started first.
+        try startClipCameras()
         // Take branches post their own EOS; forward them so a take can be finalised while the preview runs.
         p.set("message-forward", true)
         guard let t = p.child(.tee) else { throw .input("the capture graph has no tee named t; check the files in Pipelines/") }
@@ -124,6 +126,8 @@ public actor CaptureSession {
                 eventSink.yield(.recogniserFailed(error.message))
             }
         }
+        // Framing hints' face detector, a leaky branch of its own on the camera tee (never a take's path).
+        attachFraming(to: t, in: p)
         pipeline = p
         clock.attach(p)
         recorder = TakeRecorder(plan: plan, pipeline: p, tee: t, audioTee: audioTee, clock: clock, events: eventSink)
@@ -217,6 +221,9 @@ public actor CaptureSession {
         }
         counters.removeAll()
         subjectProbe = nil
+        framingBranch = nil
+        for clip in clipCameras { clip.stop() }
+        clipCameras.removeAll()
         if let p = pipeline {
             p.setState(GST_STATE_NULL)
         }
@@ -276,6 +283,11 @@ public actor CaptureSession {
     /// Remote branches attached so far: each branch's bin has a name of its own (`remote<N>_bin<G>`), so
     /// a late error from a branch already dropped is never taken for the one that replaced it.
     var remoteGenerations = 0
+    /// The players of cameras that are clips (`--camera file:PATH`), while the graph runs.
+    var clipCameras: [ClipCamera] = []
+    /// The framing detector's branch on the camera tee (CaptureSession+Framing.swift), while it runs.
+    var framingBranch: AttachedBranch?
+    var framingFailed = false
 
     // MARK: State
 
@@ -387,6 +399,8 @@ public actor CaptureSession {
                 if let name = audioSourceName { pipeline?.child(named: name)?.setState(GST_STATE_NULL) }
                 if let sink = pipeline?.child(.audioTee)?.staticPad("sink") { duo_send_eos(sink.pointer) }
                 eventSink.yield(.microphoneLost("\(source): \(message)"))
+            case .framing:
+                framingBranchFailed(source: source, message: message)
             case .subjectView:
                 // The accessory's own failure (its sink, its drawing): shut it, keep capturing.
                 guard !subjectFailed else { return }
@@ -414,6 +428,8 @@ public actor CaptureSession {
             // and arrival is what the aligner's pacing was tuned with.
             _ = audioTime
             eventSink.yield(.speech(text: text, isFinal: isFinal, at: runningTime))
+        case .faces(let quads):
+            facesSeen(quads)
         case .endOfStream:
             break
         }

@@ -26,6 +26,12 @@ public enum HudRenderer {
         cairo_rectangle(cr, actionSafe.x, actionSafe.y, actionSafe.width, actionSafe.height)
         cairo_stroke(cr)
         cairo_set_dash(cr, nil, 0, 0)
+        // The faces the framing detector found, amber when a hint is shown.
+        if hud.framingHint != nil { cairo_set_source_rgba(cr, 1, 0.8, 0.3, 0.9) } else { cairo_set_source_rgba(cr, 0.3, 0.95, 0.4, 0.9) }
+        for face in hud.faceRects(width: width, height: height) {
+            cairo_rectangle(cr, face.x, face.y, face.width, face.height)
+            cairo_stroke(cr)
+        }
 
         // Text panel, top left: one Pango layout per line, measured, then drawn over a backdrop.
         let toned = hud.toned

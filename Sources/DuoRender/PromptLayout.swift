@@ -39,6 +39,8 @@ public struct SubjectPalette: Sendable, Hashable {
     static let recording = RGBA(0.92, 0.10, 0.10)
     static let backdrop = RGBA(0, 0, 0, 0.55)
     static let occlusion = RGBA(0.35, 0.35, 0.38, 0.6)
+    /// The framing hint's words: a bright amber, legible over any picture on its backdrop.
+    static let framingHint = RGBA(1.00, 0.85, 0.30)
 }
 
 /// Fonts for the subject view, by fontconfig family name (no font files are shipped): DejaVu Sans for Latin,

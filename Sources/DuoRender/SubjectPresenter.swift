@@ -179,6 +179,16 @@ public actor SubjectPresenter {
         publish(at: time)
     }
 
+    /// The framing hints on the subject view now, as its whitelisted view model carries them.
+    public var framingHints: [PersonHint] { SubjectViewModel.whitelisted(from: state).framingHints }
+
+    /// The framing hints the subject sees now (FramingPolicy's decision; empty: none).
+    public func setFramingHints(_ hints: [PersonHint], at time: Int64) {
+        guard hints != state.framingHints else { return }
+        state.framingHints = hints
+        publish(at: time)
+    }
+
     /// The take started recording: the light goes on and the script starts scrolling.
     public func takeStarted(at time: Int64) {
         state.countdownStartedAt = nil

@@ -41,6 +41,8 @@ public final class SubjectScene: Sendable {
     private let countdownNumbers: [Int: CairoImage]
     /// The current shot's card (`--shots`), shown until the take records.
     private let shotCard: CairoImage?
+    /// The framing hint in large type (nil without one), drawn where `framingHintPlace` puts it.
+    let framingHintLabel: CairoImage?
 
     /// The default font size for a monitor: 48 px, smaller on small monitors. It is a fixed size, not a
     /// fraction of the monitor, so the panel (and its per-frame cost) does not grow on a 4K monitor.
@@ -137,6 +139,41 @@ public final class SubjectScene: Sendable {
             }
             countdownNumbers = numbers
         }
+        framingHintLabel = Self.framingHintLabel(viewModel.framingHints, fontSize: fontSize, mirror: mirror,
+                                                 maximumWidth: min(geometry.content.width - 2 * (fontSize * 0.4).rounded(), geometry.content.width * 0.6),
+                                                 previous: previous)
+    }
+
+    /// The hint's sprite: the fixed words of `FramingHint`, bold, in large type on a dark backdrop.
+    /// Narrower monitors (portrait, two people's hints) get it smaller, so it is always whole and leaves
+    /// the other corner (the recording light's) free.
+    private static func framingHintLabel(_ hints: [PersonHint], fontSize: Double, mirror: MirrorFlags, maximumWidth: Double,
+                                         previous: SubjectScene?) -> CairoImage? {
+        guard !hints.isEmpty else { return nil }
+        if let old = previous, old.viewModel.framingHints == hints, old.viewModel.mirror == mirror, old.fontSize == fontSize,
+           let label = old.framingHintLabel, Double(label.width) <= maximumWidth {
+            return label
+        }
+        func label(_ size: Double) -> CairoImage {
+            renderLabel(hints.map(\.text).joined(separator: "  ·  "), fontSize: size, bold: true, colour: SubjectPalette.framingHint,
+                        mirror: mirror, backdrop: SubjectPalette.backdrop, padding: size * 0.35)
+        }
+        let size = max(14, (fontSize * 1.1).rounded())
+        let first = label(size)
+        guard Double(first.width) > maximumWidth, maximumWidth > 0 else { return first }
+        return label(max(6, (size * maximumWidth / Double(first.width)).rounded(.down)))
+    }
+
+    /// Where the framing hint goes, reader space: a corner of the content area away from the reading
+    /// panel (the bottom right, or the top right when the panel sits in the lower half), so it is never
+    /// over the reading line. One small function, so the hint can follow a self-view later.
+    static func framingHintPlace(width hintWidth: Double, height hintHeight: Double, geometry: SubjectGeometry,
+                                 hasPanel: Bool, margin: Double) -> (x: Double, y: Double) {
+        let c = geometry.content
+        let panelLow = hasPanel && geometry.panel.midY > c.midY
+        let x = max(c.minX, c.maxX - margin - hintWidth)
+        let y = panelLow ? c.minY + margin : max(c.minY, c.maxY - margin - hintHeight)
+        return (x.rounded(), y.rounded())
     }
 
     /// The scroll unit position → the strip row at the panel's top (even, so chroma rows pair up).
@@ -295,6 +332,12 @@ public final class SubjectScene: Sendable {
             // Standby and the countdown: what the shot asks of the subject, at the top of the text area.
             let c = geometry.content
             items.append(sprite(card, readerX: (c.midX - Double(card.width) / 2).rounded(), readerY: (c.minY + fontSize * 0.4).rounded()))
+        }
+
+        if let hint = framingHintLabel {
+            let place = Self.framingHintPlace(width: Double(hint.width), height: Double(hint.height), geometry: geometry,
+                                              hasPanel: strip != nil, margin: (fontSize * 0.4).rounded())
+            items.append(sprite(hint, readerX: place.x, readerY: place.y))
         }
 
         if let n = vm.countdownValue(at: time), let number = countdownNumbers[n] {

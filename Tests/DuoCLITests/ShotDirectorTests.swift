@@ -180,7 +180,7 @@ final class ShotDirectorTests: XCTestCase {
         await send(.stop, d)
         await send(.mark(good: true, take: nil), d)
         var hud = HudModel()
-        hud.run = try XCTUnwrap(face.last)
+        hud.run = try XCTUnwrap(face.run)
         XCTAssertTrue(hud.lines.contains("shot 01 Opening  (1/3)  1 take (1 good, 0 no good)"), "\(hud.lines)")
         XCTAssertTrue(hud.lines.contains { $0.hasPrefix("next 02 The problem  0 takes") }, "\(hud.lines)")
         XCTAssertTrue(hud.lines.contains("shot note: PRIVATE check the mic"), "the operator sees the shot's note: \(hud.lines)")
@@ -199,25 +199,4 @@ final class ShotDirectorTests: XCTestCase {
         state.accessory = .off
         XCTAssertNil(SubjectViewModel.whitelisted(from: state).shot, "nothing reaches a subject view that is off")
     }
-}
-
-/// A face that keeps the last HUD figures the director showed.
-///
-/// Thread: any; a lock guards what it keeps.
-final class HudFace: RunFace, @unchecked Sendable {
-    private let lock = Lock()
-    private var shown: HudModel.Run?
-    var last: HudModel.Run? { lock.withLock { shown } }
-    var drawsSubjectView: Bool { false }
-    func setSubjectPicture(_ on: Bool) {}
-    func connect(_ report: @escaping @Sendable (RunInput) -> Void) {}
-    func show(_ run: HudModel.Run) { lock.withLock { shown = run } }
-    func setAccessory(enabled: Bool) {}
-    func setFullscreen(_ on: Bool?) -> String? { nil }
-    func setFramesFlowing(_ flowing: Bool) {}
-    func setRemoteDisplays(asked: Int, connected: Int) {}
-    func keepScreenOn(_ on: Bool, reason: String) {}
-    func subjectViewFailed(enabled: Bool) {}
-    func say(_ message: String) {}
-    func close() {}
 }

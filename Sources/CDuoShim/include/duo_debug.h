@@ -23,4 +23,9 @@ gboolean duo_debug_enabled(void);
 /// /dev/null instead of stderr; call once the pocketsphinx plugin is loaded. False when it is not.
 gboolean duo_quiet_speech_log(void);
 
+/// Keeps OpenCV's own log (the facedetect element prints an error for every optional cascade it cannot
+/// open, before its properties are set) off stderr, unless the user set OPENCV_LOG_LEVEL. Call before
+/// the first facedetect element is made.
+void duo_quiet_opencv_log(void);
+
 #endif

@@ -31,4 +31,9 @@ gboolean duo_bus_drain_device_changes(GstBus *bus);
 /// a reader polling the bus can look at once. `destroy(data)` when the handler goes.
 void duo_bus_wake_on_device_changes(GstBus *bus, void (*callback)(gpointer), gpointer data, GDestroyNotify destroy);
 
+/// If `message` is a `facedetect` element message (framing hints), stores up to `capacity` faces as
+/// x, y, width, height quadruples (pixels of the picture the detector saw) in `boxes` and returns how
+/// many faces it lists (0: nobody); -1 for any other message. (`faces` is a GstValueList of structures.)
+gint duo_face_boxes(GstMessage *message, guint *boxes, gint capacity);
+
 #endif

@@ -1,0 +1,159 @@
+import CDuoShim
+import CGStreamer
+import DuoCore
+import Foundation
+
+//  `--camera file:PATH`: a video clip played live as a camera. The clip plays in a pipeline of its own
+//  (Pipelines/camera-file-player.gst), paced by its sink at the clip's own frame rate and looped by
+//  seeking back to the start when a pass ends; the capture graph's source (camera-file.gst) is a live
+//  inter-video source clocked by the capture graph, so a take, a swap or a stall never touches the file.
+
+/// Probes clips and plays them as cameras.
+///
+/// Thread: `probe` on any thread (synchronous); a `ClipCamera` is owned by the capture session's actor,
+/// its bus is read on a thread of its own (started by `start`, joined by `stop`).
+public final class ClipCamera: Sendable {
+    /// A clip's one mode: its picture size and frame rate, probed from the file's headers.
+    ///
+    /// The file must be a regular, readable file with a video stream that is not a still image; a clip
+    /// whose frame rate is not recorded (variable rate) plays at 30 fps.
+    public static func probe(_ path: String) throws(DuoError) -> CameraProfile.Mode {
+        GStreamer.initialize()
+        let hint = "give a video clip such as --camera file:rehearsal.mp4 (any container and codec GStreamer plays)"
+        try InputFile.requireRegular(path, "camera clip", hint: hint)
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw .input("camera clip \(path) is not readable; check its permissions, or \(hint)")
+        }
+        var error: UnsafeMutablePointer<GError>? = nil
+        guard let discoverer = gst_discoverer_new(10 * duo_second(), &error) else {
+            if let error { g_error_free(error) }
+            throw .dependency("GstDiscoverer is unavailable; install gstreamer1.0-plugins-base")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(discoverer)) }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard let uri = gst_filename_to_uri(absolute, nil) else { throw .input("camera clip \(path) is not a usable file name; \(hint)") }
+        defer { g_free(uri) }
+        guard let info = gst_discoverer_discover_uri(discoverer, uri, &error) else {
+            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            throw .input("camera clip \(path) cannot be played (\(text)); \(hint)")
+        }
+        if let error { g_error_free(error) }
+        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        let streams = gst_discoverer_info_get_video_streams(info)
+        defer { gst_discoverer_stream_info_list_free(streams) }
+        guard let first = streams?.pointee.data else {
+            throw .input("camera clip \(path) has no video stream; \(hint)")
+        }
+        let video = OpaquePointer(first)
+        guard gst_discoverer_video_info_is_image(video) == 0 else {
+            throw .input("camera clip \(path) is a still image, not a video; \(hint)")
+        }
+        let width = Int(gst_discoverer_video_info_get_width(video)), height = Int(gst_discoverer_video_info_get_height(video))
+        let num = Int(gst_discoverer_video_info_get_framerate_num(video)), den = Int(gst_discoverer_video_info_get_framerate_denom(video))
+        guard width >= 2, height >= 2 else { throw .input("camera clip \(path) has no picture size; \(hint)") }
+        let rate = num > 0 && den > 0 ? FrameRate(num, den) : FrameRate(30)
+        // Even sizes, as every branch's 4:2:0 needs: an odd clip is scaled by a pixel.
+        return CameraProfile.Mode(pixelFormat: "I420", format: VideoFormat(width: width & ~1, height: height & ~1, frameRate: rate))
+    }
+
+    private let pipeline: ElementRef
+    private let path: String
+    /// Whether the loop's thread runs, and whether it was told to stop.
+    private let state = Locked((running: false, stopped: false))
+    private let finished = DispatchSemaphore(value: 0)
+    /// Told once when the player fails after it started (the camera then shows black, as a camera that
+    /// gave up would): the session turns it into a warning.
+    private let onFailure: @Sendable (String) -> Void
+
+    /// Builds the player for `description` (GraphPlan.clipPlayerDescription); nothing plays yet.
+    init(description: String, path: String, onFailure: @escaping @Sendable (String) -> Void) throws(DuoError) {
+        for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
+            throw ElementPackages.missingElementError(element, neededFor: "playing a clip as a camera (--camera file:PATH)")
+        }
+        pipeline = try CaptureSession.parse(description)
+        self.path = path
+        self.onFailure = onFailure
+    }
+
+    /// Prerolls the clip (its first frame decoded), arms the loop and plays it. A clip that cannot be
+    /// decoded is an input error naming it.
+    func start(timeout seconds: Double = 10) throws(DuoError) {
+        pipeline.setState(GST_STATE_PAUSED)
+        var current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
+        let result = gst_element_get_state(pipeline.pointer, &current, &pending, GstClockTime(seconds * 1e9))
+        guard result != GST_STATE_CHANGE_FAILURE, result != GST_STATE_CHANGE_ASYNC else {
+            let why = Self.firstError(pipeline) ?? (result == GST_STATE_CHANGE_ASYNC ? "no frame within \(Int(seconds)) s" : "it does not decode")
+            pipeline.setState(GST_STATE_NULL)
+            throw .input("camera clip \(path) cannot be played as a camera: \(why); give a video clip GStreamer plays (check it with gst-play-1.0)")
+        }
+        // A segment seek: each pass ends with SEGMENT_DONE rather than EOS, and the next pass is queued
+        // without a flush, so the loop has no gap.
+        _ = seek(flush: true)
+        pipeline.setState(GST_STATE_PLAYING)
+        let thread = Thread { [unowned self] in self.loop() }
+        thread.name = "duo-capture clip"
+        state.update { $0.running = true }
+        thread.start()
+    }
+
+    @discardableResult
+    private func seek(flush: Bool) -> Bool {
+        var flags = GST_SEEK_FLAG_SEGMENT.rawValue
+        if flush { flags |= GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue }
+        return gst_element_seek(pipeline.pointer, 1.0, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
+                                GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_NONE, -1) != 0
+    }
+
+    private var isStopped: Bool { state.value.stopped }
+
+    /// The player's bus: a pass that ended starts the next one; an error stops the player (said once).
+    private func loop() {
+        let bus = gst_element_get_bus(pipeline.pointer)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)); finished.signal() }
+        let types = GST_MESSAGE_SEGMENT_DONE.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue
+        while !isStopped {
+            guard let message = gst_bus_timed_pop_filtered(bus, 50_000_000, GstMessageType(rawValue: types)) else { continue }
+            defer { gst_message_unref(message) }
+            switch duo_message_type(message) {
+            case GST_MESSAGE_SEGMENT_DONE:
+                // The next pass, queued behind this one.
+                if !seek(flush: false) { _ = seek(flush: true) }
+            case GST_MESSAGE_EOS:
+                // A demuxer that cannot loop by segments ends the stream: start again from the top.
+                _ = seek(flush: true)
+            default:
+                var error: UnsafeMutablePointer<GError>? = nil
+                gst_message_parse_error(message, &error, nil)
+                let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+                if let error { g_error_free(error) }
+                pipeline.setState(GST_STATE_NULL)
+                onFailure("camera clip \(path) stopped playing: \(text)")
+                return
+            }
+        }
+    }
+
+    /// Stops the player and its thread. Idempotent.
+    func stop() {
+        var first = false, running = false
+        state.update { s in first = !s.stopped; running = s.running; s.stopped = true }
+        guard first else { return }
+        if running { finished.wait() }
+        pipeline.setState(GST_STATE_NULL)
+    }
+
+    deinit { stop() }
+
+    /// The first error waiting on a pipeline's bus, if any.
+    private static func firstError(_ pipeline: ElementRef) -> String? {
+        let bus = gst_element_get_bus(pipeline.pointer)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        guard let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
+        defer { gst_message_unref(message) }
+        var error: UnsafeMutablePointer<GError>? = nil
+        gst_message_parse_error(message, &error, nil)
+        defer { if let error { g_error_free(error) } }
+        return error.map { String(cString: $0.pointee.message) }
+    }
+}
