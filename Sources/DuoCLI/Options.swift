@@ -73,6 +73,8 @@ public struct Options: Sendable {
     public var controlPath: String?
     /// `--timeline FILE`: control commands replayed at set times after the graph starts.
     public var timeline: Timeline?
+    /// The web remote and OSC (see RemoteOptions.swift).
+    public var remote = RemoteOptions()
     /// The subject view: accessory kind, script, display profile, prompter settings.
     public var subject = SubjectSetup()
     /// Arguments handed on unparsed to a sub-command with its own options.
@@ -255,6 +257,8 @@ public struct Options: Sendable {
                 o.timeline = try Timeline.load(path: try value(name))
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)
+            case _ where RemoteOptions.names.contains(name):
+                try o.remote.parse(name, try value(name))
             case _ where DesktopOptions.names.contains(name):
                 try o.desktop.parse(name, DesktopOptions.flags.contains(name) ? "" : try value(name))
             default:
