@@ -139,7 +139,7 @@ final class RemoteControl: Sendable {
             director.send(.command(try RemoteCommands.parse(json: text), source: .remote))
             return nil
         } catch {
-            refuse("remote: \(address): \(error.message)", key: "bad \(address)")
+            refuse("remote: \(address): \(error.message)", key: "\(error.message) \(address)")
             return ControlSocket.errorLine(error.message)
         }
     }
@@ -160,7 +160,7 @@ final class RemoteControl: Sendable {
             seen.update { $0.oscPeer = peer }
             sendFeedback()
         } catch {
-            refuse("\(error.message) (from \(peer.description))", key: "bad \(peer.description)")
+            refuse("\(error.message) (from \(peer.description))", key: "\(error.message) \(peer.description)")
         }
     }
 
