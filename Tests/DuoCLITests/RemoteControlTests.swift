@@ -456,4 +456,42 @@ final class RemoteControlTests: XCTestCase {
         let control = try ControlClient(path: remote.socketPath)
         XCTAssertEqual(remote.quit(control), 0, remote.run.stderr)
     }
+
+    /// --help (and so the man page) describes the remote; a bad value is one line saying what to give.
+    func testHelpAndBadRemoteOptions() throws {
+        let help = try duoCapture(["--help"])
+        for words in ["--remote-control [ADDRESS:]PORT", "--remote-token-file FILE", "--osc [ADDRESS:]PORT", "/duo/speed 1.5",
+                      "printed once", "401"] {
+            XCTAssertTrue(help.stdout.contains(words), "--help lacks \(words)")
+        }
+        let dir = try scratchDirectory(self)
+        try Data("short\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/token"))
+        let cases: [([String], String)] = [
+            (["--remote-control", "80800"], "expected [ADDRESS:]PORT"),
+            (["--remote-control", "phone.local:8080"], "is no IP address"),
+            (["--osc", "0.0.0.0:x"], "expected [ADDRESS:]PORT"),
+            (["--remote-control", "0", "--remote-token-file", "\(dir)/token"], "at least 16"),
+            (["--remote-control", "0", "--remote-token-file", "\(dir)/missing"], "cannot be read"),
+            (["--remote-token-file", "\(dir)/token"], "give --remote-control PORT too"),
+        ]
+        for (arguments, problem) in cases {
+            let run = try duoCapture(["--headless", "--source", "videotestsrc", "--duration", "1"] + arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
+            let lines = run.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, "one line: \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(problem), "\(arguments): \(run.stderr)")
+        }
+    }
+
+    /// A token file pairs the same address from one run to the next.
+    func testATokenFileGivesTheToken() throws {
+        let dir = try scratchDirectory(self)
+        try Data("studio-phone-token-2026\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/token"))
+        let remote = try RemoteRun(self, extra: ["--remote-token-file", "\(dir)/token"], osc: false)
+        defer { if remote.run.process.isRunning { remote.run.process.terminate() } }
+        XCTAssertEqual(remote.token, "studio-phone-token-2026")
+        XCTAssertEqual(try WebSocketTestClient(port: remote.webPort).request("/?token=studio-phone-token-2026", upgrade: false), 200)
+        XCTAssertEqual(try WebSocketTestClient(port: remote.webPort).request("/?token=studio-phone-token-2027", upgrade: false), 401)
+        XCTAssertEqual(remote.quit(try ControlClient(path: remote.socketPath)), 0, remote.run.stderr)
+    }
 }
