@@ -118,6 +118,9 @@ final class RemoteControl: Sendable {
 
     private func refuse(_ line: String, key: String) {
         let now = clock.now()
+        // What a remote sent is shown on one line of the terminal: no control characters, not too long.
+        var line = String(line.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        if line.count > 300 { line = String(line.prefix(300)) + "…" }
         if let said = refusals.update({ $0.admit(key, line, at: now) }) { Self.say("duo-capture: \(said)") }
     }
 

@@ -72,12 +72,14 @@ public struct OSCMessage: Sendable, Equatable {
 
     private static func parseMessage(_ bytes: ArraySlice<UInt8>) throws(DuoError) -> OSCMessage {
         var reader = Reader(bytes)
-        let address = try reader.string()
+        let raw = try reader.string()
+        // Said in errors as it can be shown on one line: control characters as '?', at most 80 characters.
+        let address = String(raw.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
         guard address.hasPrefix("/") else {
             throw .usage("osc: the address must start with /, such as /duo/record")
         }
         // OSC 1.0 allows a message without type tags (old senders): no arguments then.
-        guard !reader.isAtEnd else { return OSCMessage(address) }
+        guard !reader.isAtEnd else { return OSCMessage(raw) }
         let tags = try reader.string()
         guard tags.hasPrefix(",") else { throw .usage("osc: \(address): the type tags must start with a comma") }
         var arguments: [Argument] = []
@@ -103,7 +105,7 @@ public struct OSCMessage: Sendable, Equatable {
             }
         }
         guard reader.isAtEnd else { throw .usage("osc: \(address): bytes left over after the arguments the type tags name") }
-        return OSCMessage(address, arguments)
+        return OSCMessage(raw, arguments)
     }
 
     /// The message as one datagram.

@@ -88,7 +88,8 @@ public enum RemoteCommands {
             }
             return .command(.follow(voice: mode == "voice"))
         default:
-            throw .usage("osc: unknown address \(message.address); use one of \(oscAddresses.joined(separator: ", "))")
+            let shown = String(message.address.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+            throw .usage("osc: unknown address \(shown); use one of \(oscAddresses.joined(separator: ", "))")
         }
     }
 }

@@ -55,6 +55,7 @@ final class RemoteControlPolicyTests: XCTestCase {
             (OSCMessage("/duo/speed", [.float(9)]), "0.25 to 4"), (OSCMessage("/duo/speed"), "one number"),
             (OSCMessage("/duo/speed/preset", [.float(2.5)]), "whole number"), (OSCMessage("/duo/record", [.string("now")]), "no arguments"),
             (OSCMessage("/duo/follow", [.int(1)]), "voice or time"),
+            (OSCMessage("/duo/x\ny\u{1B}[2J"), "unknown address /duo/x?y?[2J;"),
         ]
         for (message, problem) in refused {
             XCTAssertThrowsError(try RemoteCommands.osc(message)) { error in
