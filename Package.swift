@@ -101,7 +101,7 @@ let package = Package(
 
         .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"]),
         .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore", "DuoPlatform"]),
-        .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore", "DuoTestHub", "DuoPlatform"]),
+        .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore", "DuoTestHub", "DuoPlatform", "DuoRemote"]),
         // End to end on a real two-monitor X desktop (Xorg + dummy driver + openbox), driving the binary.
         .testTarget(name: "DuoDesktopTests", dependencies: ["DuoDesktop", "DuoCore"], exclude: ["Fixtures"]),
         .testTarget(name: "DuoRenderTests", dependencies: ["DuoRender", "DuoCore"], exclude: ["Golden"]),

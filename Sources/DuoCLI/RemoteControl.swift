@@ -89,9 +89,17 @@ final class RemoteControl: Sendable {
         me.set(self)
         if let web {
             Self.say("duo-capture: remote control listening on \(web.listening.joined(separator: ", "))\(options.web?.host == nil ? " (this machine only; give --remote-control 0.0.0.0:PORT for the LAN)" : "")")
-            // Printed once, here: the token is in no other output.
-            let base = web.listening.first { $0.contains("127.0.0.1") || !$0.contains("[") } ?? web.listening.first ?? ""
-            Self.say("duo-capture: remote control: open \(base)?token=\(token.value) on the phone (keep this address private)")
+            // Printed once, here: the token is in no other output. Bound to every interface, the address
+            // to open is one of this machine's own (0.0.0.0 is no address a phone can reach).
+            var bases = web.listening.filter { !$0.contains("[") }
+            if bases.isEmpty { bases = web.listening }
+            if let host = options.web?.host, host == "0.0.0.0" || host == "::" {
+                let port = bases.first.flatMap { $0.split(separator: ":").last?.trimmingCharacters(in: CharacterSet(charactersIn: "/")) } ?? ""
+                let lan = LocalAddresses.ipv4().map { "http://\($0):\(port)/" }
+                if !lan.isEmpty { bases = lan }
+            }
+            let pairing = bases.map { "\($0)?token=\(token.value)" }.joined(separator: " or ")
+            Self.say("duo-capture: remote control: open \(pairing) on the phone (keep this address private)")
         }
         if let osc { Self.say("duo-capture: OSC listening on udp://\(osc.listening) (/duo/record, /duo/stop, /duo/speed 1.5, … docs/remote-control.md)") }
     }

@@ -1,5 +1,6 @@
 import DuoCore
 import DuoMedia
+import DuoRemote
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -14,12 +15,12 @@ final class WebSocketTestClient {
     private(set) var received = [UInt8]()
     private var pending = [UInt8]()
 
-    init(port: Int) throws {
+    init(port: Int, host: String = "127.0.0.1") throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        inet_pton(AF_INET, host, &address.sin_addr)
         let ok = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -169,6 +170,8 @@ final class RemoteRun {
     private(set) var webPort = 0
     private(set) var token = ""
     private(set) var oscPort = 0
+    /// The host of the pairing address printed.
+    private(set) var pairingHost = ""
 
     init(_ test: XCTestCase, extra: [String] = [], script: String? = nil, osc: Bool = true) throws {
         dir = try scratchDirectory(test)
@@ -187,6 +190,7 @@ final class RemoteRun {
         let err = run.stderr
         let url = try XCTUnwrap(err.split(separator: " ").first { $0.contains("?token=") })
         let parts = url.split(separator: "?token=")
+        pairingHost = String(parts[0].dropFirst("http://".count).split(separator: ":")[0])
         webPort = Int(parts[0].split(separator: ":").last!.trimmingCharacters(in: CharacterSet(charactersIn: "/"))) ?? 0
         token = String(parts[1])
         if osc, let line = err.split(separator: "\n").first(where: { $0.contains("OSC listening on udp://") }) {
@@ -492,6 +496,19 @@ final class RemoteControlTests: XCTestCase {
         XCTAssertEqual(remote.token, "studio-phone-token-2026")
         XCTAssertEqual(try WebSocketTestClient(port: remote.webPort).request("/?token=studio-phone-token-2026", upgrade: false), 200)
         XCTAssertEqual(try WebSocketTestClient(port: remote.webPort).request("/?token=studio-phone-token-2027", upgrade: false), 401)
+        XCTAssertEqual(remote.quit(try ControlClient(path: remote.socketPath)), 0, remote.run.stderr)
+    }
+
+    /// Listening on every interface, the pairing address is this machine's own LAN address (a phone
+    /// cannot open 0.0.0.0), and the page answers there.
+    func testOnTheLANThePairingAddressIsOneAPhoneCanOpen() throws {
+        let remote = try RemoteRun(self, extra: ["--remote-control", "0.0.0.0:0"], osc: false)
+        defer { if remote.run.process.isRunning { remote.run.process.terminate() } }
+        XCTAssertNotEqual(remote.pairingHost, "0.0.0.0", remote.run.stderr)
+        XCTAssertTrue(remote.run.stderr.contains("listening on http://0.0.0.0:"), remote.run.stderr)
+        let lan = LocalAddresses.ipv4()
+        if !lan.isEmpty { XCTAssertTrue(lan.contains(remote.pairingHost), "\(remote.pairingHost) not in \(lan)") }
+        XCTAssertEqual(try WebSocketTestClient(port: remote.webPort, host: remote.pairingHost).request("/?token=\(remote.token)", upgrade: false), 200)
         XCTAssertEqual(remote.quit(try ControlClient(path: remote.socketPath)), 0, remote.run.stderr)
     }
 }
