@@ -236,7 +236,8 @@ final class RemoteControlTests: XCTestCase {
     /// Without the token the page and the WebSocket are refused with 401, said once in the log, and no
     /// command reaches the run; with it, the page is served and its socket opens.
     func testWithoutTheTokenEverythingIsRefused() throws {
-        let remote = try RemoteRun(self, script: Self.script, osc: false)
+        // --verbose: the debug log (every event, on stderr) is checked for the token too.
+        let remote = try RemoteRun(self, extra: ["--verbose"], script: Self.script, osc: false)
         defer { if remote.run.process.isRunning { remote.run.process.terminate() } }
         let control = try ControlClient(path: remote.socketPath)
 
@@ -260,7 +261,8 @@ final class RemoteControlTests: XCTestCase {
         XCTAssertFalse(lines.contains { $0.contains("take-started") })
         let refusals = remote.run.stderr.split(separator: "\n").filter { $0.contains("remote: refused 127.0.0.1") }
         XCTAssertEqual(refusals.count, 1, "one line per refused address within the window: \(remote.run.stderr)")
-        // The token is printed once, to the terminal only.
+        // The token is printed once, to the terminal only: not in the debug log, though a page used it.
+        XCTAssertTrue(remote.run.stderr.contains("event {"), "the debug log was on")
         XCTAssertEqual(remote.run.stderr.components(separatedBy: remote.token).count - 1, 1)
         XCTAssertFalse(lines.contains { $0.contains(remote.token) }, "the token is never in the events file")
     }
