@@ -72,7 +72,7 @@ final class RemoteControl: Sendable {
                 authorize: { given, address in me.value?.authorize(given, address) ?? false },
                 message: { text, address in me.value?.webMessage(text, from: address) },
                 opened: { me.value?.snapshot() ?? [] },
-                problem: { what, address in me.value?.refuse("remote: \(address) sent \(what)", key: "frame \(address)") }))
+                problem: { what, address in me.value?.refuse("remote: \(address): \(what)", key: "\(what) \(address)") }))
         } else {
             web = nil
         }

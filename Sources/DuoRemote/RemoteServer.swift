@@ -103,8 +103,18 @@ private final class LoopState: @unchecked Sendable {
     var context: OpaquePointer?
     var mainLoop: OpaquePointer?
     var server: UnsafeMutablePointer<SoupServer>?
-    /// The open WebSocket connections and their peers' addresses.
-    var connections: [(connection: OpaquePointer, address: String)] = []
+    /// One open WebSocket: its peer's address, its socket's descriptor (-1: unknown) and since when
+    /// (monotonic nanoseconds) it has had no room for more.
+    struct Page {
+        let connection: OpaquePointer
+        let address: String
+        let fd: Int32
+        var stalledSince: UInt64?
+    }
+    var connections: [Page] = []
+    /// A page whose socket has had no room for this long has stopped reading: it is closed, as the control
+    /// socket drops a client that falls behind, so it cannot make the server hold ever more for it.
+    static let stallLimit: UInt64 = 3_000_000_000
     let outbox: Outbox
 
     init(page: [UInt8], handlers: RemoteServer.Handlers, outbox: Outbox) {
@@ -132,7 +142,7 @@ private final class LoopState: @unchecked Sendable {
             LoopState.from(data).serve(message, path: path.map { String(cString: $0) } ?? "/")
         }, unmanaged, nil)
         soup_server_add_websocket_handler(server, "/ws", nil, nil, { _, message, _, connection, data in
-            LoopState.from(data).opened(connection, address: LoopState.remoteHost(message))
+            LoopState.from(data).opened(connection, message: message, address: LoopState.remoteHost(message))
         }, unmanaged, nil)
         var error: UnsafeMutablePointer<GError>?
         if let host {
@@ -198,7 +208,25 @@ private final class LoopState: @unchecked Sendable {
             defer { box.lines.removeAll() }
             return box.lines
         }
-        for line in lines { for c in connections { send(line, on: c.connection) } }
+        let now = DispatchTime.now().uptimeNanoseconds
+        for index in connections.indices {
+            let page = connections[index]
+            if page.fd >= 0 {
+                var ready = pollfd(fd: page.fd, events: Int16(POLLOUT), revents: 0)
+                if poll(&ready, 1, 0) <= 0 || ready.revents & Int16(POLLOUT) == 0 {
+                    // No room: nothing more is queued for it; past the limit it goes.
+                    let since = page.stalledSince ?? now
+                    connections[index].stalledSince = since
+                    if now - since > Self.stallLimit, soup_websocket_connection_get_state(page.connection) == SOUP_WEBSOCKET_STATE_OPEN {
+                        handlers.problem("nothing read for \(Self.stallLimit / 1_000_000_000) s (the page fell behind reading events); its socket is closed", page.address)
+                        soup_websocket_connection_close(page.connection, 1008, "fell behind reading events")
+                    }
+                    continue
+                }
+                connections[index].stalledSince = nil
+            }
+            for line in lines { send(line, on: page.connection) }
+        }
     }
 
     private func send(_ line: String, on connection: OpaquePointer) {
@@ -248,12 +276,19 @@ private final class LoopState: @unchecked Sendable {
         }
     }
 
-    private func opened(_ connection: OpaquePointer?, address: String) {
+    private func opened(_ connection: OpaquePointer?, message: OpaquePointer?, address: String) {
         guard let connection else { return }
+        let fd = message.flatMap { soup_server_message_get_socket($0) }.map { g_socket_get_fd($0) } ?? -1
+        if fd >= 0 {
+            // A small, fixed send buffer (the kernel doubles it): events are a few hundred bytes, a page that
+            // reads never fills it, and one that stops is noticed in seconds (stallLimit), not megabytes.
+            var size: Int32 = 32_768
+            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         g_object_ref(gpointer(connection))
         soup_websocket_connection_set_max_incoming_payload_size(connection, guint64(RemoteServer.maximumMessage))
         soup_websocket_connection_set_keepalive_interval(connection, 0)
-        connections.append((connection, address))
+        connections.append(Page(connection: connection, address: address, fd: fd))
         let onMessage: @convention(c) (OpaquePointer?, Int32, OpaquePointer?, gpointer?) -> Void = { connection, type, bytes, data in
             LoopState.from(data).received(connection, type: type, bytes: bytes)
         }

@@ -15,8 +15,10 @@ final class WebSocketTestClient {
     private(set) var received = [UInt8]()
     private var pending = [UInt8]()
 
-    init(port: Int, host: String = "127.0.0.1") throws {
+    /// `receiveBuffer`: a small receive buffer (bytes), for a client that stops reading.
+    init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -512,5 +514,42 @@ final class RemoteControlTests: XCTestCase {
         if !lan.isEmpty { XCTAssertTrue(lan.contains(remote.pairingHost), "\(remote.pairingHost) not in \(lan)") }
         XCTAssertEqual(try WebSocketTestClient(port: remote.webPort, host: remote.pairingHost).request("/?token=\(remote.token)", upgrade: false), 200)
         XCTAssertEqual(remote.quit(try ControlClient(path: remote.socketPath)), 0, remote.run.stderr)
+    }
+
+    /// A page that stops reading is closed after a few seconds without room, as the control socket drops
+    /// a client that falls behind: the server never holds ever more events for it, and the other pages
+    /// and the control socket go on.
+    func testAPageThatStopsReadingIsDropped() throws {
+        let remote = try RemoteRun(self, script: Self.script, osc: false)
+        defer { if remote.run.process.isRunning { remote.run.process.terminate() } }
+        let asleep = try WebSocketTestClient(port: remote.webPort, receiveBuffer: 1024)
+        XCTAssertEqual(try asleep.open(token: remote.token), 101)
+        let page = try remote.pageSocket()
+        let fd = page.fd
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while buffer.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}
+        }
+        reader.start()
+        // Commands at the rate a remote may send make events for every page; the sleeping one fills up.
+        let deadline = Date().addingTimeInterval(40)
+        var step = 1
+        while !remote.run.stderr.contains("fell behind reading events"), Date() < deadline {
+            page.sendText(#"{"cmd":"speed","step":\#(step)}"#)
+            step = -step
+            usleep(12_000)
+        }
+        XCTAssertTrue(remote.run.stderr.contains("remote: 127.0.0.1: nothing read for 3 s"), remote.run.stderr)
+        // The sleeping page, woken, reads what was queued and then its close: no wait for the read timeout.
+        let woken = Date()
+        while asleep.nextText() != nil {}
+        XCTAssertLessThan(Date().timeIntervalSince(woken), 15, "the server closed the sleeping page's socket")
+        // The reading page is still served, and the control socket answers.
+        let control = try ControlClient(path: remote.socketPath)
+        page.sendText(#"{"cmd":"mirror"}"#)
+        var command = try control.next("command")
+        while command["cmd"] as? String != "mirror" { command = try control.next("command") }
+        XCTAssertEqual(command["source"] as? String, "remote")
+        XCTAssertEqual(remote.quit(control), 0, remote.run.stderr)
     }
 }
