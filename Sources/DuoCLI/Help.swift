@@ -98,7 +98,8 @@ enum Help {
                                            stop, as Space), cancel (a countdown, as Esc), quit, pause,
                                            mirror, {"cmd":"accessory","on":true},
                                            {"cmd":"fullscreen","on":false}, {"cmd":"speed","step":1} or
-                                           {"preset":1-5}, {"cmd":"jump","to":"next|previous|start"}, swap,
+                                           {"preset":1-5} or {"factor":0.25-4} (times the default speed),
+                                           {"cmd":"jump","to":"next|previous|start"}, swap,
                                            fold, unfold, {"cmd":"script","path":…}, {"cmd":"font","step":1},
                                            {"cmd":"follow","mode":"voice|time"}; quit goes ahead of
                                            commands still queued. (duo-capture-testhub, built with the

@@ -25,7 +25,7 @@ public enum LocalAddresses {
                 var raw = inet.pointee.sin_addr
                 _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
             }
-            let shown = String(cString: text)
+            let shown = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if !found.contains(shown) { found.append(shown) }
         }
         return found

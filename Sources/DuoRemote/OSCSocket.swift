@@ -79,7 +79,8 @@ public final class OSCSocket: Sendable {
                 var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
                 var address = p.pointee.sin_addr
                 inet_ntop(AF_INET, &address, &text, socklen_t(text.count))
-                return "\(String(cString: text)):\(UInt16(bigEndian: p.pointee.sin_port))"
+                let host = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                return "\(host):\(UInt16(bigEndian: p.pointee.sin_port))"
             }
         }
     }

@@ -68,6 +68,12 @@ final class RemoteControlPolicyTests: XCTestCase {
     func testARemoteMayNotQuitOpenFilesOrToggle() throws {
         XCTAssertEqual(try RemoteCommands.parse(json: #"{"cmd":"speed","factor":1.5}"#), .speedFactor(1.5))
         XCTAssertEqual(try RemoteCommands.parse(json: #"{"cmd":"stop"}"#), .stop)
+        XCTAssertEqual(try ControlCommand.parse(#"{"cmd":"speed","factor":0.25}"#), .speedFactor(0.25))
+        for line in [#"{"cmd":"speed","factor":4.5}"#, #"{"cmd":"speed","factor":"1.5"}"#, #"{"cmd":"speed","factor":true}"#] {
+            XCTAssertThrowsError(try ControlCommand.parse(line), line) { error in
+                XCTAssertTrue(((error as? DuoError)?.message ?? "").contains("\"factor\": 0.25 to 4"), "\(error)")
+            }
+        }
         for line in [#"{"cmd":"quit"}"#, #"{"cmd":"toggle"}"#, #"{"cmd":"script","path":"/etc/passwd"}"#, #"{"cmd":"fullscreen","on":true}"#] {
             XCTAssertThrowsError(try RemoteCommands.parse(json: line), line) { error in
                 XCTAssertTrue(((error as? DuoError)?.message ?? "").contains("is not taken from a remote"), "\(error)")
