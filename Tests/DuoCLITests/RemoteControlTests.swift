@@ -418,6 +418,7 @@ final class RemoteControlTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(asked), 2, "the control socket answered late")
         try waitFrames(60)
         let after = remote.rssKilobytes
+        print("flood: RSS \(before) kB before, \(after) kB after 10,000 WebSocket and 10,000 OSC messages")
         XCTAssertLessThan(after - before, 5_000, "RSS grew from \(before) kB to \(after) kB")
         control.send(#"{"cmd":"stop"}"#)
         let ended = try control.next("take-ended")
