@@ -6,8 +6,10 @@
 //                                       │       └──▶ CDuoSession ─▶ CGtk (+ wayland-client, Xss, X11)
 //                                       ├─▶ DuoMedia ─▶ DuoCore
 //                                       │      └──▶ CDuoShim ─▶ CGStreamer (system library)
-//                                       └─▶ DuoPlatform ─▶ DuoCore
-//                                              └──▶ CGLib (system library)
+//                                       ├─▶ DuoPlatform ─▶ DuoCore
+//                                       │      └──▶ CGLib (system library)
+//                                       └─▶ DuoRemote ─▶ DuoCore (the web remote and OSC)
+//                                              └──▶ CSoup (libsoup-3.0, system library)
 //
 //   duo-capture-testhub (tests, QA timelines, benchmarks; never installed) ─▶ DuoTestHub ─▶ DuoCLI …
 //                                                                               └──▶ CDuoTestHub ─▶ CGStreamer
@@ -67,6 +69,11 @@ let package = Package(
         // The platform layer: raw GLib/POSIX that is not GStreamer. The settings file (GKeyFile), camera
         // owner locks, the remote displays' TCP handshake and exclusive file creation.
         .target(name: "DuoPlatform", dependencies: ["DuoCore", "CGLib"]),
+        // libsoup 3 (Debian: libsoup-3.0-dev) for the remote control's page and WebSocket.
+        .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
+        // The remote control's network adapter (--remote-control, --osc): every soup_*/g_* call of the
+        // page and WebSocket server on its own GLib main context thread, and the OSC UDP socket.
+        .target(name: "DuoRemote", dependencies: ["DuoCore", "CSoup"]),
         .target(
             name: "DuoMedia",
             dependencies: ["DuoCore", "CDuoShim", "CGStreamer"],
@@ -80,7 +87,7 @@ let package = Package(
         ),
         // Operator and subject windows, monitors and hotplug, fullscreen state, keys: every gtk_*/gdk_* call.
         .target(name: "DuoDesktop", dependencies: ["DuoCore", "DuoRender", "CGtk", "CDuoSession"]),
-        .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender", "DuoDesktop", "DuoPlatform"]),
+        .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender", "DuoDesktop", "DuoPlatform", "DuoRemote"]),
         // Overlay cost benchmark (build with -c release): Benchmarks/overlay-cost.sh runs it.
         .executableTarget(name: "duo-bench-overlay", dependencies: ["DuoRender", "DuoCore"], path: "Benchmarks/duo-bench-overlay"),
         // Seeded fuzz run of the parsers (Benchmarks/fuzz.sh runs it for a bounded time).
@@ -94,7 +101,7 @@ let package = Package(
 
         .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"]),
         .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore", "DuoPlatform"]),
-        .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore", "DuoTestHub", "DuoPlatform"]),
+        .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore", "DuoTestHub", "DuoPlatform", "DuoRemote"]),
         // End to end on a real two-monitor X desktop (Xorg + dummy driver + openbox), driving the binary.
         .testTarget(name: "DuoDesktopTests", dependencies: ["DuoDesktop", "DuoCore"], exclude: ["Fixtures"]),
         .testTarget(name: "DuoRenderTests", dependencies: ["DuoRender", "DuoCore"], exclude: ["Golden"]),

@@ -4,18 +4,20 @@
 #   --desktop also installs the X server, window manager and tools the desktop end-to-end tests use, and
 #   the headless Wayland compositor (sway) with its screenshot and key tools, and espeak-ng (the readings
 #   the voice-follow tests speak), tesseract (reads the remote display's screen).
+# chromium, chromium-driver and python3-selenium: the web remote's page is tested in headless Chromium.
 set -euo pipefail
 
 packages=(
   pkg-config python3
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
-  libcairo2-dev libpango1.0-dev libgtk-3-dev libxss-dev
+  libcairo2-dev libpango1.0-dev libgtk-3-dev libxss-dev libsoup-3.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
   gstreamer1.0-x gstreamer1.0-gtk3
   fonts-dejavu-core fonts-noto-cjk fonts-noto-core
   gstreamer1.0-pocketsphinx pocketsphinx-en-us
   gstreamer1.0-opencv opencv-data
+  chromium chromium-driver python3-selenium
 )
 if [[ "${1:-}" == "--desktop" ]]; then
   packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool

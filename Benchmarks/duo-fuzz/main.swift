@@ -69,6 +69,10 @@ func secretConstruct(_ secret: String) -> String {
 
 let deadline = Date().addingTimeInterval(seconds)
 var counts = (control: 0, controlOK: 0, timeline: 0, timelineOK: 0, scripts: 0, withheld: 0, problems: 0)
+/// OSC datagrams (the remote control's `--osc`): mutated bytes of good messages, parsed and mapped.
+var osc = (packets: 0, ok: 0)
+let oscSeeds = [OSCMessage("/duo/record"), OSCMessage("/duo/speed", [.float(1.5)]), OSCMessage("/duo/follow", [.string("voice")]),
+                OSCMessage("/duo/speed/preset", [.int(3)]), OSCMessage("/x", [.blob([1, 2, 3, 4, 5]), .double(2), .int64(-1)])].map { $0.encoded() }
 while Date() < deadline {
     for _ in 0..<200 {
         // Control lines.
@@ -76,6 +80,23 @@ while Date() < deadline {
                                   : mutate(rng.pick(validLines))
         counts.control += 1
         do { _ = try ControlCommand.parse(line); counts.controlOK += 1 } catch { oneLine(error, line) }
+
+        // OSC: a good datagram with bytes changed, dropped, added or cut; one line or a command, never a crash.
+        var packet = rng.pick(oscSeeds)
+        for _ in 0..<(1 + rng.int(4)) {
+            switch rng.int(4) {
+            case 0 where !packet.isEmpty: packet[rng.int(packet.count)] = UInt8(rng.int(256))
+            case 1 where !packet.isEmpty: packet.remove(at: rng.int(packet.count))
+            case 2: packet.insert(UInt8(rng.int(256)), at: rng.int(packet.count + 1))
+            default: packet = Array(packet.prefix(rng.int(packet.count + 1)))
+            }
+        }
+        osc.packets += 1
+        do {
+            for message in try OSCMessage.parse(packet) {
+                do { _ = try RemoteCommands.osc(message); osc.ok += 1 } catch { oneLine(error, "\(packet)") }
+            }
+        } catch { oneLine(error, "\(packet)") }
 
         // Timelines: a few mutated lines.
         let timeline = (0..<(1 + rng.int(4))).map { i in mutate(#"{"at": \#(Double(i) * 0.5), "cmd": "record"}"#) }.joined(separator: "\n")
@@ -112,4 +133,4 @@ while Date() < deadline {
         }
     }
 }
-print("fuzz: \(Int(seconds)) s, seed \(seed): \(counts.control) control lines (\(counts.controlOK) valid), \(counts.timeline) timelines (\(counts.timelineOK) valid), \(counts.scripts) scripts with \(counts.withheld) secrets in note-like markup (\(counts.problems) problems reported); every refusal one line, no secret reached the subject")
+print("fuzz: \(Int(seconds)) s, seed \(seed): \(counts.control) control lines (\(counts.controlOK) valid), \(counts.timeline) timelines (\(counts.timelineOK) valid), \(counts.scripts) scripts with \(counts.withheld) secrets in note-like markup (\(counts.problems) problems reported), \(osc.packets) OSC packets (\(osc.ok) commands); every refusal one line, no secret reached the subject")

@@ -16,6 +16,8 @@ final class EventLog: Sendable {
     private struct State: Sendable {
         var fd: Int32 = -1
         var tap: (@Sendable (String) -> Void)?
+        /// More receivers of every event line (the remote control's pages and OSC feedback).
+        var taps: [@Sendable (String) -> Void] = []
     }
     private let state = Locked(State())
     private let path: String?
@@ -65,13 +67,14 @@ final class EventLog: Sendable {
     }
 
     func setTap(_ tap: @escaping @Sendable (String) -> Void) { state.update { $0.tap = tap } }
+    func addTap(_ tap: @escaping @Sendable (String) -> Void) { state.update { $0.taps.append(tap) } }
 
     func emit(_ event: String, _ fields: [String: Any] = [:]) {
         let now = state.value
-        let (writing, tap) = (now.fd >= 0, now.tap)
+        let (writing, tap, taps) = (now.fd >= 0, now.tap, now.taps)
         // Every event also goes to duo-capture's debug category (GST_DEBUG=duo-capture:5, --verbose).
         let debugging = Diagnostics.debugging
-        guard writing || tap != nil || debugging else { return }
+        guard writing || tap != nil || !taps.isEmpty || debugging else { return }
         var object = fields
         object["event"] = event
         object["v"] = Self.version
@@ -79,6 +82,7 @@ final class EventLog: Sendable {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         if writing { append(data + Data("\n".utf8)) }
         tap?(String(decoding: data, as: UTF8.self))
+        for other in taps { other(String(decoding: data, as: UTF8.self)) }
         if debugging { Diagnostics.debug("event \(String(decoding: data, as: UTF8.self))") }
     }
 

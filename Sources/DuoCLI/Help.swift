@@ -104,7 +104,8 @@ enum Help {
                                            stop, as Space), cancel (a countdown, as Esc), quit, pause,
                                            mirror, {"cmd":"accessory","on":true},
                                            {"cmd":"fullscreen","on":false}, {"cmd":"speed","step":1} or
-                                           {"preset":1-5}, {"cmd":"jump","to":"next|previous|start"}, swap,
+                                           {"preset":1-5} or {"factor":0.25-4} (times the default speed),
+                                           {"cmd":"jump","to":"next|previous|start"}, swap,
                                            fold, unfold, {"cmd":"script","path":…}, {"cmd":"font","step":1},
                                            {"cmd":"follow","mode":"voice|time"}; quit goes ahead of
                                            commands still queued. (duo-capture-testhub, built with the
@@ -114,6 +115,22 @@ enum Help {
       --timeline FILE                      replay timed commands for a reproducible session: one line
                                            each, {"at": SECONDS, "cmd": …} (the --control commands),
                                            counted from when the graph is running
+      --remote-control [ADDRESS:]PORT      a web remote for a phone: one page (record/stop, pause, speed,
+                                           markers, shots; REC, elapsed time, script progress, the line
+                                           being read) and a WebSocket taking the --control commands
+                                           (not quit, toggle, script or fullscreen). Listens on this
+                                           machine only unless ADDRESS is given (0.0.0.0: the LAN).
+                                           Paired by a random token: the address with ?token=… is
+                                           printed once to the terminal at start and nowhere else;
+                                           anything without it gets 401 (docs/remote-control.md)
+      --remote-token-file FILE             the pairing token from FILE's first line (16+ letters, digits
+                                           or -_.~) instead of a new random one each run
+      --osc [ADDRESS:]PORT                 OSC 1.0 over UDP (Bitfocus Companion, consoles): /duo/record,
+                                           /duo/stop, /duo/pause, /duo/speed 1.5 (times the default),
+                                           /duo/speed/up|down, /duo/marker/next|previous,
+                                           /duo/shot/next|previous, /duo/state; the last sender gets
+                                           /duo/state feedback (state, take, elapsed, speed, paused,
+                                           progress). Loopback unless ADDRESS is given
 
     SUBJECT VIEW (the accessory on the subject's monitor)
       --accessory teleprompter|preview|countdown|off

@@ -80,6 +80,8 @@ public struct Options: Sendable {
     /// `--shots FILE`: the session as numbered shots (or test steps), read at start and watched.
     public var shots: ShotList?
     public var shotsPath: String?
+    /// The web remote and OSC (see RemoteOptions.swift).
+    public var remote = RemoteOptions()
     /// The subject view: accessory kind, script, display profile, prompter settings.
     public var subject = SubjectSetup()
     /// Arguments handed on unparsed to a sub-command with its own options.
@@ -271,6 +273,8 @@ public struct Options: Sendable {
             case "--framing": o.framing = try FramingMode.parse(try value(name))
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)
+            case _ where RemoteOptions.names.contains(name):
+                try o.remote.parse(name, try value(name))
             case _ where DesktopOptions.names.contains(name):
                 try o.desktop.parse(name, DesktopOptions.flags.contains(name) ? "" : try value(name))
             default:

@@ -35,6 +35,8 @@ enum RunCommand {
         defer { signals.cancel() }
         let control = try ControlSocket.open(options.controlPath, director: director, events: events, log: log)
         defer { control?.close() }
+        let remote = try RemoteControl.open(options.remote, director: director, events: events, presenter: presenter, clock: session.clock)
+        defer { remote?.close() }
         return try report(await kind.drive(director, session: session, face: face, events: events), json: options.json, log: log)
     }
 

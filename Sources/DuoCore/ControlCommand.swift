@@ -9,6 +9,7 @@ import Foundation
 ///     {"cmd":"accessory","on":true}         the subject view on / off (the user's "enabled")
 ///     {"cmd":"fullscreen","on":false}       the operator window fullscreen on / off (desktop)
 ///     {"cmd":"speed","step":1}              teleprompter faster (1) or slower (-1); or {"preset":3}
+///     {"cmd":"speed","factor":1.5}          teleprompter at 1.5 times its default speed (0.25 to 4)
 ///     {"cmd":"pause"}                       pause / resume scrolling
 ///     {"cmd":"jump","to":"next"}            next / previous marker, or "start"
 ///     {"cmd":"mirror"}                      cycle the subject view's mirror
@@ -39,6 +40,8 @@ public enum ControlCommand: Sendable, Equatable {
     case fullscreen(on: Bool?)
     case speedStep(Int)
     case speedPreset(Int)
+    /// The teleprompter at this multiple of the script's default speed (0.25 to 4; OSC's `/duo/speed`).
+    case speedFactor(Double)
     case jump(Jump)
     /// Open another script (the O key's file chooser, or a client).
     case script(path: String)
@@ -73,7 +76,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .unfold: "unfold"
         case .accessory: "accessory"
         case .fullscreen: "fullscreen"
-        case .speedStep, .speedPreset: "speed"
+        case .speedStep, .speedPreset, .speedFactor: "speed"
         case .jump: "jump"
         case .script: "script"
         case .fontStep: "font"
@@ -116,7 +119,8 @@ public enum ControlCommand: Sendable, Equatable {
         case "speed":
             if let step = StrictJSON.int(object["step"]), step == 1 || step == -1 { return .speedStep(step) }
             if let preset = StrictJSON.int(object["preset"]), (1...5).contains(preset) { return .speedPreset(preset) }
-            throw .usage("control: speed needs \"step\": 1 or -1, or \"preset\": 1 to 5, such as {\"cmd\":\"speed\",\"step\":1}")
+            if let factor = StrictJSON.double(object["factor"]), (0.25...4).contains(factor) { return .speedFactor(factor) }
+            throw .usage("control: speed needs \"step\": 1 or -1, \"preset\": 1 to 5, or \"factor\": 0.25 to 4, such as {\"cmd\":\"speed\",\"step\":1}")
         case "font":
             guard let step = StrictJSON.int(object["step"]), step == 1 || step == -1 else {
                 throw .usage("control: font needs \"step\": 1 (larger) or -1 (smaller), such as {\"cmd\":\"font\",\"step\":1}")

@@ -360,6 +360,23 @@ public actor SubjectPresenter {
         setTimedSpeed(speed, at: time)
     }
 
+    /// The timed scroll at `factor` times the script's default speed (the remote's `/duo/speed 1.5`).
+    public func setSpeedFactor(_ factor: Double, at time: Int64) {
+        guard state.scroll != nil, factor.isFinite, factor > 0 else { return }
+        let base = ScrollSpeed.defaultFor(separatesWords: unitsAreWords).unitsPerSecond * 60
+        setTimedSpeed(unitsAreWords ? .wordsPerMinute(base * factor) : .linesPerMinute(base * factor), at: time)
+    }
+
+    /// The subject's words around the reading position (at most `count`), for the remote page: the
+    /// subject's own text only, never an operator note.
+    public func readingWords(at time: Int64, count: Int = 12) -> String? {
+        guard let script = state.script, let scroll = state.scroll else { return nil }
+        let words = script.subject.words
+        guard !words.isEmpty else { return nil }
+        let start = min(max(0, Int(scroll.position(at: time))), words.count - 1)
+        return words[start..<min(words.count, start + count)].joined(separator: script.subject.separatesWords ? " " : "")
+    }
+
     /// Cycles none → horizontal → vertical → both (for beam-splitter glass).
     public func cycleMirror(at time: Int64) {
         let m = state.mirror

@@ -1,0 +1,131 @@
+import DuoCore
+import XCTest
+
+/// OSC 1.0 packets, the remote's command policy, the pairing token, the refusal throttle, the command
+/// gate and the state fed back to OSC: pure, so checked here byte by byte with a manual clock.
+final class RemoteControlPolicyTests: XCTestCase {
+    /// Bytes as OSC 1.0's specification spells them: /duo/speed ,f 1.5 (0x3FC00000).
+    func testParsesAndEncodesOSCMessagesByTheSpecification() throws {
+        let bytes: [UInt8] = Array("/duo/speed".utf8) + [0, 0] + Array(",f".utf8) + [0, 0] + [0x3F, 0xC0, 0, 0]
+        XCTAssertEqual(try OSCMessage.parse(bytes), [OSCMessage("/duo/speed", [.float(1.5)])])
+        XCTAssertEqual(OSCMessage("/duo/speed", [.float(1.5)]).encoded(), bytes)
+        let every = OSCMessage("/a", [.int(-7), .string("voice"), .blob([1, 2, 3]), .int64(1 << 40), .double(0.25), .bool(true),
+                                      .bool(false), .null, .impulse])
+        XCTAssertEqual(try OSCMessage.parse(every.encoded()), [every])
+        XCTAssertEqual(every.encoded().count % 4, 0)
+        // Old senders leave out the type tags; a bundle holds messages.
+        XCTAssertEqual(try OSCMessage.parse(Array("/duo/stop".utf8) + [0, 0, 0]), [OSCMessage("/duo/stop")])
+        let record = OSCMessage("/duo/record").encoded(), stop = OSCMessage("/duo/stop").encoded()
+        let bundle: [UInt8] = Array("#bundle".utf8) + [0] + [0, 0, 0, 0, 0, 0, 0, 1]
+            + [0, 0, 0, UInt8(record.count)] + record + [0, 0, 0, UInt8(stop.count)] + stop
+        XCTAssertEqual(try OSCMessage.parse(bundle).map(\.address), ["/duo/record", "/duo/stop"])
+    }
+
+    func testMalformedPacketsAreRefusedWithOneLine() {
+        let good = OSCMessage("/duo/speed", [.float(1.5)]).encoded()
+        let cases: [([UInt8], String)] = [
+            ([], "empty packet"), (Array(good.prefix(5)), "not terminated"), (Array(good.prefix(14)), "not terminated"), (Array(good.prefix(16)), "cut short"),
+            (Array(good.dropLast(2)), "cut short"), (Array("duo".utf8) + [0], "must start with /"),
+            (Array("/a".utf8) + [0, 0] + Array(",q".utf8) + [0, 0], "unknown type tag 'q'"),
+            (Array("/a".utf8) + [0, 0] + Array("f".utf8) + [0, 0, 0], "must start with a comma"),
+            (good + [0, 0, 0, 0], "left over"), (Array("#bundle".utf8) + [0] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 3], "multiple of 4"),
+            (Array("/a".utf8) + [0, 0] + [0xFF, 0xFE, 0] + [0], "UTF-8"),
+        ]
+        for (bytes, problem) in cases {
+            XCTAssertThrowsError(try OSCMessage.parse(bytes), problem) { error in
+                let message = (error as? DuoError)?.message ?? ""
+                XCTAssertTrue(message.contains(problem), "\(message) should say \(problem)")
+                XCTAssertFalse(message.contains("\n"))
+            }
+        }
+    }
+
+    func testOSCAddressesBecomeTheControlSocketsCommands() throws {
+        let cases: [(OSCMessage, RemoteCommands.OSCRequest)] = [
+            (OSCMessage("/duo/record"), .command(.record)), (OSCMessage("/duo/stop", [.int(1)]), .command(.stop)),
+            (OSCMessage("/duo/speed", [.float(1.5)]), .command(.speedFactor(1.5))),
+            (OSCMessage("/duo/speed", [.int(2)]), .command(.speedFactor(2))),
+            (OSCMessage("/duo/speed/up"), .command(.speedStep(1))), (OSCMessage("/duo/speed/preset", [.int(3)]), .command(.speedPreset(3))),
+            (OSCMessage("/duo/marker/next"), .command(.jump(.next))), (OSCMessage("/duo/marker/previous"), .command(.jump(.previous))),
+            (OSCMessage("/duo/follow", [.string("voice")]), .command(.follow(voice: true))), (OSCMessage("/duo/state"), .state),
+        ]
+        for (message, expected) in cases { XCTAssertEqual(try RemoteCommands.osc(message), expected, message.address) }
+        let refused: [(OSCMessage, String)] = [
+            (OSCMessage("/duo/dance"), "unknown address /duo/dance"), (OSCMessage("/duo/speed", [.string("fast")]), "one number"),
+            (OSCMessage("/duo/speed", [.float(9)]), "0.25 to 4"), (OSCMessage("/duo/speed"), "one number"),
+            (OSCMessage("/duo/speed/preset", [.float(2.5)]), "whole number"), (OSCMessage("/duo/record", [.string("now")]), "no arguments"),
+            (OSCMessage("/duo/follow", [.int(1)]), "voice or time"),
+            (OSCMessage("/duo/x\ny\u{1B}[2J"), "unknown address /duo/x?y?[2J;"),
+        ]
+        for (message, problem) in refused {
+            XCTAssertThrowsError(try RemoteCommands.osc(message)) { error in
+                XCTAssertTrue(((error as? DuoError)?.message ?? "").contains(problem), "\(error)")
+            }
+        }
+    }
+
+    /// Nothing a remote sends ends the run, opens a file or stops a take but stop.
+    func testARemoteMayNotQuitOpenFilesOrToggle() throws {
+        XCTAssertEqual(try RemoteCommands.parse(json: #"{"cmd":"speed","factor":1.5}"#), .speedFactor(1.5))
+        XCTAssertEqual(try RemoteCommands.parse(json: #"{"cmd":"stop"}"#), .stop)
+        XCTAssertEqual(try ControlCommand.parse(#"{"cmd":"speed","factor":0.25}"#), .speedFactor(0.25))
+        for line in [#"{"cmd":"speed","factor":4.5}"#, #"{"cmd":"speed","factor":"1.5"}"#, #"{"cmd":"speed","factor":true}"#] {
+            XCTAssertThrowsError(try ControlCommand.parse(line), line) { error in
+                XCTAssertTrue(((error as? DuoError)?.message ?? "").contains("\"factor\": 0.25 to 4"), "\(error)")
+            }
+        }
+        for line in [#"{"cmd":"quit"}"#, #"{"cmd":"toggle"}"#, #"{"cmd":"script","path":"/etc/passwd"}"#, #"{"cmd":"fullscreen","on":true}"#] {
+            XCTAssertThrowsError(try RemoteCommands.parse(json: line), line) { error in
+                XCTAssertTrue(((error as? DuoError)?.message ?? "").contains("is not taken from a remote"), "\(error)")
+            }
+        }
+    }
+
+    func testTheTokenIsRandomAndComparedWhole() throws {
+        let a = RemoteToken.random(), b = RemoteToken.random()
+        XCTAssertNotEqual(a, b)
+        XCTAssertEqual(a.value.count, 32)
+        XCTAssertTrue(a.matches(a.value))
+        XCTAssertFalse(a.matches(nil))
+        XCTAssertFalse(a.matches(String(a.value.dropLast())))
+        XCTAssertFalse(a.matches(a.value + "0"))
+        XCTAssertFalse(a.matches(""))
+        XCTAssertEqual(try RemoteToken.parse(fileText: "studio-remote-2026-token\nrest", path: "t").value, "studio-remote-2026-token")
+        XCTAssertThrowsError(try RemoteToken.parse(fileText: "short\n", path: "t"))
+        XCTAssertThrowsError(try RemoteToken.parse(fileText: "has spaces in the middle of it\n", path: "t"))
+    }
+
+    func testRefusalsAreSaidOncePerWindowAndTheirMemoryIsBounded() {
+        var throttle = RefusalThrottle(window: 10, capacity: 3)
+        XCTAssertEqual(throttle.admit("a", "refused a", at: 0), "refused a")
+        XCTAssertNil(throttle.admit("a", "refused a", at: 5))
+        XCTAssertNil(throttle.admit("a", "refused a", at: 9))
+        XCTAssertEqual(throttle.admit("a", "refused a", at: 10), "refused a (2 more like it since the last such line)")
+        XCTAssertNotNil(throttle.admit("b", "b", at: 10))
+        XCTAssertNotNil(throttle.admit("c", "c", at: 10))
+        XCTAssertNil(throttle.admit("d", "d", at: 11), "full of recent kinds: only counted")
+        XCTAssertNotNil(throttle.admit("d", "d", at: 25), "old kinds are forgotten to make room")
+    }
+
+    func testTheGateLetsABurstThenTheRateThrough() {
+        var gate = CommandGate(rate: 100, burst: 5)
+        XCTAssertEqual((0..<10).filter { _ in gate.admit(at: 0) }.count, 5)
+        XCTAssertFalse(gate.admit(at: 5_000_000))
+        XCTAssertTrue(gate.admit(at: 10_000_000), "one more every 10 ms")
+        // A second later: the burst again, then 100 a second (10 in these 100 ms), whatever is sent.
+        XCTAssertTrue((14...15).contains((0..<1000).filter { i in gate.admit(at: 1_000_000_000 + Int64(i) * 100_000) }.count))
+    }
+
+    func testTheStateFollowsTheEventsAndIsFedBack() {
+        var state = RemoteRunState()
+        XCTAssertEqual(state.oscFeedback.arguments.first, .string("idle"))
+        state.observe(["event": "countdown", "t": 1.0])
+        XCTAssertEqual(state.stateName, "countdown")
+        state.observe(["event": "take-started", "take": 2, "t": 4.0])
+        state.observe(["event": "status", "t": 6.5, "speed": "240 wpm", "paused": false, "position": 25.0, "length": 100.0, "recording": true])
+        XCTAssertEqual(state.oscFeedback, OSCMessage("/duo/state", [.string("recording"), .int(2), .float(2.5), .string("240 wpm"), .int(0), .float(0.25)]))
+        state.observe(["event": "take-ended", "t": 7.0])
+        XCTAssertEqual(state.stateName, "idle")
+        XCTAssertFalse(RemoteRunState.forwarded.contains("monitors"))
+    }
+}
