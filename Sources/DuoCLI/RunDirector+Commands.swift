@@ -50,6 +50,11 @@ extension RunDirector {
         case .mirror:
             await presenter.cycleMirror(at: now)
             await status(trigger: "command")
+        case .selfView(let size):
+            let shown = await presenter.setSelfView(size, at: now)
+            events.emit("self-view", ["size": shown.rawValue])
+            // The subject branch carries the picture only while a self-view shows it.
+            await updateSubjectPicture()
         case .script(let path):
             await openScript(path, at: now)
         case .speedStep, .speedPreset, .pause, .jump, .fontStep:

@@ -16,6 +16,7 @@ import Foundation
 ///     {"cmd":"font","step":1}               teleprompter text larger (1) or smaller (-1)
 ///     {"cmd":"swap"} {"cmd":"fold"} {"cmd":"unfold"}   camera swaps (need a second camera)
 ///     {"cmd":"follow","mode":"voice"}       the teleprompter follows the voice or time
+///     {"cmd":"self-view"}                   the subject's self-view on / off; or {"size":"small"|"large"|"off"}
 ///     {"cmd":"quit"}                        end the run (a take is finalised first)
 ///
 /// Another entry point may register commands of its own (`CommandExtensions`): duo-capture-testhub's test
@@ -45,9 +46,11 @@ public enum ControlCommand: Sendable, Equatable {
     case extended(ExtensionCommand)
     /// The teleprompter follows the voice (true) or time (false); nil switches.
     case follow(voice: Bool?)
+    /// The self-view's size; nil toggles (the V key).
+    case selfView(SelfViewSize?)
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "jump",
-                               "mirror", "swap", "fold", "unfold", "script", "font", "follow", "quit"]
+                               "mirror", "swap", "fold", "unfold", "script", "font", "follow", "self-view", "quit"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -70,6 +73,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .fontStep: "font"
         case .extended(let command): command.name
         case .follow: "follow"
+        case .selfView: "self-view"
         }
     }
 
@@ -121,6 +125,12 @@ public enum ControlCommand: Sendable, Equatable {
                 throw .usage("control: follow takes \"mode\": \"voice\" or \"time\" (none switches), such as {\"cmd\":\"follow\",\"mode\":\"voice\"}")
             }
             return .follow(voice: name == "voice")
+        case "self-view":
+            guard let size = object["size"] else { return .selfView(nil) }
+            guard let text = size as? String, let value = SelfViewSize(rawValue: text) else {
+                throw .usage("control: self-view takes \"size\": \"small\", \"large\" or \"off\" (none toggles), such as {\"cmd\":\"self-view\",\"size\":\"large\"}")
+            }
+            return .selfView(value)
         case "jump":
             guard let to = (object["to"] as? String).flatMap(Jump.init(rawValue:)) else {
                 throw .usage("control: jump needs \"to\": \"next\", \"previous\" or \"start\"")

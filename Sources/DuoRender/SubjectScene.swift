@@ -11,6 +11,9 @@ enum OverlayItem {
     case fill(x: Int, y: Int, width: Int, height: Int, colour: RGBA)
     case sprite(CairoImage, x: Int, y: Int)
     case preview(PreviewFrame)
+    /// The self-view's camera picture (physical rectangle): the graph's small mirrored picture live, a
+    /// test pattern offline.
+    case selfView(x: Int, y: Int, width: Int, height: Int)
 }
 
 /// Everything needed to draw subject frames for one view-model snapshot, one monitor size and one display
@@ -40,6 +43,8 @@ public final class SubjectScene: @unchecked Sendable {
     private let recordingLabel: CairoImage
     private let digits: [Character: CairoImage]
     private let countdownNumbers: [Int: CairoImage]
+    /// One sprite per `[POSE: …]` cue of the script (nil for an ending `[POSE]`).
+    private let poseSprites: [CairoImage?]
 
     /// The default font size for a monitor: 48 px, smaller on small monitors. It is a fixed size, not a
     /// fraction of the monitor, so the panel (and its per-frame cost) does not grow on a 4K monitor.
@@ -73,9 +78,11 @@ public final class SubjectScene: @unchecked Sendable {
 
         let measure = (fontSize * 30).rounded()
         let padding = Int((fontSize * 0.6).rounded())
+        let selfViewSize = viewModel.selfView == .off ? nil
+            : viewModel.picture?.selfViewSize(viewModel.selfView, monitorWidth: width, monitorHeight: height)
         let estimate = SubjectGeometry(profile: readerProfile, width: width, height: height,
                                        lineHeight: fontSize * 1.2, maximumPanelWidth: measure,
-                                       linesAbove: around.above, linesBelow: around.below)
+                                       linesAbove: around.above, linesBelow: around.below, selfView: selfViewSize)
         let panelWidth = Int(estimate.panel.width)
 
         var strip: PromptStrip? = nil
@@ -100,7 +107,7 @@ public final class SubjectScene: @unchecked Sendable {
         self.strip = strip
         geometry = SubjectGeometry(profile: readerProfile, width: width, height: height,
                                    lineHeight: strip?.layout.lineHeight ?? fontSize * 1.2, maximumPanelWidth: measure,
-                                   linesAbove: around.above, linesBelow: around.below)
+                                   linesAbove: around.above, linesBelow: around.below, selfView: selfViewSize)
         safeFrame = viewModel.safeFrameAspect.map { SafeFrame(aspect: $0, frameWidth: width, frameHeight: height) }
 
         // Sprites: the recording label, tabular digits for its clock, and the countdown numbers.
@@ -112,7 +119,10 @@ public final class SubjectScene: @unchecked Sendable {
             recordingLabel = old.recordingLabel
             digits = old.digits
             countdownNumbers = old.countdownNumbers
+            poseSprites = old.viewModel.script?.poseCues == viewModel.script?.poseCues ? old.poseSprites
+                : Self.renderPoses(viewModel, fontSize: labelFontSize, mirror: mirror)
         } else {
+            poseSprites = Self.renderPoses(viewModel, fontSize: labelFontSize, mirror: mirror)
             recordingLabel = renderLabel("REC", fontSize: labelFontSize, bold: true, colour: RGBA(1, 1, 1),
                                          mirror: mirror, dot: SubjectPalette.recording)
             var digits: [Character: CairoImage] = [:]
@@ -128,6 +138,23 @@ public final class SubjectScene: @unchecked Sendable {
             }
             countdownNumbers = numbers
         }
+    }
+
+    private static func renderPoses(_ viewModel: SubjectViewModel, fontSize: Double, mirror: MirrorFlags) -> [CairoImage?] {
+        guard viewModel.kind == .teleprompter else { return [] }
+        return (viewModel.script?.poseCues ?? []).map { $0.text.isEmpty ? nil : PoseSprite.render($0, fontSize: fontSize, mirror: mirror) }
+    }
+
+    /// The pose cue shown at `time` (an index into the script's cues), or nil.
+    public func activePose(at time: Int64) -> Int? {
+        guard let layout = strip?.layout, let cues = viewModel.script?.poseCues, !cues.isEmpty else { return nil }
+        return PoseCue.active(at: viewModel.scrollPosition(at: time), cueUnits: layout.poseUnits, cues: cues,
+                              markerUnits: layout.markerUnits)
+    }
+
+    /// The self-view on the monitor, physical pixels (nil when off).
+    public var selfViewRectangle: (x: Int, y: Int, width: Int, height: Int)? {
+        geometry.selfView.map { physical($0) }
     }
 
     /// The scroll unit position → the strip row at the panel's top (even, so chroma rows pair up).
@@ -161,17 +188,18 @@ public final class SubjectScene: @unchecked Sendable {
         let recordingSecond: Int?
         let countdown: Int?
         let ready: Bool
+        let pose: Int?
 
         /// Whether `other` differs from this only in where the text is.
         public func differsOnlyInScroll(from other: FrameKey) -> Bool {
-            scene == other.scene && recordingSecond == other.recordingSecond && countdown == other.countdown
+            scene == other.scene && recordingSecond == other.recordingSecond && countdown == other.countdown && pose == other.pose
         }
     }
 
     public func frameKey(at time: Int64) -> FrameKey {
         FrameKey(scene: ObjectIdentifier(self), windowTop: windowTop(at: time),
                  recordingSecond: viewModel.recordingElapsedSeconds(at: time), countdown: viewModel.countdownValue(at: time),
-                 ready: isReady(at: time))
+                 ready: isReady(at: time), pose: activePose(at: time))
     }
 
     /// The prompt panel on the monitor, physical pixels (nil without text).
@@ -218,6 +246,14 @@ public final class SubjectScene: @unchecked Sendable {
         return items
     }
 
+    /// A rectangle's outline, `lineWidth` thick, inside it.
+    private func outline(_ r: FrameRect, lineWidth: Double, _ colour: RGBA) -> [OverlayItem] {
+        [fill(FrameRect(x: r.x, y: r.y, width: r.width, height: lineWidth), colour),
+         fill(FrameRect(x: r.x, y: r.maxY - lineWidth, width: r.width, height: lineWidth), colour),
+         fill(FrameRect(x: r.x, y: r.y + lineWidth, width: lineWidth, height: r.height - 2 * lineWidth), colour),
+         fill(FrameRect(x: r.maxX - lineWidth, y: r.y + lineWidth, width: lineWidth, height: r.height - 2 * lineWidth), colour)]
+    }
+
     /// What a frame at pipeline time `time` shows, back to front.
     func items(at time: Int64) -> [OverlayItem] {
         let vm = viewModel
@@ -238,7 +274,21 @@ public final class SubjectScene: @unchecked Sendable {
                                         width: geometry.panel.width, height: band.rounded()), palette.band))
         }
 
-        if let safe = safeFrame {
+        if let view = geometry.selfView {
+            // The subject's own picture with the safe frame on it: the composition's crop (white), the
+            // action-safe (green) and graphics-safe (blue) areas of it; outlines, the picture being small.
+            let p = physical(view)
+            items.append(.selfView(x: p.x, y: p.y, width: p.width, height: p.height))
+            if let aspect = vm.safeFrameAspect {
+                let safe = SafeFrame(aspect: aspect, frameWidth: Int(view.width), frameHeight: Int(view.height))
+                let lw: Double = view.height >= 120 ? 2 : 1
+                for (r, colour) in [(safe.composition, SubjectPalette.composition), (safe.actionSafe, SubjectPalette.actionSafe),
+                                    (safe.graphicsSafe, SubjectPalette.graphicsSafe)] {
+                    let moved = FrameRect(x: view.x + r.x.rounded(), y: view.y + r.y.rounded(), width: r.width.rounded(), height: r.height.rounded())
+                    items += outline(moved, lineWidth: lw, colour)
+                }
+            }
+        } else if let safe = safeFrame {
             let lw: Double = height >= 360 ? 2 : 1
             let arm = max(8, (fontSize * 1.5).rounded())
             items += brackets(safe.composition, arm: arm, lineWidth: lw, SubjectPalette.composition)
@@ -258,10 +308,18 @@ public final class SubjectScene: @unchecked Sendable {
             for (c, g) in zip(clock, glyphs) { clockWidth += c == ":" ? Double(g.width) : advance }
             let boxWidth = Double(recordingLabel.width) + gap + clockWidth + 2 * gap
             let boxHeight = Double(recordingLabel.height) + gap
-            // Bottom left of the text area, or top left when the prompt panel sits in the lower half.
-            let boxX = geometry.content.x + margin
-            let panelLow = strip != nil && geometry.panel.midY > geometry.content.midY
-            let boxY = panelLow ? geometry.content.minY + margin : geometry.content.maxY - margin - boxHeight
+            let boxX: Double, boxY: Double
+            if let view = geometry.selfView {
+                // Beside the self-view, on the side toward the screen's middle, level with its far edge.
+                let right = view.midX > geometry.content.midX, bottom = view.midY > geometry.content.midY
+                boxX = right ? view.minX - geometry.margin - boxWidth.rounded() : view.maxX + geometry.margin
+                boxY = bottom ? view.maxY - boxHeight.rounded() : view.minY
+            } else {
+                // Bottom left of the text area, or top left when the prompt panel sits in the lower half.
+                boxX = geometry.content.x + margin
+                let panelLow = strip != nil && geometry.panel.midY > geometry.content.midY
+                boxY = panelLow ? geometry.content.minY + margin : geometry.content.maxY - margin - boxHeight
+            }
             items.append(fill(FrameRect(x: boxX, y: boxY, width: boxWidth.rounded(), height: boxHeight.rounded()),
                               SubjectPalette.backdrop))
             var x = boxX + gap
@@ -275,8 +333,26 @@ public final class SubjectScene: @unchecked Sendable {
             }
         }
 
+        if let i = activePose(at: time), i < poseSprites.count, let sprite = poseSprites[i] {
+            let w = Double(sprite.width), h = Double(sprite.height)
+            let x: Double, y: Double
+            if let view = geometry.selfView {
+                // Beside the self-view like the recording light, level with its edge toward the text.
+                let right = view.midX > geometry.content.midX, bottom = view.midY > geometry.content.midY
+                x = right ? view.minX - geometry.margin - w : view.maxX + geometry.margin
+                y = bottom ? view.minY : view.maxY - h
+            } else {
+                // The corner across from the recording light.
+                let c = geometry.content, margin = (fontSize * 0.4).rounded()
+                let panelLow = strip != nil && geometry.panel.midY > c.midY
+                x = c.maxX - margin - w
+                y = panelLow ? c.minY + margin : c.maxY - margin - h
+            }
+            items.append(self.sprite(sprite, readerX: x.rounded(), readerY: y.rounded()))
+        }
+
         if let n = vm.countdownValue(at: time), let number = countdownNumbers[n] {
-            let c = geometry.content
+            let c = geometry.textArea
             items.append(sprite(number, readerX: (c.midX - Double(number.width) / 2).rounded(),
                                 readerY: (c.midY - Double(number.height) / 2).rounded()))
         }
