@@ -125,6 +125,15 @@ public struct DisplayProfile: Sendable, Hashable {
         keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
     }
 
+    /// The lens a camera occlusion stands for: on the top edge (a corner when in the outer thirds) or the
+    /// bottom. nil without a camera occlusion.
+    public var cameraOcclusionLens: LensPosition? {
+        guard let camera = occlusions.first(where: { $0.kind == .camera }) else { return nil }
+        let midX = camera.x + camera.width / 2, midY = camera.y + camera.height / 2
+        if midY >= 0.5 { return .bottom }
+        return midX < 1.0 / 3 ? .topLeft : midX > 2.0 / 3 ? .topRight : .top
+    }
+
     /// The profile as seen in the reader's space when the picture is mirrored for beam-splitter glass:
     /// the physical occlusions and insets flip with the picture.
     public func mirrored(_ mirror: MirrorFlags) -> DisplayProfile {
@@ -226,7 +235,8 @@ public struct SubjectGeometry: Sendable, Hashable {
             // As close to the lens as the lines shown around the reading line allow.
             case .top?, .topLeft?, .topRight?: reading = text.minY + Double(linesAbove) * lineHeight + band / 2
             case .bottom?: reading = text.maxY - Double(linesBelow) * lineHeight - band / 2
-            case .behind?: reading = text.midY
+            // Behind the glass the lens looks through the screen's centre.
+            case .behind?: reading = h / 2
             }
         }
         reading = min(max(reading, text.minY + band / 2), text.maxY - band / 2)

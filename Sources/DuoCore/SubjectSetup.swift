@@ -34,8 +34,8 @@ public struct SubjectSetup: Sendable {
         return resolvedLens(profile: profile) == .behind ? MirrorFlags(horizontal: true, vertical: false) : mirror
     }
 
-    /// The lens: `--lens`, else the profile's, else `top`.
-    public func resolvedLens(profile: DisplayProfile) -> LensPosition { lens ?? profile.lens ?? .top }
+    /// The lens: `--lens`, else the profile's (its `lens`, or where its camera occlusion is), else `top`.
+    public func resolvedLens(profile: DisplayProfile) -> LensPosition { lens ?? profile.lens ?? profile.cameraOcclusionLens ?? .top }
 
     /// The display profile with the lens resolved into it.
     public func resolvedProfile(_ profile: DisplayProfile) -> DisplayProfile {
