@@ -49,6 +49,7 @@ extension RunDirector {
             if let why = await presenter.setFollow(voice: voice, at: now) { refuse("follow: \(why)") } else { await reportFollow() }
         case .mirror:
             await presenter.cycleMirror(at: now)
+            await capture.setSubjectViewMirror(await presenter.mirror)
             await status(trigger: "command")
         case .selfView(let size):
             let shown = await presenter.setSelfView(size, at: now)

@@ -344,6 +344,9 @@ public actor SubjectPresenter {
         setTimedSpeed(speed, at: time)
     }
 
+    /// The subject view's mirror now.
+    public var mirror: MirrorFlags { state.mirror }
+
     /// Cycles none → horizontal → vertical → both (for beam-splitter glass).
     public func cycleMirror(at time: Int64) {
         let m = state.mirror

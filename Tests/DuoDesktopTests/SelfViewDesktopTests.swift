@@ -43,7 +43,7 @@ final class SelfViewDesktopTests: XCTestCase {
                 try waitFor("the self-view with its safe frame (\(lens.rawValue))", timeout: 30, interval: 0.3) {
                     let s = try desktop.screenshot()
                     shot = s
-                    let check = Self.selfViewCheck(s, view: view, safe: safe, monitor: (w, h))
+                    let check = Self.selfViewCheck(s, view: view, safe: safe, monitor: (w, h), glass: lens == .behind)
                     last = check.description
                     return check.ok
                 }
@@ -73,9 +73,65 @@ final class SelfViewDesktopTests: XCTestCase {
         }
     }
 
+    /// The I key and `{"cmd":"self-view"}` switch the self-view; while it is off the subject branch carries
+    /// no picture at all (its valve shut: no subject frames), while on it carries the small picture.
+    func testTheSelfViewKeyAndCommandSwitchItAndTheBranchOnlyCarriesItWhileShown() throws {
+        let desktop = try VirtualDesktop(test: self)
+        let events = desktop.directory.appendingPathComponent("events.jsonl")
+        let control = desktop.directory.appendingPathComponent("control.sock").path
+        let process = try desktop.launch(DesktopEndToEndTests.binary.path,
+                                         ["--source", "videotestsrc", "--format", "1280x720@30", "--script", script, "--self-view", "off",
+                                          "--control", control, "--events", events.path], log: "duo-capture.log")
+        let app = DesktopEndToEndTests.App(process: process, events: events)
+        let shown = try app.wait("the subject view to be shown") { $0["event"] as? String == "availability" && $0["shown"] as? Bool == true }
+        // Off: three periodic statuses later, still no subject frame.
+        var statuses = shown.index
+        for _ in 0..<3 {
+            statuses = try app.wait("a status", after: statuses + 1) { $0["event"] as? String == "status" }.index
+        }
+        XCTAssertEqual(app.all()[statuses]["subjectFrames"] as? Int, 0, "the branch carries no picture without a self-view")
+        let view = Self.expectedSelfView(.top, width: 1280, height: 720)
+        let safe = SafeFrame(aspect: AspectRatio(16, 9), frameWidth: Int(view.width), frameHeight: Int(view.height))
+        XCTAssertFalse(Self.selfViewCheck(try desktop.screenshot(), view: view, safe: safe, monitor: (1280, 720)).picture > 0.05,
+                       "no picture in the self-view's corner while it is off")
+
+        // The I key: on (small), frames flow, and the monitor shows it.
+        try desktop.key("i")
+        let on = try app.wait("the self-view on") { $0["event"] as? String == "self-view" && $0["size"] as? String == "small" }
+        try app.wait("subject frames", after: on.index) { $0["event"] as? String == "status" && ($0["subjectFrames"] as? Int ?? 0) > 10 }
+        var last = ""
+        do {
+            try waitFor("the self-view on the subject monitor", timeout: 20, interval: 0.3) {
+                let c = Self.selfViewCheck(try desktop.screenshot(), view: view, safe: safe, monitor: (1280, 720))
+                last = c.description
+                return c.ok
+            }
+        } catch { XCTFail("\(error): \(last)") }
+
+        // The control command: large.
+        let client = try desktop.run("python3", ["-c", "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(sys.argv[2].encode()+b'\\n'); s.close()",
+                                                 control, #"{"cmd":"self-view","size":"large"}"#])
+        XCTAssertEqual(client.status, 0, client.stderr)
+        try app.wait("the self-view large") { $0["event"] as? String == "self-view" && $0["size"] as? String == "large" }
+        let large = Self.expectedSelfView(.top, size: .large, width: 1280, height: 720)
+        let largeSafe = SafeFrame(aspect: AspectRatio(16, 9), frameWidth: Int(large.width), frameHeight: Int(large.height))
+        do {
+            try waitFor("the large self-view on the subject monitor", timeout: 20, interval: 0.3) {
+                let c = Self.selfViewCheck(try desktop.screenshot(), view: large, safe: largeSafe, monitor: (1280, 720))
+                last = c.description
+                return c.ok
+            }
+        } catch { XCTFail("\(error): \(last)") }
+        kill(process.processIdentifier, SIGTERM)
+        try waitFor("duo-capture to exit", timeout: 20) { !process.isRunning }
+        XCTAssertEqual(process.terminationStatus, 0, desktop.tail("duo-capture.log"))
+    }
+
     /// What the check of one screenshot found.
     struct SelfViewCheck: CustomStringConvertible {
-        var ok: Bool { picture > 0.4 && composition > 0.9 && actionSafe > 0.8 && graphicsSafe > 0.8 && nearPicture < 0.02 }
+        var ok: Bool { picture > 0.4 && bars && composition > 0.9 && actionSafe > 0.8 && graphicsSafe > 0.8 && nearPicture < 0.02 }
+        /// The whole camera picture, shrunk and mirrored: SMPTE bars from blue (left) to grey (right).
+        var bars = false
         /// Share of the self-view's inside showing the camera's coloured bars.
         var picture = 0.0
         /// Share of each safe-frame line's pixels in its colour: the composition white, action-safe green,
@@ -84,12 +140,14 @@ final class SelfViewDesktopTests: XCTestCase {
         /// Share of coloured picture pixels in the same-sized corner on the lens's side.
         var nearPicture = 0.0
         var description: String {
-            String(format: "picture %.2f, composition line %.2f, action-safe %.2f, graphics-safe %.2f, picture near the lens %.3f",
-                   picture, composition, actionSafe, graphicsSafe, nearPicture)
+            String(format: "picture %.2f, mirrored bars %@, composition line %.2f, action-safe %.2f, graphics-safe %.2f, picture near the lens %.3f",
+                   picture, bars ? "yes" : "no", composition, actionSafe, graphicsSafe, nearPicture)
         }
     }
 
-    static func selfViewCheck(_ s: Screenshot, view: FrameRect, safe: SafeFrame, monitor: (Int, Int)) -> SelfViewCheck {
+    /// `glass`: the view is mirrored for beam-splitter glass, and the picture with it (the reflection then
+    /// shows the subject the selfie): on the monitor the bars run the camera's own way.
+    static func selfViewCheck(_ s: Screenshot, view: FrameRect, safe: SafeFrame, monitor: (Int, Int), glass: Bool = false) -> SelfViewCheck {
         var c = SelfViewCheck()
         guard s.width >= subjectX + monitor.0, s.height >= monitor.1 else { return c }
         let x0 = subjectX + Int(view.x), y0 = Int(view.y), w = Int(view.width), h = Int(view.height)
@@ -100,6 +158,15 @@ final class SelfViewDesktopTests: XCTestCase {
         var inside: [(Int, Int)] = []
         for y in stride(from: y0 + h / 5, to: y0 + h * 4 / 5, by: 3) { for x in stride(from: x0 + w / 5, to: x0 + w * 4 / 5, by: 3) { inside.append((x, y)) } }
         c.picture = Double(inside.filter { saturated($0.0, $0.1) }.count) / Double(max(1, inside.count))
+        // SMPTE bars left to right are grey, yellow, cyan, green, magenta, red, blue: mirrored, blue comes
+        // first. Sampled a third of the way down, in the middle of each seventh.
+        let mirrored: [(Bool, Bool, Bool)] = [(false, false, true), (true, false, false), (true, false, true), (false, true, false),
+                                              (false, true, true), (true, true, false), (true, true, true)]
+        c.bars = (glass ? mirrored.reversed() : mirrored).enumerated().allSatisfy { i, bar in
+            let p = s.pixel(x0 + Int((Double(i) + 0.5) * Double(w) / 7), y0 + h / 3)
+            let on = { (v: Int, want: Bool) in want ? v > 120 : v < 80 }
+            return on(p.r, bar.0) && on(p.g, bar.1) && on(p.b, bar.2)
+        }
         // Each line's top edge, between its corners.
         func topLine(_ r: FrameRect) -> [(Int, Int)] {
             let y = y0 + Int(r.y.rounded())
