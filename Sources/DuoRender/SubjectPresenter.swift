@@ -120,7 +120,7 @@ public actor SubjectPresenter {
         let view = SubjectOverlay(width: width, height: height, profile: overlay.profile, format: .i420)
         remoteViews[index] = view
         view.update(.whitelisted(from: state), preparingAt: time)
-        return RemoteFrameDrawer(view: SubjectFrameDrawer(overlay: view), shown: remoteShown)
+        return RemoteFrameDrawer(view: SubjectFrameDrawer(overlay: view, pictureIsUnmirrored: true), shown: remoteShown)
     }
 
     /// Whether the remote displays show the subject view now (the accessory enabled and available).
@@ -158,7 +158,9 @@ public actor SubjectPresenter {
 
     /// The text size on screen now: the chosen one, or the one picked for the monitor.
     private var currentFontSize: Double {
-        SubjectScene.fontSize(state.style, profile: overlay.profile, width: overlay.width, height: overlay.height)
+        let vm = SubjectViewModel.whitelisted(from: state)
+        let selfView = vm.selfView == .off ? nil : vm.picture?.selfViewSize(vm.selfView, monitorWidth: overlay.width, monitorHeight: overlay.height)
+        return SubjectScene.fontSize(state.style, profile: overlay.profile, width: overlay.width, height: overlay.height, selfView: selfView)
     }
 
     // MARK: Take lifecycle
@@ -534,7 +536,14 @@ public actor SubjectPresenter {
 // Unchecked: draws on the streaming thread through the overlay, whose scene is lock-protected.
 final class SubjectFrameDrawer: I420FrameDrawer, @unchecked Sendable {
     let overlay: SubjectOverlay
-    init(overlay: SubjectOverlay) { self.overlay = overlay }
+    /// The frames are the camera's own way round (a remote display's branch): the self-view mirrors its
+    /// picture itself, as the subject branch's graph does (for a camera facing the subject) and with the
+    /// view's glass mirror.
+    let pictureIsUnmirrored: Bool
+    init(overlay: SubjectOverlay, pictureIsUnmirrored: Bool = false) {
+        self.overlay = overlay
+        self.pictureIsUnmirrored = pictureIsUnmirrored
+    }
 
     func draw(into planes: I420Planes, at runningTime: Int64) {
         let scene = overlay.currentScene
@@ -542,7 +551,11 @@ final class SubjectFrameDrawer: I420FrameDrawer, @unchecked Sendable {
             // The self-view: the frame (the camera picture, mirrored by the graph) shrunk into its corner,
             // then black around it.
             let inset = scene.flatMap { s in s.width == planes.width && s.height == planes.height ? s.selfViewRectangle : nil }
-            let picture = inset.map { SelfViewInset.sample(planes, into: $0) }
+            let mirror = scene?.viewModel.mirror ?? .none
+            let picture = inset.map {
+                SelfViewInset.sample(planes, into: $0, flipX: pictureIsUnmirrored && !mirror.horizontal,
+                                     flipY: pictureIsUnmirrored && mirror.vertical)
+            }
             I420Blend.fillRect(YUV(y: 16, u: 128, v: 128), alpha: 255, x: 0, y: 0, width: planes.width, height: planes.height, into: planes)
             if let inset, let picture { SelfViewInset.put(picture, planes, at: inset) }
         }
@@ -581,13 +594,17 @@ final class RemoteFrameDrawer: I420FrameDrawer, @unchecked Sendable {
 enum SelfViewInset {
     typealias Rect = (x: Int, y: Int, width: Int, height: Int)
 
-    static func sample(_ planes: I420Planes, into r: Rect) -> [[UInt8]] {
+    static func sample(_ planes: I420Planes, into r: Rect, flipX: Bool = false, flipY: Bool = false) -> [[UInt8]] {
         let w = max(2, r.width & ~1), h = max(2, r.height & ~1)
         func plane(_ base: UnsafeMutablePointer<UInt8>, _ stride: Int, _ sw: Int, _ sh: Int, _ dw: Int, _ dh: Int) -> [UInt8] {
             var out = [UInt8](repeating: 0, count: dw * dh)
             for y in 0..<dh {
-                let row = base + min(sh - 1, y * sh / dh) * stride
-                for x in 0..<dw { out[y * dw + x] = row[min(sw - 1, x * sw / dw)] }
+                let sy = min(sh - 1, y * sh / dh)
+                let row = base + (flipY ? sh - 1 - sy : sy) * stride
+                for x in 0..<dw {
+                    let sx = min(sw - 1, x * sw / dw)
+                    out[y * dw + x] = row[flipX ? sw - 1 - sx : sx]
+                }
             }
             return out
         }

@@ -54,11 +54,13 @@ public final class SubjectScene: @unchecked Sendable {
 
     /// The text size a `width`×`height` monitor gets: the style's own, else as large as lets `lines` lines
     /// (the reading band counts 1.2 of them) fill the content height, else the default.
-    public static func fontSize(_ style: PromptStyle, profile: DisplayProfile, width: Int, height: Int) -> Double {
+    public static func fontSize(_ style: PromptStyle, profile: DisplayProfile, width: Int, height: Int,
+                                selfView: (width: Int, height: Int)? = nil) -> Double {
         if let size = style.fontSize { return size }
         guard let lines = style.lines else { return defaultFontSize(height: height) }
+        // The lines fill the text's area: the content less the self-view's band.
         let content = SubjectGeometry(profile: profile, width: width, height: height, lineHeight: 1,
-                                      maximumPanelWidth: Double(width)).content.height
+                                      maximumPanelWidth: Double(width), selfView: selfView).textArea.height
         return min(400, max(8, (content / (Double(lines) + 0.2) / 1.25).rounded(.down)))
     }
 
@@ -73,13 +75,13 @@ public final class SubjectScene: @unchecked Sendable {
         var readerProfile = profile.mirrored(viewModel.mirror)
         if let line = viewModel.readingLine { readerProfile.readingLine = line }
         let around = viewModel.style.linesAround
-        let fontSize = Self.fontSize(viewModel.style, profile: readerProfile, width: width, height: height)
+        let selfViewSize = viewModel.selfView == .off ? nil
+            : viewModel.picture?.selfViewSize(viewModel.selfView, monitorWidth: width, monitorHeight: height)
+        let fontSize = Self.fontSize(viewModel.style, profile: readerProfile, width: width, height: height, selfView: selfViewSize)
         self.fontSize = fontSize
 
         let measure = (fontSize * 30).rounded()
         let padding = Int((fontSize * 0.6).rounded())
-        let selfViewSize = viewModel.selfView == .off ? nil
-            : viewModel.picture?.selfViewSize(viewModel.selfView, monitorWidth: width, monitorHeight: height)
         let estimate = SubjectGeometry(profile: readerProfile, width: width, height: height,
                                        lineHeight: fontSize * 1.2, maximumPanelWidth: measure,
                                        linesAbove: around.above, linesBelow: around.below, selfView: selfViewSize)
