@@ -105,7 +105,7 @@ public enum RenderSubjectCommand {
         var session = PrompterSessionState(
             accessory: o.subject.accessory, script: parsed, readingLine: o.subject.readingLine,
             mirror: o.subject.resolvedMirror(profile: loaded),
-            style: PromptStyle(fontSize: o.subject.fontSize, theme: o.subject.theme),
+            style: PromptStyle(fontSize: o.subject.fontSize, lines: o.subject.lines, theme: o.subject.theme),
             countdown: o.countdown ?? .defaultValue, countdownStartedAt: o.countdown == nil ? nil : 0,
             recordingStartedAt: o.recording ? takeStart : nil, aspect: o.aspect,
             preview: o.subject.accessory == .preview ? .testPattern(width: 320, height: 180) : nil,

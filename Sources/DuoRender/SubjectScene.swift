@@ -121,7 +121,7 @@ public final class SubjectScene: @unchecked Sendable {
             recordingLabel = old.recordingLabel
             digits = old.digits
             countdownNumbers = old.countdownNumbers
-            poseSprites = old.viewModel.script?.poseCues == viewModel.script?.poseCues ? old.poseSprites
+            poseSprites = old.viewModel.script?.poseCues == viewModel.script?.poseCues && old.viewModel.kind == viewModel.kind ? old.poseSprites
                 : Self.renderPoses(viewModel, fontSize: labelFontSize, mirror: mirror)
         } else {
             poseSprites = Self.renderPoses(viewModel, fontSize: labelFontSize, mirror: mirror)
