@@ -208,8 +208,10 @@ public struct SubjectGeometry: Sendable, Hashable {
         let m = even(max(4, min(w, h) * 0.02))
         margin = m
         var text = c
-        if let size = selfView, size.width > 0, size.height > 0 {
-            let sw = min(Double(size.width), even(c.width - 2 * m)), sh = min(Double(size.height), even(c.height / 2 - 2 * m))
+        let sw = selfView.map { min(Double($0.width), even(c.width - 2 * m)) } ?? 0
+        let sh = selfView.map { min(Double($0.height), even(c.height / 2 - 2 * m)) } ?? 0
+        // A monitor too small for a picture of a few pixels shows none.
+        if sw >= 8, sh >= 8 {
             let x = far.right ? c.maxX - m - sw : c.minX + m
             let y = far.bottom ? c.maxY - m - sh : c.minY + m
             self.selfView = FrameRect(x: even(x), y: even(y), width: sw, height: sh)

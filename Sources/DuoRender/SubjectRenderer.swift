@@ -84,6 +84,7 @@ public enum SubjectRenderer {
             drawPreview(frame, scene: scene, cr: cr)
         case .selfView(let x, let y, let w, let h):
             // Offline, the camera's stand-in: the test pattern, fitted to the self-view.
+            guard w > 0, h > 0 else { return }
             let frame = PreviewFrame.testPattern(width: w, height: h)
             let image = CairoImage(width: w, height: h)
             frame.pixels.withUnsafeBufferPointer { src in

@@ -78,6 +78,9 @@ final class SelfViewLayoutTests: XCTestCase {
         }
         XCTAssertEqual(geometry(.top, selfView: .large).selfView?.width ?? 0, 640, accuracy: 2, "large: a third of the width")
         XCTAssertNil(geometry(.top, selfView: .off).selfView)
+        // A monitor too small for it shows none (and never a picture of no pixels).
+        XCTAssertNil(geometry(.top, width: 16, height: 16).selfView)
+        XCTAssertNotNil(geometry(.top, width: 64, height: 40).selfView)
     }
 
     func testAMirroredViewFlipsTheLens() {
