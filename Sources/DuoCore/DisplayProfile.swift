@@ -171,8 +171,6 @@ public struct SubjectGeometry: Sendable, Hashable {
     /// Where the text, countdown and panel may go: the content minus the band the self-view takes on the
     /// far side (the whole content without a self-view).
     public let textArea: FrameRect
-    /// The lens position in reader space (nil: the older layout, no lens given).
-    public let lens: LensPosition?
     /// The gap kept around the self-view, pixels.
     public let margin: Double
 
@@ -198,7 +196,6 @@ public struct SubjectGeometry: Sendable, Hashable {
         }
         content = c
         occlusions = occ
-        lens = profile.lens
         // Even origin and size, so 4:2:0 chroma rows and columns line up.
         func even(_ v: Double) -> Double { (v / 2).rounded(.down) * 2 }
 
