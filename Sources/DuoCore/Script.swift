@@ -260,10 +260,12 @@ public enum ScriptParser {
             // [POSE: …] cues come out of the text (after the notes did), each at the word it precedes.
             let (withoutPoses, cues) = takePoseCues(trimmed)
             if !cues.isEmpty {
-                let before = SubjectScript(blocks: blocks).wordCount + paragraphLines.reduce(0) { $0 + wordCount($1) }
+                let wordsBefore = SubjectScript(blocks: blocks).wordCount + paragraphLines.reduce(0) { $0 + wordCount($1) }
                 for cue in cues {
-                    poses.append(PoseCue(text: cue.text, wordPosition: before + wordCount(cue.before.replacingOccurrences(of: "[PAUSE]", with: " ")),
-                                         blockIndex: blocks.count))
+                    // The words before it on its line, without a heading's #s or a [PAUSE].
+                    var onLine = cue.before.replacingOccurrences(of: "[PAUSE]", with: " ").trimmingCharacters(in: .whitespaces)
+                    if format == .markdown, let level = headingLevel(onLine) { onLine = String(onLine.dropFirst(level)) }
+                    poses.append(PoseCue(text: cue.text, wordPosition: wordsBefore + wordCount(onLine), blockIndex: blocks.count))
                 }
                 trimmed = withoutPoses.trimmingCharacters(in: .whitespaces)
                 // A line of cues only is no blank line: it does not end the paragraph.

@@ -177,6 +177,10 @@ final class SelfViewLayoutTests: XCTestCase {
         XCTAssertEqual(parsed.subject.words, ["Start", "One", "two", "three.", "Four", "five", "six.", "Next", "Seven", "eight."])
         XCTAssertFalse(String(describing: parsed.subject).contains("POSE"), "the cue's markup is not prompt text")
         XCTAssertFalse(String(describing: parsed.subject).contains("private"))
+        // On a heading's line, the #s are no word.
+        let heading = try ScriptParser.parse(bytes: Array("# Big title [POSE: chin up]\nWords here.".utf8), format: .markdown)
+        XCTAssertEqual(heading.subject.poseCues.map(\.wordPosition), [2])
+        XCTAssertEqual(heading.subject.words, ["Big", "title", "Words", "here."])
         // A note inside a cue is removed before the cue is read.
         let noted = try ScriptParser.parse(bytes: Array("[POSE: chin up [[note: secret]]]\nWords.".utf8), format: .markdown)
         XCTAssertEqual(noted.subject.poseCues.map(\.text), ["chin up"])
