@@ -13,10 +13,16 @@ driver, openbox), all in one run and on the same machine state.
    1920x1080 display, against the same take headless (no X server at all): CPU of duo-capture plus Xorg
    over the whole run, and the ratio. Target: at most 1.6x.
 
+3. The self-view (issue 22). The same scrolling take with the teleprompter shown on a 1920x1080 and a
+   3840x2160 subject monitor, with the self-view on (--self-view small: the subject branch carries the
+   small mirrored picture, scaled once in the graph) and off (the branch carries no picture). Printed:
+   each side's CPU (duo-capture + Xorg) and on - off. Target: at most +8 % of a core.
+
 Runs alternate and repeat REPEATS times; medians are compared (this machine is shared and noisy).
 Needs root (Xorg) and the desktop packages (Scripts/install-deps.sh --desktop).
 
-Usage: python3 Benchmarks/desktop-cost.py [INTERVAL] [TAKE] [REPEATS]    (defaults 10, 20, 3)
+Usage: python3 Benchmarks/desktop-cost.py [INTERVAL] [TAKE] [REPEATS] [SECTIONS]
+       (defaults 10, 20, 3, all; SECTIONS is a comma-separated list of subject, operator, selfview)
 """
 import json, os, resource, shutil, signal, statistics, subprocess, sys, tempfile, time
 
@@ -24,6 +30,7 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 interval = float(sys.argv[1]) if len(sys.argv) > 1 else 10
 take = float(sys.argv[2]) if len(sys.argv) > 2 else 20
 repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+sections = set((sys.argv[4] if len(sys.argv) > 4 else "subject,operator,selfview").split(","))
 subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture"], cwd=root, check=True, stdout=sys.stderr)
 app = os.path.join(root, ".build", "release", "duo-capture")
 script = os.path.join(root, "Assets", "scripts", "talk.md")
@@ -102,12 +109,12 @@ def wait_for_event(path, name, proc, timeout=30):
         time.sleep(0.05)
     sys.exit(f"benchmark: no {name} event within {timeout} s")
 
-def subject_run(desk, accessory):
+def subject_run(desk, accessory, extra=()):
     """CPU share of a core, duo-capture and Xorg, over `interval` seconds of a scrolling take."""
     work = tempfile.mkdtemp(prefix="duo-bench-take-", dir=desk.dir)
     events = os.path.join(work, "events.jsonl")
     proc = subprocess.Popen([app, "--camera", "inner", "--format", "1280x720@30", "--script", script, "--accessory", accessory,
-                             "--record", "--countdown", "0", "--record-dir", work, "--events", events, "--quiet"],
+                             "--record", "--countdown", "0", "--record-dir", work, "--events", events, "--quiet", *extra],
                             env=desk.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_for_event(events, "take-started", proc)
     time.sleep(1)  # the windows settle (fullscreen, first frames) before measuring
@@ -134,6 +141,7 @@ def whole_run(cmd, env, xorg_pid=None):
 
 desk = Desktop()
 try:
+  if "subject" in sections:
     print(f"subject view: CPU over {interval:g} s of a scrolling 720p30 take, share of one core (median of {repeats})")
     print(f"{'subject monitor':<17}{'shown app':>10}{'shown X':>9}{'hidden app':>11}{'hidden X':>9}{'shown-hidden':>14}")
     for size in ("1280x720", "1920x1080", "3840x2160"):
@@ -147,6 +155,7 @@ try:
         print(f"{size:<17}{med['teleprompter'][0]:>9.0%} {med['teleprompter'][1]:>8.0%} {med['off'][0]:>10.0%} "
               f"{med['off'][1]:>8.0%} {extra:>+13.0%}")
 
+  if "operator" in sections:
     print()
     print(f"operator preview: a {take:g} s 720p30 take, operator window fullscreen on 1920x1080 vs headless, "
           f"CPU s of duo-capture + Xorg (median of {repeats})")
@@ -166,5 +175,19 @@ try:
     h = statistics.median(headless_cpu)
     print(f"{'desktop app':>12}{'desktop X':>11}{'desktop':>9}{'headless':>10}{'ratio':>7}")
     print(f"{d_app:>12.1f}{d_x:>11.1f}{d_app + d_x:>9.1f}{h:>10.1f}{(d_app + d_x) / h:>6.2f}x")
+  if "selfview" in sections:
+    print()
+    print(f"self-view: CPU over {interval:g} s of a scrolling 720p30 take, teleprompter shown, share of one core "
+          f"(median of {repeats}); target at most +8 %")
+    print(f"{'subject monitor':<17}{'on app':>8}{'on X':>7}{'off app':>9}{'off X':>7}{'on-off':>8}")
+    for size in ("1920x1080", "3840x2160"):
+        desk.subject_monitor(size)
+        rows = {"small": [], "off": []}
+        for _ in range(repeats):
+            for view in ("small", "off"):
+                rows[view].append(subject_run(desk, "teleprompter", ("--self-view", view)))
+        med = {k: (statistics.median(a for a, _ in v), statistics.median(x for _, x in v)) for k, v in rows.items()}
+        extra = statistics.median((a + x) - (oa + ox) for (a, x), (oa, ox) in zip(rows["small"], rows["off"]))
+        print(f"{size:<17}{med['small'][0]:>7.0%} {med['small'][1]:>6.0%} {med['off'][0]:>8.0%} {med['off'][1]:>6.0%} {extra:>+7.0%}")
 finally:
     desk.stop()

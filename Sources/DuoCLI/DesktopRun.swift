@@ -60,10 +60,17 @@ enum DesktopRun {
             plan.operatorPictureSize = sizes.operator.map { PictureFit.preview(width: format.width, height: format.height, into: $0.width, $0.height) }
                 ?? (format.width, format.height)
             plan.subjectPictureSize = PictureFit.fit(width: format.width, height: format.height, into: subjectSize.0, subjectSize.1)
+            // With a self-view the subject branch carries only its small picture, scaled once, here.
+            if options.subject.accessory != .preview {
+                let size = options.subject.selfView == .off ? .small : options.subject.selfView
+                if let small = PictureShape(width: format.width, height: format.height).selfViewSize(size, monitorWidth: subjectSize.0, monitorHeight: subjectSize.1) {
+                    plan.subjectPictureSize = small
+                }
+            }
             return (subjectSize, .argb)
         }
 
-        /// The subject branch's valve stays shut until the preview kind's picture is on the subject monitor.
+        /// The subject branch's valve stays shut until the preview kind's picture or the self-view is on the subject monitor.
         func session(plan: GraphPlan, presenter: SubjectPresenter, options: Options) -> CaptureSession {
             CaptureSession(plan: plan, subjectDrawer: nil, subjectBranchOpen: false, startTimeout: options.startTimeout)
         }

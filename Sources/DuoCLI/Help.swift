@@ -107,7 +107,9 @@ enum Help {
                                            {"preset":1-5} or {"factor":0.25-4} (times the default speed),
                                            {"cmd":"jump","to":"next|previous|start"}, swap,
                                            fold, unfold, {"cmd":"script","path":…}, {"cmd":"font","step":1},
-                                           {"cmd":"follow","mode":"voice|time"}; quit goes ahead of
+                                           {"cmd":"follow","mode":"voice|time"},
+                                           {"cmd":"self-view","size":"small|large|off"} (no size: on /
+                                           off); quit goes ahead of
                                            commands still queued. (duo-capture-testhub, built with the
                                            tests, adds the test hub's faults: unplug and replug of a
                                            camera or the subject monitor, rotate, test cameras.) Every
@@ -141,7 +143,9 @@ enum Help {
                                            else a welcome script that shows the keys
       --script FILE                        teleprompter script: UTF-8 .txt or Markdown .md; [[note: …]]
                                            and <!-- … --> are for the operator only, [PAUSE] stops
-                                           scrolling, headings are markers
+                                           scrolling, headings are markers, [POSE: look at the lens]
+                                           shows the subject that instruction and a small drawing
+                                           until the next pose cue or heading ([POSE] alone ends it)
       --display-profile FILE               subject monitor insets and camera occlusions (JSON, see
                                            Assets/displays/); the reading line sits next to the camera
       --wpm N | --lines-per-minute N       scroll speed (lines for scripts without spaces); scrolling
@@ -157,6 +161,17 @@ enum Help {
                                            holds. V (or {"cmd":"follow"}) switches voice / time live; P
                                            holds the following. time (default): the speed below
       --mirror h|v|hv|none                 mirror the subject view for beam-splitter glass
+      --lens top|top-left|top-right|bottom|behind
+                                           where the camera's lens is on the subject monitor (default
+                                           top, or the display profile's "lens"): the reading line sits
+                                           as near it as the layout allows, the self-view on the far
+                                           side; behind = a beam-splitter prompter, the text mirrored
+                                           for the glass (unless --mirror says otherwise)
+      --self-view small|large|off          the subject's own picture, mirrored, with the safe frame
+                                           (the --aspect crop, action- and graphics-safe areas) and the
+                                           recording light beside it: a sixth (small, default) or a
+                                           third (large) of the monitor's width; I (or {"cmd":
+                                           "self-view"}) switches it (teleprompter, countdown)
       --font-size N | --lines N            text size in pixels (default 48, less on small monitors),
                                            or as large as lets N lines (3-40) fill the subject monitor;
                                            + and - change it live, remembered with the script's speed
@@ -173,8 +188,9 @@ enum Help {
                                            else off
       On the desktop the subject window draws the view itself at the subject monitor's own resolution
       (1080p, 4K, portrait), scrolling on the monitor's frame clock; the camera picture reaches it
-      only for the preview kind, scaled once to the monitor. render-subject --size WxH draws the same
-      pixels offline.
+      only for the preview kind (scaled once to the monitor) and the self-view (scaled once to its
+      size; with the self-view off the subject branch carries no picture). render-subject --size WxH
+      with the same options draws the same pixels offline (a test pattern in the self-view).
 
     SHOT LISTS (a session as numbered shots, or a test session as steps)
       --shots FILE                         walk a shot list: Markdown, one '## ID — Title' heading per

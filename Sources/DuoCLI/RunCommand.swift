@@ -65,6 +65,7 @@ enum RunCommand {
         var subject = options.subject
         if subject.accessory == .off { subject.accessory = subject.scriptPath == nil ? .countdown : .teleprompter }
         let size = size ?? plan.subjectSize
+        if subject.picture == nil { subject.picture = PictureShape(width: plan.format.width, height: plan.format.height) }
         let presenter = try SubjectPresenter(subject, width: size.width, height: size.height, format: format)
         // A script of the user's that loaded is the one to open next time with no --script.
         if let path = subject.scriptPath, path != (try? welcomeScript()),

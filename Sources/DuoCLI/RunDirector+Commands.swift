@@ -49,7 +49,13 @@ extension RunDirector {
             if let why = await presenter.setFollow(voice: voice, at: now) { refuse("follow: \(why)") } else { await reportFollow() }
         case .mirror:
             await presenter.cycleMirror(at: now)
+            await capture.setSubjectViewMirror(await presenter.mirror)
             await status(trigger: "command")
+        case .selfView(let size):
+            let shown = await presenter.setSelfView(size, at: now)
+            events.emit("self-view", ["size": shown.rawValue])
+            // The subject branch carries the picture only while a self-view shows it.
+            await updateSubjectPicture()
         case .script(let path):
             await openScript(path, at: now)
         case .shot, .mark, .retake:

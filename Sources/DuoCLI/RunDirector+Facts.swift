@@ -67,11 +67,12 @@ extension RunDirector {
     }
 
     /// The subject branch does work only while its frames are on a screen: whenever the view is shown
-    /// when the view is drawn into them (headless), and only for the preview kind's camera picture when
-    /// the subject window draws the view itself (the desktop).
+    /// when the view is drawn into them (headless), and only for the preview kind's camera picture or the
+    /// self-view's when the subject window draws the view itself (the desktop).
     func updateSubjectPicture() async {
         let kind = await presenter.accessory
-        let picture = subjectShown && (!face.drawsSubjectView || kind == .preview)
+        let selfView = await presenter.selfView != .off
+        let picture = subjectShown && (!face.drawsSubjectView || kind == .preview || selfView)
         await capture.setSubjectBranchOpen(picture)
         face.setSubjectPicture(picture && face.drawsSubjectView)
         // Remote displays show the subject view exactly while it is shown (black otherwise).

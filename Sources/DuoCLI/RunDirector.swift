@@ -278,6 +278,8 @@ actor RunDirector {
     /// control socket are honoured from the first instant, also while the graph is still starting.
     func run() async -> RunOutcome {
         let capture = self.capture, sink = inputSink
+        // The subject's picture starts mirrored with the view (--lens behind, --mirror).
+        await capture.setSubjectViewMirror(await presenter.mirror)
         let starting = Task {
             do throws(DuoError) {
                 try await capture.startCapture()

@@ -22,6 +22,8 @@ public protocol CapturePort: Sendable {
     var activeCamera: Int { get async }
     func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap?
     func setSubjectBranchOpen(_ open: Bool) async
+    /// The subject view is mirrored for glass: the subject's picture (self-view, preview) flips with it.
+    func setSubjectViewMirror(_ mirror: MirrorFlags) async
     /// Frames each camera delivered (A, B); one entry with one camera.
     var cameraFrames: [Int64] { get async }
     /// Camera `index`'s source stops (a camera lost, unplugged) or starts again in step with the graph.
@@ -33,6 +35,11 @@ public protocol CapturePort: Sendable {
                       latencyMilliseconds: Int, drawer: any I420FrameDrawer) async throws(DuoError)
 }
 
+
+extension CapturePort {
+    /// Nothing to flip (a port without a subject picture).
+    public func setSubjectViewMirror(_ mirror: MirrorFlags) async {}
+}
 
 /// A recogniser with its model loaded, ready to replace the one listening: made by the voice port off the
 /// director, handed to the capture, opaque to everything between.

@@ -20,6 +20,7 @@ import Foundation
 ///     {"cmd":"shot","next":true}            the next shot of --shots (false: the previous); or {"id":"03"}
 ///     {"cmd":"mark","good":true}            mark the latest take good (false: no good); "take":N marks take N
 ///     {"cmd":"retake"}                      record the current shot again (an unmarked last take is no good)
+///     {"cmd":"self-view"}                   the subject's self-view on / off; or {"size":"small"|"large"|"off"}
 ///     {"cmd":"quit"}                        end the run (a take is finalised first)
 ///
 /// Another entry point may register commands of its own (`CommandExtensions`): duo-capture-testhub's test
@@ -57,9 +58,12 @@ public enum ControlCommand: Sendable, Equatable {
     case mark(good: Bool, take: Int?)
     /// Records the current shot again.
     case retake
+    /// The self-view's size; nil toggles (the I key).
+    case selfView(SelfViewSize?)
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "jump",
-                               "mirror", "swap", "fold", "unfold", "script", "font", "follow", "shot", "mark", "retake", "quit"]
+                               "mirror", "swap", "fold", "unfold", "script", "font", "follow", "shot", "mark", "retake",
+                               "self-view", "quit"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -85,6 +89,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .shot: "shot"
         case .mark: "mark"
         case .retake: "retake"
+        case .selfView: "self-view"
         }
     }
 
@@ -161,6 +166,12 @@ public enum ControlCommand: Sendable, Equatable {
             }
             return .mark(good: good, take: take)
         case "retake": return .retake
+        case "self-view":
+            guard let size = object["size"] else { return .selfView(nil) }
+            guard let text = size as? String, let value = SelfViewSize(rawValue: text) else {
+                throw .usage("control: self-view takes \"size\": \"small\", \"large\" or \"off\" (none toggles), such as {\"cmd\":\"self-view\",\"size\":\"large\"}")
+            }
+            return .selfView(value)
         case "jump":
             guard let to = (object["to"] as? String).flatMap(Jump.init(rawValue:)) else {
                 throw .usage("control: jump needs \"to\": \"next\", \"previous\" or \"start\"")

@@ -49,11 +49,14 @@ public struct DisplayProfile: Sendable, Hashable {
     /// Where the reading line sits, as a fraction of the height; nil places it next to the camera
     /// occlusion (or a third of the way down without one).
     public var readingLine: Double?
+    /// Where the camera's lens is (`"lens"`, or `--lens`, which overrides it): the reading line goes next
+    /// to it and the self-view to the far side. nil: the older layout (reading line a third of the way down).
+    public var lens: LensPosition?
 
     public static let plain = DisplayProfile(insets: Insets(), occlusions: [], readingLine: nil)
 
-    public init(insets: Insets, occlusions: [Occlusion], readingLine: Double?) {
-        self.insets = insets; self.occlusions = occlusions; self.readingLine = readingLine
+    public init(insets: Insets, occlusions: [Occlusion], readingLine: Double?, lens: LensPosition? = nil) {
+        self.insets = insets; self.occlusions = occlusions; self.readingLine = readingLine; self.lens = lens
     }
 
     private struct File: Decodable {
@@ -61,6 +64,7 @@ public struct DisplayProfile: Sendable, Hashable {
         var insets: Insets?
         var occlusions: [Occlusion]?
         var readingLine: Double?
+        var lens: LensPosition?
     }
 
     public static func load(path: String) throws(DuoError) -> DisplayProfile {
@@ -90,7 +94,7 @@ public struct DisplayProfile: Sendable, Hashable {
             if context.codingPath.isEmpty {
                 throw .input("\(name) is not valid JSON; fix it or start from Assets/displays/plain.json")
             }
-            throw .input("\(name): '\(path(context.codingPath))' is invalid (kind must be camera or other); see Assets/displays/webcam-top-centre.json")
+            throw .input("\(name): '\(path(context.codingPath))' is invalid (kind must be camera or other; lens top, top-left, top-right, bottom or behind); see Assets/displays/webcam-top-centre.json")
         } catch {
             throw .input("\(name) is not valid JSON; fix it or start from Assets/displays/plain.json")
         }
@@ -114,17 +118,27 @@ public struct DisplayProfile: Sendable, Hashable {
         if let r = file.readingLine, !(r.isFinite && (0.05...0.95).contains(r)) {
             throw .input("\(name): readingLine is \(r); give a fraction of the height from 0.05 to 0.95, or leave it out")
         }
-        return DisplayProfile(insets: insets, occlusions: occlusions, readingLine: file.readingLine)
+        return DisplayProfile(insets: insets, occlusions: occlusions, readingLine: file.readingLine, lens: file.lens)
     }
 
     private static func path(_ keys: [CodingKey]) -> String {
         keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
     }
 
+    /// The lens a camera occlusion stands for: on the top edge (a corner when in the outer thirds) or the
+    /// bottom. nil without a camera occlusion.
+    public var cameraOcclusionLens: LensPosition? {
+        guard let camera = occlusions.first(where: { $0.kind == .camera }) else { return nil }
+        let midX = camera.x + camera.width / 2, midY = camera.y + camera.height / 2
+        if midY >= 0.5 { return .bottom }
+        return midX < 1.0 / 3 ? .topLeft : midX > 2.0 / 3 ? .topRight : .top
+    }
+
     /// The profile as seen in the reader's space when the picture is mirrored for beam-splitter glass:
     /// the physical occlusions and insets flip with the picture.
     public func mirrored(_ mirror: MirrorFlags) -> DisplayProfile {
         var p = self
+        p.lens = lens?.mirrored(mirror)
         if mirror.horizontal {
             swap(&p.insets.left, &p.insets.right)
             p.occlusions = p.occlusions.map { var o = $0; o.x = 1 - o.x - o.width; return o }
@@ -152,9 +166,17 @@ public struct SubjectGeometry: Sendable, Hashable {
     /// The text panel: a window of `linesAbove + linesBelow` lines around the reading line, at most
     /// `measure` wide. Its size is set by the font, not by the monitor, so per-frame cost tracks it.
     public let panel: FrameRect
+    /// The self-view (the camera picture), in the content's corner far from the lens; nil when off.
+    public let selfView: FrameRect?
+    /// Where the text, countdown and panel may go: the content minus the band the self-view takes on the
+    /// far side (the whole content without a self-view).
+    public let textArea: FrameRect
+    /// The gap kept around the self-view, pixels.
+    public let margin: Double
 
     public init(profile: DisplayProfile, width: Int, height: Int, lineHeight: Double,
-                maximumPanelWidth: Double, linesAbove: Int = 2, linesBelow: Int = 4) {
+                maximumPanelWidth: Double, linesAbove: Int = 2, linesBelow: Int = 4,
+                selfView: (width: Int, height: Int)? = nil) {
         let w = Double(width), h = Double(height)
         var c = FrameRect(x: 0, y: 0, width: w, height: h)
             .inset(top: profile.insets.top * h, left: profile.insets.left * w,
@@ -174,6 +196,29 @@ public struct SubjectGeometry: Sendable, Hashable {
         }
         content = c
         occlusions = occ
+        // Even origin and size, so 4:2:0 chroma rows and columns line up.
+        func even(_ v: Double) -> Double { (v / 2).rounded(.down) * 2 }
+
+        // The self-view: in the corner of the content far from the lens, with the band it stands in
+        // taken from the text's area, so the reading panel never covers it.
+        let far = (profile.lens ?? .top).farSide
+        let m = even(max(4, min(w, h) * 0.02))
+        margin = m
+        var text = c
+        let sw = selfView.map { min(Double($0.width), even(c.width - 2 * m)) } ?? 0
+        let sh = selfView.map { min(Double($0.height), even(c.height / 2 - 2 * m)) } ?? 0
+        // A monitor too small for a picture of a few pixels shows none.
+        if sw >= 8, sh >= 8 {
+            let x = far.right ? c.maxX - m - sw : c.minX + m
+            let y = far.bottom ? c.maxY - m - sh : c.minY + m
+            self.selfView = FrameRect(x: even(x), y: even(y), width: sw, height: sh)
+            let band = sh + 2 * m
+            text = far.bottom ? FrameRect(x: c.x, y: c.y, width: c.width, height: c.height - band)
+                : FrameRect(x: c.x, y: c.y + band, width: c.width, height: c.height - band)
+        } else {
+            self.selfView = nil
+        }
+        textArea = text
 
         let band = lineHeight * 1.2
         let gap = lineHeight * 0.25
@@ -184,18 +229,30 @@ public struct SubjectGeometry: Sendable, Hashable {
             // Next to the lens, on the side that faces the text.
             reading = camera.midY < h / 2 ? camera.maxY + gap + band / 2 : camera.minY - gap - band / 2
         } else {
-            reading = c.minY + c.height * 0.3
+            switch profile.lens {
+            case nil: reading = text.minY + text.height * 0.3
+            // As close to the lens as the lines shown around the reading line allow.
+            case .top?, .topLeft?, .topRight?: reading = text.minY + Double(linesAbove) * lineHeight + band / 2
+            case .bottom?: reading = text.maxY - Double(linesBelow) * lineHeight - band / 2
+            // Behind the glass the lens looks through the screen's centre.
+            case .behind?: reading = h / 2
+            }
         }
-        reading = min(max(reading, c.minY + band / 2), c.maxY - band / 2)
+        reading = min(max(reading, text.minY + band / 2), text.maxY - band / 2)
         readingLineY = reading
 
-        let panelWidth = min(c.width, maximumPanelWidth).rounded(.down)
+        let panelWidth = min(text.width, maximumPanelWidth).rounded(.down)
         let wantedHeight = Double(linesAbove + linesBelow) * lineHeight + band
-        let panelHeight = min(wantedHeight, c.height)
+        let panelHeight = min(wantedHeight, text.height)
         var top = reading - Double(linesAbove) * lineHeight - band / 2
-        top = min(max(top, c.minY), c.maxY - panelHeight)
-        // Even origin and size, so 4:2:0 chroma rows and columns line up with the panel.
-        func even(_ v: Double) -> Double { (v / 2).rounded(.down) * 2 }
-        panel = FrameRect(x: even(c.midX - panelWidth / 2), y: even(top), width: even(panelWidth), height: even(panelHeight))
+        top = min(max(top, text.minY), text.maxY - panelHeight)
+        // Beside a corner lens, the text starts on the lens's side.
+        let x: Double
+        switch profile.lens {
+        case .topLeft?: x = text.minX
+        case .topRight?: x = text.maxX - panelWidth
+        default: x = text.midX - panelWidth / 2
+        }
+        panel = FrameRect(x: even(x), y: even(top), width: even(panelWidth), height: even(panelHeight))
     }
 }

@@ -66,7 +66,9 @@ extension SubjectSetup {
         case "--accessory": accessory = try AccessoryKind.parse(try reader.value(name))
         case "--script": scriptPath = try reader.value(name)
         case "--display-profile": displayProfilePath = try reader.value(name)
-        case "--mirror": mirror = try MirrorFlags.parse(try reader.value(name))
+        case "--mirror": mirror = try MirrorFlags.parse(try reader.value(name)); mirrorGiven = true
+        case "--lens": lens = try LensPosition.parse(try reader.value(name))
+        case "--self-view": selfView = try SelfViewSize.parse(try reader.value(name))
         case "--theme": theme = try PromptTheme.parse(try reader.value(name))
         case "--wpm": wordsPerMinute = try reader.number(name, 1...1000)
         case "--lines-per-minute": linesPerMinute = try reader.number(name, 0.1...300)

@@ -38,10 +38,13 @@ public struct SubjectScript: Sendable, Hashable {
     /// True when the text separates words with spaces; false for scripts such as Chinese or Japanese,
     /// whose speed is then set in lines per minute.
     public let separatesWords: Bool
+    /// The `[POSE: …]` cues, in reading order (subject text, taken out after the notes).
+    public let poseCues: [PoseCue]
 
     /// Only `ScriptParser` builds scripts (internal init), so notes can never be smuggled in.
-    init(blocks: [ScriptBlock]) {
+    init(blocks: [ScriptBlock], poseCues: [PoseCue] = []) {
         self.blocks = blocks
+        self.poseCues = poseCues
         var all = ""
         for block in blocks {
             switch block {
@@ -242,6 +245,8 @@ public enum ScriptParser {
         var noteBlockForParagraph: [Int: Int] = [:]
         var paragraphLines: [String] = []
         var paragraphIndex = 0
+        var poses: [PoseCue] = []
+        func wordCount(_ text: String) -> Int { text.split(whereSeparator: \.isWhitespace).count }
 
         func flushParagraph() {
             defer { paragraphLines.removeAll() }
@@ -251,7 +256,21 @@ public enum ScriptParser {
         }
 
         for line in stripped.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            var trimmed = line.trimmingCharacters(in: .whitespaces)
+            // [POSE: …] cues come out of the text (after the notes did), each at the word it precedes.
+            let (withoutPoses, cues) = takePoseCues(trimmed)
+            if !cues.isEmpty {
+                let wordsBefore = SubjectScript(blocks: blocks).wordCount + paragraphLines.reduce(0) { $0 + wordCount($1) }
+                for cue in cues {
+                    // The words before it on its line, without a heading's #s or a [PAUSE].
+                    var onLine = cue.before.replacingOccurrences(of: "[PAUSE]", with: " ").trimmingCharacters(in: .whitespaces)
+                    if format == .markdown, let level = headingLevel(onLine) { onLine = String(onLine.dropFirst(level)) }
+                    poses.append(PoseCue(text: cue.text, wordPosition: wordsBefore + wordCount(onLine), blockIndex: blocks.count))
+                }
+                trimmed = withoutPoses.trimmingCharacters(in: .whitespaces)
+                // A line of cues only is no blank line: it does not end the paragraph.
+                if trimmed.isEmpty { continue }
+            }
             if trimmed.isEmpty {
                 flushParagraph()
                 paragraphIndex += 1
@@ -280,7 +299,7 @@ public enum ScriptParser {
         let operatorNotes = notes.map { note in
             OperatorNote(text: note.text, blockIndex: min(noteBlockForParagraph[note.paragraphIndex] ?? 0, max(blocks.count - 1, 0)))
         }
-        return ParsedScript(subject: SubjectScript(blocks: blocks), operatorNotes: operatorNotes, problems: problems)
+        return ParsedScript(subject: SubjectScript(blocks: blocks, poseCues: poses), operatorNotes: operatorNotes, problems: problems)
     }
 
     /// True when at least a few percent of the text's characters are spaces between words.

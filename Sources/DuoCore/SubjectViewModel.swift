@@ -112,6 +112,10 @@ public struct PrompterSessionState: Sendable, Hashable {
     public var shot: SubjectShot?
     /// Framing hints for the person in the picture (FramingPolicy): fixed words, no free text.
     public var framingHints: [PersonHint] = []
+    /// The self-view's size (`--self-view`, the V key); shown by the teleprompter and countdown kinds.
+    public var selfView: SelfViewSize = .off
+    /// The camera picture's shape: the self-view's proportions, and the safe frame without `--aspect`.
+    public var picture: PictureShape?
 
     // Private: never copied.
     public var scriptPath: String?
@@ -172,7 +176,7 @@ public struct SubjectViewModel: Sendable, Hashable {
     public let countdown: Countdown
     public let countdownStartedAt: Int64?
     public let recordingStartedAt: Int64?
-    /// The output composition's aspect, for the safe frame; nil hides it.
+    /// The output composition's aspect, for the safe frame (the picture's own without `--aspect`); nil hides it.
     public let safeFrameAspect: AspectRatio?
     /// Only for the `preview` kind.
     public let preview: PreviewFrame?
@@ -182,15 +186,27 @@ public struct SubjectViewModel: Sendable, Hashable {
     /// Framing hints ("move left", "step back"): a closed set of fixed words (`FramingHint`), never text
     /// from the session; none when the accessory is off.
     public private(set) var framingHints: [PersonHint] = []
+    /// The self-view's size: off except for the teleprompter and countdown kinds. Its picture is the
+    /// camera's (the subject's own image, mirrored), never drawn from this model: the model says only
+    /// where and how large.
+    public let selfView: SelfViewSize
+    /// The camera picture's shape, for the self-view's proportions (numbers only).
+    public let picture: PictureShape?
 
     private init(kind: AccessoryKind, script: SubjectScript?, scroll: ScrollModel?, readingLine: Double?,
                  mirror: MirrorFlags, style: PromptStyle, countdown: Countdown, countdownStartedAt: Int64?,
-                 recordingStartedAt: Int64?, safeFrameAspect: AspectRatio?, preview: PreviewFrame?) {
+                 recordingStartedAt: Int64?, safeFrameAspect: AspectRatio?, preview: PreviewFrame?,
+                 selfView: SelfViewSize, picture: PictureShape?) {
         self.kind = kind; self.script = script; self.scroll = scroll; self.readingLine = readingLine
         self.mirror = mirror; self.style = style; self.countdown = countdown
         self.countdownStartedAt = countdownStartedAt; self.recordingStartedAt = recordingStartedAt
         self.safeFrameAspect = safeFrameAspect; self.preview = preview
+        self.selfView = selfView; self.picture = picture
     }
+
+    /// Whether `kind` shows the self-view (the views with text or a countdown to read; the preview kind
+    /// is all picture already).
+    public static func showsSelfView(_ kind: AccessoryKind) -> Bool { kind == .teleprompter || kind == .countdown }
 
     /// Copies the whitelisted fields of `session`, and only those.
     public static func whitelisted(from session: PrompterSessionState) -> SubjectViewModel {
@@ -205,8 +221,11 @@ public struct SubjectViewModel: Sendable, Hashable {
             countdown: session.countdown,
             countdownStartedAt: kind == .off ? nil : session.countdownStartedAt,
             recordingStartedAt: kind == .off ? nil : session.recordingStartedAt,
-            safeFrameAspect: kind == .off ? nil : session.aspect,
-            preview: kind == .preview ? session.preview : nil)
+            // The safe frame is always shown: the composition's crop, or the whole picture without --aspect.
+            safeFrameAspect: kind == .off ? nil : session.aspect ?? session.picture?.aspect,
+            preview: kind == .preview ? session.preview : nil,
+            selfView: showsSelfView(kind) && session.picture != nil ? session.selfView : .off,
+            picture: session.picture)
             .with(shot: kind == .off ? nil : session.shot)
             .withFramingHints(kind == .off ? [] : session.framingHints)
     }

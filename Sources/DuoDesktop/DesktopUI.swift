@@ -34,6 +34,7 @@ public enum DesktopKeys {
         case GDK_KEY_g, GDK_KEY_G: .mark(good: true, take: nil)
         case GDK_KEY_x, GDK_KEY_X: .mark(good: false, take: nil)
         case GDK_KEY_a, GDK_KEY_A: .retake
+        case GDK_KEY_i, GDK_KEY_I: .selfView(nil)
         case GDK_KEY_q, GDK_KEY_Q: .quit
         default: nil
         }
@@ -50,6 +51,7 @@ public enum DesktopKeys {
         ("Home", "restart the script"),
         ("PgUp / PgDn", "previous / next marker (heading)"),
         ("M", "mirror the subject view"),
+        ("I", "the subject's self-view (their own picture with the safe frame) on / off"),
         ("+ / -", "teleprompter text larger / smaller (remembered with the script)"),
         ("O", "open another script (file chooser); a saved script reloads by itself"),
         ("S / F / U", "two cameras: swap, fold (camera B), unfold (camera A)"),
@@ -220,6 +222,23 @@ public final class DesktopUI {
         subjectPictureShown = shown
         if let picture = subjectPicture { gtk_widget_set_visible(picture, shown ? 1 : 0) }
         if let area = subjectArea { gtk_widget_queue_draw(area) }
+    }
+
+    /// The margins last given to the subject picture (device pixels: left, top, right, bottom).
+    private var pictureMargins = [0, 0, 0, 0]
+
+    /// Puts the subject window's video widget over `rect` (the self-view, device pixels), or across the
+    /// whole window (nil: the preview kind). The graph already scaled the picture to that size.
+    private func placeSubjectPicture(_ rect: (x: Int, y: Int, width: Int, height: Int)?) {
+        guard let picture = subjectPicture, let size = subjectSize else { return }
+        let margins = rect.map { [$0.x, $0.y, max(0, size.0 - $0.x - $0.width), max(0, size.1 - $0.y - $0.height)] } ?? [0, 0, 0, 0]
+        guard margins != pictureMargins else { return }
+        pictureMargins = margins
+        let scale = max(1, Int(gtk_widget_get_scale_factor(picture)))
+        gtk_widget_set_margin_start(picture, gint(margins[0] / scale))
+        gtk_widget_set_margin_top(picture, gint(margins[1] / scale))
+        gtk_widget_set_margin_end(picture, gint(margins[2] / scale))
+        gtk_widget_set_margin_bottom(picture, gint(margins[3] / scale))
     }
 
     private func subjectAllocated(_ widget: UnsafeMutablePointer<GtkWidget>) {
@@ -443,6 +462,7 @@ public final class DesktopUI {
         nonisolated(unsafe) let widget = w
         MainActor.assumeIsolated {
             guard let canvas = ui.subjectCanvas, let widget else { return }
+            ui.placeSubjectPicture(canvas.pictureRectangle)
             switch canvas.tick() {
             case .none: break
             case .all: gtk_widget_queue_draw(widget)

@@ -153,6 +153,7 @@ public actor CaptureSession {
         counters["operator"] = p.child(.operatorSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["subject"] = p.child(.subjectSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         p.child(.subjectValve)?.set("drop", !initialSubjectOpen)
+        applySubjectMirror()
         // The subject view must never stop the capture: its branch's flow errors stop at the valve.
         if let valveSink = p.child(.subjectValve)?.staticPad("sink") { duo_isolate_pad_errors(valveSink.pointer) }
         if let drawer = subjectDrawer, let pad = p.child(.subjectSink)?.staticPad("sink") {
@@ -257,6 +258,24 @@ public actor CaptureSession {
     /// Set when the subject branch failed: it stays shut.
     private var subjectFailed = false
     private var subjectShutSpan: Int64 = 0
+
+    /// The subject view's own mirror (beam-splitter glass): the subject's picture flips with it, so through
+    /// the glass they still see themselves as in a mirror.
+    var subjectViewMirror = MirrorFlags.none
+
+    /// The subject view is mirrored `mirror` (for glass): its picture follows.
+    public func setSubjectViewMirror(_ mirror: MirrorFlags) {
+        subjectViewMirror = mirror
+        applySubjectMirror()
+    }
+
+    /// Sets the subject picture's direction: the selfie mirror of the camera on the air, combined with
+    /// the view's own mirror.
+    func applySubjectMirror() {
+        let selfie = plan.mirrors(activeCamera: activeCamera).subjectPicture
+        let h = selfie != subjectViewMirror.horizontal, v = subjectViewMirror.vertical
+        pipeline?.child(.subjectMirror)?.setFromString("video-direction", h && v ? "180" : h ? "horiz" : v ? "vert" : "identity")
+    }
 
     // MARK: Two cameras
 

@@ -89,6 +89,8 @@ public final class PromptLayout: @unchecked Sendable {
     public let cueUnits: [Double]
     /// Heading (marker) positions in scroll units, for jumping between them.
     public let markerUnits: [Double]
+    /// `[POSE: …]` cue positions in scroll units (the script's `poseCues`, in order).
+    public let poseUnits: [Double]
     let lines: [Line]
     let palette: SubjectPalette
 
@@ -135,6 +137,7 @@ public final class PromptLayout: @unchecked Sendable {
         var wordStarts: [Int] = []
         var cueBytes: [Int] = []
         var headingBytes: [Int] = []
+        var blockBytes: [Int] = []
         func add(_ attr: UnsafeMutablePointer<PangoAttribute>?, _ start: Int, _ end: Int) {
             guard let attr else { return }
             attr.pointee.start_index = UInt32(start)
@@ -179,6 +182,7 @@ public final class PromptLayout: @unchecked Sendable {
         }
         for (i, block) in script.blocks.enumerated() {
             if i > 0 { text.append(contentsOf: Array("\n\n".utf8)) }
+            blockBytes.append(text.count)
             switch block {
             case .heading(let level, let runs):
                 let start = text.count
@@ -262,10 +266,15 @@ public final class PromptLayout: @unchecked Sendable {
             unitY = ys
             cueUnits = cueWords
             markerUnits = script.markerWordPositions
+            poseUnits = script.poseCues.map { Double($0.wordPosition) }
         } else {
             unitY = collected.map(\.centre) + [collected.isEmpty ? 0 : nextCentre(collected.count - 1)]
             cueUnits = cueBytes.map { Double(lineIndex(forByte: $0)) }
             markerUnits = headingBytes.map { Double(lineIndex(forByte: $0)) }
+            // A pose cue in a script read in lines starts at the first line of the block it precedes.
+            poseUnits = script.poseCues.map { cue in
+                blockBytes.isEmpty ? 0 : Double(lineIndex(forByte: blockBytes[min(cue.blockIndex, blockBytes.count - 1)]))
+            }
         }
     }
 

@@ -16,8 +16,13 @@ public enum RenderSubjectCommand {
           --accessory KIND          teleprompter (default), preview, countdown or off
           --size WxH                subject monitor size (default 1920x1080)
           --display-profile FILE    JSON insets and occlusions (see Assets/displays/)
-          --aspect R                safe frame for 16:9 (default), 9:16, 1:1, 4:3, or none
-          --mirror h|v|hv|none      mirror for beam-splitter glass
+          --aspect R                the composition's crop: 16:9 (default), 9:16, 1:1, 4:3, or none (the
+                                    whole 16:9 picture); the safe frame is always drawn
+          --mirror h|v|hv|none      mirror for beam-splitter glass (default: h with --lens behind)
+          --lens top|top-left|top-right|bottom|behind
+                                    where the camera's lens is (default top, or the display profile's)
+          --self-view small|large|off
+                                    the camera picture (a test pattern here), a sixth or a third of the width
           --wpm N                   speed in words per minute (default 160)
           --lines-per-minute N      speed for scripts without spaces (default 12)
           --font-size N             text size in pixels (default: 48, less on small monitors)
@@ -91,18 +96,23 @@ public enum RenderSubjectCommand {
 
     static func render(_ o: Options) throws(DuoError) -> (CairoImage, String) {
         let parsed = try o.subject.scriptPath.map { path throws(DuoError) in try ScriptParser.load(path: path) }
-        let profile = try o.subject.displayProfilePath.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
+        let loaded = try o.subject.displayProfilePath.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
+        let profile = o.subject.resolvedProfile(loaded)
         let time = Int64((o.at! * 1e9).rounded())
         let countdownSeconds = o.countdown?.seconds ?? 0
         let takeStart = Int64(countdownSeconds) * nanosecondsPerSecond
 
         var session = PrompterSessionState(
-            accessory: o.subject.accessory, script: parsed, readingLine: o.subject.readingLine, mirror: o.subject.mirror,
-            style: PromptStyle(fontSize: o.subject.fontSize, theme: o.subject.theme),
+            accessory: o.subject.accessory, script: parsed, readingLine: o.subject.readingLine,
+            mirror: o.subject.resolvedMirror(profile: loaded),
+            style: PromptStyle(fontSize: o.subject.fontSize, lines: o.subject.lines, theme: o.subject.theme),
             countdown: o.countdown ?? .defaultValue, countdownStartedAt: o.countdown == nil ? nil : 0,
             recordingStartedAt: o.recording ? takeStart : nil, aspect: o.aspect,
             preview: o.subject.accessory == .preview ? .testPattern(width: 320, height: 180) : nil,
             scriptPath: o.subject.scriptPath)
+        // The camera stand-in: a 16:9 picture, as a 16:9 camera gives live.
+        session.selfView = o.subject.selfView
+        session.picture = o.subject.picture ?? PictureShape(width: 1920, height: 1080)
 
         let speed = try parsed.map { script throws(DuoError) in
             try ScrollSpeed.requested(wordsPerMinute: o.subject.wordsPerMinute, linesPerMinute: o.subject.linesPerMinute,

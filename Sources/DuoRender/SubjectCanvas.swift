@@ -29,6 +29,13 @@ public final class SubjectCanvas: @unchecked Sendable {
         self.now = now
     }
 
+    /// Where the window's video widget shows the camera picture, device pixels: the self-view's
+    /// rectangle, or nil for the whole window (the preview kind, or no scene yet).
+    public var pictureRectangle: (x: Int, y: Int, width: Int, height: Int)? {
+        guard let scene = overlay.currentScene, scene.viewModel.kind != .preview else { return nil }
+        return scene.selfViewRectangle
+    }
+
     /// Once per monitor frame: what to redraw for the frame about to be shown.
     public func tick() -> Redraw {
         guard let scene = overlay.currentScene else { return drawn == nil ? .none : .all }

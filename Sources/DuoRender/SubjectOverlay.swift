@@ -30,8 +30,8 @@ extension SubjectScene {
             case .sprite(let image, let x, let y):
                 I420Blend.blendPremultipliedBGRA(image.pixels, stride: image.stride, width: image.width,
                                                  height: image.height, into: planes, x: x, y: y)
-            case .preview:
-                // Live, the subject branch's video is the preview itself (mirrored by the graph).
+            case .preview, .selfView:
+                // Live, the subject branch's video is the picture itself (mirrored by the graph).
                 continue
             }
         }

@@ -73,16 +73,20 @@ public actor SubjectPresenter {
         if setup.accessory == .teleprompter && script == nil {
             throw .usage("--accessory teleprompter needs --script FILE (a .txt or .md script); or use --accessory countdown, preview or off")
         }
-        let profile = try setup.displayProfilePath.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
+        let loaded = try setup.displayProfilePath.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
+        let profile = setup.resolvedProfile(loaded)
         overlay = SubjectOverlay(width: width, height: height, profile: profile, format: format)
         speedMemory = setup.speedMemory
         drawer = SubjectFrameDrawer(overlay: overlay)
         state = PrompterSessionState(
-            accessory: setup.accessory, script: script, readingLine: setup.readingLine, mirror: setup.mirror,
+            accessory: setup.accessory, script: script, readingLine: setup.readingLine, mirror: setup.resolvedMirror(profile: loaded),
             // --lines asks for a size that fits the monitor: a remembered pixel size does not apply then.
             style: PromptStyle(fontSize: setup.fontSize ?? (setup.lines != nil ? nil : setup.scriptPath.flatMap { setup.speedMemory?.fontSize(for: $0) }),
                                lines: setup.lines, theme: setup.theme), countdown: setup.countdown,
             aspect: setup.aspect, scriptPath: setup.scriptPath)
+        state.selfView = setup.selfView
+        state.picture = setup.picture
+        lastSelfView = setup.selfView
         if let subject = script?.subject {
             var speed = try ScrollSpeed.requested(wordsPerMinute: setup.wordsPerMinute, linesPerMinute: setup.linesPerMinute,
                                                   separatesWords: subject.separatesWords)
@@ -116,7 +120,7 @@ public actor SubjectPresenter {
         let view = SubjectOverlay(width: width, height: height, profile: overlay.profile, format: .i420)
         remoteViews[index] = view
         view.update(.whitelisted(from: state), preparingAt: time)
-        return RemoteFrameDrawer(view: SubjectFrameDrawer(overlay: view), shown: remoteShown)
+        return RemoteFrameDrawer(view: SubjectFrameDrawer(overlay: view, pictureIsUnmirrored: true), shown: remoteShown)
     }
 
     /// Whether the remote displays show the subject view now (the accessory enabled and available).
@@ -154,7 +158,9 @@ public actor SubjectPresenter {
 
     /// The text size on screen now: the chosen one, or the one picked for the monitor.
     private var currentFontSize: Double {
-        SubjectScene.fontSize(state.style, profile: overlay.profile, width: overlay.width, height: overlay.height)
+        let vm = SubjectViewModel.whitelisted(from: state)
+        let selfView = vm.selfView == .off ? nil : vm.picture?.selfViewSize(vm.selfView, monitorWidth: overlay.width, monitorHeight: overlay.height)
+        return SubjectScene.fontSize(state.style, profile: overlay.profile, width: overlay.width, height: overlay.height, selfView: selfView)
     }
 
     // MARK: Take lifecycle
@@ -376,6 +382,8 @@ public actor SubjectPresenter {
         let start = min(max(0, Int(scroll.position(at: time))), words.count - 1)
         return words[start..<min(words.count, start + count)].joined(separator: script.subject.separatesWords ? " " : "")
     }
+    /// The subject view's mirror now.
+    public var mirror: MirrorFlags { state.mirror }
 
     /// Cycles none → horizontal → vertical → both (for beam-splitter glass).
     public func cycleMirror(at time: Int64) {
@@ -384,6 +392,24 @@ public actor SubjectPresenter {
             : m.horizontal && !m.vertical ? MirrorFlags(horizontal: false, vertical: true)
             : !m.horizontal ? MirrorFlags(horizontal: true, vertical: true) : .none
         publish(at: time)
+    }
+
+    /// The self-view's size last shown, for the toggle to bring back.
+    private var lastSelfView: SelfViewSize = .small
+
+    /// The self-view on the subject view now (off for kinds that do not show it).
+    public var selfView: SelfViewSize { SubjectViewModel.whitelisted(from: state).selfView }
+
+    /// Sets the self-view's size, or toggles it (nil: off ↔ the size last shown). Returns the new size.
+    @discardableResult
+    public func setSelfView(_ size: SelfViewSize?, at time: Int64) -> SelfViewSize {
+        let next = size ?? state.selfView.toggled(shown: lastSelfView)
+        if next != .off { lastSelfView = next }
+        guard next != state.selfView else { return next }
+        state.selfView = next
+        relayout(at: time)
+        publish(at: time)
+        return next
     }
 
     private func rememberSpeed(_ speed: ScrollSpeed) {
@@ -545,11 +571,28 @@ public actor SubjectPresenter {
 /// Thread: `draw` on the streaming thread; reads the overlay's lock-protected scene.
 final class SubjectFrameDrawer: I420FrameDrawer, Sendable {
     let overlay: SubjectOverlay
-    init(overlay: SubjectOverlay) { self.overlay = overlay }
+    /// The frames are the camera's own way round (a remote display's branch): the self-view mirrors its
+    /// picture itself, as the subject branch's graph does (for a camera facing the subject) and with the
+    /// view's glass mirror.
+    let pictureIsUnmirrored: Bool
+    init(overlay: SubjectOverlay, pictureIsUnmirrored: Bool = false) {
+        self.overlay = overlay
+        self.pictureIsUnmirrored = pictureIsUnmirrored
+    }
 
     func draw(into planes: I420Planes, at runningTime: Int64) {
-        if overlay.currentScene?.viewModel.kind != .preview {
+        let scene = overlay.currentScene
+        if scene?.viewModel.kind != .preview {
+            // The self-view: the frame (the camera picture, mirrored by the graph) shrunk into its corner,
+            // then black around it.
+            let inset = scene.flatMap { s in s.width == planes.width && s.height == planes.height ? s.selfViewRectangle : nil }
+            let mirror = scene?.viewModel.mirror ?? .none
+            let picture = inset.map {
+                SelfViewInset.sample(planes, into: $0, flipX: pictureIsUnmirrored && !mirror.horizontal,
+                                     flipY: pictureIsUnmirrored && mirror.vertical)
+            }
             I420Blend.fillRect(YUV(y: 16, u: 128, v: 128), alpha: 255, x: 0, y: 0, width: planes.width, height: planes.height, into: planes)
+            if let inset, let picture { SelfViewInset.put(picture, planes, at: inset) }
         }
         overlay.draw(into: planes, at: runningTime)
     }
@@ -575,5 +618,44 @@ final class RemoteFrameDrawer: I420FrameDrawer, Sendable {
             return
         }
         view.draw(into: planes, at: runningTime)
+    }
+}
+
+/// The headless subject view's self-view: the whole subject frame sampled (nearest neighbour) into the
+/// self-view's rectangle. The desktop's self-view is the graph's own small picture instead.
+///
+/// Thread: the streaming thread (pure functions on the frame it owns).
+enum SelfViewInset {
+    typealias Rect = (x: Int, y: Int, width: Int, height: Int)
+
+    static func sample(_ planes: I420Planes, into r: Rect, flipX: Bool = false, flipY: Bool = false) -> [[UInt8]] {
+        let w = max(2, r.width & ~1), h = max(2, r.height & ~1)
+        func plane(_ base: UnsafeMutablePointer<UInt8>, _ stride: Int, _ sw: Int, _ sh: Int, _ dw: Int, _ dh: Int) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: dw * dh)
+            for y in 0..<dh {
+                let sy = min(sh - 1, y * sh / dh)
+                let row = base + (flipY ? sh - 1 - sy : sy) * stride
+                for x in 0..<dw {
+                    let sx = min(sw - 1, x * sw / dw)
+                    out[y * dw + x] = row[flipX ? sw - 1 - sx : sx]
+                }
+            }
+            return out
+        }
+        let cw = (planes.width + 1) / 2, ch = (planes.height + 1) / 2
+        return [plane(planes.y, planes.yStride, planes.width, planes.height, w, h),
+                plane(planes.u, planes.uStride, cw, ch, w / 2, h / 2),
+                plane(planes.v, planes.vStride, cw, ch, w / 2, h / 2)]
+    }
+
+    static func put(_ picture: [[UInt8]], _ planes: I420Planes, at r: Rect) {
+        let w = max(2, r.width & ~1), h = max(2, r.height & ~1)
+        let x0 = r.x & ~1, y0 = r.y & ~1
+        guard x0 >= 0, y0 >= 0, x0 + w <= planes.width, y0 + h <= planes.height else { return }
+        for y in 0..<h { picture[0].withUnsafeBufferPointer { (planes.y + (y0 + y) * planes.yStride + x0).update(from: $0.baseAddress! + y * w, count: w) } }
+        for y in 0..<(h / 2) {
+            picture[1].withUnsafeBufferPointer { (planes.u + (y0 / 2 + y) * planes.uStride + x0 / 2).update(from: $0.baseAddress! + y * (w / 2), count: w / 2) }
+            picture[2].withUnsafeBufferPointer { (planes.v + (y0 / 2 + y) * planes.vStride + x0 / 2).update(from: $0.baseAddress! + y * (w / 2), count: w / 2) }
+        }
     }
 }

@@ -28,10 +28,21 @@ public enum SubjectRenderer {
     public static func paint(_ scene: SubjectScene, at time: Int64, cr: OpaquePointer, livePicture: Bool) {
         if !(livePicture && scene.viewModel.kind == .preview) {
             cairo_set_source_rgb(cr, 0, 0, 0)
-            cairo_paint(cr)
+            if livePicture, let v = scene.selfViewRectangle {
+                // The self-view's picture is the window's video widget beneath: black all around it.
+                cairo_save(cr)
+                cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+                cairo_rectangle(cr, 0, 0, Double(scene.width), Double(scene.height))
+                cairo_rectangle(cr, Double(v.x), Double(v.y), Double(v.width), Double(v.height))
+                cairo_fill(cr)
+                cairo_restore(cr)
+            } else {
+                cairo_paint(cr)
+            }
         }
         for item in scene.items(at: time) {
             if case .preview = item, livePicture { continue }
+            if case .selfView = item, livePicture { continue }
             draw(item, scene: scene, cr: cr)
         }
     }
@@ -71,6 +82,17 @@ public enum SubjectRenderer {
             cairo_restore(cr)
         case .preview(let frame):
             drawPreview(frame, scene: scene, cr: cr)
+        case .selfView(let x, let y, let w, let h):
+            // Offline, the camera's stand-in: the test pattern, fitted to the self-view.
+            guard w > 0, h > 0 else { return }
+            let frame = PreviewFrame.testPattern(width: w, height: h)
+            let image = CairoImage(width: w, height: h)
+            frame.pixels.withUnsafeBufferPointer { src in
+                for row in 0..<h { (image.pixels + row * image.stride).update(from: src.baseAddress! + row * w * 4, count: w * 4) }
+            }
+            cairo_surface_mark_dirty(image.surface)
+            cairo_set_source_surface(cr, image.surface, Double(x), Double(y))
+            cairo_paint(cr)
         }
     }
 

@@ -11,6 +11,9 @@ enum OverlayItem {
     case fill(x: Int, y: Int, width: Int, height: Int, colour: RGBA)
     case sprite(CairoImage, x: Int, y: Int)
     case preview(PreviewFrame)
+    /// The self-view's camera picture (physical rectangle): the graph's small mirrored picture live, a
+    /// test pattern offline.
+    case selfView(x: Int, y: Int, width: Int, height: Int)
 }
 
 /// Everything needed to draw subject frames for one view-model snapshot, one monitor size and one display
@@ -43,6 +46,8 @@ public final class SubjectScene: Sendable {
     private let shotCard: CairoImage?
     /// The framing hint in large type (nil without one), drawn where `framingHintPlace` puts it.
     let framingHintLabel: CairoImage?
+    /// One sprite per `[POSE: …]` cue of the script (nil for an ending `[POSE]`).
+    private let poseSprites: [CairoImage?]
 
     /// The default font size for a monitor: 48 px, smaller on small monitors. It is a fixed size, not a
     /// fraction of the monitor, so the panel (and its per-frame cost) does not grow on a 4K monitor.
@@ -52,11 +57,13 @@ public final class SubjectScene: Sendable {
 
     /// The text size a `width`×`height` monitor gets: the style's own, else as large as lets `lines` lines
     /// (the reading band counts 1.2 of them) fill the content height, else the default.
-    public static func fontSize(_ style: PromptStyle, profile: DisplayProfile, width: Int, height: Int) -> Double {
+    public static func fontSize(_ style: PromptStyle, profile: DisplayProfile, width: Int, height: Int,
+                                selfView: (width: Int, height: Int)? = nil) -> Double {
         if let size = style.fontSize { return size }
         guard let lines = style.lines else { return defaultFontSize(height: height) }
+        // The lines fill the text's area: the content less the self-view's band.
         let content = SubjectGeometry(profile: profile, width: width, height: height, lineHeight: 1,
-                                      maximumPanelWidth: Double(width)).content.height
+                                      maximumPanelWidth: Double(width), selfView: selfView).textArea.height
         return min(400, max(8, (content / (Double(lines) + 0.2) / 1.25).rounded(.down)))
     }
 
@@ -71,14 +78,16 @@ public final class SubjectScene: Sendable {
         var readerProfile = profile.mirrored(viewModel.mirror)
         if let line = viewModel.readingLine { readerProfile.readingLine = line }
         let around = viewModel.style.linesAround
-        let fontSize = Self.fontSize(viewModel.style, profile: readerProfile, width: width, height: height)
+        let selfViewSize = viewModel.selfView == .off ? nil
+            : viewModel.picture?.selfViewSize(viewModel.selfView, monitorWidth: width, monitorHeight: height)
+        let fontSize = Self.fontSize(viewModel.style, profile: readerProfile, width: width, height: height, selfView: selfViewSize)
         self.fontSize = fontSize
 
         let measure = (fontSize * 30).rounded()
         let padding = Int((fontSize * 0.6).rounded())
         let estimate = SubjectGeometry(profile: readerProfile, width: width, height: height,
                                        lineHeight: fontSize * 1.2, maximumPanelWidth: measure,
-                                       linesAbove: around.above, linesBelow: around.below)
+                                       linesAbove: around.above, linesBelow: around.below, selfView: selfViewSize)
         let panelWidth = Int(estimate.panel.width)
 
         var strip: PromptStrip? = nil
@@ -103,7 +112,7 @@ public final class SubjectScene: Sendable {
         self.strip = strip
         geometry = SubjectGeometry(profile: readerProfile, width: width, height: height,
                                    lineHeight: strip?.layout.lineHeight ?? fontSize * 1.2, maximumPanelWidth: measure,
-                                   linesAbove: around.above, linesBelow: around.below)
+                                   linesAbove: around.above, linesBelow: around.below, selfView: selfViewSize)
         safeFrame = viewModel.safeFrameAspect.map { SafeFrame(aspect: $0, frameWidth: width, frameHeight: height) }
 
         if let shot = viewModel.shot {
@@ -123,7 +132,10 @@ public final class SubjectScene: Sendable {
             recordingLabel = old.recordingLabel
             digits = old.digits
             countdownNumbers = old.countdownNumbers
+            poseSprites = old.viewModel.script?.poseCues == viewModel.script?.poseCues && old.viewModel.kind == viewModel.kind ? old.poseSprites
+                : Self.renderPoses(viewModel, fontSize: labelFontSize, mirror: mirror)
         } else {
+            poseSprites = Self.renderPoses(viewModel, fontSize: labelFontSize, mirror: mirror)
             recordingLabel = renderLabel("REC", fontSize: labelFontSize, bold: true, colour: RGBA(1, 1, 1),
                                          mirror: mirror, dot: SubjectPalette.recording)
             var digits: [Character: CairoImage] = [:]
@@ -164,16 +176,43 @@ public final class SubjectScene: Sendable {
         return label(max(6, (size * maximumWidth / Double(first.width)).rounded(.down)))
     }
 
-    /// Where the framing hint goes, reader space: a corner of the content area away from the reading
-    /// panel (the bottom right, or the top right when the panel sits in the lower half), so it is never
-    /// over the reading line. One small function, so the hint can follow a self-view later.
+    /// Where the framing hint goes, reader space: next to the self-view (above it when it sits low, below
+    /// when high, on its outer edge), where the subject is already looking at themselves; else, or when
+    /// that spot would cover the reading panel or leave the content area, a corner of the content area
+    /// away from the panel (the bottom right, or the top right when the panel sits in the lower half), so
+    /// it is never over the reading line.
     static func framingHintPlace(width hintWidth: Double, height hintHeight: Double, geometry: SubjectGeometry,
                                  hasPanel: Bool, margin: Double) -> (x: Double, y: Double) {
         let c = geometry.content
+        if let view = geometry.selfView {
+            let right = view.midX > c.midX, low = view.midY > c.midY
+            let x = right ? view.maxX - hintWidth : view.minX
+            let y = low ? view.minY - margin - hintHeight : view.maxY + margin
+            let spot = FrameRect(x: x, y: y, width: hintWidth, height: hintHeight)
+            let inside = spot.minX >= c.minX && spot.maxX <= c.maxX && spot.minY >= c.minY && spot.maxY <= c.maxY
+            if inside && !(hasPanel && spot.intersects(geometry.panel)) { return (x.rounded(), y.rounded()) }
+        }
         let panelLow = hasPanel && geometry.panel.midY > c.midY
         let x = max(c.minX, c.maxX - margin - hintWidth)
         let y = panelLow ? c.minY + margin : max(c.minY, c.maxY - margin - hintHeight)
         return (x.rounded(), y.rounded())
+    }
+
+    private static func renderPoses(_ viewModel: SubjectViewModel, fontSize: Double, mirror: MirrorFlags) -> [CairoImage?] {
+        guard viewModel.kind == .teleprompter else { return [] }
+        return (viewModel.script?.poseCues ?? []).map { $0.text.isEmpty ? nil : PoseSprite.render($0, fontSize: fontSize, mirror: mirror) }
+    }
+
+    /// The pose cue shown at `time` (an index into the script's cues), or nil.
+    public func activePose(at time: Int64) -> Int? {
+        guard let layout = strip?.layout, let cues = viewModel.script?.poseCues, !cues.isEmpty else { return nil }
+        return PoseCue.active(at: viewModel.scrollPosition(at: time), cueUnits: layout.poseUnits, cues: cues,
+                              markerUnits: layout.markerUnits)
+    }
+
+    /// The self-view on the monitor, physical pixels (nil when off).
+    public var selfViewRectangle: (x: Int, y: Int, width: Int, height: Int)? {
+        geometry.selfView.map { physical($0) }
     }
 
     /// The scroll unit position → the strip row at the panel's top (even, so chroma rows pair up).
@@ -207,17 +246,18 @@ public final class SubjectScene: Sendable {
         let recordingSecond: Int?
         let countdown: Int?
         let ready: Bool
+        let pose: Int?
 
         /// Whether `other` differs from this only in where the text is.
         public func differsOnlyInScroll(from other: FrameKey) -> Bool {
-            scene == other.scene && recordingSecond == other.recordingSecond && countdown == other.countdown
+            scene == other.scene && recordingSecond == other.recordingSecond && countdown == other.countdown && pose == other.pose
         }
     }
 
     public func frameKey(at time: Int64) -> FrameKey {
         FrameKey(scene: ObjectIdentifier(self), windowTop: windowTop(at: time),
                  recordingSecond: viewModel.recordingElapsedSeconds(at: time), countdown: viewModel.countdownValue(at: time),
-                 ready: isReady(at: time))
+                 ready: isReady(at: time), pose: activePose(at: time))
     }
 
     /// The prompt panel on the monitor, physical pixels (nil without text).
@@ -264,6 +304,14 @@ public final class SubjectScene: Sendable {
         return items
     }
 
+    /// A rectangle's outline, `lineWidth` thick, inside it.
+    private func outline(_ r: FrameRect, lineWidth: Double, _ colour: RGBA) -> [OverlayItem] {
+        [fill(FrameRect(x: r.x, y: r.y, width: r.width, height: lineWidth), colour),
+         fill(FrameRect(x: r.x, y: r.maxY - lineWidth, width: r.width, height: lineWidth), colour),
+         fill(FrameRect(x: r.x, y: r.y + lineWidth, width: lineWidth, height: r.height - 2 * lineWidth), colour),
+         fill(FrameRect(x: r.maxX - lineWidth, y: r.y + lineWidth, width: lineWidth, height: r.height - 2 * lineWidth), colour)]
+    }
+
     /// What a frame at pipeline time `time` shows, back to front.
     /// "mm:ss", or "h:mm:ss" from an hour on. Built by hand: this runs for every subject frame on the
     /// streaming thread, where `String(format:)` (Foundation's formatter, boxed arguments) cost about as
@@ -293,7 +341,21 @@ public final class SubjectScene: Sendable {
                                         width: geometry.panel.width, height: band.rounded()), palette.band))
         }
 
-        if let safe = safeFrame {
+        if let view = geometry.selfView {
+            // The subject's own picture with the safe frame on it: the composition's crop (white), the
+            // action-safe (green) and graphics-safe (blue) areas of it; outlines, the picture being small.
+            let p = physical(view)
+            items.append(.selfView(x: p.x, y: p.y, width: p.width, height: p.height))
+            if let aspect = vm.safeFrameAspect {
+                let safe = SafeFrame(aspect: aspect, frameWidth: Int(view.width), frameHeight: Int(view.height))
+                let lw: Double = view.height >= 120 ? 2 : 1
+                for (r, colour) in [(safe.composition, SubjectPalette.composition), (safe.actionSafe, SubjectPalette.actionSafe),
+                                    (safe.graphicsSafe, SubjectPalette.graphicsSafe)] {
+                    let moved = FrameRect(x: view.x + r.x.rounded(), y: view.y + r.y.rounded(), width: r.width.rounded(), height: r.height.rounded())
+                    items += outline(moved, lineWidth: lw, colour)
+                }
+            }
+        } else if let safe = safeFrame {
             let lw: Double = height >= 360 ? 2 : 1
             let arm = max(8, (fontSize * 1.5).rounded())
             items += brackets(safe.composition, arm: arm, lineWidth: lw, SubjectPalette.composition)
@@ -311,10 +373,18 @@ public final class SubjectScene: Sendable {
             for (c, g) in zip(clock, glyphs) { clockWidth += c == ":" ? Double(g.width) : advance }
             let boxWidth = Double(recordingLabel.width) + gap + clockWidth + 2 * gap
             let boxHeight = Double(recordingLabel.height) + gap
-            // Bottom left of the text area, or top left when the prompt panel sits in the lower half.
-            let boxX = geometry.content.x + margin
-            let panelLow = strip != nil && geometry.panel.midY > geometry.content.midY
-            let boxY = panelLow ? geometry.content.minY + margin : geometry.content.maxY - margin - boxHeight
+            let boxX: Double, boxY: Double
+            if let view = geometry.selfView {
+                // Beside the self-view, on the side toward the screen's middle, level with its far edge.
+                let right = view.midX > geometry.content.midX, bottom = view.midY > geometry.content.midY
+                boxX = right ? view.minX - geometry.margin - boxWidth.rounded() : view.maxX + geometry.margin
+                boxY = bottom ? view.maxY - boxHeight.rounded() : view.minY
+            } else {
+                // Bottom left of the text area, or top left when the prompt panel sits in the lower half.
+                boxX = geometry.content.x + margin
+                let panelLow = strip != nil && geometry.panel.midY > geometry.content.midY
+                boxY = panelLow ? geometry.content.minY + margin : geometry.content.maxY - margin - boxHeight
+            }
             items.append(fill(FrameRect(x: boxX, y: boxY, width: boxWidth.rounded(), height: boxHeight.rounded()),
                               SubjectPalette.backdrop))
             var x = boxX + gap
@@ -329,8 +399,9 @@ public final class SubjectScene: Sendable {
         }
 
         if let card = shotCard, vm.recordingElapsedSeconds(at: time) == nil {
-            // Standby and the countdown: what the shot asks of the subject, at the top of the text area.
-            let c = geometry.content
+            // Standby and the countdown: what the shot asks of the subject, at the top of the text area
+            // (clear of the self-view's band).
+            let c = geometry.textArea
             items.append(sprite(card, readerX: (c.midX - Double(card.width) / 2).rounded(), readerY: (c.minY + fontSize * 0.4).rounded()))
         }
 
@@ -340,8 +411,26 @@ public final class SubjectScene: Sendable {
             items.append(sprite(hint, readerX: place.x, readerY: place.y))
         }
 
+        if let i = activePose(at: time), i < poseSprites.count, let sprite = poseSprites[i] {
+            let w = Double(sprite.width), h = Double(sprite.height)
+            let x: Double, y: Double
+            if let view = geometry.selfView {
+                // Beside the self-view like the recording light, level with its edge toward the text.
+                let right = view.midX > geometry.content.midX, bottom = view.midY > geometry.content.midY
+                x = right ? view.minX - geometry.margin - w : view.maxX + geometry.margin
+                y = bottom ? view.minY : view.maxY - h
+            } else {
+                // The corner across from the recording light.
+                let c = geometry.content, margin = (fontSize * 0.4).rounded()
+                let panelLow = strip != nil && geometry.panel.midY > c.midY
+                x = c.maxX - margin - w
+                y = panelLow ? c.minY + margin : c.maxY - margin - h
+            }
+            items.append(self.sprite(sprite, readerX: x.rounded(), readerY: y.rounded()))
+        }
+
         if let n = vm.countdownValue(at: time), let number = countdownNumbers[n] {
-            let c = geometry.content
+            let c = geometry.textArea
             items.append(sprite(number, readerX: (c.midX - Double(number.width) / 2).rounded(),
                                 readerY: (c.midY - Double(number.height) / 2).rounded()))
         }

@@ -64,6 +64,43 @@ final class LiveSubjectTests: XCTestCase {
         XCTAssertFalse(status.paused, "scrolling started with the take")
     }
 
+    /// With a self-view, the headless subject frames show the camera picture shrunk into the corner far
+    /// from the lens (the colour bars' several levels), and black elsewhere below the text.
+    func testSubjectFramesShowTheSelfViewInItsCorner() async throws {
+        var setup = SubjectSetup()
+        setup.accessory = .teleprompter
+        setup.scriptPath = root.appendingPathComponent("Assets/scripts/talk.md").path
+        setup.picture = PictureShape(width: 640, height: 360)
+        setup.selfView = .small
+        let plan = try GraphPlan(library: PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path),
+                                 camera: .testSource, requested: VideoFormat.parse("640x360@30"), aspect: nil,
+                                 encoder: .x264, container: .mkv)
+        let presenter = try SubjectPresenter(setup, width: plan.subjectSize.width, height: plan.subjectSize.height)
+        await presenter.settle()
+        let tap = FrameTap(presenter.drawer)
+        let session = CaptureSession(plan: plan, subjectDrawer: tap)
+        try await session.start()
+        let drawnBefore = tap.frames
+        try await session.waitUntil { counts, _ in counts.subjectView.frames >= 10 && tap.frames >= drawnBefore + 5 }
+        let luma = tap.lastLuma
+        await session.stop()
+
+        var profile = DisplayProfile.plain
+        profile.lens = .top
+        let view = try XCTUnwrap(SubjectGeometry(profile: profile, width: 640, height: 360, lineHeight: 21.6, maximumPanelWidth: 540,
+                                                 selfView: PictureShape(width: 640, height: 360).selfViewSize(.small, monitorWidth: 640, monitorHeight: 360)).selfView)
+        XCTAssertGreaterThan(view.midX, 320, "the self-view is on the right, \(view)")
+        XCTAssertGreaterThan(view.midY, 180, "the self-view is at the bottom, far from a top lens, \(view)")
+        var inside: [UInt8] = []
+        for row in Int(view.minY) + 8..<Int(view.maxY) - 8 { inside += luma[(row * 640 + Int(view.minX) + 8)..<(row * 640 + Int(view.maxX) - 8)] }
+        let levels = Set(inside.map { $0 / 16 })
+        XCTAssertGreaterThanOrEqual(levels.count, 4, "the camera's bars show in the self-view: luma levels \(levels.sorted())")
+        // Left of it, on the same rows, black (the recording light is off: no take).
+        var left: [UInt8] = []
+        for row in Int(view.minY)..<Int(view.maxY) { left += luma[(row * 640 + 20)..<(row * 640 + 300)] }
+        XCTAssertTrue(left.allSatisfy { $0 == 16 }, "the camera picture leaks outside the self-view: \(Set(left).sorted())")
+    }
+
     /// The `preview` kind shows the camera picture to the subject mirrored, like a mirror; the operator
     /// preview and the recording stay the right way round.
     func testPreviewKindMirrorsThePictureForTheSubjectOnly() async throws {

@@ -1,9 +1,11 @@
+import DuoCore
 import Foundation
 import XCTest
 
 /// The design card's command, as a new user types it after `Scripts/install.sh`: `duo-capture
 /// --accessory teleprompter`, found on PATH, from another folder, in a fresh account (HOME set, no XDG
-/// variables, no camera): the welcome script is on the subject monitor, read back with OCR.
+/// variables, no camera): the welcome script is on the subject monitor, read back with OCR, and the
+/// subject's self-view with its safe frame in the corner far from the (top) lens.
 final class InstalledDesktopTests: XCTestCase {
     func testTheTypedCommandShowsTheWelcomeScriptOnTheSubjectMonitor() throws {
         let desktop = try VirtualDesktop(test: self)
@@ -35,6 +37,19 @@ final class InstalledDesktopTests: XCTestCase {
             return text.contains("Welcome") && text.contains("welcome script")
         }
         XCTAssertFalse(text.contains("operator only"), "the welcome script's note never reaches the subject: \(text)")
+        // The self-view: the stand-in camera's picture (a ball on black) flows to the subject window, and
+        // the safe frame's lines are drawn on it in the corner far from the lens.
+        try app.wait("subject frames for the self-view") { $0["event"] as? String == "status" && ($0["subjectFrames"] as? Int ?? 0) > 10 }
+        let view = SelfViewDesktopTests.expectedSelfView(.top, width: 1280, height: 720)
+        let safe = SafeFrame(aspect: AspectRatio(16, 9), frameWidth: Int(view.width), frameHeight: Int(view.height))
+        var seen = ""
+        do {
+            try waitFor("the self-view's safe frame", timeout: 20, interval: 0.3) {
+                let check = SelfViewDesktopTests.selfViewCheck(try desktop.screenshot(), view: view, safe: safe, monitor: (1280, 720))
+                seen = check.description
+                return check.composition > 0.9 && check.actionSafe > 0.8 && check.graphicsSafe > 0.8 && check.nearPicture < 0.02
+            }
+        } catch { XCTFail("\(error): \(seen)") }
         // The operator monitor is the other one: no teleprompter text there.
         let operatorShot = desktop.directory.appendingPathComponent("operator.png").path
         _ = try desktop.run("import", ["-window", "root", "-crop", "1280x720+0+0", "+repage", operatorShot])

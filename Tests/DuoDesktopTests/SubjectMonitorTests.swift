@@ -1,3 +1,4 @@
+import DuoCore
 import Foundation
 import XCTest
 
@@ -15,20 +16,37 @@ final class SubjectMonitorTests: XCTestCase {
         try assertNativeTeleprompter(width: 3840, height: 2160)
     }
 
-    private func assertNativeTeleprompter(width: Int, height: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// With a lens in a corner and a large self-view, the monitor still equals `render-subject` with the
+    /// same options everywhere but inside the self-view (the camera live, a test pattern offline).
+    func testLensAndLargeSelfViewAt1080pEqualRenderSubject() throws {
+        try assertNativeTeleprompter(width: 1920, height: 1080, options: ["--lens", "top-left", "--self-view", "large"],
+                                     selfView: (.topLeft, .large), checkSharpness: false)
+    }
+
+    /// A beam-splitter prompter: the text mirrored for the glass, live as offline.
+    func testBehindTheGlassAt1080pEqualsRenderSubject() throws {
+        try assertNativeTeleprompter(width: 1920, height: 1080, options: ["--lens", "behind"], selfView: (.behind, .small),
+                                     checkSharpness: false)
+    }
+
+    private func assertNativeTeleprompter(width: Int, height: Int, options: [String] = [],
+                                          selfView: (LensPosition, SelfViewSize) = (.top, .small), checkSharpness: Bool = true,
+                                          file: StaticString = #filePath, line: UInt = #line) throws {
         let desktop = try VirtualDesktop(subjectSize: "\(width)x\(height)", test: self)
         let events = desktop.directory.appendingPathComponent("events.jsonl")
         let process = try desktop.launch(DesktopEndToEndTests.binary.path,
                                          ["--source", "videotestsrc", "--format", "1280x720@30", "--script", script,
-                                          "--events", events.path], log: "duo-capture.log")
+                                          "--events", events.path] + options, log: "duo-capture.log")
         let app = DesktopEndToEndTests.App(process: process, events: events)
         let shown = try app.wait("the subject view to be shown") { $0["event"] as? String == "availability" && $0["shown"] as? Bool == true }
         XCTAssertEqual(shown.event["subjectMonitor"] as? String, "DUMMY1", file: file, line: line)
 
-        // The same state offline: the script at its start, no take, no safe frame (no --aspect), 1:1 pixels.
+        // The same state offline: the script at its start, no take, the same options, 1:1 pixels. Only the
+        // self-view's inside differs (the live camera there, a test pattern offline).
         let png = desktop.directory.appendingPathComponent("expected.png").path
         let render = try desktop.run(DesktopEndToEndTests.binary.path, ["render-subject", "--script", script, "--at", "0",
-                                                                          "--aspect", "none", "--size", "\(width)x\(height)", "--out", png])
+                                                                          "--size", "\(width)x\(height)", "--out", png] + options)
+        let hole = SelfViewDesktopTests.expectedSelfView(selfView.0, size: selfView.1, width: width, height: height)
         XCTAssertEqual(render.status, 0, render.stderr, file: file, line: line)
         let converted = try desktop.run("convert", [png, "-depth", "8", "ppm:-"], binary: true)
         let expected = try Screenshot(ppm: converted.data)
@@ -42,7 +60,7 @@ final class SubjectMonitorTests: XCTestCase {
                 try waitFor("the subject monitor to show the render-subject frame", timeout: 30, interval: 0.3) {
                     let shot = try desktop.screenshot()
                     guard shot.width == 1280 + width, shot.height >= height else { return false }
-                    let c = Comparison(shot, offsetX: 1280, expected)
+                    let c = Comparison(shot, offsetX: 1280, expected, excluding: hole)
                     last = c
                     if c.matches { match = shot }
                     return c.matches
@@ -54,6 +72,7 @@ final class SubjectMonitorTests: XCTestCase {
             return
         }
 
+        if checkSharpness {
         // Sharp: the text's dark-to-light edges are about one pixel wide on the monitor, as in the render,
         // while the same frame drawn small and scaled up by the display (as before) has edges several wide.
         let live = EdgeWidth.measure(monitor, x: 1280, width: width, height: height)
@@ -69,6 +88,7 @@ final class SubjectMonitorTests: XCTestCase {
         XCTAssertGreaterThan(live.edges, 200, "the measure found text edges on the monitor", file: file, line: line)
         XCTAssertLessThan(live.mean, 1.6, "text edges on the \(width)x\(height) monitor are sharp (mean transition \(live.mean) px)", file: file, line: line)
         XCTAssertGreaterThan(blurred.mean, live.mean + 1, "the measure tells a scaled-up frame (\(blurred.mean) px) from native text", file: file, line: line)
+        }
 
         kill(process.processIdentifier, SIGTERM)
         try app.wait("the run to stop") { $0["event"] as? String == "stopped" }
@@ -126,10 +146,12 @@ struct Comparison: CustomStringConvertible {
     /// pixels (antialiased edges of translucent fills may round differently in the X server).
     var matches: Bool { total > 0 && Double(differing) / Double(total) < 0.0005 }
 
-    init(_ shot: Screenshot, offsetX: Int, _ expected: Screenshot) {
+    /// `excluding`: a rectangle of the expected frame left out (the self-view's live picture).
+    init(_ shot: Screenshot, offsetX: Int, _ expected: Screenshot, excluding hole: FrameRect? = nil) {
         guard shot.width >= offsetX + expected.width, shot.height >= expected.height else { return }
         for y in 0..<expected.height {
             for x in 0..<expected.width {
+                if let hole, Double(x) >= hole.minX, Double(x) < hole.maxX, Double(y) >= hole.minY, Double(y) < hole.maxY { continue }
                 let a = shot.pixel(offsetX + x, y), b = expected.pixel(x, y)
                 let d = max(abs(a.r - b.r), abs(a.g - b.g), abs(a.b - b.b))
                 maximum = max(maximum, d)

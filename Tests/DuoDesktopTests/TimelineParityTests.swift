@@ -13,6 +13,7 @@ final class TimelineParityTests: XCTestCase {
         {"at": 1.0, "cmd": "stop"}
         {"at": 1.5, "cmd": "record"}
         {"at": 3.0, "cmd": "mirror"}
+        {"at": 3.2, "cmd": "self-view", "size": "large"}
         {"at": 3.5, "cmd": "pause"}
         {"at": 4.0, "cmd": "jump", "to": "next"}
         {"at": 4.5, "cmd": "swap"}
@@ -41,6 +42,7 @@ final class TimelineParityTests: XCTestCase {
             "take-ended": ["take", "kept", "empty", "error"], "swap": ["from", "to", "format"],
             "camera-lost": ["camera", "label"], "camera-restored": ["camera", "label"],
             "status": ["trigger", "paused", "mirror", "recording"], "error": ["message"], "stopped": ["reason", "exitCode"],
+            "self-view": ["size"],
         ]
         let name = e["event"] as? String ?? "?"
         let fields = (keep[name] ?? []).map { "\($0)=\(e[$0].map { "\($0)" } ?? "nil")" }

@@ -49,6 +49,9 @@ final class PrivacyTests: XCTestCase {
         scroll.start(at: 3_000_000_000)
         let webcam = try DisplayProfile.load(path: Checkout.path("Assets/displays/webcam-top-centre.json"))
         let chinese = try script("chinese.txt", notesReplacedBy: nil)
+        let poses = try script("poses.md", notesReplacedBy: nil)
+        var poseScroll = ScrollModel(length: Double(poses.subject.wordCount), speed: .wordsPerMinute(160))
+        poseScroll.start(at: 0)
         var lines = ScrollModel(length: 9, speed: .linesPerMinute(12))
         lines.start(at: 0)
         return [
@@ -67,6 +70,12 @@ final class PrivacyTests: XCTestCase {
                 accessory: .preview, script: talk, countdownStartedAt: 0, recordingStartedAt: 3_000_000_000,
                 aspect: AspectRatio(4, 3), preview: .testPattern(width: 64, height: 36), lastError: "disk almost full"),
                     scriptName: "talk.md", profile: webcam, times: [1, 5]),
+            Session(name: "self-view with pose cues", state: {
+                var s = PrompterSessionState(script: poses, scroll: poseScroll, recordingStartedAt: 0, aspect: AspectRatio(9, 16))
+                s.selfView = .small
+                s.picture = PictureShape(width: 1280, height: 720)
+                return s
+            }(), scriptName: "poses.md", profile: .plain, times: [1, 6, 12]),
             Session(name: "countdown only", state: PrompterSessionState(
                 accessory: .countdown, script: talk, countdown: try Countdown(seconds: 5), countdownStartedAt: 0),
                     scriptName: "talk.md", profile: .plain, times: [0, 2.5, 4.9]),
@@ -139,5 +148,29 @@ final class PrivacyTests: XCTestCase {
         let shownA = try frame("Read this.\nBefore \(x) after.\n\nLast line.")
         let shownB = try frame("Read this.\nBefore \(other) after.\n\nLast line.")
         XCTAssertFalse(shownA.bytes == shownB.bytes, "the control: visible text does change the frame")
+    }
+
+    /// A pose cue shows its instruction and nothing else: a note written inside or beside it never reaches
+    /// the cue or the frame, and the cue is really drawn (the control: another instruction changes the frame).
+    func testPoseCuesCarryNoNotesAndAreDrawn() throws {
+        let x = PrivacyTests.sentinel, other = "OTHERTEXT-PRIVATE-0000"
+        func frame(_ text: String) throws -> (bytes: [UInt8], model: String) {
+            let parsed = try ScriptParser.parse(bytes: Array(text.utf8), format: .markdown, name: "pose.md")
+            var state = PrompterSessionState(script: parsed, recordingStartedAt: 0)
+            state.selfView = .small
+            state.picture = PictureShape(width: 1280, height: 720)
+            let vm = SubjectViewModel.whitelisted(from: state)
+            return (SubjectRenderer.render(vm, at: 0, width: 640, height: 360).packedBytes(), String(describing: vm))
+        }
+        let script = { (secret: String, pose: String) in
+            "[POSE: \(pose) [[note: \(secret) /home/\(secret)/take.mkv]]]\nRead this line to the lens. [[note: \(secret)]]\n\nLast line."
+        }
+        let a = try frame(script(x, "look at the lens"))
+        let b = try frame(script(other, "look at the lens"))
+        XCTAssertFalse(a.model.contains(x), "the sentinel reached the view model")
+        XCTAssertTrue(a.model.contains("look at the lens"), "the cue is in the view model")
+        XCTAssertTrue(a.bytes == b.bytes, "a note in a pose cue changed the subject's frame")
+        let c = try frame(script(x, "turn left"))
+        XCTAssertFalse(a.bytes == c.bytes, "the control: another pose instruction changes the frame")
     }
 }

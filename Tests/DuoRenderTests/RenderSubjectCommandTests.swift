@@ -57,4 +57,19 @@ final class RenderSubjectCommandTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: out))
         XCTAssertTrue(try RenderSubjectCommand.run(arguments: ["--help"]).hasPrefix("usage: duo-capture render-subject"))
     }
+
+    /// `--lines N` sizes the text as a live run does (it was read and then ignored), and the lens and
+    /// self-view options reach the frame.
+    func testLinesLensAndSelfViewReachTheFrame() throws {
+        let talk = Checkout.path("Assets/scripts/talk.md")
+        let base = ["--script", talk, "--at", "6", "--size", "480x270"]
+        let plain = try renderSubject(base).packedBytes()
+        let four = try renderSubject(base + ["--lines", "4"]).packedBytes()
+        XCTAssertFalse(four == plain, "--lines 4 changes the text size")
+        XCTAssertFalse(four == (try renderSubject(base + ["--lines", "9"]).packedBytes()), "--lines 4 and 9 differ")
+        for option in [["--lens", "bottom"], ["--lens", "top-left"], ["--self-view", "large"], ["--self-view", "off"]] {
+            XCTAssertFalse(plain == (try renderSubject(base + option).packedBytes()), "\(option) changes the frame")
+        }
+        XCTAssertTrue(plain == (try renderSubject(base + ["--lens", "top", "--self-view", "small"]).packedBytes()), "the defaults")
+    }
 }

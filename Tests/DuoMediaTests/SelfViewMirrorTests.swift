@@ -1,0 +1,36 @@
+import DuoCore
+import DuoMedia
+import XCTest
+
+/// The subject's picture (the self-view, the preview kind) behind beam-splitter glass: the whole view is
+/// mirrored for the glass, so the picture flips with it, on top of the selfie mirror that follows the
+/// camera on the air. (smpte's top-left is white; mirrored, it is the blue bar.)
+final class SelfViewMirrorTests: XCTestCase {
+    func testThePictureFlipsWithTheViewsGlassMirrorAndTheCameraOnTheAir() async throws {
+        func profile(_ id: String) -> CameraProfile {
+            CameraProfile(id: id, name: id, testPattern: "smpte", modes: [.init(pixelFormat: "I420", format: VideoFormat.parse("320x240@30")!)])
+        }
+        var plan = try GraphPlan(library: library(), camera: .simulated(profile("a")), secondCamera: .simulated(profile("b")),
+                                 requested: nil, aspect: nil, encoder: .x264, container: .mkv)
+        plan.faces = [.theOperator, .theSubject]
+        let session = CaptureSession(plan: plan, sampleLuma: true)
+        try await session.start()
+        func subjectMirrored() async throws -> Bool {
+            // Frames drawn after the change: a few more through the subject branch.
+            let seen = await session.counts.subjectView.frames
+            try await session.waitUntil { counts, _ in counts.subjectView.frames >= seen + 5 }
+            return (await session.counts.subjectView.lumaSample ?? 255) < 100
+        }
+        let glass = MirrorFlags(horizontal: true, vertical: false)
+        var seen: [Bool] = []
+        seen.append(try await subjectMirrored())              // A (facing the operator): not mirrored
+        await session.setSubjectViewMirror(glass)
+        seen.append(try await subjectMirrored())              // A behind glass: flipped for the glass
+        _ = try await session.selectCamera(1)
+        seen.append(try await subjectMirrored())              // B (facing the subject) behind glass: selfie and glass cancel
+        await session.setSubjectViewMirror(.none)
+        seen.append(try await subjectMirrored())              // B without glass: the selfie mirror
+        await session.stop()
+        XCTAssertEqual(seen, [false, true, false, true])
+    }
+}
