@@ -430,7 +430,13 @@ public final class SubjectScene: Sendable {
         }
 
         if let n = vm.countdownValue(at: time), let number = countdownNumbers[n] {
-            let c = geometry.textArea
+            // Centred in the text area, or in what a shot's card leaves below it: the number never covers
+            // what the shot asks of the subject.
+            var c = geometry.textArea
+            if let card = shotCard {
+                let cardBottom = c.minY + fontSize * 0.4 + Double(card.height)
+                c = FrameRect(x: c.x, y: cardBottom, width: c.width, height: max(Double(number.height), c.maxY - cardBottom))
+            }
             items.append(sprite(number, readerX: (c.midX - Double(number.width) / 2).rounded(),
                                 readerY: (c.midY - Double(number.height) / 2).rounded()))
         }
