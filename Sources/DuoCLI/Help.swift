@@ -57,13 +57,26 @@ enum Help {
       --camera A --camera B                two cameras, like the Duo's inner and outer front cameras:
                                            one virtual camera at their best common format (decoded size
                                            and rate), swapped mid-take without a gap or a format change
-                                           (control: swap; fold picks B, unfold picks A)
+                                           (control: swap; fold picks the camera facing the subject,
+                                           unfold the one facing the operator, by --faces, never by
+                                           their order here; {"cmd":"faces","camera":"B","faces":…}
+                                           turns a camera round live and the mirroring follows)
       --camera-mode virtual|individual     virtual (default): both cameras at their common format;
                                            individual: each at its own best format, and a swap during a
                                            take follows --swap-policy
-      --swap-policy segment|lock|stop      individual mode, formats differ, a take running: start a new
-                                           file at the new format (default), refuse the swap, or end the
-                                           take; the recording never changes format inside a file
+      --swap-policy lock|stop|segment      individual mode, formats differ, a take running (same format:
+                                           always a seamless swap), in the documents' order: lock
+                                           (default) keeps the current camera, the swap refused with its
+                                           reason, and X or {"cmd":"swap","restart":true} stops, then
+                                           switches (the take ends, a new one after the countdown); stop
+                                           ends the take and swaps; segment records on at the new format
+                                           in a new segment, the segments joined into one take at the
+                                           first one's format when it ends (--keep-segments keeps them)
+      --require WxH@FPS|depth              a hard requirement (repeatable): at least this size and rate,
+                                           or a depth stream; when no camera (virtual mode: their common
+                                           format) meets it, refuse to start (exit 65) naming the best
+                                           there is; individual mode: a camera that misses it is an
+                                           unmet wish, shown at start, on the HUD and in the sidecar
       --format WxH@FPS                     an upper bound: the best camera format within it (width,
                                            height and rate each); without it, no bound (videotestsrc
                                            runs at exactly this, default 1280x720@30)
@@ -99,7 +112,9 @@ enum Help {
                                            mirror, {"cmd":"accessory","on":true},
                                            {"cmd":"fullscreen","on":false}, {"cmd":"speed","step":1} or
                                            {"preset":1-5}, {"cmd":"jump","to":"next|previous|start"}, swap,
-                                           fold, unfold, {"cmd":"script","path":…}, {"cmd":"font","step":1},
+                                           fold, unfold, {"cmd":"swap","restart":true},
+                                           {"cmd":"faces","camera":"A|B","faces":"operator|subject"},
+                                           {"cmd":"script","path":…}, {"cmd":"font","step":1},
                                            {"cmd":"follow","mode":"voice|time"}; quit goes ahead of
                                            commands still queued. (duo-capture-testhub, built with the
                                            tests, adds the test hub's faults: unplug and replug of a

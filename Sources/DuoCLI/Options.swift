@@ -23,10 +23,12 @@ public struct Options: Sendable {
     public var cameraMode: CameraMode = .virtual
     public enum CameraMode: String, Sendable { case virtual, individual }
     /// `--swap-policy`: what a swap does to a take in individual mode when the formats differ.
-    public var swapPolicy: SwapPolicy = .segment
+    public var swapPolicy: SwapPolicy = .lock
     /// `--camera-loss wait|exit`: what a lost camera with no other to take over does to the run.
     public var cameraLoss: CameraLossPolicy = .wait
     public var format: VideoFormat?
+    /// `--require WxH@FPS|depth` (repeatable): hard requirements; nothing meeting them refuses the start.
+    public var requirements: [CameraRequirement] = []
     /// `--faces operator|subject` after a `--camera`: whose face that camera sees (A, B).
     public var cameraFaces: [FacingViewer?] = []
     /// `--rotate 0|90|180|270` after a `--camera`: degrees clockwise to turn that camera upright (A, B).
@@ -154,6 +156,7 @@ public struct Options: Sendable {
                     throw .usage("--camera \(v): expected v4l2:/dev/videoN, id:IDENTITY (see duo-capture cameras), profile:FILE, inner or outer")
                 }
             case "--format": o.format = try formatOption(try value(name))
+            case "--require": o.requirements.append(try CameraRequirement.parse(try value(name)))
             case "--min-fps": o.minimumRate = try reader.number(name, 1...240)
             case "--faces":
                 let viewer = try FacingViewer.parse(try value(name), option: name)

@@ -98,7 +98,7 @@ actor RunDirector {
         /// Prepared (checked, created) at start-up when `--record` was given, else on the first take.
         var recordDirectory: String?
         var recordDirectoryOption: String?
-        var swapPolicy = SwapPolicy.segment
+        var swapPolicy = SwapPolicy.lock
         var cameraLoss = CameraLossPolicy.wait
         var timeline: Timeline?
         /// The script file, watched while the run goes on: saved, it is reloaded in place.
@@ -178,6 +178,8 @@ actor RunDirector {
     var accessoryEnabled: Bool
     var cameraLabel: String
     var cameraFormat: String
+    /// Whose face each camera sees, once a `faces` command changed it (RunDirector+Posture).
+    var liveFaces: [FacingViewer]?
     var audioPeak: Double?
     var timers: [Task<Void, Never>] = []
     var early: [RunInput] = []
@@ -318,8 +320,9 @@ actor RunDirector {
         startedDate = Date()
         startedAt = clock.now()
         health.started(at: startedAt)
-        log("duo-capture: capturing \(plan.camera.label) at \(plan.format) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat))")
+        log("duo-capture: capturing \(plan.camera.label) at \(plan.format)\(plan.requirementNote) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat))")
         events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
+        if !plan.requirements.isEmpty { events.emit("requirements", ["required": plan.requirements.map(\.description), "unmet": plan.unmetWishes]) }
         takes.runStarted(at: startedAt, recording: settings.record)
         if settings.record {
             // --record: the take starts when the countdown ends; --duration then counts from its start.

@@ -27,6 +27,7 @@ public enum DesktopKeys {
         case GDK_KEY_s, GDK_KEY_S: .swap
         case GDK_KEY_f, GDK_KEY_F: .fold
         case GDK_KEY_u, GDK_KEY_U: .unfold
+        case GDK_KEY_x, GDK_KEY_X: .restartSwap(nil)
         case GDK_KEY_v, GDK_KEY_V: .follow(voice: nil)
         case GDK_KEY_q, GDK_KEY_Q: .quit
         default: nil
@@ -46,7 +47,8 @@ public enum DesktopKeys {
         ("M", "mirror the subject view"),
         ("+ / -", "teleprompter text larger / smaller (remembered with the script)"),
         ("O", "open another script (file chooser); a saved script reloads by itself"),
-        ("S / F / U", "two cameras: swap, fold (camera B), unfold (camera A)"),
+        ("S / F / U", "two cameras: swap, fold (the camera facing the subject), unfold (the one facing the operator)"),
+        ("X", "two cameras: stop, then switch (the take ends, the camera changes, a new take after the countdown)"),
         ("Q", "quit (a running take is finalised first)"),
     ]
 }

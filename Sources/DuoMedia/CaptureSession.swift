@@ -265,6 +265,8 @@ public actor CaptureSession {
     private var audioSourceName: String?
     /// Cameras whose source is stopped (unplugged, or lost to an error).
     var unpluggedCameras: Set<Int> = []
+    /// Whose face each camera sees now (`setFaces`: a camera turned round); nil: the plan's.
+    var liveFaces: [FacingViewer]?
 
     var recogniserFailed = false
     // Side branches (CaptureSession+Branches.swift).
