@@ -57,6 +57,8 @@ public enum DuoCaptureMain {
                 print(try InspectCommand.run(options.passthrough))
             case .remux:
                 print(try RemuxCommand.run(options.passthrough))
+            case .join:
+                print(try JoinCommand.run(options.passthrough))
             case .checkScript:
                 print(try CheckScriptCommand.run(options.passthrough))
             case .cameras:

@@ -99,6 +99,7 @@ actor RunDirector {
         var recordDirectory: String?
         var recordDirectoryOption: String?
         var swapPolicy = SwapPolicy.lock
+        var keepSegments = false
         var cameraLoss = CameraLossPolicy.wait
         var timeline: Timeline?
         /// The script file, watched while the run goes on: saved, it is reloaded in place.
@@ -122,6 +123,7 @@ actor RunDirector {
             self.recordDirectory = recordDirectory
             recordDirectoryOption = options.recordDirectory
             swapPolicy = options.swapPolicy
+            keepSegments = options.keepSegments
             cameraLoss = options.cameraLoss
             timeline = options.timeline
             scriptPath = options.subject.scriptPath
@@ -180,6 +182,8 @@ actor RunDirector {
     var cameraFormat: String
     /// Whose face each camera sees, once a `faces` command changed it (RunDirector+Posture).
     var liveFaces: [FacingViewer]?
+    /// Segmented takes being joined in the background (RunDirector+Join); the run's end waits for them.
+    var joinJobs: [Task<Void, Never>] = []
     var audioPeak: Double?
     var timers: [Task<Void, Never>] = []
     var early: [RunInput] = []
@@ -441,6 +445,7 @@ actor RunDirector {
         }
         let counts = await capture.counts
         await capture.stopCapture()
+        await finishJoins()
         // A run that never got its graph playing has no summary: its error says it all.
         let summary = isStarted
             ? RunSummary(plan: plan, counts: counts, takes: ended, started: startedDate, endReason: reason.text) : nil

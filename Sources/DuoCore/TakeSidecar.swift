@@ -82,6 +82,22 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     public var takeId: String?
     public var segment: Int?
     public var segments: [String]?
+    /// A take recorded in segments, joined into one file: this sidecar's file is the join (see `Join`).
+    public var join: Join?
+    public struct Join: Codable, Sendable, Equatable {
+        /// The segment files joined, in order.
+        public var segments: [String]
+        /// The first segment's format, which every segment was scaled into (with borders).
+        public var format: String
+        public var frames: Int64
+        public var durationSeconds: Double
+        /// Whether the segments were kept (`--keep-segments`) after the joined file decoded completely.
+        public var segmentsKept: Bool
+        public init(segments: [String], format: String, frames: Int64, durationSeconds: Double, segmentsKept: Bool) {
+            self.segments = segments; self.format = format; self.frames = frames
+            self.durationSeconds = durationSeconds; self.segmentsKept = segmentsKept
+        }
+    }
     /// `--require`: the hard requirements the run started with, and what a camera did not meet.
     public var requirements: [String]?
     public var unmetWishes: [String]?

@@ -50,6 +50,7 @@ final class CameraClassRunTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let start = try XCTUnwrap(run.stderr.split(separator: "\n").first { $0.contains("capturing") })
         XCTAssertTrue(start.contains("640x360@30 (required depth; unmet: camera B (Small (simulated, small)): no depth)"), String(start))
+        try assertEventsDocumented(events)
         let requirements = try XCTUnwrap(try self.events(events).first { $0["event"] as? String == "requirements" })
         XCTAssertEqual(requirements["required"] as? [String], ["depth"])
         let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
@@ -68,6 +69,7 @@ final class CameraClassRunTests: XCTestCase {
                                 "--format", "640x360@30", "--record-dir", dir, "--timeline", timeline, "--events", eventsPath,
                                 "--json", "--quiet"] + extra)
         XCTAssertEqual(r.status, 0, r.stderr)
+        try assertEventsDocumented(eventsPath)
         return (try JSONDecoder().decode(RunReport.self, from: Data(r.stdout.utf8)), try events(eventsPath))
     }
 
@@ -125,6 +127,7 @@ final class PostureByDirectionRunTests: XCTestCase {
         let events = "\(dir)/events.jsonl"
         let r = try duoCapture(["--headless"] + cameras + ["--format", "640x360@30", "--timeline", path, "--events", events, "--quiet"])
         XCTAssertEqual(r.status, 0, r.stderr)
+        try assertEventsDocumented(events)
         return try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").compactMap {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
