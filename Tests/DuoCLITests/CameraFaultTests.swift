@@ -83,7 +83,7 @@ final class CameraFaultTests: XCTestCase {
             """.utf8).write(to: URL(fileURLWithPath: timeline))
         let events = "\(dir)/events.jsonl"
         let run = try duoCapture(["--headless", "--camera", "profile:\(a)", "--camera", "profile:\(b)", "--camera-mode", "individual",
-                                  "--swap-policy", "segment",
+                                  "--swap-policy", "segment", "--keep-segments",
                                   "--timeline", timeline, "--record-dir", dir, "--countdown", "0", "--events", events, "--json", "--quiet"])
         XCTAssertEqual(run.status, 0, run.stderr)
         // The second unplug is of A while B is on the air: B's segment goes on.
