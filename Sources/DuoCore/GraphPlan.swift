@@ -292,7 +292,9 @@ public struct GraphPlan: Sendable {
                 let chosen = try FormatSelection.choose(for: camera.label, offered: meeting(modes.map(\.format)), upTo: requested, minimumRate: minimumRate)
                 cameraMode = Self.preferredMode(modes.filter { $0.format == chosen })
             } else {
-                let f = requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))
+                // Any format goes (the test source): --format, else what --require asks for, else 720p30.
+                let floor = requirements.compactMap { if case .format(let f) = $0 { f } else { nil } }.last
+                let f = requested ?? floor ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))
                 cameraMode = .init(pixelFormat: "I420", format: f)
             }
             let raw = cameraMode.format

@@ -51,6 +51,10 @@ final class CameraRequirementTests: XCTestCase {
                                      requirements: [.format(VideoFormat.parse("1280x720@60")!)])
         XCTAssertEqual(required.format.description, "1280x720@120")
         XCTAssertEqual(required.requirementNote, " (required 1280x720@60)")
+        // The test source takes any format: without --format, the one required.
+        let test = try GraphPlan(library: library, camera: .testSource, requested: nil, aspect: nil, encoder: .x264, container: .mkv,
+                                 requirements: [.format(VideoFormat.parse("640x480@60")!)])
+        XCTAssertEqual(test.format.description, "640x480@60")
     }
 
     func testParsing() throws {
