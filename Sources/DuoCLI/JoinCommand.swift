@@ -32,7 +32,7 @@ enum JoinCommand {
         let library = try PipelineLibrary.locate(override: pipelinesDirectory)
         let terminal = isatty(STDERR_FILENO) != 0
         var shown = -1
-        let decoded = try SegmentJoiner.run(join, library: library) { fraction in
+        let decoded = try SegmentJoiner.run(join, library: library, known: facts) { fraction in
             let percent = Int(fraction * 100)
             guard percent != shown else { return }
             shown = percent

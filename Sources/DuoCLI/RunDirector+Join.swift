@@ -33,12 +33,10 @@ extension RunDirector {
             BackgroundPriority.lowerThisThread()
             let result: Result<DecodedMedia, DuoError>
             do throws(DuoError) {
-                let facts = try SegmentJoiner.facts(paths[0])
-                var everyOneHasSound = audio
-                for path in paths where everyOneHasSound { everyOneHasSound = try SegmentJoiner.facts(path).audio }
-                let join = SegmentJoin(segments: paths, format: facts.format, encoder: encoder, container: container,
-                                       audio: everyOneHasSound, keepSegments: keep, output: output)
-                result = .success(try SegmentJoiner.run(join, library: library) { sink.yield(.progress($0)) })
+                let facts = try paths.map { path throws(DuoError) in try SegmentJoiner.facts(path) }
+                let join = SegmentJoin(segments: paths, format: facts[0].format, encoder: encoder, container: container,
+                                       audio: audio && facts.allSatisfy(\.audio), keepSegments: keep, output: output)
+                result = .success(try SegmentJoiner.run(join, library: library, known: facts) { sink.yield(.progress($0)) })
             } catch {
                 result = .failure(error)
             }

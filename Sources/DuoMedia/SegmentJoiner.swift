@@ -57,11 +57,16 @@ public enum SegmentJoiner {
     /// Joins, reporting progress (0…1) now and then; returns what decoding the joined file found. On any
     /// failure the segments are untouched and the partial file removed. A kill leaves the segments and
     /// the journal (the next start offers the join again).
-    public static func run(_ join: SegmentJoin, library: PipelineLibrary, timeoutSeconds: Double = 3600,
+    /// `known`: the segments' facts when the caller has read them already (each read opens the file).
+    public static func run(_ join: SegmentJoin, library: PipelineLibrary, known: [MediaFacts]? = nil, timeoutSeconds: Double = 3600,
                            progress: (Double) -> Void = { _ in }) throws(DuoError) -> DecodedMedia {
         GStreamer.initialize()
         var total: Int64 = 0
-        for segment in join.segments { total += max(0, try facts(segment).duration) }
+        if let known, known.count == join.segments.count {
+            total = known.reduce(0) { $0 + max(0, $1.duration) }
+        } else {
+            for segment in join.segments { total += max(0, try facts(segment).duration) }
+        }
         let description = try join.description(library: library)
         for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
             throw ElementPackages.missingElementError(element, neededFor: "joining a take's segments")
