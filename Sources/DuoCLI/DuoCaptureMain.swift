@@ -57,6 +57,8 @@ public enum DuoCaptureMain {
                 print(try InspectCommand.run(options.passthrough))
             case .remux:
                 print(try RemuxCommand.run(options.passthrough))
+            case .join:
+                print(try JoinCommand.run(options.passthrough))
             case .checkScript:
                 print(try CheckScriptCommand.run(options.passthrough))
             case .cameras:
@@ -148,7 +150,9 @@ enum CamerasCommand {
             let best = FormatSelection.best(of: c.modes.map(\.format), upTo: nil).map(\.description) ?? "no usable formats"
             let mark = c == auto ? "\t(auto\(c.identity == last ? ", last used" : ""))" : ""
             let shown = [c.devicePath ?? "-", c.name, "id:\(c.identity)"].map { TerminalText.escaped($0) }
-            return "\(shown.joined(separator: "\t"))\tbest \(best), \(c.modes.count) modes\(mark)"
+            // A depth stream (a 16-bit grey mode, V4L2's Z16) is said where a camera has one.
+            let depth = c.modes.contains { ["GRAY16_LE", "Z16"].contains($0.pixelFormat) } ? ", depth" : ""
+            return "\(shown.joined(separator: "\t"))\tbest \(best), \(c.modes.count) modes\(depth)\(mark)"
         }.joined(separator: "\n")
     }
 }

@@ -32,6 +32,11 @@ enum Help {
       duo-capture inspect FILE [--json]    decode a take completely and report frames, size and length
       duo-capture remux FILE.mkv           copy a Matroska take into an MP4 next to it, without
                                            re-encoding (FILE.mp4, or FILE-2.mp4 if that exists)
+      duo-capture join SEGMENT SEGMENT…    join a take's segments (--swap-policy segment) into one file
+                                           at the first one's format (FIRST-joined.mkv), with a
+                                           progress bar; the segments are removed once it decodes
+                                           (--keep-segments keeps them, --output FILE names it); also
+                                           finishes a join a kill cut short (the next start says so)
       duo-capture check-script FILE        list a script's words, headings and private notes, and every
                                            malformed note ([[nto: …]], [note: …], ((note: …)), a line
                                            starting note:, a stray or missing ]]) that was kept from the
@@ -63,13 +68,26 @@ enum Help {
       --camera A --camera B                two cameras, like the Duo's inner and outer front cameras:
                                            one virtual camera at their best common format (decoded size
                                            and rate), swapped mid-take without a gap or a format change
-                                           (control: swap; fold picks B, unfold picks A)
+                                           (control: swap; fold picks the camera facing the subject,
+                                           unfold the one facing the operator, by --faces, never by
+                                           their order here; {"cmd":"faces","camera":"B","faces":…}
+                                           turns a camera round live and the mirroring follows)
       --camera-mode virtual|individual     virtual (default): both cameras at their common format;
                                            individual: each at its own best format, and a swap during a
                                            take follows --swap-policy
-      --swap-policy segment|lock|stop      individual mode, formats differ, a take running: start a new
-                                           file at the new format (default), refuse the swap, or end the
-                                           take; the recording never changes format inside a file
+      --swap-policy lock|stop|segment      individual mode, formats differ, a take running (same format:
+                                           always a seamless swap), in the documents' order: lock
+                                           (default) keeps the current camera, the swap refused with its
+                                           reason, and X or {"cmd":"swap","restart":true} stops, then
+                                           switches (the take ends, a new one after the countdown); stop
+                                           ends the take and swaps; segment records on at the new format
+                                           in a new segment, the segments joined into one take at the
+                                           first one's format when it ends (--keep-segments keeps them)
+      --require WxH@FPS|depth              a hard requirement (repeatable): at least this size and rate,
+                                           or a depth stream; when no camera (virtual mode: their common
+                                           format) meets it, refuse to start (exit 65) naming the best
+                                           there is; individual mode: a camera that misses it is an
+                                           unmet wish, shown at start, on the HUD and in the sidecar
       --format WxH@FPS                     an upper bound: the best camera format within it (width,
                                            height and rate each); without it, no bound (videotestsrc
                                            runs at exactly this, default 1280x720@30)
@@ -106,7 +124,9 @@ enum Help {
                                            {"cmd":"fullscreen","on":false}, {"cmd":"speed","step":1} or
                                            {"preset":1-5} or {"factor":0.25-4} (times the default speed),
                                            {"cmd":"jump","to":"next|previous|start"}, swap,
-                                           fold, unfold, {"cmd":"script","path":…}, {"cmd":"font","step":1},
+                                           fold, unfold, {"cmd":"swap","restart":true},
+                                           {"cmd":"faces","camera":"A|B","faces":"operator|subject"},
+                                           {"cmd":"script","path":…}, {"cmd":"font","step":1},
                                            {"cmd":"follow","mode":"voice|time"},
                                            {"cmd":"self-view","size":"small|large|off"} (no size: on /
                                            off); quit goes ahead of

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, formats, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", display, report, help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, formats, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", display, report, join, help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -25,10 +25,14 @@ public struct Options: Sendable {
     public var cameraMode: CameraMode = .virtual
     public enum CameraMode: String, Sendable { case virtual, individual }
     /// `--swap-policy`: what a swap does to a take in individual mode when the formats differ.
-    public var swapPolicy: SwapPolicy = .segment
+    public var swapPolicy: SwapPolicy = .lock
     /// `--camera-loss wait|exit`: what a lost camera with no other to take over does to the run.
     public var cameraLoss: CameraLossPolicy = .wait
     public var format: VideoFormat?
+    /// `--require WxH@FPS|depth` (repeatable): hard requirements; nothing meeting them refuses the start.
+    public var requirements: [CameraRequirement] = []
+    /// `--keep-segments`: a segmented take's segments stay once they are joined into one file.
+    public var keepSegments = false
     /// `--faces operator|subject` after a `--camera`: whose face that camera sees (A, B).
     public var cameraFaces: [FacingViewer?] = []
     /// `--rotate 0|90|180|270` after a `--camera`: degrees clockwise to turn that camera upright (A, B).
@@ -89,7 +93,7 @@ public struct Options: Sendable {
 
     public init() {}
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script", "display", "report"]
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script", "display", "report", "join"]
 
     /// `--format WxH@FPS`, checked.
     static func formatOption(_ v: String) throws(DuoError) -> VideoFormat {
@@ -110,7 +114,7 @@ public struct Options: Sendable {
             o.command = Command(rawValue: first)!
             args = args.dropFirst()
             // render-subject has its own options (DuoRender parses them).
-            if [.renderSubject, .inspect, .remux, .checkScript, .formats, .report].contains(o.command) {
+            if [.renderSubject, .inspect, .remux, .checkScript, .formats, .report, .join].contains(o.command) {
                 o.passthrough = Array(args)
                 return o
             }
@@ -167,6 +171,8 @@ public struct Options: Sendable {
                     throw .usage("--camera \(v): expected v4l2:/dev/videoN, id:IDENTITY (see duo-capture cameras), profile:FILE, file:CLIP, inner or outer")
                 }
             case "--format": o.format = try formatOption(try value(name))
+            case "--keep-segments": o.keepSegments = true
+            case "--require": o.requirements.append(try CameraRequirement.parse(try value(name)))
             case "--min-fps": o.minimumRate = try reader.number(name, 1...240)
             case "--faces":
                 let viewer = try FacingViewer.parse(try value(name), option: name)

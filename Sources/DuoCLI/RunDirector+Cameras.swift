@@ -135,9 +135,14 @@ extension RunDirector {
         switch await CameraSwitch.perform(requested, session: capture, plan: plan, policy: settings.swapPolicy,
                                           stopTake: { await self.stopTake() }) {
         case .unchanged: break
-        case .refused(let why): refuse(why)
+        case .refused(let why): swapRefused(why)
         case .swapped(let swap, let startNewTake):
             events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
+            // The capture mirrors by the live facing (CaptureSession+Facing); each flip is told.
+            let after = await capture.activeCamera
+            reportMirrors(MirrorChange.between(activeBefore: 1 - after, facesBefore: currentFaces, activeAfter: after,
+                                               facesAfter: currentFaces, operatorChoice: plan.operatorMirrorChoice),
+                          camera: after, cause: "swap")
             cameraLabel = swap.to
             cameraFormat = swap.format
             // The next segment starts at once, at the new camera's format, as a new take and file.

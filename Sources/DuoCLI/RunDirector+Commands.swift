@@ -32,15 +32,12 @@ extension RunDirector {
         case .fullscreen(let on):
             if let why = face.setFullscreen(on) { refuse(why) }
         case .swap, .fold, .unfold:
-            // Posture picks the camera as on the Duo: unfolded (open) uses camera A (inner), folded B (outer).
-            let requested: Int? = command == .fold ? 1 : command == .unfold ? 0 : nil
-            let active = await capture.activeCamera
-            let target = requested ?? (1 - active)
-            if health.lost.contains(target), plan.secondCamera != nil {
-                refuse("camera \(cameraLetter(target)) (\(cameraName(target))) is lost; it is taken back when it returns")
-            } else {
-                await swapCameras(requested)
-            }
+            // Posture picks the camera by direction (RunDirector+Posture): folded, the one facing the subject.
+            await swapCommand(command == .fold ? .fold : command == .unfold ? .unfold : nil)
+        case .restartSwap(let posture):
+            await restartSwap(posture)
+        case .faces(let camera, let viewer):
+            await setFacing(camera: camera, viewer)
         case .extended(let extended):
             // Parsed by a registered extension (the test hub), so carried out by it.
             guard let handler = RunExtensions.handler.value else { return refuse("\(extended.name): no extension carries it out") }

@@ -36,7 +36,7 @@ extension RunDirector {
         let interval = plan.format.frameRate.frameDurationNanoseconds
         var f = HudModel.Run()
         f.cameraLabel = cameraLabel
-        f.format = cameraFormat
+        f.format = cameraFormat + plan.requirementNote
         let active = plan.format(ofCamera: await capture.activeCamera)
         (f.cameraWidth, f.cameraHeight) = (active.width, active.height)
         f.recording = current != nil

@@ -114,5 +114,7 @@ extension RunDirector {
                                    "kept": kept, "empty": result.empty, "error": result.failure?.message ?? NSNull()])
         log("duo-capture: take \(result.number) ended: \(kept ? result.path : "nothing kept"), \(result.frames.frames) frames, \(dropped) dropped"
             + (result.empty ? " (stopped before its first frame)" : ""))
+        // The last segment of a take split by camera: the segments are joined into one file (RunDirector+Join).
+        if plan.individual, let segments = takes.finishedSegments { startJoin(segments, take: result.number - segments.count + 1) }
     }
 }

@@ -98,7 +98,8 @@ actor RunDirector {
         /// Prepared (checked, created) at start-up when `--record` was given, else on the first take.
         var recordDirectory: String?
         var recordDirectoryOption: String?
-        var swapPolicy = SwapPolicy.segment
+        var swapPolicy = SwapPolicy.lock
+        var keepSegments = false
         var cameraLoss = CameraLossPolicy.wait
         var timeline: Timeline?
         /// The script file, watched while the run goes on: saved, it is reloaded in place.
@@ -125,6 +126,7 @@ actor RunDirector {
             self.recordDirectory = recordDirectory
             recordDirectoryOption = options.recordDirectory
             swapPolicy = options.swapPolicy
+            keepSegments = options.keepSegments
             cameraLoss = options.cameraLoss
             timeline = options.timeline
             scriptPath = options.subject.scriptPath
@@ -183,6 +185,10 @@ actor RunDirector {
     var accessoryEnabled: Bool
     var cameraLabel: String
     var cameraFormat: String
+    /// Whose face each camera sees, once a `faces` command changed it (RunDirector+Posture).
+    var liveFaces: [FacingViewer]?
+    /// Segmented takes being joined in the background (RunDirector+Join); the run's end waits for them.
+    var joinJobs: [Task<Void, Never>] = []
     var audioPeak: Double?
     var timers: [Task<Void, Never>] = []
     var early: [RunInput] = []
@@ -337,8 +343,9 @@ actor RunDirector {
         startedDate = Date()
         startedAt = clock.now()
         health.started(at: startedAt)
-        log("duo-capture: capturing \(plan.camera.label) at \(plan.format) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat))")
+        log("duo-capture: capturing \(plan.camera.label) at \(plan.format)\(plan.requirementNote) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat))")
         events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
+        if !plan.requirements.isEmpty { events.emit("requirements", ["required": plan.requirements.map(\.description), "unmet": plan.unmetWishes]) }
         takes.runStarted(at: startedAt, recording: settings.record)
         if settings.record {
             // --record: the take starts when the countdown ends; --duration then counts from its start.
@@ -460,6 +467,7 @@ actor RunDirector {
         }
         let counts = await capture.counts
         await capture.stopCapture()
+        await finishJoins()
         // A run that never got its graph playing has no summary: its error says it all.
         let summary = isStarted
             ? RunSummary(plan: plan, counts: counts, takes: ended, started: startedDate, endReason: reason.text) : nil

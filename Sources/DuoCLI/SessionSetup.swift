@@ -45,9 +45,14 @@ struct SessionSetup {
         // The no-camera stand-in runs light unless a format was asked for: 1080p60 on a small machine made
         // the frames-flowing watchdog call it lost, and the subject view flap.
         let requested = options.format ?? (first.standIn ? standInFormat : nil)
+        // --require: refused here (exit 65, naming the best there is) when nothing meets it.
+        let check = try RequirementCheck(options.requirements, cameras: ([camera] + (secondCamera.map { [$0] } ?? [])).map(RequirementCheck.Camera.init),
+                                         individual: options.cameraMode == .individual, minimumRate: options.minimumRate)
         var plan = try GraphPlan(library: library, camera: camera, secondCamera: secondCamera,
                                  individual: options.cameraMode == .individual, requested: requested, minimumRate: options.minimumRate,
-                                 aspect: options.aspect, encoder: encoder, container: options.container, audio: audio)
+                                 aspect: options.aspect, encoder: encoder, container: options.container, audio: audio,
+                                 requirements: options.requirements)
+        plan.unmetWishes = check.unmetWishes
         // Whose face each camera sees: --faces, else a simulated camera's profile, else the subject's.
         let sources = [camera] + (secondCamera.map { [$0] } ?? [])
         plan.faces = sources.enumerated().map { i, source in
@@ -65,6 +70,8 @@ struct SessionSetup {
         if options.record {
             dir = try prepareRecordDirectory(options.recordDirectory)
         }
+        // A join a kill cut short (its journal is still there): one line offering to finish it.
+        if let unjoined = JoinCommand.unfinishedNotice(in: dir ?? options.recordDirectory ?? defaultRecordDirectory()) { notices.append(unjoined) }
         var setup = SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: first.lock, secondCameraLock: second?.lock)
         if !options.remoteDisplays.isEmpty {
             try GStreamer.require(["srtsink", "rtph264pay", "x264enc"], for: "remote subject displays (--subject-remote)")

@@ -27,9 +27,11 @@ final class SidecarWriter: Sendable {
     }
 
     private var cameras: [TakeSidecar.Camera] {
-        var list: [TakeSidecar.Camera] = [.init(role: "A", label: plan.camera.label, mode: "\(plan.cameraMode.format) \(plan.cameraMode.pixelFormat)")]
+        let depth = plan.depth.map { $0 ? true : nil }
+        var list: [TakeSidecar.Camera] = [.init(role: "A", label: plan.camera.label, mode: "\(plan.cameraMode.format) \(plan.cameraMode.pixelFormat)",
+                                                depth: depth.first ?? nil)]
         if let b = plan.secondCamera, let mode = plan.secondCameraMode {
-            list.append(.init(role: "B", label: b.label, mode: "\(mode.format) \(mode.pixelFormat)"))
+            list.append(.init(role: "B", label: b.label, mode: "\(mode.format) \(mode.pixelFormat)", depth: depth.count > 1 ? depth[1] : nil))
         }
         return list
     }
@@ -49,6 +51,8 @@ final class SidecarWriter: Sendable {
             container: plan.container.element, audio: audio)
         if plan.secondCamera != nil { s.recordedBy = camera == 0 ? "A" : "B" }
         s.takeId = segment?.id
+        if !plan.requirements.isEmpty { s.requirements = plan.requirements.map(\.description) }
+        if !plan.unmetWishes.isEmpty { s.unmetWishes = plan.unmetWishes }
         s.segment = segment?.number
         s.shot = shot?.id
         s.shotTake = shot?.take

@@ -31,6 +31,8 @@ public protocol CapturePort: Sendable {
     func setCameraDevice(_ index: Int, path: String) async throws(DuoError)
     /// Replaces voice-follow's recogniser with one prepared off the director (its model already loaded).
     func installRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError)
+    /// Whose face each camera (A, B) sees from now on; the displays' mirroring follows at once.
+    func setFaces(_ faces: [FacingViewer]) async
     func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,
                       latencyMilliseconds: Int, drawer: any I420FrameDrawer) async throws(DuoError)
 }

@@ -15,7 +15,11 @@ import Foundation
 ///     {"cmd":"mirror"}                      cycle the subject view's mirror
 ///     {"cmd":"script","path":"talk.md"}     open another script (as the O key does)
 ///     {"cmd":"font","step":1}               teleprompter text larger (1) or smaller (-1)
-///     {"cmd":"swap"} {"cmd":"fold"} {"cmd":"unfold"}   camera swaps (need a second camera)
+///     {"cmd":"swap"} {"cmd":"fold"} {"cmd":"unfold"}   camera swaps (need a second camera); fold picks
+///                                       the camera facing the subject, unfold the one facing the operator
+///     {"cmd":"swap","restart":true}         stop, then switch: end the take, swap, start a new take after
+///                                       the countdown (also with fold / unfold)
+///     {"cmd":"faces","camera":"B","faces":"operator"}   a camera turned round: whose face it sees now
 ///     {"cmd":"follow","mode":"voice"}       the teleprompter follows the voice or time
 ///     {"cmd":"shot","next":true}            the next shot of --shots (false: the previous); or {"id":"03"}
 ///     {"cmd":"mark","good":true}            mark the latest take good (false: no good); "take":N marks take N
@@ -60,10 +64,15 @@ public enum ControlCommand: Sendable, Equatable {
     case retake
     /// The self-view's size; nil toggles (the I key).
     case selfView(SelfViewSize?)
+    /// Stop, then switch: the take ends, the camera changes (the other one, or by posture), and a new take
+    /// starts after the countdown. Without a take, a plain swap.
+    case restartSwap(CameraPosture?)
+    /// Camera `camera` (0 = A, 1 = B) now sees `viewer`'s face; the displays' mirroring follows.
+    case faces(camera: Int, viewer: FacingViewer)
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "jump",
                                "mirror", "swap", "fold", "unfold", "script", "font", "follow", "shot", "mark", "retake",
-                               "self-view", "quit"]
+                               "self-view", "quit", "faces"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -90,6 +99,8 @@ public enum ControlCommand: Sendable, Equatable {
         case .mark: "mark"
         case .retake: "retake"
         case .selfView: "self-view"
+        case .restartSwap(let posture): posture?.rawValue ?? "swap"
+        case .faces: "faces"
         }
     }
 
@@ -116,9 +127,16 @@ public enum ControlCommand: Sendable, Equatable {
         case "quit": return .quit
         case "pause": return .pause
         case "mirror": return .mirror
-        case "swap": return .swap
-        case "fold": return .fold
-        case "unfold": return .unfold
+        case "swap", "fold", "unfold":
+            let posture = CameraPosture(rawValue: cmd)
+            if object["restart"] != nil, try flag("restart") { return .restartSwap(posture) }
+            return posture == .fold ? .fold : posture == .unfold ? .unfold : .swap
+        case "faces":
+            guard let letter = object["camera"] as? String, let camera = ["A": 0, "B": 1][letter.uppercased()],
+                  let viewer = (object["faces"] as? String).flatMap(FacingViewer.init(rawValue:)) else {
+                throw .usage("control: faces needs \"camera\": \"A\" or \"B\" and \"faces\": \"operator\" or \"subject\", such as {\"cmd\":\"faces\",\"camera\":\"B\",\"faces\":\"operator\"}")
+            }
+            return .faces(camera: camera, viewer: viewer)
         case "accessory": return .accessory(on: try flag("on"))
         case "fullscreen": return .fullscreen(on: try flag("on"))
         case "speed":

@@ -8,7 +8,7 @@ public enum ElementPackages {
         // core
         "fakesink": "libgstreamer1.0-0", "queue": "libgstreamer1.0-0", "tee": "libgstreamer1.0-0",
         "capsfilter": "libgstreamer1.0-0", "filesink": "libgstreamer1.0-0", "filesrc": "libgstreamer1.0-0",
-        "input-selector": "libgstreamer1.0-0", "identity": "libgstreamer1.0-0", "valve": "libgstreamer1.0-0",
+        "input-selector": "libgstreamer1.0-0", "concat": "libgstreamer1.0-0", "identity": "libgstreamer1.0-0", "valve": "libgstreamer1.0-0",
         // base
         "videotestsrc": "gstreamer1.0-plugins-base", "videoconvert": "gstreamer1.0-plugins-base",
         "videoscale": "gstreamer1.0-plugins-base",

@@ -49,6 +49,8 @@ public enum GraphElement: String, Sendable, CaseIterable {
     /// `duo-capture display`'s window sink and decoder (display.gst).
     case displaySink = "display_sink"
     case displayDecoder = "display_decoder"
+    /// The joined take's fixed caps (join.gst): its frames are the join's progress.
+    case joinCaps = "join_caps"
 
     /// The pipeline files (names without `.gst`) that must define this element, as it is spelled there.
     public var definedIn: [(file: String, spelled: String)] {
@@ -71,6 +73,7 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .remoteQueue, .remoteSink, .remoteView: [("remote-subject", "{{name}}" + rawValue.dropFirst("remote".count))]
         case .displaySink, .displayDecoder: [("display", rawValue)]
         case .framingQueue, .framingDetector, .framingSink: [("framing", rawValue)]
+        case .joinCaps: [("join", rawValue)]
         }
     }
 

@@ -217,6 +217,21 @@ public struct GraphPlan: Sendable {
     /// Each camera's identity as the device monitor knows it (A, B); nil for a simulated camera. A camera
     /// with one is watched: pulled out, it is lost; plugged back (at any path), it is taken back.
     public var deviceIdentities: [String?] = [nil, nil]
+    /// `--require`: the hard requirements the formats were chosen to meet, and what a camera in individual
+    /// mode does not meet (RequirementCheck), said at start, on the HUD and in each take's sidecar.
+    public let requirements: [CameraRequirement]
+    public var unmetWishes: [String] = []
+    /// Whether each camera (A, B) delivers depth (a simulated camera's profile says so).
+    public var depth: [Bool] {
+        [camera, secondCamera].compactMap { $0 }.map { if case .simulated(let p) = $0 { p.depth } else { false } }
+    }
+    /// What the start line and the HUD add to the format: the requirements and any unmet wish.
+    public var requirementNote: String {
+        var parts: [String] = []
+        if !requirements.isEmpty { parts.append("required \(requirements.map(\.description).joined(separator: " "))") }
+        if !unmetWishes.isEmpty { parts.append("unmet: \(unmetWishes.joined(separator: "; "))") }
+        return parts.isEmpty ? "" : " (\(parts.joined(separator: "; ")))"
+    }
 
     /// `--follow voice`: the recogniser's model files (built from the script), and the recogniser branch
     /// on the audio tee; nil without voice-follow.
@@ -250,8 +265,15 @@ public struct GraphPlan: Sendable {
     public init(library: PipelineLibrary, camera: CameraSource, secondCamera: CameraSource? = nil, individual: Bool = false,
                 requested: VideoFormat?, minimumRate: Double = FormatSelection.defaultMinimumRate,
                 aspect: AspectRatio?, encoder: EncoderChoice, container: ContainerChoice,
-                bitrateKbps: Int? = nil, audio: AudioSource = .none) throws(DuoError) {
+                bitrateKbps: Int? = nil, audio: AudioSource = .none, requirements: [CameraRequirement] = []) throws(DuoError) {
         self.individual = individual && secondCamera != nil
+        self.requirements = requirements
+        // --require: only formats that meet it are chosen from (a camera meeting none keeps its own best:
+        // an unmet wish, said at start; RequirementCheck refused the start when none meets it at all).
+        func meeting(_ offered: [VideoFormat]) -> [VideoFormat] {
+            let met = CameraRequirement.admitted(offered, by: requirements)
+            return met.isEmpty ? offered : met
+        }
         self.library = library
         self.audio = audio
         self.camera = camera
@@ -262,7 +284,7 @@ public struct GraphPlan: Sendable {
         // No hidden cap: --format bounds the choice only when given.
         func best(_ cam: CameraSource) throws(DuoError) -> VideoFormat {
             guard let offered = Self.uprightFormats(cam) else { return requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30)) }
-            return try FormatSelection.choose(for: cam.label, offered: offered, upTo: requested, minimumRate: minimumRate)
+            return try FormatSelection.choose(for: cam.label, offered: meeting(offered), upTo: requested, minimumRate: minimumRate)
         }
         if let second = secondCamera, individual {
             // Individual cameras: each at its own best format; a swap during a take follows --swap-policy.
@@ -286,7 +308,7 @@ public struct GraphPlan: Sendable {
                 guard !common.isEmpty else {
                     throw .usage("cameras A (\(camera.label)) and B (\(second.label)) share no format; give two cameras with a common size and frame rate")
                 }
-                format = try FormatSelection.choose(for: "A+B (virtual)", offered: common, upTo: requested, minimumRate: minimumRate)
+                format = try FormatSelection.choose(for: "A+B (virtual)", offered: meeting(common), upTo: requested, minimumRate: minimumRate)
             } else {
                 format = requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))
             }
@@ -294,10 +316,12 @@ public struct GraphPlan: Sendable {
             secondCameraMode = Self.mode(of: second, upright: format)
         } else {
             if let modes = camera.modes {
-                let chosen = try FormatSelection.choose(for: camera.label, offered: modes.map(\.format), upTo: requested, minimumRate: minimumRate)
+                let chosen = try FormatSelection.choose(for: camera.label, offered: meeting(modes.map(\.format)), upTo: requested, minimumRate: minimumRate)
                 cameraMode = Self.preferredMode(modes.filter { $0.format == chosen })
             } else {
-                let f = requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))
+                // Any format goes (the test source): --format, else what --require asks for, else 720p30.
+                let floor = requirements.compactMap { if case .format(let f) = $0 { f } else { nil } }.last
+                let f = requested ?? floor ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))
                 cameraMode = .init(pixelFormat: "I420", format: f)
             }
             let raw = cameraMode.format

@@ -4,7 +4,9 @@
 /// In virtual mode both cameras run at one common format, so a swap never touches the take. In individual
 /// mode each camera runs at its own best format; when the formats differ, a take cannot simply continue
 /// (the recording never changes format), so the policy decides:
-/// - `lock`: refuse the swap while recording;
+/// - `lock` (the default, the documents' first choice): refuse the swap while recording; the operator may
+///   "stop, then switch" (`{"cmd":"swap","restart":true}`, the X key): the take ends, the camera changes,
+///   and a new take starts after the countdown;
 /// - `segment`: end the take, swap, and start a new take (a new file) at the new camera's format;
 /// - `stop`: end the take and swap; recording stops.
 ///
@@ -26,7 +28,7 @@ public enum SwapPolicy: String, Sendable, CaseIterable {
     public func decide(recording: Bool, formatsMatch: Bool) -> Decision {
         guard recording, !formatsMatch else { return .swap }
         switch self {
-        case .lock: return .refuse("the cameras record at different formats and --swap-policy is lock; stop the take first")
+        case .lock: return .refuse("the cameras record at different formats and --swap-policy is lock; stop the take first, or stop, then switch (X, {\"cmd\":\"swap\",\"restart\":true})")
         case .segment: return .segment
         case .stop: return .stopThenSwap
         }

@@ -13,7 +13,11 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
         public var label: String
         /// The mode the camera was opened in, e.g. `1920x1080@30 I420`.
         public var mode: String
-        public init(role: String, label: String, mode: String) { self.role = role; self.label = label; self.mode = mode }
+        /// True when the camera delivers depth as well (absent otherwise).
+        public var depth: Bool?
+        public init(role: String, label: String, mode: String, depth: Bool? = nil) {
+            self.role = role; self.label = label; self.mode = mode; self.depth = depth
+        }
     }
     /// A camera swap during the take (none yet: swaps arrive with the second camera).
     public struct Swap: Codable, Sendable, Equatable {
@@ -78,6 +82,25 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     public var takeId: String?
     public var segment: Int?
     public var segments: [String]?
+    /// A take recorded in segments, joined into one file: this sidecar's file is the join (see `Join`).
+    public var join: Join?
+    public struct Join: Codable, Sendable, Equatable {
+        /// The segment files joined, in order.
+        public var segments: [String]
+        /// The first segment's format, which every segment was scaled into (with borders).
+        public var format: String
+        public var frames: Int64
+        public var durationSeconds: Double
+        /// Whether the segments were kept (`--keep-segments`) after the joined file decoded completely.
+        public var segmentsKept: Bool
+        public init(segments: [String], format: String, frames: Int64, durationSeconds: Double, segmentsKept: Bool) {
+            self.segments = segments; self.format = format; self.frames = frames
+            self.durationSeconds = durationSeconds; self.segmentsKept = segmentsKept
+        }
+    }
+    /// `--require`: the hard requirements the run started with, and what a camera did not meet.
+    public var requirements: [String]?
+    public var unmetWishes: [String]?
     /// Devices lost and restored while the take recorded (absent when none).
     public var interruptions: [Interruption]?
     public var markersPassed: [Marker]

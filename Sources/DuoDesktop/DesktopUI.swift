@@ -27,6 +27,7 @@ public enum DesktopKeys {
         case GDK_KEY_s, GDK_KEY_S: .swap
         case GDK_KEY_f, GDK_KEY_F: .fold
         case GDK_KEY_u, GDK_KEY_U: .unfold
+        case GDK_KEY_w, GDK_KEY_W: .restartSwap(nil)
         case GDK_KEY_v, GDK_KEY_V: .follow(voice: nil)
         // The shot list (--shots): next, back, good, no good (X), again (re-take; R is reverse).
         case GDK_KEY_n, GDK_KEY_N: .shot(next: true, id: nil)
@@ -54,7 +55,8 @@ public enum DesktopKeys {
         ("I", "the subject's self-view (their own picture with the safe frame) on / off"),
         ("+ / -", "teleprompter text larger / smaller (remembered with the script)"),
         ("O", "open another script (file chooser); a saved script reloads by itself"),
-        ("S / F / U", "two cameras: swap, fold (camera B), unfold (camera A)"),
+        ("S / F / U", "two cameras: swap, fold (the camera facing the subject), unfold (the one facing the operator)"),
+        ("W", "two cameras: stop, then switch (the take ends, the camera changes, a new take after the countdown)"),
         ("N / B", "shot list (--shots): next / previous shot"),
         ("G / X / A", "shot list: mark the latest take good / no good; A re-takes (again)"),
         ("Q", "quit (a running take is finalised first)"),

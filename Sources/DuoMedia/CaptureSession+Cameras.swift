@@ -25,9 +25,7 @@ extension CaptureSession {
                               format: plan.format(ofCamera: target).description)
         activeCamera = target
         // Each display's picture is mirrored again for the camera now on the air (the selfie convention).
-        let mirrors = plan.mirrors(activeCamera: target)
-        pipeline?.child(.operatorMirror)?.setFromString("video-direction", mirrors.operatorPreview ? "horiz" : "identity")
-        applySubjectMirror()
+        applyMirrors()
         // The take's sidecar lists the swaps that happened while it recorded.
         await recorder?.noteSwap(swap)
         return swap

@@ -272,7 +272,7 @@ public actor CaptureSession {
     /// Sets the subject picture's direction: the selfie mirror of the camera on the air, combined with
     /// the view's own mirror.
     func applySubjectMirror() {
-        let selfie = plan.mirrors(activeCamera: activeCamera).subjectPicture
+        let selfie = liveMirrors().subjectPicture
         let h = selfie != subjectViewMirror.horizontal, v = subjectViewMirror.vertical
         pipeline?.child(.subjectMirror)?.setFromString("video-direction", h && v ? "180" : h ? "horiz" : v ? "vert" : "identity")
     }
@@ -291,6 +291,8 @@ public actor CaptureSession {
     private var audioSourceName: String?
     /// Cameras whose source is stopped (unplugged, or lost to an error).
     var unpluggedCameras: Set<Int> = []
+    /// Whose face each camera sees now (`setFaces`: a camera turned round); nil: the plan's.
+    var liveFaces: [FacingViewer]?
 
     var recogniserFailed = false
     // Side branches (CaptureSession+Branches.swift).

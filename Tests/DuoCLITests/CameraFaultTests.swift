@@ -60,8 +60,8 @@ final class CameraFaultTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(decoded.video.frames, 35, "the frames before the loss are in the file")
     }
 
-    /// Individual mode keeps going too: camera A, on the air, lost mid-take: the swap policy (segment, the
-    /// default) ends A's segment and records on at B's own format in the next one; camera B, not on the
+    /// Individual mode keeps going too: camera A, on the air, lost mid-take: the swap policy (segment, given
+    /// explicitly) ends A's segment and records on at B's own format in the next one; camera B, not on the
     /// air, lost: nothing stops. Each comes back.
     func testIndividualModeGoesOnWithTheOtherCameraAtItsOwnFormat() throws {
         let dir = try scratchDirectory(self)
@@ -83,6 +83,7 @@ final class CameraFaultTests: XCTestCase {
             """.utf8).write(to: URL(fileURLWithPath: timeline))
         let events = "\(dir)/events.jsonl"
         let run = try duoCapture(["--headless", "--camera", "profile:\(a)", "--camera", "profile:\(b)", "--camera-mode", "individual",
+                                  "--swap-policy", "segment", "--keep-segments",
                                   "--timeline", timeline, "--record-dir", dir, "--countdown", "0", "--events", events, "--json", "--quiet"])
         XCTAssertEqual(run.status, 0, run.stderr)
         // The second unplug is of A while B is on the air: B's segment goes on.

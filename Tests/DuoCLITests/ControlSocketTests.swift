@@ -282,7 +282,7 @@ final class IndividualCameraTests: XCTestCase {
             """.utf8).write(to: URL(fileURLWithPath: timeline))
         let events = "\(dir)/events.jsonl"
         let r = try duoCapture(["--headless", "--camera", "inner", "--camera", "profile:\(small)", "--camera-mode", "individual",
-                                "--swap-policy", policy, "--format", "640x360@30", "--countdown", "0", "--record-dir", dir,
+                                "--swap-policy", policy, "--keep-segments", "--format", "640x360@30", "--countdown", "0", "--record-dir", dir,
                                 "--timeline", timeline, "--events", events, "--json", "--quiet"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let report = try JSONDecoder().decode(RunReport.self, from: Data(r.stdout.utf8))

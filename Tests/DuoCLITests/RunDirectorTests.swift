@@ -31,6 +31,8 @@ actor FakeCapture: CapturePort {
     }
 
     func setCameraFrames(_ n: Int64) { totalFrames = n }
+    private(set) var faces: [FacingViewer]?
+    func setFaces(_ faces: [FacingViewer]) { self.faces = faces }
     func setFramesPerTake(_ n: Int64) { framesPerTake = n }
 
     func startCapture() async throws(DuoError) {}
@@ -200,8 +202,11 @@ final class RunDirectorTests: XCTestCase {
             CameraProfile(id: "cam\(i)", name: "cam\(i)", testPattern: "smpte",
                           modes: formats.map { .init(pixelFormat: "I420", format: VideoFormat.parse($0)!) })
         }
-        return try GraphPlan(library: lib, camera: .simulated(profiles[0]), secondCamera: profiles.count > 1 ? .simulated(profiles[1]) : nil,
-                             individual: individual, requested: nil, aspect: nil, encoder: .x264, container: .mkv)
+        var plan = try GraphPlan(library: lib, camera: .simulated(profiles[0]), secondCamera: profiles.count > 1 ? .simulated(profiles[1]) : nil,
+                                 individual: individual, requested: nil, aspect: nil, encoder: .x264, container: .mkv)
+        // Like the Duo's pair: A faces the operator (unfold picks it), B the subject (fold picks it).
+        if profiles.count > 1 { plan.faces = [.theOperator, .theSubject] }
+        return plan
     }
 
     private func director(_ configure: (inout RunDirector.Settings) -> Void = { _ in }, plan given: GraphPlan? = nil,

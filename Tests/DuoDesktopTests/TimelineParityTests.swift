@@ -95,9 +95,10 @@ final class TimelineParityTests: XCTestCase {
         // Between them the two runs wrote every documented event.
         // (Remote displays' events are written and checked by RemoteDisplayTests, voice-follow's by
         // VoiceFollowTests, framing hints' by FramingTests: these cameras never show a face; a shot list's by
-        // ShotSessionTests: this run has none.)
+        // ShotSessionTests: this run has none; --require's, refused swaps' and joins' by CameraClassRunTests
+        // and SegmentJoinTests.)
         let expected = Set(schema.events.keys).subtracting(["remote", "display", "follow", "framing", "shot", "shot-take", "mark",
-                                                            "shots-reloaded"])
+                                                            "shots-reloaded", "requirements", "swap-refused", "join"])
         XCTAssertEqual(seen, expected, "documented events never written: \(expected.subtracting(seen))")
     }
 
