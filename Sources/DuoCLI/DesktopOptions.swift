@@ -50,6 +50,12 @@ public struct DesktopOptions: Sendable {
         for (key, does) in DesktopKeys.help {
             lines.append("    " + key.padding(toLength: 13, withPad: " ", startingAt: 0) + does)
         }
+        lines += [
+            "  On-screen controls: moving the pointer over the operator window (or touching it) shows a bar over",
+            "  the bottom of the picture: record / stop, pause / resume, speed - and + with the figure, reverse,",
+            "  previous / next marker, accessory on / off, swap (two cameras), open a script, fullscreen. Each",
+            "  button sends its key's command (its tooltip names the key); the bar hides after 3 s without input.",
+        ]
         return lines.joined(separator: "\n")
     }
 }

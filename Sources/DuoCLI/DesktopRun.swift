@@ -95,6 +95,7 @@ enum DesktopRun {
                     events.emit("monitors", ["backend": Monitors.backend, "monitors": ui.monitors.map { ["index": $0.index, "connector": $0.connector,
                                                                               "geometry": "\($0.width)x\($0.height)+\($0.x)+\($0.y)"] }])
                     face.attach(ui, director: director)
+                    ui.onControls = { shown, buttons in events.emit("controls", ["shown": shown, "buttons": buttons]) }
                     let run = Task.detached { await director.run() }
                     GtkMain.run()
                     return .success(run)
@@ -149,6 +150,7 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     @MainActor func attach(_ ui: DesktopUI, director: RunDirector) {
         self.ui = ui
         ui.onCommand = { director.send(.command($0, source: .key)) }
+        ui.onButtonCommand = { director.send(.command($0, source: .button)) }
         ui.onFullscreen = { director.send(.fullscreen($0)) }
         ui.onSubjectSize = { director.send(.subjectSize(width: $0, height: $1)) }
         ui.onAccessoryChange = { change, hud in director.send(.accessory(change, subjectMonitor: hud.subjectMonitor)) }

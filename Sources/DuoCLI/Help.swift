@@ -96,9 +96,9 @@ enum Help {
                                            $XDG_RUNTIME_DIR/duo-capture/NAME.sock) taking one JSON
                                            command per line: {"cmd":"record"}, stop, toggle (record or
                                            stop, as Space), cancel (a countdown, as Esc), quit, pause,
-                                           mirror, {"cmd":"accessory","on":true},
+                                           reverse, mirror, {"cmd":"accessory","on":true},
                                            {"cmd":"fullscreen","on":false}, {"cmd":"speed","step":1} or
-                                           {"preset":1-5}, {"cmd":"jump","to":"next|previous|start"}, swap,
+                                           {"preset":1-9}, {"cmd":"jump","to":"next|previous|start"}, swap,
                                            fold, unfold, {"cmd":"script","path":…}, {"cmd":"font","step":1},
                                            {"cmd":"follow","mode":"voice|time"}; quit goes ahead of
                                            commands still queued. (duo-capture-testhub, built with the

@@ -52,12 +52,13 @@ extension RunDirector {
             await status(trigger: "command")
         case .script(let path):
             await openScript(path, at: now)
-        case .speedStep, .speedPreset, .pause, .jump, .fontStep:
+        case .speedStep, .speedPreset, .pause, .reverse, .jump, .fontStep:
             guard hasScript else { return refuse("no teleprompter script in this run; open one with O or {\"cmd\":\"script\",\"path\":…}, or give --script FILE") }
             switch command {
             case .speedStep(let step): await presenter.stepSpeed(step, at: now)
             case .speedPreset(let n): await presenter.preset(n, at: now)
             case .pause: await presenter.togglePause(at: now)
+            case .reverse: await presenter.reverse(at: now)
             case .jump(.next): await presenter.nextMarker(at: now)
             case .jump(.previous): await presenter.previousMarker(at: now)
             case .jump(.start): await presenter.restart(at: now)

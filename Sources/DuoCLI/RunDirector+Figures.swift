@@ -51,6 +51,7 @@ extension RunDirector {
             f.secondsLeft = p.secondsLeft
             f.speed = p.speed
             f.scrollPaused = p.paused
+            f.scrollReversed = p.reversed
             f.follow = p.follow.map { f in f.state == .following && f.word != nil ? "following '\(f.word!)'" : f.stateName }
             f.notes = p.notes
         }

@@ -27,6 +27,8 @@ public struct HudModel: Sendable, Hashable {
         public var secondsLeft: Double?
         public var speed: String?
         public var scrollPaused = false
+        /// The scroll runs backwards (R).
+        public var scrollReversed = false
         /// Voice-follow: "following 'word'", "unsure", "holding", "held"; nil while the scroll follows time.
         public var follow: String?
         /// The operator's private notes nearest the reading position (never sent to the subject view).
@@ -97,6 +99,7 @@ public struct HudModel: Sendable, Hashable {
             if let left = run.secondsLeft { s += "  \(Self.clock(left)) left" }
             if let speed = run.speed { s += "  \(speed)" }
             if let follow = run.follow { s += "  voice: \(follow) (V: by time)" } else if run.scrollPaused { s += "  paused (P)" }
+            if run.scrollReversed && run.follow == nil { s += "  reversed (R)" }
             if run.mirrored { s += "  mirrored" }
             add(s)
         }

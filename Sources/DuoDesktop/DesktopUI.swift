@@ -29,6 +29,9 @@ public enum DesktopKeys {
         case GDK_KEY_u, GDK_KEY_U: .unfold
         case GDK_KEY_v, GDK_KEY_V: .follow(voice: nil)
         case GDK_KEY_q, GDK_KEY_Q: .quit
+        case GDK_KEY_r, GDK_KEY_R: .reverse
+        case GDK_KEY_1...GDK_KEY_9: .speedPreset(Int(keyval - GDK_KEY_0))
+        case GDK_KEY_KP_1...GDK_KEY_KP_9: .speedPreset(Int(keyval - GDK_KEY_KP_0))
         default: nil
         }
     }
@@ -40,6 +43,8 @@ public enum DesktopKeys {
         ("Esc", "cancel a countdown, else leave fullscreen"),
         ("Up / Down", "teleprompter faster / slower"),
         ("P", "pause / resume scrolling (following the voice: hold / follow again)"),
+        ("R", "reverse scrolling (back over what was read; again: forward)"),
+        ("1 … 9", "teleprompter speed presets, slow to fast"),
         ("V", "teleprompter follows the voice / time (--follow voice)"),
         ("Home", "restart the script"),
         ("PgUp / PgDn", "previous / next marker (heading)"),
@@ -85,7 +90,20 @@ public final class DesktopUI {
 
     public private(set) var accessory: AccessoryState
     public private(set) var monitors: [MonitorInfo] = []
-    public var hud = HudModel() { didSet { if hud != oldValue, let area = hudArea { gtk_widget_queue_draw(area) } } }
+    public var hud = HudModel() {
+        didSet {
+            guard hud != oldValue else { return }
+            if let area = hudArea { gtk_widget_queue_draw(area) }
+            controlBar?.update(hud, fullscreen: accessory.inputs.operatorFullscreen)
+        }
+    }
+    /// Called on the GTK thread with the command an on-screen button stands for (the same as its key).
+    public var onButtonCommand: (ControlCommand) -> Void = { _ in }
+    /// Called on the GTK thread when the control bar shows or hides, with each button's rectangle
+    /// (`[x, y, width, height]`, screen device pixels) while shown.
+    public var onControls: (_ shown: Bool, _ buttons: [String: [Int]]) -> Void = { _, _ in }
+    /// The on-screen controls over the bottom of the picture (made when the sinks are attached).
+    private var controlBar: ControlBar?
 
     private let choice: MonitorChoice
     private let operatorWindow: UnsafeMutablePointer<GtkWidget>
@@ -178,6 +196,7 @@ public final class DesktopUI {
         gtk_overlay_add_overlay(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), area)
         gtk_overlay_set_overlay_pass_through(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), area, 1)
         hudArea = area
+        attachControls(over: op)
 
         // The subject window: the picture (hidden unless the preview kind shows it) under the view.
         let subjectOverlay = gtk_overlay_new()!
@@ -204,6 +223,31 @@ public final class DesktopUI {
             g_object_unref(UnsafeMutableRawPointer(blank))
         }
         showOperator()
+    }
+
+    /// The control bar over the bottom of the picture, shown by pointer motion, touch or a click on the
+    /// window (and on the picture widget, which would otherwise keep them to itself).
+    private func attachControls(over picture: UnsafeMutablePointer<GtkWidget>) {
+        let bar = ControlBar(twoCameras: hud.cameraKeys)
+        bar.onCommand = { [unowned self] in onButtonCommand($0) }
+        bar.onOpenScript = { [unowned self] in chooseScript() }
+        bar.onLayout = { [unowned self] in onControls($0, $1) }
+        gtk_overlay_add_overlay(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), bar.widget)
+        let mask = gint(GDK_POINTER_MOTION_MASK.rawValue | GDK_BUTTON_PRESS_MASK.rawValue | GDK_TOUCH_MASK.rawValue)
+        for target in [operatorWindow, picture] {
+            gtk_widget_add_events(target, mask)
+            connect(target.raw, "motion-notify-event", Self.pointerCallback, self)
+            connect(target.raw, "button-press-event", Self.pointerCallback, self)
+            connect(target.raw, "touch-event", Self.pointerCallback, self)
+        }
+        controlBar = bar
+        bar.update(hud, fullscreen: accessory.inputs.operatorFullscreen)
+    }
+
+    private static let pointerCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.controlBar?.input() }
+        return 0
     }
 
     /// Whether the subject window shows the camera picture under the view (the preview kind). Hidden, the
@@ -281,6 +325,7 @@ public final class DesktopUI {
     public func close() {
         // The screen and display outlive the windows: their handlers must not call into a closed UI.
         connections.removeAll()
+        controlBar?.close()
         gtk_widget_destroy(subjectWindow)
         gtk_widget_destroy(operatorWindow)
     }
@@ -365,6 +410,7 @@ public final class DesktopUI {
             if fullscreen != ui.accessory.inputs.operatorFullscreen {
                 ui.onFullscreen(fullscreen)
                 ui.apply(ui.accessory.update { $0.operatorFullscreen = fullscreen })
+                ui.controlBar?.update(ui.hud, fullscreen: fullscreen)
             }
         }
         return 0
