@@ -15,11 +15,14 @@ public struct DesktopOptions: Sendable {
     public var eventsPath: String?
     /// `--windowed`: start with the operator window not fullscreen (F11 makes it fullscreen).
     public var windowed = false
+    /// `--allow-notifications`: leave desktop notification banners alone (they are off by default while
+    /// the subject view is shown or a take runs).
+    public var allowNotifications = false
 
     public init() {}
 
-    static let names: Set<String> = ["--operator-monitor", "--subject-monitor", "--events", "--windowed"]
-    static let flags: Set<String> = ["--windowed"]
+    static let names: Set<String> = ["--operator-monitor", "--subject-monitor", "--events", "--windowed", "--allow-notifications"]
+    static let flags: Set<String> = ["--windowed", "--allow-notifications"]
 
     mutating func parse(_ name: String, _ value: String) throws(DuoError) {
         switch name {
@@ -27,6 +30,7 @@ public struct DesktopOptions: Sendable {
         case "--subject-monitor": subjectMonitor = try MonitorRef.parse(value, option: name)
         case "--events": eventsPath = value
         case "--windowed": windowed = true
+        case "--allow-notifications": allowNotifications = true
         default: preconditionFailure("not a desktop option: \(name)")
         }
     }
@@ -39,6 +43,10 @@ public struct DesktopOptions: Sendable {
             "                                       not plugged in yet is waited for (the view shows when it is)",
             "  X11 or Wayland: GTK picks the backend (GDK_BACKEND=x11|wayland to choose); the log says which.",
             "  --windowed                           start the operator window not fullscreen (F11 toggles)",
+            "  --allow-notifications                leave desktop notifications alone; by default their banners are",
+            "                                       off while the subject view is shown or a take runs (GNOME:",
+            "                                       show-banners, given back afterwards, after a crash at the next",
+            "                                       start; elsewhere the freedesktop notifications Inhibit)",
             "  --events FILE                        write events as JSON lines, headless or on the desktop: commands,",
             "                                       countdowns, takes started and ended, swaps, status, errors,",
             "                                       availability with its reasons (docs/events.md lists them all)",

@@ -71,7 +71,8 @@ enum DesktopRun {
         func face(plan: GraphPlan, presenter: SubjectPresenter, session: CaptureSession) -> any RunFace {
             let clock = session.clock
             return DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() },
-                               operatorPicture: plan.operatorPictureSize ?? (plan.format.width, plan.format.height), log: log)
+                               operatorPicture: plan.operatorPictureSize ?? (plan.format.width, plan.format.height), log: log,
+                               allowNotifications: options.desktop.allowNotifications)
         }
 
         func drive(_ director: RunDirector, session: CaptureSession, face: any RunFace, events: EventLog) async throws(DuoError) -> RunOutcome {
@@ -130,8 +131,18 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     }
     private let log: @Sendable (String) -> Void
 
-    init(plan: GraphPlan, canvas: SubjectCanvas, operatorPicture: (width: Int, height: Int), log: @escaping @Sendable (String) -> Void) {
+    /// Do not disturb on the subject's monitor (GTK thread only).
+    // Unchecked: made before the run and then read and changed only on the GTK thread (every call posts there).
+    nonisolated(unsafe) private var doNotDisturb: DoNotDisturb
+    // Unchecked: made and used on the GTK thread only.
+    nonisolated(unsafe) private var banners: NotificationBanners?
+    // Unchecked: written and read on the GTK thread only.
+    nonisolated(unsafe) private var takeRunning = false
+
+    init(plan: GraphPlan, canvas: SubjectCanvas, operatorPicture: (width: Int, height: Int), log: @escaping @Sendable (String) -> Void,
+         allowNotifications: Bool = false) {
         self.log = log
+        doNotDisturb = DoNotDisturb(allowNotifications: allowNotifications)
         self.plan = plan
         self.canvas = canvas
         self.operatorPicture = operatorPicture
@@ -153,7 +164,13 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
         ui.onButtonCommand = { director.send(.command($0, source: .button)) }
         ui.onFullscreen = { director.send(.fullscreen($0)) }
         ui.onSubjectSize = { director.send(.subjectSize(width: $0, height: $1)) }
-        ui.onAccessoryChange = { change, hud in director.send(.accessory(change, subjectMonitor: hud.subjectMonitor)) }
+        ui.onAccessoryChange = { [self] change, hud in
+            director.send(.accessory(change, subjectMonitor: hud.subjectMonitor))
+            updateBanners()
+        }
+        let banners = NotificationBanners(stateDirectory: (XDGPaths.stateHome() as NSString).appendingPathComponent("duo-capture"), log: log)
+        if let restored = banners.restoreLeftover() { log(restored) }
+        self.banners = banners
         var hud = ui.hud
         hud.cameraLabel = plan.camera.label
         hud.format = plan.format.description
@@ -180,7 +197,15 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
             }
             hud.run = run
             ui.hud = hud
+            takeRunning = run.recording || run.countdown != nil
+            updateBanners()
         }
+    }
+
+    /// Notification banners off while the subject view is shown or a take runs (or counts down).
+    @MainActor private func updateBanners() {
+        guard let ui, let banners else { return }
+        if let silence = doNotDisturb.update(subjectShown: ui.subjectShown, recording: takeRunning) { banners.set(silence) }
     }
 
     func setAccessory(enabled: Bool) { GtkMain.post { [self] in ui?.setEnabled(enabled) } }
@@ -209,6 +234,7 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
 
     func close() {
         GtkMain.post { [self] in
+            if doNotDisturb.end() { banners?.set(false) }
             ui?.close()
             GtkMain.quit()
         }

@@ -118,6 +118,8 @@ public final class DesktopUI {
     private var subjectPictureShown = false
     private var subjectSize: (Int, Int)?
     private var subjectVisible = false
+    /// Whether the subject window is up on its monitor (do not disturb follows it).
+    public var subjectShown: Bool { subjectVisible }
     private var subjectShownOn: String?
     private var fullscreenRequested = true
     /// Every signal handler this UI connected; dropped (disconnected) when the windows close.
