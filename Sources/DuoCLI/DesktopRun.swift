@@ -59,6 +59,7 @@ enum DesktopRun {
             let format = plan.format
             plan.operatorPictureSize = sizes.operator.map { PictureFit.preview(width: format.width, height: format.height, into: $0.width, $0.height) }
                 ?? (format.width, format.height)
+            plan.operatorMaxRate = PreviewPacing.maxRate(camera: format.frameRate.value)
             plan.subjectPictureSize = PictureFit.fit(width: format.width, height: format.height, into: subjectSize.0, subjectSize.1)
             return (subjectSize, .argb)
         }
@@ -97,6 +98,10 @@ enum DesktopRun {
                                                                               "geometry": "\($0.width)x\($0.height)+\($0.x)+\($0.y)"] }])
                     face.attach(ui, director: director)
                     ui.onControls = { shown, buttons in events.emit("controls", ["shown": shown, "buttons": buttons]) }
+                    face.onPreview = { fps, of, gap, interval in
+                        events.emit("preview", ["fps": (fps * 10).rounded() / 10, "of": of, "largestGapMs": (gap * 10).rounded() / 10,
+                                                "intervalMs": (interval * 10).rounded() / 10])
+                    }
                     let run = Task.detached { await director.run() }
                     GtkMain.run()
                     return .success(run)
@@ -138,6 +143,15 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     nonisolated(unsafe) private var banners: NotificationBanners?
     // Unchecked: written and read on the GTK thread only.
     nonisolated(unsafe) private var takeRunning = false
+    /// The preview's measured rate (GTK thread only).
+    // Unchecked: written and read on the GTK thread only.
+    nonisolated(unsafe) private var previewMeter = PreviewMeter()
+    // Unchecked: written and read on the GTK thread only.
+    nonisolated(unsafe) private var previewReportedAt: Int64 = 0
+    /// Called on the GTK thread every few seconds with the preview's figures: frames shown per second,
+    /// the camera's rate, the largest step between shown frames and the preview's frame interval (ms).
+    // Unchecked: set once on the GTK thread before the run starts, called only there.
+    nonisolated(unsafe) var onPreview: (_ fps: Double, _ of: Double, _ largestGapMs: Double, _ intervalMs: Double) -> Void = { _, _, _, _ in }
 
     init(plan: GraphPlan, canvas: SubjectCanvas, operatorPicture: (width: Int, height: Int), log: @escaping @Sendable (String) -> Void,
          allowNotifications: Bool = false) {
@@ -196,6 +210,15 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
                 if !plan.picturesHaveOneSize { hud.pictureWidth = 0 }
             }
             hud.run = run
+            let now = Int64(DispatchTime.now().uptimeNanoseconds)
+            if let fps = previewMeter.add(at: now, shown: run.previewShown) {
+                hud.previewFps = fps
+                hud.cameraFps = plan.format.frameRate.value
+                if now - previewReportedAt >= 5_000_000_000 {
+                    previewReportedAt = now
+                    onPreview(fps, plan.format.frameRate.value, Double(run.previewLargestGap) / 1e6, Double(plan.operatorFrameInterval) / 1e6)
+                }
+            }
             ui.hud = hud
             takeRunning = run.recording || run.countdown != nil
             updateBanners()

@@ -23,7 +23,7 @@ extension RunDirector {
                                "cameraFrames": counts.camera.frames, "operatorFrames": counts.operatorView.frames,
                                "subjectFrames": counts.subjectView.frames, "recording": current != nil,
                                "cameraDropped": RunSummary.branch(counts.camera, interval: interval).dropped,
-                               "previewSkipped": RunSummary.branch(counts.operatorView, interval: interval).dropped,
+                               "previewSkipped": RunSummary.branch(counts.operatorView, interval: plan.operatorFrameInterval).dropped + counts.operatorView.sinkDropped,
                                "subjectSkipped": RunSummary.branch(counts.subjectView, interval: interval).dropped,
                                "fontSize": s.fontSize])
     }
@@ -56,7 +56,9 @@ extension RunDirector {
             f.notes = p.notes
         }
         f.cameraDropped = RunSummary.branch(counts.camera, interval: interval).dropped
-        f.previewSkipped = RunSummary.branch(counts.operatorView, interval: interval).dropped
+        f.previewSkipped = RunSummary.branch(counts.operatorView, interval: plan.operatorFrameInterval).dropped + counts.operatorView.sinkDropped
+        f.previewShown = counts.operatorView.frames - counts.operatorView.sinkDropped
+        f.previewLargestGap = counts.operatorView.maxGap
         f.subjectSkipped = RunSummary.branch(counts.subjectView, interval: interval).dropped
         f.audioPeakDB = audioPeak
         f.scriptProblems = presenter.scriptProblems.count

@@ -41,6 +41,9 @@ public struct HudModel: Sendable, Hashable {
         /// them in time: the display only, never the take.
         public var previewSkipped: Int64 = 0
         public var subjectSkipped: Int64 = 0
+        /// Frames the operator preview showed so far, and the largest step between two of them, ns.
+        public var previewShown: Int64 = 0
+        public var previewLargestGap: Int64 = 0
         /// Markup in the script that could be a note but is malformed (kept from the subject).
         public var scriptProblems = 0
 
@@ -67,6 +70,10 @@ public struct HudModel: Sendable, Hashable {
     public var reasons: [UnavailableReason] = []
     public var subjectMonitor: String?
     public var message: String?
+    /// Frames per second the operator preview shows, measured (the desktop), and the camera's rate:
+    /// the HUD then says "preview 30 of 60 fps" on a line of its own.
+    public var previewFps: Double?
+    public var cameraFps: Double?
 
     public init() {}
 
@@ -109,13 +116,23 @@ public struct HudModel: Sendable, Hashable {
         }
         if let db = run.audioPeakDB { add(String(format: "audio peak %.0f dB", db)) }
         // Two figures that must not be confused: a take's lost frames, and frames only the screen skipped.
-        add("\(run.recording ? "take" : "camera") \(run.cameraDropped) dropped  ·  preview skipped \(run.previewSkipped), subject \(run.subjectSkipped) (screen only)")
+        if let shown = previewFps, let of = cameraFps {
+            // Measured: what the take misses on one line, what only the screen shows on the next.
+            add("\(run.recording ? "take" : "camera"): \(run.cameraDropped) dropped")
+            add("preview \(Int(shown.rounded())) of \(Self.rate(of)) fps" + (run.subjectSkipped > 0 ? ", subject skipped \(run.subjectSkipped)" : "") + " (screen only)")
+        } else {
+            add("\(run.recording ? "take" : "camera") \(run.cameraDropped) dropped  ·  preview skipped \(run.previewSkipped), subject \(run.subjectSkipped) (screen only)")
+        }
         if let message { add(message) }
         return l
     }
 
     /// The HUD's text lines, top to bottom.
     public var lines: [String] { toned.map(\.text) }
+
+    static func rate(_ fps: Double) -> String {
+        fps == fps.rounded() ? "\(Int(fps))" : String(format: "%.2f", fps)
+    }
 
     static func clock(_ seconds: Double) -> String {
         let s = max(0, Int(seconds.rounded(.down)))
