@@ -73,7 +73,7 @@ enum DesktopRun {
             let clock = session.clock
             return DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() },
                                operatorPicture: plan.operatorPictureSize ?? (plan.format.width, plan.format.height), log: log,
-                               allowNotifications: options.desktop.allowNotifications)
+                               allowNotifications: options.desktop.allowNotifications, session: session)
         }
 
         func drive(_ director: RunDirector, session: CaptureSession, face: any RunFace, events: EventLog) async throws(DuoError) -> RunOutcome {
@@ -81,9 +81,9 @@ enum DesktopRun {
             let desktop = options.desktop, log = self.log
             // gtksink makes its widgets on the GTK thread; they go into the windows before the graph plays.
             await session.setBeforePlaying { graph throws(DuoError) in
-                let op = try graph.gtkWidget(sink: GraphElement.operatorSink.rawValue)
+                let op = try graph.appSinkPicture(sink: GraphElement.operatorSink.rawValue)
                 let subject = try graph.gtkWidget(sink: GraphElement.subjectWindow.rawValue)
-                await GtkMain.perform { face.attachSinks(operator: op.pointer, subject: subject.pointer) }
+                await GtkMain.perform { face.attachSinks(operator: op, subject: subject.pointer) }
             }
             let enabled = options.subject.accessory != .off
             let running: Result<Task<RunOutcome, Never>, DuoError> = await MainActor.run {
@@ -125,6 +125,11 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     private let canvas: SubjectCanvas
 
     private let operatorPicture: (width: Int, height: Int)
+    /// The capture, to scale the preview to its window's size while playing.
+    private let session: CaptureSession?
+    /// The preview's newest frame, kept alive with the run (GTK thread).
+    // Unchecked: set once on the GTK thread when the sinks are attached.
+    nonisolated(unsafe) private var operatorPictureSource: AppSinkPicture?
     /// Made on the GTK thread when the windows are attached.
     // Unchecked: made and used on the GTK thread only (the @MainActor accessor below).
     nonisolated(unsafe) private var inhibitorStorage: IdleInhibitor?
@@ -148,14 +153,17 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     nonisolated(unsafe) private var previewMeter = PreviewMeter()
     // Unchecked: written and read on the GTK thread only.
     nonisolated(unsafe) private var previewReportedAt: Int64 = 0
+    // Unchecked: written and read on the GTK thread only.
+    nonisolated(unsafe) private var previewLargestGap: Int64 = 0
     /// Called on the GTK thread every few seconds with the preview's figures: frames shown per second,
     /// the camera's rate, the largest step between shown frames and the preview's frame interval (ms).
     // Unchecked: set once on the GTK thread before the run starts, called only there.
     nonisolated(unsafe) var onPreview: (_ fps: Double, _ of: Double, _ largestGapMs: Double, _ intervalMs: Double) -> Void = { _, _, _, _ in }
 
     init(plan: GraphPlan, canvas: SubjectCanvas, operatorPicture: (width: Int, height: Int), log: @escaping @Sendable (String) -> Void,
-         allowNotifications: Bool = false) {
+         allowNotifications: Bool = false, session: CaptureSession? = nil) {
         self.log = log
+        self.session = session
         doNotDisturb = DoNotDisturb(allowNotifications: allowNotifications)
         self.plan = plan
         self.canvas = canvas
@@ -164,9 +172,24 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
 
     var drawsSubjectView: Bool { true }
 
-    /// The graph's two gtksink widgets go into the windows, with the subject view over the subject's.
-    @MainActor func attachSinks(operator op: UnsafeMutableRawPointer, subject: UnsafeMutableRawPointer) {
-        ui?.attach(operatorWidget: op, subjectWidget: subject, subjectCanvas: canvas, previewAtOwnSize: plan.picturesHaveOneSize)
+    /// The operator picture and the subject gtksink's widget go into the windows, with the subject view
+    /// over the subject's picture.
+    @MainActor func attachSinks(operator op: AppSinkPicture, subject: UnsafeMutableRawPointer) {
+        operatorPictureSource = op
+        ui?.attach(operatorPicture: op, subjectWidget: subject, subjectCanvas: canvas)
+    }
+
+    /// The operator picture area's new size (device pixels): the graph scales the preview to its fit,
+    /// once, and the HUD lays the safe frame over the picture at that size.
+    @MainActor private func operatorAreaResized(width: Int, height: Int) {
+        guard let ui, plan.picturesHaveOneSize else { return }
+        let fit = PictureFit.preview(width: ui.hud.videoWidth, height: ui.hud.videoHeight, into: width, height)
+        var hud = ui.hud
+        hud.pictureWidth = fit.width
+        ui.hud = hud
+        guard let session else { return }
+        // Detached: a main-actor task would wait behind gtk_main, which holds the main actor (GtkMain).
+        Task.detached { await session.setOperatorPictureSize(width: fit.width, height: fit.height) }
     }
 
     func setSubjectPicture(_ shown: Bool) { GtkMain.post { [self] in ui?.setSubjectPicture(shown) } }
@@ -178,6 +201,7 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
         ui.onButtonCommand = { director.send(.command($0, source: .button)) }
         ui.onFullscreen = { director.send(.fullscreen($0)) }
         ui.onSubjectSize = { director.send(.subjectSize(width: $0, height: $1)) }
+        ui.onOperatorSize = { [self] in operatorAreaResized(width: $0, height: $1) }
         ui.onAccessoryChange = { [self] change, hud in
             director.send(.accessory(change, subjectMonitor: hud.subjectMonitor))
             updateBanners()
@@ -211,12 +235,16 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
             }
             hud.run = run
             let now = Int64(DispatchTime.now().uptimeNanoseconds)
-            if let fps = previewMeter.add(at: now, shown: run.previewShown) {
+            // What the operator really saw: frames the window painted, and the largest step between them.
+            let painted = ui.takePreviewFigures()
+            previewLargestGap = max(previewLargestGap, painted.largestGap)
+            if let fps = previewMeter.add(at: now, shown: painted.painted) {
                 hud.previewFps = fps
                 hud.cameraFps = plan.format.frameRate.value
                 if now - previewReportedAt >= 5_000_000_000 {
                     previewReportedAt = now
-                    onPreview(fps, plan.format.frameRate.value, Double(run.previewLargestGap) / 1e6, Double(plan.operatorFrameInterval) / 1e6)
+                    onPreview(fps, plan.format.frameRate.value, Double(previewLargestGap) / 1e6, Double(plan.operatorFrameInterval) / 1e6)
+                    previewLargestGap = 0
                 }
             }
             ui.hud = hud

@@ -437,6 +437,9 @@ public struct GraphPlan: Sendable {
     }
     public var subjectPictureSize: (width: Int, height: Int)?
 
+    /// The operator preview's caps at `size` (set while playing when its window changes size).
+    public func operatorCaps(_ size: (width: Int, height: Int)) -> String { pictureCaps(size) }
+
     /// A desktop size capsfilter's caps (`operator_size`, `subject_size`): BGRx for gtksink, pinned to
     /// `size` only when every camera delivers one picture size.
     func pictureCaps(_ size: (width: Int, height: Int)) -> String {

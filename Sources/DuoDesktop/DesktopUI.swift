@@ -104,6 +104,17 @@ public final class DesktopUI {
     public var onControls: (_ shown: Bool, _ buttons: [String: [Int]]) -> Void = { _, _ in }
     /// The on-screen controls over the bottom of the picture (made when the sinks are attached).
     private var controlBar: ControlBar?
+    /// The operator picture (made when the sinks are attached).
+    private var pictureView: OperatorPicture?
+    /// Called on the GTK thread with the operator picture area's size in device pixels, at first and
+    /// whenever it changes (fullscreen on or off, a resize, another monitor or scale factor).
+    public var onOperatorSize: (Int, Int) -> Void = { _, _ in }
+    /// Frames of the preview the operator window painted so far, and the largest step between two of
+    /// them (their timestamps) since the last call, ns.
+    public func takePreviewFigures() -> (painted: Int64, largestGap: Int64) {
+        guard let view = pictureView else { return (0, 0) }
+        return (view.paintedFrames, view.takeLargestGap())
+    }
 
     private let choice: MonitorChoice
     private let operatorWindow: UnsafeMutablePointer<GtkWidget>
@@ -156,6 +167,7 @@ public final class DesktopUI {
         gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(css), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
 
         connect(operatorWindow.raw, "window-state-event", Self.windowStateCallback, self)
+        connect(operatorWindow.raw, "configure-event", Self.configureCallback, self)
         connect(operatorWindow.raw, "key-press-event", Self.keyCallback, self)
         connect(subjectWindow.raw, "key-press-event", Self.keyCallback, self)
         connect(operatorWindow.raw, "delete-event", Self.deleteCallback, self)
@@ -177,20 +189,19 @@ public final class DesktopUI {
 
     // MARK: Sinks
 
-    /// Puts the two `gtksink` widgets into their windows, and the subject view's drawing area over the
-    /// subject picture. Must happen before the sinks start (before PLAYING), or gtksink opens windows of
-    /// its own. Then shows the operator window.
-    /// `previewAtOwnSize`: the graph scaled the preview to the size it is shown at (one picture size).
-    public func attach(operatorWidget: UnsafeMutableRawPointer, subjectWidget: UnsafeMutableRawPointer, subjectCanvas: SubjectCanvas,
-                       previewAtOwnSize: Bool = true) {
-        let op = operatorWidget.assumingMemoryBound(to: GtkWidget.self)
-        // Centred at the picture's own size (gtksink's natural size), which the graph made the size it is
-        // shown at: gtksink then copies it unscaled. In a smaller window it shrinks and gtksink scales.
-        // Pictures of several sizes (individual cameras) fill the window and gtksink fits each.
-        if previewAtOwnSize {
-            gtk_widget_set_halign(op, GTK_ALIGN_CENTER)
-            gtk_widget_set_valign(op, GTK_ALIGN_CENTER)
-        }
+    /// Puts the operator picture (drawn by the window from the preview branch's newest frame) and the
+    /// subject `gtksink` widget into their windows, and the subject view's drawing area over the subject
+    /// picture. Must happen before the sinks start (before PLAYING), or gtksink opens a window of its
+    /// own. Then shows the operator window.
+    public func attach(operatorPicture: any LatestPicture, subjectWidget: UnsafeMutableRawPointer, subjectCanvas: SubjectCanvas) {
+        // The picture fills the window: it paints each frame centred, at the size the graph scaled it to
+        // (the area's own, reported through onOperatorSize), and follows every size change.
+        let operatorView = OperatorPicture(operatorPicture)
+        operatorView.onSize = { [unowned self] in onOperatorSize($0, $1) }
+        // Laid out as the HUD lays out its safe frame: the picture's aspect, at most its scaled size.
+        operatorView.layout = { [unowned self] in hud.previewRect(width: $0, height: $1) }
+        pictureView = operatorView
+        let op = operatorView.widget
         gtk_container_add(operatorOverlay.asContainer, op)
         let area = gtk_drawing_area_new()!
         gtk_widget_set_app_paintable(area, 1)
@@ -311,7 +322,8 @@ public final class DesktopUI {
 
     public func enterFullscreen() {
         fullscreenRequested = true
-        if let op = choice.operatorMonitor(in: monitors), let screen = gdk_screen_get_default() {
+        // On the monitor the window is on (the user may have moved it), else the configured one.
+        if let op = windowMonitor ?? choice.operatorMonitor(in: monitors), let screen = gdk_screen_get_default() {
             gtk_window_fullscreen_on_monitor(operatorWindow.asWindow, screen, gint(op.index))
         } else {
             gtk_window_fullscreen(operatorWindow.asWindow)
@@ -328,6 +340,7 @@ public final class DesktopUI {
         // The screen and display outlive the windows: their handlers must not call into a closed UI.
         connections.removeAll()
         controlBar?.close()
+        pictureView?.close()
         gtk_widget_destroy(subjectWindow)
         gtk_widget_destroy(operatorWindow)
     }
@@ -356,9 +369,25 @@ public final class DesktopUI {
         refresh()
     }
 
+    /// The monitor the operator window is on now (nil before it is placed): availability reads this one,
+    /// not the configured one, since the user or the window manager may move the window.
+    private var windowMonitor: MonitorInfo?
+
+    private func windowMoved() {
+        guard let display = gdk_display_get_default(), let window = gtk_widget_get_window(operatorWindow),
+              let monitor = gdk_display_get_monitor_at_window(display, window) else { return }
+        var r = GdkRectangle()
+        gdk_monitor_get_geometry(monitor, &r)
+        let now = Monitors.list().first { $0.x == Int(r.x) && $0.y == Int(r.y) && $0.width == Int(r.width) && $0.height == Int(r.height) }
+        guard now != windowMonitor else { return }
+        windowMonitor = now
+        refresh()
+    }
+
     private func refresh() {
         monitors = Monitors.list()
-        let op = choice.operatorMonitor(in: monitors)
+        if let placed = windowMonitor, !monitors.contains(placed) { windowMonitor = nil }
+        let op = windowMonitor ?? choice.operatorMonitor(in: monitors)
         let subject = subjectMonitorUnplugged ? nil : choice.subjectMonitor(in: monitors)
         apply(accessory.update {
             $0.operatorMonitor = op?.connector
@@ -415,6 +444,12 @@ public final class DesktopUI {
                 ui.controlBar?.update(ui.hud, fullscreen: fullscreen)
             }
         }
+        return 0
+    }
+
+    private static let configureCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.windowMoved() }
         return 0
     }
 

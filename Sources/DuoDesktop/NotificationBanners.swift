@@ -29,10 +29,21 @@ public final class NotificationBanners {
     /// The GNOME settings object, when the schema is installed (nil elsewhere: GSettings aborts on an
     /// unknown schema, so it is looked up first).
     private func settings() -> UnsafeMutablePointer<GSettings>? {
-        guard let source = g_settings_schema_source_get_default(),
+        // GNOME's settings are written through the session bus (dconf): without one they would not stick.
+        guard Self.sessionBusReachable, let source = g_settings_schema_source_get_default(),
               let found = g_settings_schema_source_lookup(source, Self.schema, 1) else { return nil }
         g_settings_schema_unref(found)
         return g_settings_new(Self.schema)
+    }
+
+    /// Whether there is a session bus to reach (where GLib looks: DBUS_SESSION_BUS_ADDRESS, else
+    /// $XDG_RUNTIME_DIR/bus). Without one GLib would try to start one (dbus-launch) and dconf could not
+    /// store anything.
+    static var sessionBusReachable: Bool {
+        let env = ProcessInfo.processInfo.environment
+        if let address = env["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
+        guard let runtime = env["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
+        return FileManager.default.fileExists(atPath: (runtime as NSString).appendingPathComponent("bus"))
     }
 
     /// At start: a marker left by a run that ended without giving the setting back (a crash, SIGKILL)
@@ -70,12 +81,12 @@ public final class NotificationBanners {
             log("duo-capture: desktop notification banners off while the subject view is shown or a take runs (\(Self.schema) \(Self.key); --allow-notifications keeps them)")
             return
         }
-        cookie = duo_notifications_inhibit("the subject view is shown or a take runs")
+        cookie = Self.sessionBusReachable ? duo_notifications_inhibit("the subject view is shown or a take runs") : 0
         if cookie != 0 {
             log("duo-capture: desktop notifications inhibited while the subject view is shown or a take runs (org.freedesktop.Notifications; --allow-notifications keeps them)")
         } else if !saidCannot {
             saidCannot = true
-            log("duo-capture: cannot keep desktop notifications off the subject's monitor here (no GNOME notification settings, no freedesktop notifications Inhibit); turn on do not disturb by hand")
+            log("duo-capture: cannot keep desktop notifications off the subject's monitor here (\(Self.sessionBusReachable ? "no GNOME notification settings, no freedesktop notifications Inhibit" : "no session bus")); turn on do not disturb by hand")
         }
     }
 
