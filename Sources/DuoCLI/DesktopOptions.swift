@@ -18,10 +18,13 @@ public struct DesktopOptions: Sendable {
     /// `--allow-notifications`: leave desktop notification banners alone (they are off by default while
     /// the subject view is shown or a take runs).
     public var allowNotifications = false
+    /// `--operator-display FILE`: the operator monitor's reserved regions (a display profile, as
+    /// `--display-profile` is the subject's): the HUD and the controls stay clear of them.
+    public var operatorDisplayPath: String?
 
     public init() {}
 
-    static let names: Set<String> = ["--operator-monitor", "--subject-monitor", "--events", "--windowed", "--allow-notifications"]
+    static let names: Set<String> = ["--operator-monitor", "--subject-monitor", "--events", "--windowed", "--allow-notifications", "--operator-display"]
     static let flags: Set<String> = ["--windowed", "--allow-notifications"]
 
     mutating func parse(_ name: String, _ value: String) throws(DuoError) {
@@ -31,6 +34,7 @@ public struct DesktopOptions: Sendable {
         case "--events": eventsPath = value
         case "--windowed": windowed = true
         case "--allow-notifications": allowNotifications = true
+        case "--operator-display": operatorDisplayPath = value
         default: preconditionFailure("not a desktop option: \(name)")
         }
     }
@@ -43,6 +47,8 @@ public struct DesktopOptions: Sendable {
             "                                       not plugged in yet is waited for (the view shows when it is)",
             "  X11 or Wayland: GTK picks the backend (GDK_BACKEND=x11|wayland to choose); the log says which.",
             "  --windowed                           start the operator window not fullscreen (F11 toggles)",
+            "  --operator-display FILE              the operator monitor's insets and occlusions (a display profile",
+            "                                       like Assets/displays/*.json): the HUD and the controls keep clear",
             "  --allow-notifications                leave desktop notifications alone; by default their banners are",
             "                                       off while the subject view is shown or a take runs (GNOME:",
             "                                       show-banners, given back afterwards, after a crash at the next",

@@ -79,6 +79,11 @@ enum DesktopRun {
         func drive(_ director: RunDirector, session: CaptureSession, face: any RunFace, events: EventLog) async throws(DuoError) -> RunOutcome {
             guard let face = face as? DesktopFace else { return await director.run() }
             let desktop = options.desktop, log = self.log
+            if let path = desktop.operatorDisplayPath {
+                do throws(DuoError) { face.operatorProfile = try DisplayProfile.load(path: path) } catch {
+                    throw DuoError(error.kind, "--operator-display: \(error.message)")
+                }
+            }
             // gtksink makes its widgets on the GTK thread; they go into the windows before the graph plays.
             await session.setBeforePlaying { graph throws(DuoError) in
                 let op = try graph.appSinkPicture(sink: GraphElement.operatorSink.rawValue)
@@ -155,6 +160,9 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     nonisolated(unsafe) private var previewReportedAt: Int64 = 0
     // Unchecked: written and read on the GTK thread only.
     nonisolated(unsafe) private var previewLargestGap: Int64 = 0
+    /// `--operator-display`: set before the windows are made, read on the GTK thread.
+    // Unchecked: set once before the GTK loop runs, then only read on the GTK thread.
+    nonisolated(unsafe) var operatorProfile = DisplayProfile.plain
     /// Called on the GTK thread every few seconds with the preview's figures: frames shown per second,
     /// the camera's rate, the largest step between shown frames and the preview's frame interval (ms).
     // Unchecked: set once on the GTK thread before the run starts, called only there.
@@ -216,6 +224,7 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
         hud.videoHeight = plan.format.height
         hud.pictureWidth = plan.picturesHaveOneSize ? operatorPicture.width : 0
         hud.aspect = plan.aspect
+        hud.operatorProfile = operatorProfile
         hud.cameraKeys = plan.secondCamera != nil
         ui.hud = hud
         ui.announce()

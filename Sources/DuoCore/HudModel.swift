@@ -74,6 +74,8 @@ public struct HudModel: Sendable, Hashable {
     /// the HUD then says "preview 30 of 60 fps" on a line of its own.
     public var previewFps: Double?
     public var cameraFps: Double?
+    /// The operator monitor's reserved regions (`--operator-display`): the HUD and controls stay clear.
+    public var operatorProfile = DisplayProfile.plain
 
     public init() {}
 

@@ -93,6 +93,11 @@ final class ControlBar {
         }
     }
 
+    /// Clear of the operator display profile's bottom inset and occlusions (logical pixels).
+    func setBottomMargin(_ margin: Int) {
+        if gtk_widget_get_margin_bottom(widget) != gint(margin) { gtk_widget_set_margin_bottom(widget, gint(margin)) }
+    }
+
     /// Pointer motion, touch or a click: shows the bar and restarts its timer.
     func input() {
         let now = Self.now()

@@ -197,7 +197,11 @@ public final class DesktopUI {
         // The picture fills the window: it paints each frame centred, at the size the graph scaled it to
         // (the area's own, reported through onOperatorSize), and follows every size change.
         let operatorView = OperatorPicture(operatorPicture)
-        operatorView.onSize = { [unowned self] in onOperatorSize($0, $1) }
+        operatorView.onSize = { [unowned self] w, h in
+            let scale = Int(gtk_widget_get_scale_factor(operatorView.widget))
+            controlBar?.setBottomMargin(Int(hud.controlsBottomMargin(width: Double(w / scale), height: Double(h / scale))))
+            onOperatorSize(w, h)
+        }
         // Laid out as the HUD lays out its safe frame: the picture's aspect, at most its scaled size.
         operatorView.layout = { [unowned self] in hud.previewRect(width: $0, height: $1) }
         pictureView = operatorView
