@@ -390,7 +390,13 @@ public final class DesktopUI {
 
     private func refresh() {
         monitors = Monitors.list()
-        if let placed = windowMonitor, !monitors.contains(placed) { windowMonitor = nil }
+        if let placed = windowMonitor, !monitors.contains(placed) {
+            // The window's monitor went (unplugged): the window manager moves it to another; it stays
+            // fullscreen there (on whichever monitor it lands), so the operator keeps the picture and a
+            // take goes on.
+            windowMonitor = nil
+            if fullscreenRequested { gtk_window_fullscreen(operatorWindow.asWindow) }
+        }
         let op = windowMonitor ?? choice.operatorMonitor(in: monitors)
         let subject = subjectMonitorUnplugged ? nil : choice.subjectMonitor(in: monitors)
         apply(accessory.update {
