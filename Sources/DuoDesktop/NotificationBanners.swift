@@ -86,7 +86,7 @@ public final class NotificationBanners {
             log("duo-capture: desktop notifications inhibited while the subject view is shown or a take runs (org.freedesktop.Notifications; --allow-notifications keeps them)")
         } else if !saidCannot {
             saidCannot = true
-            log("duo-capture: cannot keep desktop notifications off the subject's monitor here (\(Self.sessionBusReachable ? "no GNOME notification settings, no freedesktop notifications Inhibit" : "no session bus")); turn on do not disturb by hand")
+            log("duo-capture: notifications stay on (\(Self.sessionBusReachable ? "no GNOME setting or Inhibit" : "no session bus")); use do not disturb")
         }
     }
 
