@@ -94,7 +94,7 @@ public final class DesktopUI {
         didSet {
             guard hud != oldValue else { return }
             if let area = hudArea { gtk_widget_queue_draw(area) }
-            controlBar?.update(hud, fullscreen: accessory.inputs.operatorFullscreen)
+            controlBar?.update(hud, fullscreen: windowFullscreen)
         }
     }
     /// Called on the GTK thread with the command an on-screen button stands for (the same as its key).
@@ -133,6 +133,8 @@ public final class DesktopUI {
     public var subjectShown: Bool { subjectVisible }
     private var subjectShownOn: String?
     private var fullscreenRequested = true
+    /// The window manager's word: the operator window is fullscreen (minimised or not).
+    private var windowFullscreen = false
     /// Every signal handler this UI connected; dropped (disconnected) when the windows close.
     private var connections: [SignalConnection] = []
 
@@ -258,7 +260,7 @@ public final class DesktopUI {
             connect(target.raw, "touch-event", Self.pointerCallback, self)
         }
         controlBar = bar
-        bar.update(hud, fullscreen: accessory.inputs.operatorFullscreen)
+        bar.update(hud, fullscreen: windowFullscreen)
     }
 
     private static let pointerCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in
@@ -312,7 +314,7 @@ public final class DesktopUI {
     }
 
     public func toggleFullscreen() {
-        if accessory.inputs.operatorFullscreen { leaveFullscreen() } else { enterFullscreen() }
+        if windowFullscreen { leaveFullscreen() } else { enterFullscreen() }
     }
 
     /// nil toggles.
@@ -446,12 +448,18 @@ public final class DesktopUI {
     private static let windowStateCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, event, data in
         let e = event!.assumingMemoryBound(to: GdkEventWindowState.self).pointee
         let fullscreen = e.new_window_state.rawValue & GDK_WINDOW_STATE_FULLSCREEN.rawValue != 0
+        let minimised = e.new_window_state.rawValue & GDK_WINDOW_STATE_ICONIFIED.rawValue != 0
         let ui = this(data)
         MainActor.assumeIsolated {
-            if fullscreen != ui.accessory.inputs.operatorFullscreen {
+            if fullscreen != ui.windowFullscreen {
+                ui.windowFullscreen = fullscreen
                 ui.onFullscreen(fullscreen)
-                ui.apply(ui.accessory.update { $0.operatorFullscreen = fullscreen })
                 ui.controlBar?.update(ui.hud, fullscreen: fullscreen)
+            }
+            // A minimised window is not on the glass: it does not count as a fullscreen operator view.
+            let counts = fullscreen && !minimised
+            if counts != ui.accessory.inputs.operatorFullscreen {
+                ui.apply(ui.accessory.update { $0.operatorFullscreen = counts })
             }
         }
         return 0
@@ -472,7 +480,7 @@ public final class DesktopUI {
     private func key(_ keyval: Int32) -> Bool {
         if keyval == GDK_KEY_o || keyval == GDK_KEY_O { chooseScript(); return true }
         guard let command = DesktopKeys.command(forKey: keyval, countingDown: hud.countdown != nil,
-                                                fullscreen: accessory.inputs.operatorFullscreen) else { return false }
+                                                fullscreen: windowFullscreen) else { return false }
         onCommand(command)
         return true
     }

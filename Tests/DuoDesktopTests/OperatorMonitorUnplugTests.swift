@@ -58,4 +58,25 @@ final class OperatorMonitorUnplugTests: XCTestCase {
         XCTAssertEqual(decoded.status, 0, "the take decodes to its end: \(decoded.stderr)")
         XCTAssertGreaterThan(ended["frames"] as? Int ?? 0, 15, "the take recorded through the unplug")
     }
+
+    /// A minimised operator window is not on the glass: the subject view goes (operator-not-fullscreen)
+    /// and comes back when the window is restored.
+    func testAMinimisedOperatorWindowDoesNotCount() throws {
+        let desktop = try VirtualDesktop(test: self)
+        let events = desktop.directory.appendingPathComponent("events.jsonl")
+        let p = try desktop.launch(DesktopEndToEndTests.binary.path, ["--source", "videotestsrc", "--format", "640x360@30", "--events", events.path],
+                                   log: "duo-capture.log", directory: VirtualDesktop.repositoryRoot)
+        let app = DesktopEndToEndTests.App(process: p, events: events)
+        try app.wait("the subject view") { $0["event"] as? String == "availability" && $0["shown"] as? Bool == true }
+        let window = try XCTUnwrap(try desktop.run("xdotool", ["search", "--name", "^duo-capture operator$"]).stdout.split(separator: "\n").first.map(String.init))
+        var mark = app.count
+        _ = try desktop.run("xdotool", ["windowminimize", window])
+        let hidden = try app.wait("the subject view to go", after: mark) { $0["event"] as? String == "availability" && $0["available"] as? Bool == false }
+        XCTAssertEqual(hidden.event["reasons"] as? [String], ["operator-not-fullscreen"])
+        mark = app.count
+        _ = try desktop.run("xdotool", ["windowactivate", window])
+        try app.wait("the subject view back", after: mark) { $0["event"] as? String == "availability" && $0["shown"] as? Bool == true }
+        try desktop.key("q")
+        try waitFor("duo-capture to exit", timeout: 30) { !app.process.isRunning }
+    }
 }
