@@ -22,16 +22,23 @@ public enum PicturePainter {
         cairo_save(cr)
         defer { cairo_restore(cr) }
         cairo_set_source_rgb(cr, 0, 0, 0)
-        cairo_paint(cr)
-        guard let picture, picture.width > 0, picture.height > 0 else { return }
+        guard let picture, picture.width > 0, picture.height > 0 else { cairo_paint(cr); return }
         guard let surface = cairo_image_surface_create_for_data(UnsafeMutablePointer(mutating: picture.base.assumingMemoryBound(to: UInt8.self)),
                                                                 CAIRO_FORMAT_RGB24, Int32(picture.width), Int32(picture.height), Int32(picture.stride)) else { return }
         defer { cairo_surface_destroy(surface) }
         let r = target ?? rect(pictureWidth: picture.width, pictureHeight: picture.height, scale: scale, width: width, height: height)
+        // Black only around the picture (every frame fills the picture's own pixels anyway).
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_rectangle(cr, 0, 0, width, height)
+        cairo_rectangle(cr, r.x, r.y, r.width, r.height)
+        cairo_fill(cr)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
         cairo_translate(cr, r.x, r.y)
         cairo_scale(cr, r.width / Double(picture.width), r.height / Double(picture.height))
         cairo_set_source_surface(cr, surface, 0, 0)
         // Unscaled (the usual case) a plain copy; scaled, the filter that costs least and looks fine moving.
+        // Edges padded: stretched for a moment, the picture's border pixels are not blended with nothing.
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
         cairo_pattern_set_filter(cairo_get_source(cr), abs(r.width * scale - Double(picture.width)) < 0.5 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR)
         cairo_rectangle(cr, 0, 0, Double(picture.width), Double(picture.height))
         cairo_fill(cr)
