@@ -57,8 +57,6 @@ extension RunDirector {
         }
         f.cameraDropped = RunSummary.branch(counts.camera, interval: interval).dropped
         f.previewSkipped = RunSummary.branch(counts.operatorView, interval: plan.operatorFrameInterval).dropped + counts.operatorView.sinkDropped
-        f.previewShown = counts.operatorView.frames - counts.operatorView.sinkDropped
-        f.previewLargestGap = counts.operatorView.maxGap
         f.subjectSkipped = RunSummary.branch(counts.subjectView, interval: interval).dropped
         f.audioPeakDB = audioPeak
         f.scriptProblems = presenter.scriptProblems.count

@@ -41,9 +41,6 @@ public struct HudModel: Sendable, Hashable {
         /// them in time: the display only, never the take.
         public var previewSkipped: Int64 = 0
         public var subjectSkipped: Int64 = 0
-        /// Frames the operator preview showed so far, and the largest step between two of them, ns.
-        public var previewShown: Int64 = 0
-        public var previewLargestGap: Int64 = 0
         /// Markup in the script that could be a note but is malformed (kept from the subject).
         public var scriptProblems = 0
 
