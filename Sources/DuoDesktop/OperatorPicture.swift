@@ -89,7 +89,16 @@ final class OperatorPicture {
         // Unchecked: the tick callback's widget, used on the main thread it came on.
         nonisolated(unsafe) let widget = w
         MainActor.assumeIsolated {
-            if let widget, view.picture.generation != view.painted { gtk_widget_queue_draw(widget) }
+            guard let widget, view.picture.generation != view.painted else { return }
+            // Only the picture's own rectangle: the black around it stays as it was drawn (a window
+            // larger than the picture would otherwise send the whole window to the display every frame).
+            let w = Double(gtk_widget_get_allocated_width(widget)), h = Double(gtk_widget_get_allocated_height(widget))
+            if let r = view.layout(w, h), r.width > 0, r.height > 0 {
+                let x = Int(r.x.rounded(.down)), y = Int(r.y.rounded(.down))
+                gtk_widget_queue_draw_area(widget, gint(x), gint(y), gint(Int((r.x + r.width).rounded(.up)) - x), gint(Int((r.y + r.height).rounded(.up)) - y))
+            } else {
+                gtk_widget_queue_draw(widget)
+            }
         }
         return 1
     }
