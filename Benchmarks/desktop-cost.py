@@ -17,22 +17,36 @@ driver, openbox), all in one run and on the same machine state.
    3840x2160 subject monitor, with the self-view on (--self-view small: the subject branch carries the
    small mirrored picture, scaled once in the graph) and off (the branch carries no picture). Printed:
    each side's CPU (duo-capture + Xorg) and on - off. Target: at most +8 % of a core.
+4. The operator picture path (`preview` mode, issue 23): the operator window drawn by the window from an
+   appsink (this build) against a baseline build's gtksink (DUO_BENCH_BASELINE=BINARY:PIPELINES_DIR, for
+   example a build of the commit before), each with a 1920x1080@60 camera (videotestsrc) on a 1280x720
+   and a 1920x1080 operator monitor, fullscreen and windowed: CPU of duo-capture and of Xorg over INTERVAL
+   seconds, and the preview's own figures from its last `preview` event (frames shown per second, the
+   largest gap between shown frames). Then the 720p30 desktop/headless ratio of section 2 for both
+   (target 1.15x), and a steady preview at 1080p60 (largest gap at most two shown intervals).
 
 Runs alternate and repeat REPEATS times; medians are compared (this machine is shared and noisy).
 Needs root (Xorg) and the desktop packages (Scripts/install-deps.sh --desktop).
+DUO_BENCH_APP=BINARY measures that binary instead of a fresh release build.
 
 Usage: python3 Benchmarks/desktop-cost.py [INTERVAL] [TAKE] [REPEATS] [SECTIONS]
        (defaults 10, 20, 3, all; SECTIONS is a comma-separated list of subject, operator, selfview)
+       python3 Benchmarks/desktop-cost.py preview [INTERVAL] [TAKE] [REPEATS]
 """
 import json, os, resource, shutil, signal, statistics, subprocess, sys, tempfile, time
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-interval = float(sys.argv[1]) if len(sys.argv) > 1 else 10
-take = float(sys.argv[2]) if len(sys.argv) > 2 else 20
-repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 3
-sections = set((sys.argv[4] if len(sys.argv) > 4 else "subject,operator,selfview").split(","))
-subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture"], cwd=root, check=True, stdout=sys.stderr)
-app = os.path.join(root, ".build", "release", "duo-capture")
+preview_mode = len(sys.argv) > 1 and sys.argv[1] == "preview"
+args = sys.argv[2:] if preview_mode else sys.argv[1:]
+interval = float(args[0]) if len(args) > 0 else 10
+take = float(args[1]) if len(args) > 1 else 20
+repeats = int(args[2]) if len(args) > 2 else 3
+sections = set((args[3] if len(args) > 3 else "subject,operator,selfview").split(","))
+app = os.environ.get("DUO_BENCH_APP")
+if not app:
+    subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture", "--static-swift-stdlib"], cwd=root,
+                   check=True, stdout=sys.stderr)
+    app = os.path.join(root, ".build", "release", "duo-capture")
 script = os.path.join(root, "Assets", "scripts", "talk.md")
 config = os.path.join(root, "Tests", "DuoDesktopTests", "Fixtures", "dummy.conf")
 ticks = os.sysconf("SC_CLK_TCK")
@@ -139,7 +153,86 @@ def whole_run(cmd, env, xorg_pid=None):
     x1 = cpu_seconds(xorg_pid) if xorg_pid else 0
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), x1 - x0
 
+def last_event(path, name):
+    found = None
+    with open(path) as f:
+        for line in f:
+            e = json.loads(line)
+            if e.get("event") == name:
+                found = e
+    return found
+
+def preview_run(desk, binary, pipelines, windowed):
+    """CPU share of a core (duo-capture, Xorg) over `interval` s of a 1080p60 preview, and its last preview event."""
+    work = tempfile.mkdtemp(prefix="duo-bench-preview-", dir=desk.dir)
+    events = os.path.join(work, "events.jsonl")
+    cmd = [binary, "--source", "videotestsrc", "--format", "1920x1080@60", "--accessory", "off", "--events", events,
+           "--record-dir", work, "--quiet"] + (["--windowed"] if windowed else []) + (["--pipelines", pipelines] if pipelines else [])
+    proc = subprocess.Popen(cmd, env=desk.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=root)
+    wait_for_event(events, "started", proc)
+    time.sleep(2)  # the window settles (fullscreen, first frames) before measuring
+    a0, x0, t0 = cpu_seconds(proc.pid), cpu_seconds(desk.xorg.pid), time.time()
+    time.sleep(interval)
+    a1, x1, t1 = cpu_seconds(proc.pid), cpu_seconds(desk.xorg.pid), time.time()
+    proc.send_signal(signal.SIGINT)
+    proc.wait(60)
+    return (a1 - a0) / (t1 - t0), (x1 - x0) / (t1 - t0), last_event(events, "preview")
+
+def preview_section(desk):
+    baseline = os.environ.get("DUO_BENCH_BASELINE")
+    paths = [("appsink (this build)", app, None)]
+    if baseline:
+        binary, _, pipelines = baseline.partition(":")
+        paths.append(("gtksink (baseline)", binary, pipelines or None))
+    desk.subject_monitor(None)
+    print(f"operator picture path: 1920x1080@60 camera, CPU over {interval:g} s, share of one core (median of {repeats}); "
+          "preview: shown fps and largest gap (ms) from the last preview event")
+    print(f"{'path':<22}{'monitor':>10}{'window':>12}{'app':>6}{'X':>6}{'app+X':>7}{'fps':>7}{'gap ms':>8}")
+    for size in ("1280x720", "1920x1080"):
+        desk.xrandr("--output", "DUMMY0", "--mode", size, "--pos", "0x0", "--primary")
+        desk.xrandr("-q")
+        for windowed in (False, True):
+            rows = {label: [] for label, _, _ in paths}
+            for _ in range(repeats):
+                for label, binary, pipelines in paths:
+                    rows[label].append(preview_run(desk, binary, pipelines, windowed))
+            for label, _, _ in paths:
+                r = rows[label]
+                a = statistics.median(x[0] for x in r)
+                xs = statistics.median(x[1] for x in r)
+                fps = [x[2]["fps"] for x in r if x[2]]
+                gap = [x[2]["largestGapMs"] for x in r if x[2]]
+                print(f"{label:<22}{size:>10}{'windowed' if windowed else 'fullscreen':>12}{a:>6.0%}{xs:>6.0%}{a + xs:>7.0%}"
+                      f"{statistics.median(fps) if fps else float('nan'):>7.1f}{max(gap) if gap else float('nan'):>8.1f}")
+    desk.xrandr("--output", "DUMMY0", "--mode", "1920x1080", "--pos", "0x0", "--primary")
+    print()
+    print(f"desktop/headless at 720p30: a {take:g} s take, operator window fullscreen on 1920x1080, CPU s of duo-capture + Xorg "
+          f"(median of {repeats}); target 1.15x")
+    print(f"{'path':<22}{'desktop app':>12}{'desktop X':>11}{'desktop':>9}{'headless':>10}{'ratio':>7}")
+    for label, binary, pipelines in paths:
+        desktop_cpu, headless_cpu = [], []
+        extra = ["--pipelines", pipelines] if pipelines else []
+        for _ in range(repeats):
+            work = tempfile.mkdtemp(prefix="duo-bench-op-", dir=desk.dir)
+            common = ["--source", "videotestsrc", "--format", "1280x720@30", "--record", "--countdown", "0", "--duration", str(take),
+                      "--record-dir", work, "--quiet"] + extra
+            app_cpu, x_cpu = whole_run([binary, *common, "--accessory", "off"], desk.env, desk.xorg.pid)
+            desktop_cpu.append((app_cpu, x_cpu))
+            headless_env = {k: v for k, v in desk.env.items() if k != "DISPLAY"}
+            app_cpu, _ = whole_run([binary, "--headless", *common], headless_env)
+            headless_cpu.append(app_cpu)
+        d_app = statistics.median(a for a, _ in desktop_cpu)
+        d_x = statistics.median(x for _, x in desktop_cpu)
+        h = statistics.median(headless_cpu)
+        print(f"{label:<22}{d_app:>12.1f}{d_x:>11.1f}{d_app + d_x:>9.1f}{h:>10.1f}{(d_app + d_x) / h:>6.2f}x")
+
 desk = Desktop()
+if preview_mode:
+    try:
+        preview_section(desk)
+    finally:
+        desk.stop()
+    sys.exit(0)
 try:
   if "subject" in sections:
     print(f"subject view: CPU over {interval:g} s of a scrolling 720p30 take, share of one core (median of {repeats})")

@@ -21,7 +21,8 @@ packages=(
 )
 if [[ "${1:-}" == "--desktop" ]]; then
   packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool
-             sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng help2man man-db chromium)
+             sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng help2man man-db chromium
+             dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin)
 fi
 
 missing=()

@@ -15,11 +15,17 @@ public struct DesktopOptions: Sendable {
     public var eventsPath: String?
     /// `--windowed`: start with the operator window not fullscreen (F11 makes it fullscreen).
     public var windowed = false
+    /// `--allow-notifications`: leave desktop notification banners alone (they are off by default while
+    /// the subject view is shown or a take runs).
+    public var allowNotifications = false
+    /// `--operator-display FILE`: the operator monitor's reserved regions (a display profile, as
+    /// `--display-profile` is the subject's): the HUD and the controls stay clear of them.
+    public var operatorDisplayPath: String?
 
     public init() {}
 
-    static let names: Set<String> = ["--operator-monitor", "--subject-monitor", "--events", "--windowed"]
-    static let flags: Set<String> = ["--windowed"]
+    static let names: Set<String> = ["--operator-monitor", "--subject-monitor", "--events", "--windowed", "--allow-notifications", "--operator-display"]
+    static let flags: Set<String> = ["--windowed", "--allow-notifications"]
 
     mutating func parse(_ name: String, _ value: String) throws(DuoError) {
         switch name {
@@ -27,6 +33,8 @@ public struct DesktopOptions: Sendable {
         case "--subject-monitor": subjectMonitor = try MonitorRef.parse(value, option: name)
         case "--events": eventsPath = value
         case "--windowed": windowed = true
+        case "--allow-notifications": allowNotifications = true
+        case "--operator-display": operatorDisplayPath = value
         default: preconditionFailure("not a desktop option: \(name)")
         }
     }
@@ -39,6 +47,12 @@ public struct DesktopOptions: Sendable {
             "                                       not plugged in yet is waited for (the view shows when it is)",
             "  X11 or Wayland: GTK picks the backend (GDK_BACKEND=x11|wayland to choose); the log says which.",
             "  --windowed                           start the operator window not fullscreen (F11 toggles)",
+            "  --operator-display FILE              the operator monitor's insets and occlusions (a display profile",
+            "                                       like Assets/displays/*.json): the HUD and the controls keep clear",
+            "  --allow-notifications                leave desktop notifications alone; by default their banners are",
+            "                                       off while the subject view is shown or a take runs (GNOME:",
+            "                                       show-banners, given back afterwards, after a crash at the next",
+            "                                       start; elsewhere the freedesktop notifications Inhibit)",
             "  --events FILE                        write events as JSON lines, headless or on the desktop: commands,",
             "                                       countdowns, takes started and ended, swaps, status, errors,",
             "                                       availability with its reasons (docs/events.md lists them all)",
@@ -50,6 +64,12 @@ public struct DesktopOptions: Sendable {
         for (key, does) in DesktopKeys.help {
             lines.append("    " + key.padding(toLength: 13, withPad: " ", startingAt: 0) + does)
         }
+        lines += [
+            "  On-screen controls: moving the pointer over the operator window (or touching it) shows a bar over",
+            "  the bottom of the picture: record / stop, pause / resume, speed - and + with the figure, reverse,",
+            "  previous / next marker, accessory on / off, swap (two cameras), open a script, fullscreen. Each",
+            "  button sends its key's command (its tooltip names the key); the bar hides after 3 s without input.",
+        ]
         return lines.joined(separator: "\n")
     }
 }

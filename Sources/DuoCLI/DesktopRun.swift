@@ -59,6 +59,7 @@ enum DesktopRun {
             let format = plan.format
             plan.operatorPictureSize = sizes.operator.map { PictureFit.preview(width: format.width, height: format.height, into: $0.width, $0.height) }
                 ?? (format.width, format.height)
+            plan.operatorMaxRate = PreviewPacing.maxRate(camera: format.frameRate.value)
             plan.subjectPictureSize = PictureFit.fit(width: format.width, height: format.height, into: subjectSize.0, subjectSize.1)
             // With a self-view the subject branch carries only its small picture, scaled once, here.
             if options.subject.accessory != .preview {
@@ -78,17 +79,23 @@ enum DesktopRun {
         func face(plan: GraphPlan, presenter: SubjectPresenter, session: CaptureSession) -> any RunFace {
             let clock = session.clock
             return DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() },
-                               operatorPicture: plan.operatorPictureSize ?? (plan.format.width, plan.format.height), log: log)
+                               operatorPicture: plan.operatorPictureSize ?? (plan.format.width, plan.format.height), log: log,
+                               allowNotifications: options.desktop.allowNotifications, session: session)
         }
 
         func drive(_ director: RunDirector, session: CaptureSession, face: any RunFace, events: EventLog) async throws(DuoError) -> RunOutcome {
             guard let face = face as? DesktopFace else { return await director.run() }
             let desktop = options.desktop, log = self.log
+            if let path = desktop.operatorDisplayPath {
+                do throws(DuoError) { face.operatorProfile = try DisplayProfile.load(path: path) } catch {
+                    throw DuoError(error.kind, "--operator-display: \(error.message)")
+                }
+            }
             // gtksink makes its widgets on the GTK thread; they go into the windows before the graph plays.
             await session.setBeforePlaying { graph throws(DuoError) in
-                let op = try graph.gtkWidget(sink: GraphElement.operatorSink.rawValue)
+                let op = try graph.appSinkPicture(sink: GraphElement.operatorSink.rawValue)
                 let subject = try graph.gtkWidget(sink: GraphElement.subjectWindow.rawValue)
-                await GtkMain.perform { face.attachSinks(operator: op.pointer, subject: subject.pointer) }
+                await GtkMain.perform { face.attachSinks(operator: op, subject: subject.pointer) }
             }
             let enabled = options.subject.accessory != .off
             let running: Result<Task<RunOutcome, Never>, DuoError> = await MainActor.run {
@@ -102,6 +109,11 @@ enum DesktopRun {
                     events.emit("monitors", ["backend": Monitors.backend, "monitors": ui.monitors.map { ["index": $0.index, "connector": $0.connector,
                                                                               "geometry": "\($0.width)x\($0.height)+\($0.x)+\($0.y)"] }])
                     face.attach(ui, director: director)
+                    ui.onControls = { shown, buttons in events.emit("controls", ["shown": shown, "buttons": buttons]) }
+                    face.onPreview = { fps, of, gap, interval in
+                        events.emit("preview", ["fps": (fps * 10).rounded() / 10, "of": of, "largestGapMs": (gap * 10).rounded() / 10,
+                                                "intervalMs": (interval * 10).rounded() / 10])
+                    }
                     let run = Task.detached { await director.run() }
                     GtkMain.run()
                     return .success(run)
@@ -125,6 +137,11 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     private let canvas: SubjectCanvas
 
     private let operatorPicture: (width: Int, height: Int)
+    /// The capture, to scale the preview to its window's size while playing.
+    private let session: CaptureSession?
+    /// The preview's newest frame, kept alive with the run (GTK thread).
+    // Unchecked: set once on the GTK thread when the sinks are attached.
+    nonisolated(unsafe) private var operatorPictureSource: AppSinkPicture?
     /// Made on the GTK thread when the windows are attached.
     // Unchecked: made and used on the GTK thread only (the @MainActor accessor below).
     nonisolated(unsafe) private var inhibitorStorage: IdleInhibitor?
@@ -136,8 +153,33 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     }
     private let log: @Sendable (String) -> Void
 
-    init(plan: GraphPlan, canvas: SubjectCanvas, operatorPicture: (width: Int, height: Int), log: @escaping @Sendable (String) -> Void) {
+    /// Do not disturb on the subject's monitor (GTK thread only).
+    // Unchecked: made before the run and then read and changed only on the GTK thread (every call posts there).
+    nonisolated(unsafe) private var doNotDisturb: DoNotDisturb
+    // Unchecked: made and used on the GTK thread only.
+    nonisolated(unsafe) private var banners: NotificationBanners?
+    // Unchecked: written and read on the GTK thread only.
+    nonisolated(unsafe) private var takeRunning = false
+    /// The preview's measured rate (GTK thread only).
+    // Unchecked: written and read on the GTK thread only.
+    nonisolated(unsafe) private var previewMeter = PreviewMeter()
+    // Unchecked: written and read on the GTK thread only.
+    nonisolated(unsafe) private var previewReportedAt: Int64 = 0
+    // Unchecked: written and read on the GTK thread only.
+    nonisolated(unsafe) private var previewLargestGap: Int64 = 0
+    /// `--operator-display`: set before the windows are made, read on the GTK thread.
+    // Unchecked: set once before the GTK loop runs, then only read on the GTK thread.
+    nonisolated(unsafe) var operatorProfile = DisplayProfile.plain
+    /// Called on the GTK thread every few seconds with the preview's figures: frames shown per second,
+    /// the camera's rate, the largest step between shown frames and the preview's frame interval (ms).
+    // Unchecked: set once on the GTK thread before the run starts, called only there.
+    nonisolated(unsafe) var onPreview: (_ fps: Double, _ of: Double, _ largestGapMs: Double, _ intervalMs: Double) -> Void = { _, _, _, _ in }
+
+    init(plan: GraphPlan, canvas: SubjectCanvas, operatorPicture: (width: Int, height: Int), log: @escaping @Sendable (String) -> Void,
+         allowNotifications: Bool = false, session: CaptureSession? = nil) {
         self.log = log
+        self.session = session
+        doNotDisturb = DoNotDisturb(allowNotifications: allowNotifications)
         self.plan = plan
         self.canvas = canvas
         self.operatorPicture = operatorPicture
@@ -145,9 +187,24 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
 
     var drawsSubjectView: Bool { true }
 
-    /// The graph's two gtksink widgets go into the windows, with the subject view over the subject's.
-    @MainActor func attachSinks(operator op: UnsafeMutableRawPointer, subject: UnsafeMutableRawPointer) {
-        ui?.attach(operatorWidget: op, subjectWidget: subject, subjectCanvas: canvas, previewAtOwnSize: plan.picturesHaveOneSize)
+    /// The operator picture and the subject gtksink's widget go into the windows, with the subject view
+    /// over the subject's picture.
+    @MainActor func attachSinks(operator op: AppSinkPicture, subject: UnsafeMutableRawPointer) {
+        operatorPictureSource = op
+        ui?.attach(operatorPicture: op, subjectWidget: subject, subjectCanvas: canvas)
+    }
+
+    /// The operator picture area's new size (device pixels): the graph scales the preview to its fit,
+    /// once, and the HUD lays the safe frame over the picture at that size.
+    @MainActor private func operatorAreaResized(width: Int, height: Int) {
+        guard let ui, plan.picturesHaveOneSize else { return }
+        let fit = PictureFit.preview(width: ui.hud.videoWidth, height: ui.hud.videoHeight, into: width, height)
+        var hud = ui.hud
+        hud.pictureWidth = fit.width
+        ui.hud = hud
+        guard let session else { return }
+        // Detached: a main-actor task would wait behind gtk_main, which holds the main actor (GtkMain).
+        Task.detached { await session.setOperatorPictureSize(width: fit.width, height: fit.height) }
     }
 
     func setSubjectPicture(_ shown: Bool) { GtkMain.post { [self] in ui?.setSubjectPicture(shown) } }
@@ -156,9 +213,17 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     @MainActor func attach(_ ui: DesktopUI, director: RunDirector) {
         self.ui = ui
         ui.onCommand = { director.send(.command($0, source: .key)) }
+        ui.onButtonCommand = { director.send(.command($0, source: .button)) }
         ui.onFullscreen = { director.send(.fullscreen($0)) }
         ui.onSubjectSize = { director.send(.subjectSize(width: $0, height: $1)) }
-        ui.onAccessoryChange = { change, hud in director.send(.accessory(change, subjectMonitor: hud.subjectMonitor)) }
+        ui.onOperatorSize = { [self] in operatorAreaResized(width: $0, height: $1) }
+        ui.onAccessoryChange = { [self] change, hud in
+            director.send(.accessory(change, subjectMonitor: hud.subjectMonitor))
+            updateBanners()
+        }
+        let banners = NotificationBanners(stateDirectory: (XDGPaths.stateHome() as NSString).appendingPathComponent("duo-capture"), log: log)
+        if let restored = banners.restoreLeftover() { log(restored) }
+        self.banners = banners
         var hud = ui.hud
         hud.cameraLabel = plan.camera.label
         hud.format = plan.format.description
@@ -166,6 +231,7 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
         hud.videoHeight = plan.format.height
         hud.pictureWidth = plan.picturesHaveOneSize ? operatorPicture.width : 0
         hud.aspect = plan.aspect
+        hud.operatorProfile = operatorProfile
         hud.cameraKeys = plan.secondCamera != nil
         ui.hud = hud
         ui.announce()
@@ -184,8 +250,29 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
                 if !plan.picturesHaveOneSize { hud.pictureWidth = 0 }
             }
             hud.run = run
+            let now = Int64(DispatchTime.now().uptimeNanoseconds)
+            // What the operator really saw: frames the window painted, and the largest step between them.
+            let painted = ui.takePreviewFigures()
+            previewLargestGap = max(previewLargestGap, painted.largestGap)
+            if let fps = previewMeter.add(at: now, shown: painted.painted) {
+                hud.previewFps = fps
+                hud.cameraFps = plan.format.frameRate.value
+                if now - previewReportedAt >= 5_000_000_000 {
+                    previewReportedAt = now
+                    onPreview(fps, plan.format.frameRate.value, Double(previewLargestGap) / 1e6, Double(plan.operatorFrameInterval) / 1e6)
+                    previewLargestGap = 0
+                }
+            }
             ui.hud = hud
+            takeRunning = run.recording || run.countdown != nil
+            updateBanners()
         }
+    }
+
+    /// Notification banners off while the subject view is shown or a take runs (or counts down).
+    @MainActor private func updateBanners() {
+        guard let ui, let banners else { return }
+        if let silence = doNotDisturb.update(subjectShown: ui.subjectShown, recording: takeRunning) { banners.set(silence) }
     }
 
     func setAccessory(enabled: Bool) { GtkMain.post { [self] in ui?.setEnabled(enabled) } }
@@ -214,6 +301,7 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
 
     func close() {
         GtkMain.post { [self] in
+            if doNotDisturb.end() { banners?.set(false) }
             ui?.close()
             GtkMain.quit()
         }

@@ -120,9 +120,9 @@ enum Help {
                                            $XDG_RUNTIME_DIR/duo-capture/NAME.sock) taking one JSON
                                            command per line: {"cmd":"record"}, stop, toggle (record or
                                            stop, as Space), cancel (a countdown, as Esc), quit, pause,
-                                           mirror, {"cmd":"accessory","on":true},
+                                           reverse, mirror, {"cmd":"accessory","on":true},
                                            {"cmd":"fullscreen","on":false}, {"cmd":"speed","step":1} or
-                                           {"preset":1-5} or {"factor":0.25-4} (times the default speed),
+                                           {"preset":1-9} or {"factor":0.25-4} (times the default speed),
                                            {"cmd":"jump","to":"next|previous|start"}, swap,
                                            fold, unfold, {"cmd":"swap","restart":true},
                                            {"cmd":"faces","camera":"A|B","faces":"operator|subject"},

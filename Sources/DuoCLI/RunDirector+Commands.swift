@@ -57,13 +57,14 @@ extension RunDirector {
             await openScript(path, at: now)
         case .shot, .mark, .retake:
             await handleShot(command)
-        case .speedStep, .speedPreset, .speedFactor, .pause, .jump, .fontStep:
+        case .speedStep, .speedPreset, .speedFactor, .pause, .reverse, .jump, .fontStep:
             guard hasScript else { return refuse("no teleprompter script in this run; open one with O or {\"cmd\":\"script\",\"path\":…}, or give --script FILE") }
             switch command {
             case .speedStep(let step): await presenter.stepSpeed(step, at: now)
             case .speedPreset(let n): await presenter.preset(n, at: now)
             case .speedFactor(let factor): await presenter.setSpeedFactor(factor, at: now)
             case .pause: await presenter.togglePause(at: now)
+            case .reverse: await presenter.reverse(at: now)
             case .jump(.next): await presenter.nextMarker(at: now)
             case .jump(.previous): await presenter.previousMarker(at: now)
             case .jump(.start): await presenter.restart(at: now)

@@ -23,7 +23,7 @@ extension RunDirector {
                                "cameraFrames": counts.camera.frames, "operatorFrames": counts.operatorView.frames,
                                "subjectFrames": counts.subjectView.frames, "recording": current != nil,
                                "cameraDropped": counts.camera.dropped(interval: interval),
-                               "previewSkipped": counts.operatorView.dropped(interval: interval),
+                               "previewSkipped": counts.operatorView.dropped(interval: plan.operatorFrameInterval) + counts.operatorView.sinkDropped,
                                "subjectSkipped": counts.subjectView.dropped(interval: interval),
                                "fontSize": s.fontSize])
     }
@@ -51,11 +51,12 @@ extension RunDirector {
             f.secondsLeft = p.secondsLeft
             f.speed = p.speed
             f.scrollPaused = p.paused
+            f.scrollReversed = p.reversed
             f.follow = p.follow.map { f in f.state == .following && f.word != nil ? "following '\(f.word!)'" : f.stateName }
             f.notes = p.notes
         }
         f.cameraDropped = counts.camera.dropped(interval: interval)
-        f.previewSkipped = counts.operatorView.dropped(interval: interval)
+        f.previewSkipped = counts.operatorView.dropped(interval: plan.operatorFrameInterval) + counts.operatorView.sinkDropped
         f.subjectSkipped = counts.subjectView.dropped(interval: interval)
         f.audioPeakDB = audioPeak
         f.scriptProblems = presenter.scriptProblems.count

@@ -39,7 +39,7 @@ enum EndReason: Sendable, Equatable {
 /// Where a command came from, as the `command` event reports it.
 ///
 /// Thread: value type, Sendable.
-enum CommandSource: String, Sendable { case key, control, timeline, remote, osc }
+enum CommandSource: String, Sendable { case key, control, timeline, remote, osc, button }
 
 /// Everything that reaches the director, from any thread.
 ///

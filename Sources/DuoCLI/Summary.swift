@@ -67,7 +67,8 @@ struct RunSummary: Encodable {
         self.init(source: plan.camera.label, format: plan.format.description, encoder: plan.encoder.element,
                   container: plan.container.element, seconds: Date().timeIntervalSince(started), endReason: endReason,
                   camera: Self.branch(counts.camera, interval: interval),
-                  operatorView: Self.branch(counts.operatorView, interval: interval),
+                  operatorView: { let b = Self.branch(counts.operatorView, interval: plan.operatorFrameInterval)
+                      return Branch(frames: b.frames, dropped: b.dropped + counts.operatorView.sinkDropped) }(),
                   subjectView: Self.branch(counts.subjectView, interval: interval),
                   takes: takes.map { Self.take($0, plan: plan) },
                   firstPreviewFrame: counts.operatorView.firstArrivalMicros)

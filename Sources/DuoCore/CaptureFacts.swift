@@ -30,6 +30,8 @@ public struct FrameCount: Sendable, Equatable, Codable {
     /// Time between the first and last buffer when the branch was shut on purpose (the subject view
     /// hidden), ns: frames not sent then are not dropped ones.
     public var shutSpan: Int64 = 0
+    /// Frames the sink at the end of the branch dropped itself, too late to draw (never shown).
+    public var sinkDropped: Int64 = 0
 
     public init(frames: Int64, firstPTS: Int64?, firstArrivalMicros: Int64?, lastPTS: Int64?, maxGap: Int64, minGap: Int64? = nil,
                 backwardSteps: Int64, firstIsKeyframe: Bool?, lumaSample: Int?, lumaMax: Int?, capsChanges: Int64 = 0, shutSpan: Int64 = 0) {

@@ -8,9 +8,10 @@ import Foundation
 ///     {"cmd":"cancel"}                      cancel a countdown only (the Esc key during a countdown)
 ///     {"cmd":"accessory","on":true}         the subject view on / off (the user's "enabled")
 ///     {"cmd":"fullscreen","on":false}       the operator window fullscreen on / off (desktop)
-///     {"cmd":"speed","step":1}              teleprompter faster (1) or slower (-1); or {"preset":3}
+///     {"cmd":"speed","step":1}              teleprompter faster (1) or slower (-1); or {"preset":3} (1 to 9)
 ///     {"cmd":"speed","factor":1.5}          teleprompter at 1.5 times its default speed (0.25 to 4)
 ///     {"cmd":"pause"}                       pause / resume scrolling
+///     {"cmd":"reverse"}                     scroll the other way (back / forward again)
 ///     {"cmd":"jump","to":"next"}            next / previous marker, or "start"
 ///     {"cmd":"mirror"}                      cycle the subject view's mirror
 ///     {"cmd":"script","path":"talk.md"}     open another script (as the O key does)
@@ -39,6 +40,8 @@ public enum ControlCommand: Sendable, Equatable {
     public enum Jump: String, Sendable { case next, previous, start }
 
     case record, stop, toggleRecord, cancelCountdown, quit, pause, mirror, swap, fold, unfold
+    /// The teleprompter scrolls the other way (the R key).
+    case reverse
     /// nil toggles.
     case accessory(on: Bool?)
     /// nil toggles.
@@ -70,7 +73,7 @@ public enum ControlCommand: Sendable, Equatable {
     /// Camera `camera` (0 = A, 1 = B) now sees `viewer`'s face; the displays' mirroring follows.
     case faces(camera: Int, viewer: FacingViewer)
 
-    public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "jump",
+    public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "reverse", "jump",
                                "mirror", "swap", "fold", "unfold", "script", "font", "follow", "shot", "mark", "retake",
                                "self-view", "quit", "faces"]
 
@@ -83,6 +86,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .cancelCountdown: "cancel"
         case .quit: "quit"
         case .pause: "pause"
+        case .reverse: "reverse"
         case .mirror: "mirror"
         case .swap: "swap"
         case .fold: "fold"
@@ -126,6 +130,7 @@ public enum ControlCommand: Sendable, Equatable {
         case "cancel": return .cancelCountdown
         case "quit": return .quit
         case "pause": return .pause
+        case "reverse": return .reverse
         case "mirror": return .mirror
         case "swap", "fold", "unfold":
             let posture = CameraPosture(rawValue: cmd)
@@ -141,9 +146,9 @@ public enum ControlCommand: Sendable, Equatable {
         case "fullscreen": return .fullscreen(on: try flag("on"))
         case "speed":
             if let step = StrictJSON.int(object["step"]), step == 1 || step == -1 { return .speedStep(step) }
-            if let preset = StrictJSON.int(object["preset"]), (1...5).contains(preset) { return .speedPreset(preset) }
+            if let preset = StrictJSON.int(object["preset"]), (1...ScrollSpeed.wordPresets.count).contains(preset) { return .speedPreset(preset) }
             if let factor = StrictJSON.double(object["factor"]), (0.25...4).contains(factor) { return .speedFactor(factor) }
-            throw .usage("control: speed needs \"step\": 1 or -1, \"preset\": 1 to 5, or \"factor\": 0.25 to 4, such as {\"cmd\":\"speed\",\"step\":1}")
+            throw .usage("control: speed needs \"step\": 1 or -1, \"preset\": 1 to \(ScrollSpeed.wordPresets.count), or \"factor\": 0.25 to 4, such as {\"cmd\":\"speed\",\"step\":1}")
         case "font":
             guard let step = StrictJSON.int(object["step"]), step == 1 || step == -1 else {
                 throw .usage("control: font needs \"step\": 1 (larger) or -1 (smaller), such as {\"cmd\":\"font\",\"step\":1}")

@@ -447,6 +447,7 @@ public struct GraphPlan: Sendable {
         let op = try library.render("operator-\(sinks.rawValue)", [
             "operator_caps": pictureCaps(operatorPictureSize ?? (format.width, format.height)),
             "operator_mirror": mirrored.operatorPreview ? "horiz" : "identity",
+            "operator_max_rate": "\(operatorMaxRate ?? Int(Int32.max))",
         ])
         let subject = try library.render("subject-\(sinks.rawValue)", [
             "subject_width": "\(subjectSize.width)", "subject_height": "\(subjectSize.height)",
@@ -502,7 +503,18 @@ public struct GraphPlan: Sendable {
     /// the graph is built (a size change while playing makes gtksink in GStreamer 1.22 map new frames with
     /// the old size and show nothing: seen). nil: the camera's size, and the small headless subject size.
     public var operatorPictureSize: (width: Int, height: Int)?
+    /// The desktop operator preview's frame rate cap (`PreviewPacing`); nil: every camera frame.
+    public var operatorMaxRate: Int?
+    /// The interval between the operator preview's frames, ns: the camera's, or the cap's.
+    public var operatorFrameInterval: Int64 {
+        let camera = format.frameRate.frameDurationNanoseconds
+        guard let cap = operatorMaxRate, cap > 0 else { return camera }
+        return max(camera, camera * Int64((format.frameRate.value / Double(cap)).rounded()))
+    }
     public var subjectPictureSize: (width: Int, height: Int)?
+
+    /// The operator preview's caps at `size` (set while playing when its window changes size).
+    public func operatorCaps(_ size: (width: Int, height: Int)) -> String { pictureCaps(size) }
 
     /// A desktop size capsfilter's caps (`operator_size`, `subject_size`): BGRx for gtksink, pinned to
     /// `size` only when every camera delivers one picture size.

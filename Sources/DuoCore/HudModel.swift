@@ -27,6 +27,8 @@ public struct HudModel: Sendable, Hashable {
         public var secondsLeft: Double?
         public var speed: String?
         public var scrollPaused = false
+        /// The scroll runs backwards (R).
+        public var scrollReversed = false
         /// Voice-follow: "following 'word'", "unsure", "holding", "held"; nil while the scroll follows time.
         public var follow: String?
         /// The operator's private notes nearest the reading position (never sent to the subject view).
@@ -76,6 +78,12 @@ public struct HudModel: Sendable, Hashable {
     public var reasons: [UnavailableReason] = []
     public var subjectMonitor: String?
     public var message: String?
+    /// Frames per second the operator preview shows, measured (the desktop), and the camera's rate:
+    /// the HUD then says "preview 30 of 60 fps" on a line of its own.
+    public var previewFps: Double?
+    public var cameraFps: Double?
+    /// The operator monitor's reserved regions (`--operator-display`): the HUD and controls stay clear.
+    public var operatorProfile = DisplayProfile.plain
 
     public init() {}
 
@@ -108,6 +116,7 @@ public struct HudModel: Sendable, Hashable {
             if let left = run.secondsLeft { s += "  \(Self.clock(left)) left" }
             if let speed = run.speed { s += "  \(speed)" }
             if let follow = run.follow { s += "  voice: \(follow) (V: by time)" } else if run.scrollPaused { s += "  paused (P)" }
+            if run.scrollReversed && run.follow == nil { s += "  reversed (R)" }
             if run.mirrored { s += "  mirrored" }
             add(s)
         }
@@ -123,13 +132,23 @@ public struct HudModel: Sendable, Hashable {
         }
         if let db = run.audioPeakDB { add(String(format: "audio peak %.0f dB", db)) }
         // Two figures that must not be confused: a take's lost frames, and frames only the screen skipped.
-        add("\(run.recording ? "take" : "camera") \(run.cameraDropped) dropped  ·  preview skipped \(run.previewSkipped), subject \(run.subjectSkipped) (screen only)")
+        if let shown = previewFps, let of = cameraFps {
+            // Measured: what the take misses on one line, what only the screen shows on the next.
+            add("\(run.recording ? "take" : "camera"): \(run.cameraDropped) dropped")
+            add("preview \(Int(shown.rounded())) of \(Self.rate(of)) fps" + (run.subjectSkipped > 0 ? ", subject skipped \(run.subjectSkipped)" : "") + " (screen only)")
+        } else {
+            add("\(run.recording ? "take" : "camera") \(run.cameraDropped) dropped  ·  preview skipped \(run.previewSkipped), subject \(run.subjectSkipped) (screen only)")
+        }
         if let message { add(message) }
         return l
     }
 
     /// The HUD's text lines, top to bottom.
     public var lines: [String] { toned.map(\.text) }
+
+    static func rate(_ fps: Double) -> String {
+        fps == fps.rounded() ? "\(Int(fps))" : String(format: "%.2f", fps)
+    }
 
     static func clock(_ seconds: Double) -> String {
         let s = max(0, Int(seconds.rounded(.down)))

@@ -6,9 +6,9 @@ public enum ScrollSpeed: Sendable, Hashable, CustomStringConvertible {
     case wordsPerMinute(Double)
     case linesPerMinute(Double)
 
-    /// Presets on the number keys 1–5, slow to fast.
-    public static let wordPresets: [Double] = [100, 130, 160, 190, 220]
-    public static let linePresets: [Double] = [6, 9, 12, 15, 18]
+    /// Presets on the number keys 1–9, slow to fast (Up / Down step through them).
+    public static let wordPresets: [Double] = [100, 130, 160, 190, 220, 250, 280, 310, 340]
+    public static let linePresets: [Double] = [6, 9, 12, 15, 18, 21, 24, 27, 30]
 
     public static func preset(_ number: Int, separatesWords: Bool) -> ScrollSpeed? {
         let presets = separatesWords ? wordPresets : linePresets

@@ -37,6 +37,9 @@ public enum DesktopKeys {
         case GDK_KEY_a, GDK_KEY_A: .retake
         case GDK_KEY_i, GDK_KEY_I: .selfView(nil)
         case GDK_KEY_q, GDK_KEY_Q: .quit
+        case GDK_KEY_r, GDK_KEY_R: .reverse
+        case GDK_KEY_1...GDK_KEY_9: .speedPreset(Int(keyval - GDK_KEY_0))
+        case GDK_KEY_KP_1...GDK_KEY_KP_9: .speedPreset(Int(keyval - GDK_KEY_KP_0))
         default: nil
         }
     }
@@ -48,6 +51,8 @@ public enum DesktopKeys {
         ("Esc", "cancel a countdown, else leave fullscreen"),
         ("Up / Down", "teleprompter faster / slower"),
         ("P", "pause / resume scrolling (following the voice: hold / follow again)"),
+        ("R", "reverse scrolling (back over what was read; again: forward)"),
+        ("1 … 9", "teleprompter speed presets, slow to fast"),
         ("V", "teleprompter follows the voice / time (--follow voice)"),
         ("Home", "restart the script"),
         ("PgUp / PgDn", "previous / next marker (heading)"),
@@ -97,7 +102,31 @@ public final class DesktopUI {
 
     public private(set) var accessory: AccessoryState
     public private(set) var monitors: [MonitorInfo] = []
-    public var hud = HudModel() { didSet { if hud != oldValue, let area = hudArea { gtk_widget_queue_draw(area) } } }
+    public var hud = HudModel() {
+        didSet {
+            guard hud != oldValue else { return }
+            if let area = hudArea { gtk_widget_queue_draw(area) }
+            controlBar?.update(hud, fullscreen: windowFullscreen)
+        }
+    }
+    /// Called on the GTK thread with the command an on-screen button stands for (the same as its key).
+    public var onButtonCommand: (ControlCommand) -> Void = { _ in }
+    /// Called on the GTK thread when the control bar shows or hides, with each button's rectangle
+    /// (`[x, y, width, height]`, screen device pixels) while shown.
+    public var onControls: (_ shown: Bool, _ buttons: [String: [Int]]) -> Void = { _, _ in }
+    /// The on-screen controls over the bottom of the picture (made when the sinks are attached).
+    private var controlBar: ControlBar?
+    /// The operator picture (made when the sinks are attached).
+    private var pictureView: OperatorPicture?
+    /// Called on the GTK thread with the operator picture area's size in device pixels, at first and
+    /// whenever it changes (fullscreen on or off, a resize, another monitor or scale factor).
+    public var onOperatorSize: (Int, Int) -> Void = { _, _ in }
+    /// Frames of the preview the operator window painted so far, and the largest step between two of
+    /// them (their timestamps) since the last call, ns.
+    public func takePreviewFigures() -> (painted: Int64, largestGap: Int64) {
+        guard let view = pictureView else { return (0, 0) }
+        return (view.paintedFrames, view.takeLargestGap())
+    }
 
     private let choice: MonitorChoice
     private let operatorWindow: UnsafeMutablePointer<GtkWidget>
@@ -112,8 +141,12 @@ public final class DesktopUI {
     private var subjectPictureShown = false
     private var subjectSize: (Int, Int)?
     private var subjectVisible = false
+    /// Whether the subject window is up on its monitor (do not disturb follows it).
+    public var subjectShown: Bool { subjectVisible }
     private var subjectShownOn: String?
     private var fullscreenRequested = true
+    /// The window manager's word: the operator window is fullscreen (minimised or not).
+    private var windowFullscreen = false
     /// Every signal handler this UI connected; dropped (disconnected) when the windows close.
     private var connections: [SignalConnection] = []
 
@@ -148,6 +181,7 @@ public final class DesktopUI {
         gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(css), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
 
         connect(operatorWindow.raw, "window-state-event", Self.windowStateCallback, self)
+        connect(operatorWindow.raw, "configure-event", Self.configureCallback, self)
         connect(operatorWindow.raw, "key-press-event", Self.keyCallback, self)
         connect(subjectWindow.raw, "key-press-event", Self.keyCallback, self)
         connect(operatorWindow.raw, "delete-event", Self.deleteCallback, self)
@@ -169,20 +203,23 @@ public final class DesktopUI {
 
     // MARK: Sinks
 
-    /// Puts the two `gtksink` widgets into their windows, and the subject view's drawing area over the
-    /// subject picture. Must happen before the sinks start (before PLAYING), or gtksink opens windows of
-    /// its own. Then shows the operator window.
-    /// `previewAtOwnSize`: the graph scaled the preview to the size it is shown at (one picture size).
-    public func attach(operatorWidget: UnsafeMutableRawPointer, subjectWidget: UnsafeMutableRawPointer, subjectCanvas: SubjectCanvas,
-                       previewAtOwnSize: Bool = true) {
-        let op = operatorWidget.assumingMemoryBound(to: GtkWidget.self)
-        // Centred at the picture's own size (gtksink's natural size), which the graph made the size it is
-        // shown at: gtksink then copies it unscaled. In a smaller window it shrinks and gtksink scales.
-        // Pictures of several sizes (individual cameras) fill the window and gtksink fits each.
-        if previewAtOwnSize {
-            gtk_widget_set_halign(op, GTK_ALIGN_CENTER)
-            gtk_widget_set_valign(op, GTK_ALIGN_CENTER)
+    /// Puts the operator picture (drawn by the window from the preview branch's newest frame) and the
+    /// subject `gtksink` widget into their windows, and the subject view's drawing area over the subject
+    /// picture. Must happen before the sinks start (before PLAYING), or gtksink opens a window of its
+    /// own. Then shows the operator window.
+    public func attach(operatorPicture: any LatestPicture, subjectWidget: UnsafeMutableRawPointer, subjectCanvas: SubjectCanvas) {
+        // The picture fills the window: it paints each frame centred, at the size the graph scaled it to
+        // (the area's own, reported through onOperatorSize), and follows every size change.
+        let operatorView = OperatorPicture(operatorPicture)
+        operatorView.onSize = { [unowned self] w, h in
+            let scale = Int(gtk_widget_get_scale_factor(operatorView.widget))
+            controlBar?.setBottomMargin(Int(hud.controlsBottomMargin(width: Double(w / scale), height: Double(h / scale))))
+            onOperatorSize(w, h)
         }
+        // Laid out as the HUD lays out its safe frame: the picture's aspect, at most its scaled size.
+        operatorView.layout = { [unowned self] in hud.previewRect(width: $0, height: $1) }
+        pictureView = operatorView
+        let op = operatorView.widget
         gtk_container_add(operatorOverlay.asContainer, op)
         let area = gtk_drawing_area_new()!
         gtk_widget_set_app_paintable(area, 1)
@@ -190,6 +227,7 @@ public final class DesktopUI {
         gtk_overlay_add_overlay(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), area)
         gtk_overlay_set_overlay_pass_through(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), area, 1)
         hudArea = area
+        attachControls(over: op)
 
         // The subject window: the picture (hidden unless the preview kind shows it) under the view.
         let subjectOverlay = gtk_overlay_new()!
@@ -216,6 +254,31 @@ public final class DesktopUI {
             g_object_unref(UnsafeMutableRawPointer(blank))
         }
         showOperator()
+    }
+
+    /// The control bar over the bottom of the picture, shown by pointer motion, touch or a click on the
+    /// window (and on the picture widget, which would otherwise keep them to itself).
+    private func attachControls(over picture: UnsafeMutablePointer<GtkWidget>) {
+        let bar = ControlBar(twoCameras: hud.cameraKeys)
+        bar.onCommand = { [unowned self] in onButtonCommand($0) }
+        bar.onOpenScript = { [unowned self] in chooseScript() }
+        bar.onLayout = { [unowned self] in onControls($0, $1) }
+        gtk_overlay_add_overlay(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), bar.widget)
+        let mask = gint(GDK_POINTER_MOTION_MASK.rawValue | GDK_BUTTON_PRESS_MASK.rawValue | GDK_TOUCH_MASK.rawValue)
+        for target in [operatorWindow, picture] {
+            gtk_widget_add_events(target, mask)
+            connect(target.raw, "motion-notify-event", Self.pointerCallback, self)
+            connect(target.raw, "button-press-event", Self.pointerCallback, self)
+            connect(target.raw, "touch-event", Self.pointerCallback, self)
+        }
+        controlBar = bar
+        bar.update(hud, fullscreen: windowFullscreen)
+    }
+
+    private static let pointerCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.controlBar?.input() }
+        return 0
     }
 
     /// Whether the subject window shows the camera picture under the view (the preview kind). Hidden, the
@@ -280,7 +343,7 @@ public final class DesktopUI {
     }
 
     public func toggleFullscreen() {
-        if accessory.inputs.operatorFullscreen { leaveFullscreen() } else { enterFullscreen() }
+        if windowFullscreen { leaveFullscreen() } else { enterFullscreen() }
     }
 
     /// nil toggles.
@@ -294,7 +357,8 @@ public final class DesktopUI {
 
     public func enterFullscreen() {
         fullscreenRequested = true
-        if let op = choice.operatorMonitor(in: monitors), let screen = gdk_screen_get_default() {
+        // On the monitor the window is on (the user may have moved it), else the configured one.
+        if let op = windowMonitor ?? choice.operatorMonitor(in: monitors), let screen = gdk_screen_get_default() {
             gtk_window_fullscreen_on_monitor(operatorWindow.asWindow, screen, gint(op.index))
         } else {
             gtk_window_fullscreen(operatorWindow.asWindow)
@@ -310,6 +374,8 @@ public final class DesktopUI {
     public func close() {
         // The screen and display outlive the windows: their handlers must not call into a closed UI.
         connections.removeAll()
+        controlBar?.close()
+        pictureView?.close()
         gtk_widget_destroy(subjectWindow)
         gtk_widget_destroy(operatorWindow)
     }
@@ -338,9 +404,31 @@ public final class DesktopUI {
         refresh()
     }
 
+    /// The monitor the operator window is on now (nil before it is placed): availability reads this one,
+    /// not the configured one, since the user or the window manager may move the window.
+    private var windowMonitor: MonitorInfo?
+
+    private func windowMoved() {
+        guard let display = gdk_display_get_default(), let window = gtk_widget_get_window(operatorWindow),
+              let monitor = gdk_display_get_monitor_at_window(display, window) else { return }
+        var r = GdkRectangle()
+        gdk_monitor_get_geometry(monitor, &r)
+        let now = Monitors.list().first { $0.x == Int(r.x) && $0.y == Int(r.y) && $0.width == Int(r.width) && $0.height == Int(r.height) }
+        guard now != windowMonitor else { return }
+        windowMonitor = now
+        refresh()
+    }
+
     private func refresh() {
         monitors = Monitors.list()
-        let op = choice.operatorMonitor(in: monitors)
+        if let placed = windowMonitor, !monitors.contains(placed) {
+            // The window's monitor went (unplugged): the window manager moves it to another; it stays
+            // fullscreen there (on whichever monitor it lands), so the operator keeps the picture and a
+            // take goes on.
+            windowMonitor = nil
+            if fullscreenRequested { gtk_window_fullscreen(operatorWindow.asWindow) }
+        }
+        let op = windowMonitor ?? choice.operatorMonitor(in: monitors)
         let subject = subjectMonitorUnplugged ? nil : choice.subjectMonitor(in: monitors)
         apply(accessory.update {
             $0.operatorMonitor = op?.connector
@@ -389,13 +477,26 @@ public final class DesktopUI {
     private static let windowStateCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, event, data in
         let e = event!.assumingMemoryBound(to: GdkEventWindowState.self).pointee
         let fullscreen = e.new_window_state.rawValue & GDK_WINDOW_STATE_FULLSCREEN.rawValue != 0
+        let minimised = e.new_window_state.rawValue & GDK_WINDOW_STATE_ICONIFIED.rawValue != 0
         let ui = this(data)
         MainActor.assumeIsolated {
-            if fullscreen != ui.accessory.inputs.operatorFullscreen {
+            if fullscreen != ui.windowFullscreen {
+                ui.windowFullscreen = fullscreen
                 ui.onFullscreen(fullscreen)
-                ui.apply(ui.accessory.update { $0.operatorFullscreen = fullscreen })
+                ui.controlBar?.update(ui.hud, fullscreen: fullscreen)
+            }
+            // A minimised window is not on the glass: it does not count as a fullscreen operator view.
+            let counts = fullscreen && !minimised
+            if counts != ui.accessory.inputs.operatorFullscreen {
+                ui.apply(ui.accessory.update { $0.operatorFullscreen = counts })
             }
         }
+        return 0
+    }
+
+    private static let configureCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.windowMoved() }
         return 0
     }
 
@@ -408,7 +509,7 @@ public final class DesktopUI {
     private func key(_ keyval: Int32) -> Bool {
         if keyval == GDK_KEY_o || keyval == GDK_KEY_O { chooseScript(); return true }
         guard let command = DesktopKeys.command(forKey: keyval, countingDown: hud.countdown != nil,
-                                                fullscreen: accessory.inputs.operatorFullscreen) else { return false }
+                                                fullscreen: windowFullscreen) else { return false }
         onCommand(command)
         return true
     }

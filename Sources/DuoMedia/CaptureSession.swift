@@ -314,7 +314,7 @@ public actor CaptureSession {
 
     public var counts: BranchCounts {
         BranchCounts(camera: counters["camera"]?.read() ?? .zero,
-                     operatorView: counters["operator"]?.read() ?? .zero,
+                     operatorView: { var o = counters["operator"]?.read() ?? .zero; o.sinkDropped = operatorSinkDropped; return o }(),
                      subjectView: { var s = counters["subject"]?.read() ?? .zero; s.shutSpan = subjectShutSpan; return s }())
     }
 

@@ -33,7 +33,10 @@ public enum HudRenderer {
             cairo_stroke(cr)
         }
 
-        // Text panel, top left: one Pango layout per line, measured, then drawn over a backdrop.
+        // Text panel: beside the composition when it leaves room, else over the picture's top left (inside
+        // the operator display profile either way). One Pango layout per line, wrapped to the region's
+        // width, measured, then drawn over a backdrop.
+        let (region, _) = hud.panelRegion(width: width, height: height)
         let toned = hud.toned
         let lines = toned.map(\.text)
         let size = max(11, min(18, height / 40))
@@ -46,6 +49,9 @@ public enum HudRenderer {
         pango_layout_set_font_description(layout, font)
         pango_font_description_free(font)
         pango_layout_set_auto_dir(layout, 0)   // the panel reads left to right; an RTL note keeps its own order
+        let pad = size * 0.6
+        pango_layout_set_width(layout, Int32(max(40, region.width - 2 * pad) * Double(PANGO_SCALE)))
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
 
         var extents: [(width: Double, height: Double)] = []
         for line in lines {
@@ -55,11 +61,12 @@ public enum HudRenderer {
             extents.append((Double(w), Double(h)))
         }
         let widest = extents.map(\.width).max() ?? 0
-        let lineHeight = max(size * 1.35, extents.map(\.height).max() ?? 0)
-        let pad = size * 0.6
+        // A line that wrapped takes its own height; one line each at least size × 1.35.
+        let heights = extents.map { max(size * 1.35, $0.height) }
         cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
-        cairo_rectangle(cr, 8, 8, widest + 2 * pad, Double(lines.count) * lineHeight + 2 * pad)
+        cairo_rectangle(cr, region.x, region.y, widest + 2 * pad, heights.reduce(0, +) + 2 * pad)
         cairo_fill(cr)
+        var y = region.y + pad
         for (i, line) in lines.enumerated() {
             switch toned[i].tone {
             case .live: cairo_set_source_rgb(cr, 1, 0.25, 0.2)
@@ -67,8 +74,9 @@ public enum HudRenderer {
             case .plain: cairo_set_source_rgb(cr, 0.95, 0.95, 0.95)
             }
             pango_layout_set_text(layout, line, -1)
-            cairo_move_to(cr, 8 + pad, 8 + pad + Double(i) * lineHeight)
+            cairo_move_to(cr, region.x + pad, y)
             pango_cairo_show_layout(cr, layout)
+            y += heights[i]
         }
         cairo_restore(cr)
     }

@@ -21,6 +21,8 @@ public struct PrompterStatus: Sendable, Equatable {
     public var fontSize: Double
     /// Voice-follow: nil while the scroll follows time.
     public var follow: FollowStatus? = nil
+    /// The scroll runs backwards (the R key, `{"cmd":"reverse"}`).
+    public var reversed = false
 }
 
 /// Where voice-follow is: how sure it is, and the script word it last heard the speaker say.
@@ -325,6 +327,9 @@ public actor SubjectPresenter {
         }
         publish(at: time)
     }
+    /// Scrolls the other way (back over what was read, or forward again). Following the voice, the voice
+    /// sets the position, so this changes the timed scroll only.
+    public func reverse(at time: Int64) { state.scroll?.reverse(at: time); publish(at: time) }
     public func restart(at time: Int64) { state.scroll?.jump(to: 0, at: time); followFromScroll(at: time); publish(at: time) }
     public func nextMarker(at time: Int64) { _ = state.scroll?.jumpToNextMarker(markers, at: time); followFromScroll(at: time); publish(at: time) }
     public func previousMarker(at time: Int64) { _ = state.scroll?.jumpToPreviousMarker(markers, at: time); followFromScroll(at: time); publish(at: time) }
@@ -558,7 +563,7 @@ public actor SubjectPresenter {
             heldAtCue: scroll?.isHeldAtCue(at: time) ?? false, speed: scroll?.speed.description ?? "-",
             mirror: state.mirror,
             countdownValue: state.countdownStartedAt.flatMap { state.countdown.displayedValue(elapsed: time - $0) },
-            notes: notes, fontSize: currentFontSize, follow: followStatus(at: time))
+            notes: notes, fontSize: currentFontSize, follow: followStatus(at: time), reversed: scroll?.direction == .reverse)
     }
 
     /// Blocks until the overlay has built the latest scene (tests, shutdown).

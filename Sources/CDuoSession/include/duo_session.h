@@ -7,6 +7,7 @@
 //   duo_wayland_idle.h    keeping the screen on under Wayland (idle-inhibit-unstable-v1)
 //   duo_x11_screensaver.h keeping the screen on under X11 (the X screen-saver extension)
 //   duo_session_bus.h     keeping the screen on through the D-Bus session bus (GNOME, freedesktop)
+//   duo_notifications.h   do not disturb through the freedesktop notifications service's Inhibit
 // Some function names say "wayland" (duo_wayland_output_names, duo_wayland_inhibit_idle) and are what
 // they say: Wayland-only, no-ops elsewhere. The target used to be called CDuoWayland; the C names stayed
 // as the Swift call sites know them.
@@ -15,3 +16,4 @@
 #include "duo_wayland_idle.h"
 #include "duo_x11_screensaver.h"
 #include "duo_session_bus.h"
+#include "duo_notifications.h"
