@@ -4,7 +4,9 @@
 #   --desktop also installs the X server, window manager and tools the desktop end-to-end tests use, and
 #   the headless Wayland compositor (sway) with its screenshot and key tools, and espeak-ng (the readings
 #   the voice-follow tests speak), tesseract (reads the remote display's screen).
-# chromium, chromium-driver and python3-selenium: the web remote's page is tested in headless Chromium.
+#   chromium, chromium-driver and python3-selenium: the report and the web remote's page are tested in
+#   headless Chromium (test-only: a user's run never needs a browser).
+#   python3-pip: the framing tests fetch a public-domain portrait from PyPI (scikit-image's astronaut).
 set -euo pipefail
 
 packages=(
@@ -17,11 +19,11 @@ packages=(
   fonts-dejavu-core fonts-noto-cjk fonts-noto-core
   gstreamer1.0-pocketsphinx pocketsphinx-en-us
   gstreamer1.0-opencv opencv-data
-  chromium chromium-driver python3-selenium
 )
 if [[ "${1:-}" == "--desktop" ]]; then
   packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool
-             sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng help2man man-db chromium
+             sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng help2man man-db
+             chromium chromium-driver python3-selenium python3-pip
              dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin)
 fi
 
