@@ -24,37 +24,23 @@ public final class ClipCamera: Sendable {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw .input("camera clip \(path) is not readable; check its permissions, or \(hint)")
         }
-        var error: UnsafeMutablePointer<GError>? = nil
-        guard let discoverer = gst_discoverer_new(10 * duo_second(), &error) else {
-            if let error { g_error_free(error) }
-            throw .dependency("GstDiscoverer is unavailable; install gstreamer1.0-plugins-base")
+        return try MediaDiscovery.withInfo(path, unreadable: { .input("camera clip \(path) \($0); \(hint)") }) { info throws(DuoError) in
+            let streams = gst_discoverer_info_get_video_streams(info)
+            defer { gst_discoverer_stream_info_list_free(streams) }
+            guard let first = streams?.pointee.data else {
+                throw .input("camera clip \(path) has no video stream; \(hint)")
+            }
+            let video = OpaquePointer(first)
+            guard gst_discoverer_video_info_is_image(video) == 0 else {
+                throw .input("camera clip \(path) is a still image, not a video; \(hint)")
+            }
+            let width = Int(gst_discoverer_video_info_get_width(video)), height = Int(gst_discoverer_video_info_get_height(video))
+            let num = Int(gst_discoverer_video_info_get_framerate_num(video)), den = Int(gst_discoverer_video_info_get_framerate_denom(video))
+            guard width >= 2, height >= 2 else { throw .input("camera clip \(path) has no picture size; \(hint)") }
+            let rate = num > 0 && den > 0 ? FrameRate(num, den) : FrameRate(30)
+            // Even sizes, as every branch's 4:2:0 needs: an odd clip is scaled by a pixel.
+            return CameraProfile.Mode(pixelFormat: "I420", format: VideoFormat(width: width & ~1, height: height & ~1, frameRate: rate))
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(discoverer)) }
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard let uri = gst_filename_to_uri(absolute, nil) else { throw .input("camera clip \(path) is not a usable file name; \(hint)") }
-        defer { g_free(uri) }
-        guard let info = gst_discoverer_discover_uri(discoverer, uri, &error) else {
-            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
-            throw .input("camera clip \(path) cannot be played (\(text)); \(hint)")
-        }
-        if let error { g_error_free(error) }
-        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
-        let streams = gst_discoverer_info_get_video_streams(info)
-        defer { gst_discoverer_stream_info_list_free(streams) }
-        guard let first = streams?.pointee.data else {
-            throw .input("camera clip \(path) has no video stream; \(hint)")
-        }
-        let video = OpaquePointer(first)
-        guard gst_discoverer_video_info_is_image(video) == 0 else {
-            throw .input("camera clip \(path) is a still image, not a video; \(hint)")
-        }
-        let width = Int(gst_discoverer_video_info_get_width(video)), height = Int(gst_discoverer_video_info_get_height(video))
-        let num = Int(gst_discoverer_video_info_get_framerate_num(video)), den = Int(gst_discoverer_video_info_get_framerate_denom(video))
-        guard width >= 2, height >= 2 else { throw .input("camera clip \(path) has no picture size; \(hint)") }
-        let rate = num > 0 && den > 0 ? FrameRate(num, den) : FrameRate(30)
-        // Even sizes, as every branch's 4:2:0 needs: an odd clip is scaled by a pixel.
-        return CameraProfile.Mode(pixelFormat: "I420", format: VideoFormat(width: width & ~1, height: height & ~1, frameRate: rate))
     }
 
     private let pipeline: ElementRef

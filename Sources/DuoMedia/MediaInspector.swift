@@ -74,24 +74,10 @@ public enum MediaInspector {
 
     /// Number of audio streams, from GstDiscoverer (reads headers only).
     static func audioStreamCount(_ path: String) throws(DuoError) -> Int {
-        var error: UnsafeMutablePointer<GError>? = nil
-        guard let discoverer = gst_discoverer_new(10 * duo_second(), &error) else {
-            if let error { g_error_free(error) }
-            throw .dependency("GstDiscoverer is unavailable; install gstreamer1.0-plugins-base")
+        try MediaDiscovery.withInfo(path, unreadable: { .runtime("\(path) \($0)") }) { info in
+            let streams = gst_discoverer_info_get_audio_streams(info)
+            defer { gst_discoverer_stream_info_list_free(streams) }
+            return Int(g_list_length(streams))
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(discoverer)) }
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard let uri = gst_filename_to_uri(absolute, nil) else { throw .input("\(path) is not a usable file name") }
-        defer { g_free(uri) }
-        guard let info = gst_discoverer_discover_uri(discoverer, uri, &error) else {
-            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
-            throw .runtime("\(path) cannot be read as media: \(text)")
-        }
-        if let error { g_error_free(error) }
-        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
-        let streams = gst_discoverer_info_get_audio_streams(info)
-        defer { gst_discoverer_stream_info_list_free(streams) }
-        return Int(g_list_length(streams))
     }
 }

@@ -24,34 +24,20 @@ public enum SegmentJoiner {
     public static func facts(_ path: String) throws(DuoError) -> MediaFacts {
         GStreamer.initialize()
         try InputFile.requireRegular(path, "segment", hint: "give the segment files of one take (.mkv or .mp4), in order")
-        var error: UnsafeMutablePointer<GError>? = nil
-        guard let discoverer = gst_discoverer_new(10 * duo_second(), &error) else {
-            if let error { g_error_free(error) }
-            throw .dependency("GstDiscoverer is unavailable; install gstreamer1.0-plugins-base")
+        return try MediaDiscovery.withInfo(path, unreadable: { .input("\(path) \($0); give the segment files of one take") }) { info throws(DuoError) in
+            let audio = gst_discoverer_info_get_audio_streams(info)
+            let hasAudio = g_list_length(audio) > 0
+            gst_discoverer_stream_info_list_free(audio)
+            let videos = gst_discoverer_info_get_video_streams(info)
+            defer { gst_discoverer_stream_info_list_free(videos) }
+            guard let first = videos?.pointee.data else { throw .input("\(path) has no video; give the segment files of one take") }
+            let video = OpaquePointer(first)
+            let width = Int(gst_discoverer_video_info_get_width(video)), height = Int(gst_discoverer_video_info_get_height(video))
+            let num = Int(gst_discoverer_video_info_get_framerate_num(video)), den = Int(gst_discoverer_video_info_get_framerate_denom(video))
+            guard width > 0, height > 0, num > 0, den > 0 else { throw .input("\(path) does not say its picture size and rate") }
+            return MediaFacts(duration: Int64(gst_discoverer_info_get_duration(info)),
+                              format: VideoFormat(width: width, height: height, frameRate: FrameRate(num, den)), audio: hasAudio)
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(discoverer)) }
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard let uri = gst_filename_to_uri(absolute, nil) else { throw .input("\(path) is not a usable file name") }
-        defer { g_free(uri) }
-        guard let info = gst_discoverer_discover_uri(discoverer, uri, &error) else {
-            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
-            throw .input("\(path) cannot be read as media: \(text); give the segment files of one take")
-        }
-        if let error { g_error_free(error) }
-        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
-        let audio = gst_discoverer_info_get_audio_streams(info)
-        let hasAudio = g_list_length(audio) > 0
-        gst_discoverer_stream_info_list_free(audio)
-        let videos = gst_discoverer_info_get_video_streams(info)
-        defer { gst_discoverer_stream_info_list_free(videos) }
-        guard let first = videos?.pointee.data else { throw .input("\(path) has no video; give the segment files of one take") }
-        let video = OpaquePointer(first)
-        let width = Int(gst_discoverer_video_info_get_width(video)), height = Int(gst_discoverer_video_info_get_height(video))
-        let num = Int(gst_discoverer_video_info_get_framerate_num(video)), den = Int(gst_discoverer_video_info_get_framerate_denom(video))
-        guard width > 0, height > 0, num > 0, den > 0 else { throw .input("\(path) does not say its picture size and rate") }
-        return MediaFacts(duration: Int64(gst_discoverer_info_get_duration(info)),
-                          format: VideoFormat(width: width, height: height, frameRate: FrameRate(num, den)), audio: hasAudio)
     }
 
     /// Joins, reporting progress (0…1) now and then; returns what decoding the joined file found. On any
