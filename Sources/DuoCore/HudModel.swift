@@ -67,8 +67,9 @@ public struct HudModel: Sendable, Hashable {
     /// The preview picture's size as the window lays it out.
     public var videoWidth = 16
     public var videoHeight = 9
-    /// The preview picture's width as the graph delivers it (0: it fills the window): the window shows it
-    /// centred at that size, never larger.
+    /// The preview picture's width as the graph delivers it (0: the window's own fit). The window fills
+    /// its fit with it either way: a camera whose own pixels cover at least half the window is not scaled
+    /// up in the graph (PictureFit.preview) but painted up to the window, as a video sink would.
     public var pictureWidth = 0
     public var aspect: AspectRatio?
     /// Two cameras: the camera line names the swap keys.
@@ -158,8 +159,7 @@ public struct HudModel: Sendable, Hashable {
     /// The preview's aspect-fit rectangle inside a `width`×`height` widget (gtksink letterboxes the same way).
     public func previewRect(width: Double, height: Double) -> FrameRect {
         let vw = Double(max(1, videoWidth)), vh = Double(max(1, videoHeight))
-        let largest = pictureWidth > 0 ? Double(pictureWidth) / vw : .infinity
-        let scale = min(width / vw, height / vh, largest)
+        let scale = min(width / vw, height / vh)
         let w = vw * scale, h = vh * scale
         return FrameRect(x: (width - w) / 2, y: (height - h) / 2, width: w, height: h)
     }
