@@ -79,7 +79,7 @@ enum DesktopRun {
         func face(plan: GraphPlan, presenter: SubjectPresenter, session: CaptureSession) -> any RunFace {
             let clock = session.clock
             return DesktopFace(plan: plan, canvas: presenter.canvas { clock.now() },
-                               operatorPicture: plan.operatorPictureSize ?? (plan.format.width, plan.format.height), log: log,
+                               log: log,
                                allowNotifications: options.desktop.allowNotifications, session: session)
         }
 
@@ -136,53 +136,52 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     private let plan: GraphPlan
     private let canvas: SubjectCanvas
 
-    private let operatorPicture: (width: Int, height: Int)
     /// The capture, to scale the preview to its window's size while playing.
     private let session: CaptureSession?
-    /// The preview's newest frame, kept alive with the run (GTK thread).
-    // Unchecked: set once on the GTK thread when the sinks are attached.
-    nonisolated(unsafe) private var operatorPictureSource: AppSinkPicture?
-    /// Made on the GTK thread when the windows are attached.
-    // Unchecked: made and used on the GTK thread only (the @MainActor accessor below).
-    nonisolated(unsafe) private var inhibitorStorage: IdleInhibitor?
+    /// What the face keeps on the GTK thread: the preview's newest frame (kept alive with the run), the
+    /// idle inhibitor, do-not-disturb and its banners switch, the preview's measured rate, and the two
+    /// settings made before the GTK loop runs (`--operator-display`, the preview callback).
+    private struct GtkSide {
+        var operatorPictureSource: AppSinkPicture?
+        var inhibitorStorage: IdleInhibitor?
+        var doNotDisturb: DoNotDisturb
+        var banners: NotificationBanners?
+        var takeRunning = false
+        var previewMeter = PreviewMeter()
+        var previewReportedAt: Int64 = 0
+        var previewLargestGap: Int64 = 0
+        var operatorProfile = DisplayProfile.plain
+        var onPreview: (_ fps: Double, _ of: Double, _ largestGapMs: Double, _ intervalMs: Double) -> Void = { _, _, _, _ in }
+    }
+    // Unchecked: set before the GTK loop runs, then read and changed only on the GTK main thread (every
+    // call posts there).
+    nonisolated(unsafe) private var gtk: GtkSide
     @MainActor private var inhibitor: IdleInhibitor {
-        if let i = inhibitorStorage { return i }
+        if let i = gtk.inhibitorStorage { return i }
         let i = IdleInhibitor()
-        inhibitorStorage = i
+        gtk.inhibitorStorage = i
         return i
     }
     private let log: @Sendable (String) -> Void
-
-    /// Do not disturb on the subject's monitor (GTK thread only).
-    // Unchecked: made before the run and then read and changed only on the GTK thread (every call posts there).
-    nonisolated(unsafe) private var doNotDisturb: DoNotDisturb
-    // Unchecked: made and used on the GTK thread only.
-    nonisolated(unsafe) private var banners: NotificationBanners?
-    // Unchecked: written and read on the GTK thread only.
-    nonisolated(unsafe) private var takeRunning = false
-    /// The preview's measured rate (GTK thread only).
-    // Unchecked: written and read on the GTK thread only.
-    nonisolated(unsafe) private var previewMeter = PreviewMeter()
-    // Unchecked: written and read on the GTK thread only.
-    nonisolated(unsafe) private var previewReportedAt: Int64 = 0
-    // Unchecked: written and read on the GTK thread only.
-    nonisolated(unsafe) private var previewLargestGap: Int64 = 0
     /// `--operator-display`: set before the windows are made, read on the GTK thread.
-    // Unchecked: set once before the GTK loop runs, then only read on the GTK thread.
-    nonisolated(unsafe) var operatorProfile = DisplayProfile.plain
+    var operatorProfile: DisplayProfile {
+        get { gtk.operatorProfile }
+        set { gtk.operatorProfile = newValue }
+    }
     /// Called on the GTK thread every few seconds with the preview's figures: frames shown per second,
     /// the camera's rate, the largest step between shown frames and the preview's frame interval (ms).
-    // Unchecked: set once on the GTK thread before the run starts, called only there.
-    nonisolated(unsafe) var onPreview: (_ fps: Double, _ of: Double, _ largestGapMs: Double, _ intervalMs: Double) -> Void = { _, _, _, _ in }
+    var onPreview: (_ fps: Double, _ of: Double, _ largestGapMs: Double, _ intervalMs: Double) -> Void {
+        get { gtk.onPreview }
+        set { gtk.onPreview = newValue }
+    }
 
-    init(plan: GraphPlan, canvas: SubjectCanvas, operatorPicture: (width: Int, height: Int), log: @escaping @Sendable (String) -> Void,
+    init(plan: GraphPlan, canvas: SubjectCanvas, log: @escaping @Sendable (String) -> Void,
          allowNotifications: Bool = false, session: CaptureSession? = nil) {
         self.log = log
         self.session = session
-        doNotDisturb = DoNotDisturb(allowNotifications: allowNotifications)
+        gtk = GtkSide(doNotDisturb: DoNotDisturb(allowNotifications: allowNotifications))
         self.plan = plan
         self.canvas = canvas
-        self.operatorPicture = operatorPicture
     }
 
     var drawsSubjectView: Bool { true }
@@ -190,7 +189,7 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     /// The operator picture and the subject gtksink's widget go into the windows, with the subject view
     /// over the subject's picture.
     @MainActor func attachSinks(operator op: AppSinkPicture, subject: UnsafeMutableRawPointer) {
-        operatorPictureSource = op
+        gtk.operatorPictureSource = op
         ui?.attach(operatorPicture: op, subjectWidget: subject, subjectCanvas: canvas)
     }
 
@@ -199,9 +198,6 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     @MainActor private func operatorAreaResized(width: Int, height: Int) {
         guard let ui, plan.picturesHaveOneSize else { return }
         let fit = PictureFit.preview(width: ui.hud.videoWidth, height: ui.hud.videoHeight, into: width, height)
-        var hud = ui.hud
-        hud.pictureWidth = fit.width
-        ui.hud = hud
         guard let session else { return }
         // Detached: a main-actor task would wait behind gtk_main, which holds the main actor (GtkMain).
         Task.detached { await session.setOperatorPictureSize(width: fit.width, height: fit.height) }
@@ -223,15 +219,14 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
         }
         let banners = NotificationBanners(stateDirectory: (XDGPaths.stateHome() as NSString).appendingPathComponent("duo-capture"), log: log)
         if let restored = banners.restoreLeftover() { log(restored) }
-        self.banners = banners
+        gtk.banners = banners
         var hud = ui.hud
         hud.cameraLabel = plan.camera.label
         hud.format = plan.format.description
         hud.videoWidth = plan.format.width
         hud.videoHeight = plan.format.height
-        hud.pictureWidth = plan.picturesHaveOneSize ? operatorPicture.width : 0
         hud.aspect = plan.aspect
-        hud.operatorProfile = operatorProfile
+        hud.operatorProfile = gtk.operatorProfile
         hud.cameraKeys = plan.secondCamera != nil
         ui.hud = hud
         ui.announce()
@@ -247,32 +242,31 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
             if run.cameraWidth > 0, run.cameraWidth != hud.videoWidth || run.cameraHeight != hud.videoHeight {
                 hud.videoWidth = run.cameraWidth
                 hud.videoHeight = run.cameraHeight
-                if !plan.picturesHaveOneSize { hud.pictureWidth = 0 }
             }
             hud.run = run
             let now = Int64(DispatchTime.now().uptimeNanoseconds)
             // What the operator really saw: frames the window painted, and the largest step between them.
             let painted = ui.takePreviewFigures()
-            previewLargestGap = max(previewLargestGap, painted.largestGap)
-            if let fps = previewMeter.add(at: now, shown: painted.painted) {
+            gtk.previewLargestGap = max(gtk.previewLargestGap, painted.largestGap)
+            if let fps = gtk.previewMeter.add(at: now, shown: painted.painted) {
                 hud.previewFps = fps
                 hud.cameraFps = plan.format.frameRate.value
-                if now - previewReportedAt >= 5_000_000_000 {
-                    previewReportedAt = now
-                    onPreview(fps, plan.format.frameRate.value, Double(previewLargestGap) / 1e6, Double(plan.operatorFrameInterval) / 1e6)
-                    previewLargestGap = 0
+                if now - gtk.previewReportedAt >= 5_000_000_000 {
+                    gtk.previewReportedAt = now
+                    gtk.onPreview(fps, plan.format.frameRate.value, Double(gtk.previewLargestGap) / 1e6, Double(plan.operatorFrameInterval) / 1e6)
+                    gtk.previewLargestGap = 0
                 }
             }
             ui.hud = hud
-            takeRunning = run.recording || run.countdown != nil
+            gtk.takeRunning = run.recording || run.countdown != nil
             updateBanners()
         }
     }
 
     /// Notification banners off while the subject view is shown or a take runs (or counts down).
     @MainActor private func updateBanners() {
-        guard let ui, let banners else { return }
-        if let silence = doNotDisturb.update(subjectShown: ui.subjectShown, recording: takeRunning) { banners.set(silence) }
+        guard let ui, let banners = gtk.banners else { return }
+        if let silence = gtk.doNotDisturb.update(subjectShown: ui.subjectShown, recording: gtk.takeRunning) { banners.set(silence) }
     }
 
     func setAccessory(enabled: Bool) { GtkMain.post { [self] in ui?.setEnabled(enabled) } }
@@ -301,7 +295,7 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
 
     func close() {
         GtkMain.post { [self] in
-            if doNotDisturb.end() { banners?.set(false) }
+            if gtk.doNotDisturb.end() { gtk.banners?.set(false) }
             ui?.close()
             GtkMain.quit()
         }

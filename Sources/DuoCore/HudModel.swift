@@ -67,10 +67,6 @@ public struct HudModel: Sendable, Hashable {
     /// The preview picture's size as the window lays it out.
     public var videoWidth = 16
     public var videoHeight = 9
-    /// The preview picture's width as the graph delivers it (0: the window's own fit). The window fills
-    /// its fit with it either way: a camera whose own pixels cover at least half the window is not scaled
-    /// up in the graph (PictureFit.preview) but painted up to the window, as a video sink would.
-    public var pictureWidth = 0
     public var aspect: AspectRatio?
     /// Two cameras: the camera line names the swap keys.
     public var cameraKeys = false
@@ -157,6 +153,8 @@ public struct HudModel: Sendable, Hashable {
     }
 
     /// The preview's aspect-fit rectangle inside a `width`×`height` widget (gtksink letterboxes the same way).
+    /// The picture fills it whatever size the graph delivers: a camera whose own pixels cover at least half
+    /// the window is not scaled up in the graph (PictureFit.preview) but painted up, as a video sink would.
     public func previewRect(width: Double, height: Double) -> FrameRect {
         let vw = Double(max(1, videoWidth)), vh = Double(max(1, videoHeight))
         let scale = min(width / vw, height / vh)
