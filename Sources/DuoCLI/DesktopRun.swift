@@ -131,17 +131,20 @@ enum DesktopRun {
 // Unchecked: its UI references are set and read only on the GTK main thread (every call posts there).
 final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     /// Set once on the GTK thread before the run starts; read only there.
-    // Unchecked: set once on the GTK thread before the run starts, read only there.
-    nonisolated(unsafe) private(set) var ui: DesktopUI?
+    private(set) var ui: DesktopUI? {
+        get { gtk.ui }
+        set { gtk.ui = newValue }
+    }
     private let plan: GraphPlan
     private let canvas: SubjectCanvas
 
     /// The capture, to scale the preview to its window's size while playing.
     private let session: CaptureSession?
-    /// What the face keeps on the GTK thread: the preview's newest frame (kept alive with the run), the
+    /// What the face keeps on the GTK thread: the windows, the preview's newest frame (kept alive with the run), the
     /// idle inhibitor, do-not-disturb and its banners switch, the preview's measured rate, and the two
     /// settings made before the GTK loop runs (`--operator-display`, the preview callback).
     private struct GtkSide {
+        var ui: DesktopUI?
         var operatorPictureSource: AppSinkPicture?
         var inhibitorStorage: IdleInhibitor?
         var doNotDisturb: DoNotDisturb

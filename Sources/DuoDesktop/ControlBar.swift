@@ -159,8 +159,7 @@ final class ControlBar {
 
     private static let clickedCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { button, data in
         let bar = this(data)
-        nonisolated(unsafe) let pressed = button
-        MainActor.assumeIsolated {
+        onGtkThread(with: button) { pressed in
             bar.input()
             guard let pressed, let control = bar.byPointer[pressed] else { return }
             if control == .script { bar.onOpenScript() } else if let command = control.command { bar.onCommand(command) }

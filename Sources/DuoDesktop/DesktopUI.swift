@@ -554,16 +554,12 @@ public final class DesktopUI {
 
     private static let subjectSizeCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { widget, _, data in
         let ui = this(data)
-        // Unchecked: a GtkWidget pointer from GTK's callback, used on the main thread it came on.
-        nonisolated(unsafe) let w = widget!.assumingMemoryBound(to: GtkWidget.self)
-        MainActor.assumeIsolated { ui.subjectAllocated(w) }
+        onGtkThread(with: widget!.assumingMemoryBound(to: GtkWidget.self)) { ui.subjectAllocated($0) }
     }
 
     private static let subjectTickCallback: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { w, _, data in
         let ui = this(data)
-        // Unchecked: the tick callback's widget, used on the main thread it came on.
-        nonisolated(unsafe) let widget = w
-        MainActor.assumeIsolated {
+        onGtkThread(with: w) { widget in
             guard let canvas = ui.subjectCanvas, let widget else { return }
             ui.placeSubjectPicture(canvas.pictureRectangle)
             switch canvas.tick() {
@@ -580,9 +576,7 @@ public final class DesktopUI {
     private static let subjectDrawCallback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { widget, context, data in
         let ui = this(data)
         let scale = Double(gtk_widget_get_scale_factor(widget!.assumingMemoryBound(to: GtkWidget.self)))
-        // Unchecked: the draw callback's cairo context, valid on this main-thread call only.
-        nonisolated(unsafe) let cr = context
-        MainActor.assumeIsolated {
+        onGtkThread(with: context) { cr in
             guard let canvas = ui.subjectCanvas, let cr else { return }
             canvas.draw(cr: cr, logicalScale: scale)
         }

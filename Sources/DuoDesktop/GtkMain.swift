@@ -55,6 +55,19 @@ public enum GtkMain {
 
 }
 
+/// A value GTK handed to a callback (a widget, a cairo context, a button), carried into the main actor on
+/// the same call: GTK runs its signal, draw and tick callbacks on its main thread.
+///
+/// Thread: made and read on the GTK main thread, within the one callback that received the value.
+// Unchecked: GTK calls these callbacks on its main thread, and the value never leaves that call.
+private struct CallbackArgument<Value>: @unchecked Sendable { let value: Value }
+
+/// Runs `body` on the main actor with a value GTK passed to the current main-thread callback.
+func onGtkThread<Value, Result: Sendable>(with value: Value, _ body: @MainActor (Value) -> Result) -> Result {
+    let argument = CallbackArgument(value: value)
+    return MainActor.assumeIsolated { body(argument.value) }
+}
+
 /// One signal handler on one GObject, connected for as long as this token lives: dropping it
 /// disconnects the handler (and gives back the reference it holds on the object). `handler` is a
 /// `@convention(c)` function that reaches its target through the user-data pointer, an unretained

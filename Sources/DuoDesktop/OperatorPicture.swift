@@ -72,9 +72,7 @@ final class OperatorPicture {
 
     private static let drawCallback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { _, cr, data in
         let view = this(data)
-        // Unchecked: the draw callback's cairo context, valid on this main-thread call only.
-        nonisolated(unsafe) let context = cr
-        MainActor.assumeIsolated { if let context { view.draw(context) } }
+        onGtkThread(with: cr) { context in if let context { view.draw(context) } }
         return 1
     }
 
@@ -86,9 +84,7 @@ final class OperatorPicture {
     /// Once a monitor frame: a new picture is drawn; nothing new, nothing is done.
     private static let tickCallback: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { w, _, data in
         let view = this(data)
-        // Unchecked: the tick callback's widget, used on the main thread it came on.
-        nonisolated(unsafe) let widget = w
-        MainActor.assumeIsolated {
+        onGtkThread(with: w) { widget in
             guard let widget, view.picture.generation != view.painted else { return }
             // Only the picture's own rectangle: the black around it stays as it was drawn (a window
             // larger than the picture would otherwise send the whole window to the display every frame).

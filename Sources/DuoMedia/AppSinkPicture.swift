@@ -7,11 +7,11 @@ import DuoCore
 /// while playing (the window resized, fullscreen left, another monitor) is drawn right from its first
 /// frame; gtksink in GStreamer 1.22 mapped new frames with the old video meta.
 ///
-/// Thread: `new-sample` runs on the streaming thread; `withPicture` on the GTK thread; the slot is locked.
-// Unchecked: the slot holds a GstSample pointer (refcounted, thread-safe in C) behind `Locked`.
-public final class AppSinkPicture: LatestPicture, @unchecked Sendable {
-    private struct Slot: @unchecked Sendable {
-        var sample: OpaquePointer?
+/// Thread: `new-sample` runs on the streaming thread; `withPicture` on the GTK thread; the slot is locked,
+/// and the sample in it is a refcounted GstSample under `MTSafe`'s claim.
+public final class AppSinkPicture: LatestPicture, Sendable {
+    private struct Slot: Sendable {
+        var sample: MTSafe<OpaquePointer>?
         var generation: UInt64 = 0
     }
     private let slot = Locked(Slot())
@@ -35,17 +35,17 @@ public final class AppSinkPicture: LatestPicture, @unchecked Sendable {
     }
 
     deinit {
-        if let s = slot.value.sample { gst_sample_unref(s) }
+        if let s = slot.value.sample { gst_sample_unref(s.raw) }
     }
 
     private func store(_ sample: OpaquePointer) {
-        var old: OpaquePointer?
+        var old: MTSafe<OpaquePointer>?
         slot.update { s in
             old = s.sample
-            s.sample = sample
+            s.sample = MTSafe(sample)
             s.generation &+= 1
         }
-        if let old { gst_sample_unref(old) }
+        if let old { gst_sample_unref(old.raw) }
     }
 
     public var generation: UInt64 { slot.value.generation }
@@ -54,7 +54,7 @@ public final class AppSinkPicture: LatestPicture, @unchecked Sendable {
     public func withPicture(_ body: (PictureBytes) -> Void) -> Bool {
         var held: OpaquePointer?
         slot.update { s in
-            if let sample = s.sample { held = gst_sample_ref(sample) }
+            if let sample = s.sample { held = gst_sample_ref(sample.raw) }
         }
         guard let held else { return false }
         let sample = held

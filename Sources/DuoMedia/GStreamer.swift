@@ -96,17 +96,21 @@ public enum GStreamer {
 }
 
 /// A pointer to C state whose own API is safe from any thread: a GStreamer object (GstElement, GstPad,
-/// GstBus, GstDeviceMonitor: refcounted, their calls documented MT-safe) or a struct of this project's C
-/// glue that is written only with atomics (`DuoFrameCounter`, `DuoStartGate`). The one place that claims so
-/// for the media layer, so each wrapper above it is checked Sendable by the compiler: immutable, holding
-/// these and other Sendable values.
+/// GstBus, GstDeviceMonitor: refcounted, their calls documented MT-safe), a GstSample (a refcounted
+/// mini-object, handed over whole and only read) or a struct of this project's C glue that is written only
+/// with atomics (`DuoFrameCounter`, `DuoStartGate`). The one place that claims so for the media layer, so
+/// each wrapper above it is checked Sendable by the compiler: immutable, holding these and other Sendable
+/// values.
 ///
 /// Thread: any; the pointee's C API carries the guarantee.
 // Unchecked: Swift cannot see C's thread-safety; every pointee named above is MT-safe in C.
-struct MTSafePointer<Pointee>: @unchecked Sendable {
-    let raw: UnsafeMutablePointer<Pointee>
-    init(_ raw: UnsafeMutablePointer<Pointee>) { self.raw = raw }
+struct MTSafe<Handle>: @unchecked Sendable {
+    let raw: Handle
+    init(_ raw: Handle) { self.raw = raw }
 }
+
+/// A typed GStreamer or glue pointer under `MTSafe`'s claim.
+typealias MTSafePointer<Pointee> = MTSafe<UnsafeMutablePointer<Pointee>>
 
 /// One strong reference to a GstElement (a pipeline, a bin or a plain element). Released on deinit.
 ///
