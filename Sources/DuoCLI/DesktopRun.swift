@@ -188,6 +188,7 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     }
 
     var drawsSubjectView: Bool { true }
+    var showsFigures: Bool { true }
 
     /// The operator picture and the subject gtksink's widget go into the windows, with the subject view
     /// over the subject's picture.

@@ -30,6 +30,7 @@ extension RunDirector {
 
     /// `counts`: the branch counters, when the caller has just read them.
     func showFigures(_ known: BranchCounts? = nil) async {
+        guard face.showsFigures else { return }
         let now = clock.now()
         let counts: BranchCounts
         if let known { counts = known } else { counts = await capture.counts }

@@ -15,6 +15,9 @@ protocol RunFace: Sendable {
     func setSubjectPicture(_ shown: Bool)
     /// Hands the face the director's input, for the facts it reports (accessory changes, fullscreen).
     func connect(_ report: @escaping @Sendable (RunInput) -> Void)
+    /// Whether the face has a HUD to show the run's figures on (headless has none, so the director
+    /// does not gather them).
+    var showsFigures: Bool { get }
     /// The run's figures for the HUD, once per tick.
     func show(_ run: HudModel.Run)
     /// The user's accessory choice; the face answers with an `.accessory` fact when the view shows or hides.
@@ -42,6 +45,7 @@ final class HeadlessFace: RunFace, Sendable {
     private let report = Locked<(@Sendable (RunInput) -> Void)?>(nil)
 
     var drawsSubjectView: Bool { false }
+    var showsFigures: Bool { false }
     func setSubjectPicture(_ shown: Bool) {}
     func connect(_ report: @escaping @Sendable (RunInput) -> Void) { self.report.set(report) }
     func show(_ run: HudModel.Run) {}

@@ -54,8 +54,9 @@ public final class BusWatch: Sendable {
 
     private func run() {
         while !isStopped {
-            // 50 ms: short enough that cancel() returns promptly, long enough to cost nothing.
-            guard let message = gst_bus_timed_pop(bus, 50_000_000) else { continue }
+            // No timeout: the thread sleeps until a message comes (cancel() posts one), instead of waking
+            // twenty times a second to look at a quiet bus.
+            guard let message = gst_bus_timed_pop(bus, GstClockTime.max) else { continue }
             if let event = parse(message) { handler(event) }
             gst_message_unref(message)
         }
@@ -124,7 +125,12 @@ public final class BusWatch: Sendable {
             defer { stopped = true }
             return !stopped
         }
-        if first { finished.wait() }
+        guard first else { return }
+        // A pipeline set to NULL leaves its bus flushing, which would drop the wake-up: the graph is over
+        // by then, so the bus takes messages again for this last one.
+        gst_bus_set_flushing(bus, 0)
+        gst_bus_post(bus, gst_message_new_application(nil, gst_structure_new_empty("duo-bus-watch-stop")))
+        finished.wait()
     }
 
     deinit {

@@ -32,13 +32,15 @@ public final class PipelineClock: RunClock, Sendable {
         return reading
     }
 
-    /// The pipeline clock runs at wall-clock rate (the system clock, or an audio device's), so the wait
-    /// sleeps the remaining span and reads the clock again, until the deadline has passed.
+    /// The pipeline clock runs at wall-clock rate (the system clock, or an audio device's) or stands
+    /// still, never faster, so the wait sleeps the remaining span and reads the clock again, until the
+    /// deadline has passed: one wake-up for a tick. Long waits (the run's end) wake once a second, in case
+    /// the graph's running time ever jumps ahead.
     public func sleep(until deadline: Int64) async {
         while !Task.isCancelled {
             let remaining = deadline - now()
             if remaining <= 0 { return }
-            try? await Task.sleep(nanoseconds: UInt64(min(remaining, 100_000_000)))
+            try? await Task.sleep(nanoseconds: UInt64(min(remaining, 1_000_000_000)))
         }
     }
 }

@@ -169,6 +169,7 @@ final class WindowFace: RunFace, @unchecked Sendable {
     private var shown: [Bool] = []
     var pictures: [Bool] { lock.withLock { shown } }
     var drawsSubjectView: Bool { true }
+    var showsFigures: Bool { true }
     func setSubjectPicture(_ on: Bool) { lock.withLock { shown.append(on) } }
     func connect(_ report: @escaping @Sendable (RunInput) -> Void) {}
     func show(_ run: HudModel.Run) {}
