@@ -47,8 +47,12 @@ public struct RemoteLinkCard: Sendable, Equatable {
         self.matrix = matrix
     }
 
-    /// The line over the address on the card.
-    public static let caption = "Scan with the phone to open the remote (L hides this)"
+    /// The line over the address on the card; a loopback address (`--remote-control PORT` alone) is
+    /// no use to a phone, and the line says what is.
+    public var caption: String {
+        RemoteLink.isLoopback(url) ? "This machine only: a phone needs --remote-control 0.0.0.0:PORT (L hides this)"
+            : "Scan with the phone to open the remote (L hides this)"
+    }
 
     /// Where the card and its QR code go in an area of `width` × `height` device pixels, all in whole
     /// device pixels so every module is a crisp square: the symbol with its quiet zone is about a third
@@ -86,7 +90,7 @@ public struct RemoteLinkCard: Sendable, Equatable {
 /// Thread: stateless; any thread.
 public enum RemoteLink {
     /// One line, when the remote control is off: how to turn it on.
-    public static let offHint = "remote link: the web remote is off; start duo-capture with --remote-control PORT (0.0.0.0:PORT for the LAN) to pair a phone"
+    public static let offHint = "phone remote off: start duo-capture with --remote-control PORT (0.0.0.0:PORT for the LAN)"
 
     /// Of the pairing addresses (as printed at start, with their token), the one a phone can open: the
     /// first not on this machine's loopback (127.x, ::1, localhost); only loopback ones: the first.
@@ -94,7 +98,7 @@ public enum RemoteLink {
         urls.first { !isLoopback($0) } ?? urls.first
     }
 
-    static func isLoopback(_ url: String) -> Bool {
+    public static func isLoopback(_ url: String) -> Bool {
         var rest = Substring(url)
         if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
         let host: Substring

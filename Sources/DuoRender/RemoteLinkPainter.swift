@@ -27,7 +27,7 @@ public enum RemoteLinkPainter {
         pango_layout_set_auto_dir(layout, 0)
         pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
         pango_layout_set_wrap(layout, PANGO_WRAP_CHAR)
-        pango_layout_set_text(layout, RemoteLinkCard.caption + "\n" + card.url, -1)
+        pango_layout_set_text(layout, card.caption + "\n" + card.url, -1)
         func measure() -> (Int, Int) {
             var tw: Int32 = 0, th: Int32 = 0
             pango_layout_get_pixel_size(layout, &tw, &th)

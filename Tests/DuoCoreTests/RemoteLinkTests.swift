@@ -12,6 +12,10 @@ final class RemoteLinkTests: XCTestCase {
         XCTAssertEqual(RemoteLink.preferred(["http://localhost:8080/?token=t", "http://[fd00::2]:8080/?token=t"]), "http://[fd00::2]:8080/?token=t")
         XCTAssertNil(RemoteLink.preferred([]))
         XCTAssertTrue(RemoteLink.offHint.contains("--remote-control PORT"))
+        // A loopback address is shown with what a phone needs instead.
+        let matrix = QRMatrix(size: 21, modules: Array(repeating: false, count: 441))!
+        XCTAssertTrue(RemoteLinkCard(url: loop, matrix: matrix).caption.contains("--remote-control 0.0.0.0:PORT"))
+        XCTAssertTrue(RemoteLinkCard(url: lan, matrix: matrix).caption.hasPrefix("Scan with the phone"))
     }
 
     func testTheCardIsLaidOutInWholeModulesAboutAThirdOfTheHeight() throws {
