@@ -2,7 +2,8 @@
 // duo-capture: layers point one way, top to bottom:
 //
 //   duo-capture (executable) ─▶ DuoCLI ─┬─▶ DuoDesktop ─▶ DuoRender ─▶ DuoCore (pure Swift, no C imports)
-//                                       │       ├──▶ CGtk   └──▶ CCairo (cairo, pangocairo)
+//                                       │       ├──▶ CGtk   ├──▶ CCairo (cairo, pangocairo)
+//                                       │       │           └──▶ CQREncode (libqrencode: the pairing QR code)
 //                                       │       └──▶ CDuoSession ─▶ CGtk (+ wayland-client, Xss, X11)
 //                                       ├─▶ DuoMedia ─▶ DuoCore
 //                                       │      └──▶ CDuoShim ─▶ CGStreamer (system library)
@@ -82,9 +83,12 @@ let package = Package(
         // The subject view: Cairo/Pango renderer, cached prompt strip and the I420 blend (hot loops: -Ounchecked).
         .target(
             name: "DuoRender",
-            dependencies: ["DuoCore", "CCairo"],
+            dependencies: ["DuoCore", "CCairo", "CQREncode"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
+        // libqrencode (Debian: libqrencode-dev) for the web remote's pairing QR code; only DuoRender's
+        // QRCodeEncoder calls it, and hands out a pure DuoCore `QRMatrix`.
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // Operator and subject windows, monitors and hotplug, fullscreen state, keys: every gtk_*/gdk_* call.
         .target(name: "DuoDesktop", dependencies: ["DuoCore", "DuoRender", "CGtk", "CDuoSession"]),
         .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender", "DuoDesktop", "DuoPlatform", "DuoRemote"]),

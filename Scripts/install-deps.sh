@@ -3,7 +3,8 @@
 # Usage: Scripts/install-deps.sh [--desktop]
 #   --desktop also installs the X server, window manager and tools the desktop end-to-end tests use, and
 #   the headless Wayland compositor (sway) with its screenshot and key tools, and espeak-ng (the readings
-#   the voice-follow tests speak), tesseract (reads the remote display's screen).
+#   the voice-follow tests speak), tesseract (reads the remote display's screen), zbar-tools (zbarimg reads
+#   the web remote's pairing QR code off the operator window and off a drawn card).
 #   chromium, chromium-driver and python3-selenium: the report and the web remote's page are tested in
 #   headless Chromium (test-only: a user's run never needs a browser).
 #   python3-pip: the framing tests fetch a public-domain portrait from PyPI (scikit-image's astronaut).
@@ -12,7 +13,7 @@ set -euo pipefail
 packages=(
   pkg-config python3
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
-  libcairo2-dev libpango1.0-dev libgtk-3-dev libxss-dev libsoup-3.0-dev
+  libcairo2-dev libpango1.0-dev libgtk-3-dev libxss-dev libsoup-3.0-dev libqrencode-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
   gstreamer1.0-x gstreamer1.0-gtk3
@@ -22,7 +23,7 @@ packages=(
 )
 if [[ "${1:-}" == "--desktop" ]]; then
   packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool
-             sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng help2man man-db
+             sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng help2man man-db zbar-tools
              chromium chromium-driver python3-selenium python3-pip
              dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin)
 fi

@@ -67,8 +67,9 @@ public struct DesktopOptions: Sendable {
         lines += [
             "  On-screen controls: moving the pointer over the operator window (or touching it) shows a bar over",
             "  the bottom of the picture: record / stop, pause / resume, speed - and + with the figure, reverse,",
-            "  previous / next marker, accessory on / off, swap (two cameras), open a script, fullscreen. Each",
-            "  button sends its key's command (its tooltip names the key); the bar hides after 3 s without input.",
+            "  previous / next marker, accessory on / off, swap (two cameras), open a script, the phone remote's",
+            "  QR code (L), fullscreen. Each button sends its key's command (its tooltip names the key); the bar",
+            "  hides after 3 s without input.",
         ]
         return lines.joined(separator: "\n")
     }

@@ -166,6 +166,8 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
         return i
     }
     private let log: @Sendable (String) -> Void
+    /// The web remote's pairing card (RemoteLinkFace.swift).
+    let remoteLink = RemoteLinkHolder()
     /// `--operator-display`: set before the windows are made, read on the GTK thread.
     var operatorProfile: DisplayProfile {
         get { gtk.operatorProfile }

@@ -129,22 +129,26 @@ enum Help {
                                            {"cmd":"script","path":…}, {"cmd":"font","step":1},
                                            {"cmd":"follow","mode":"voice|time"},
                                            {"cmd":"self-view","size":"small|large|off"} (no size: on /
-                                           off); quit goes ahead of
-                                           commands still queued. (duo-capture-testhub, built with the
-                                           tests, adds the test hub's faults: unplug and replug of a
-                                           camera or the subject monitor, rotate, test cameras.) Every
-                                           event comes back as JSON lines (docs/events.md lists them)
+                                           off), {"cmd":"remote-link","on":true} (the phone remote's QR
+                                           code on the operator window; no on: on / off, as L); quit
+                                           goes ahead of commands still queued. (duo-capture-testhub,
+                                           built with the tests, adds the test hub's faults: unplug
+                                           and replug of a camera or the subject monitor, rotate, test
+                                           cameras.) Every event comes back as JSON lines
+                                           (docs/events.md lists them)
       --timeline FILE                      replay timed commands for a reproducible session: one line
                                            each, {"at": SECONDS, "cmd": …} (the --control commands),
                                            counted from when the graph is running
       --remote-control [ADDRESS:]PORT      a web remote for a phone: one page (record/stop, pause, speed,
                                            markers, shots; REC, elapsed time, script progress, the line
                                            being read) and a WebSocket taking the --control commands
-                                           (not quit, toggle, script or fullscreen). Listens on this
-                                           machine only unless ADDRESS is given (0.0.0.0: the LAN).
-                                           Paired by a random token: the address with ?token=… is
-                                           printed once to the terminal at start and nowhere else;
-                                           anything without it gets 401 (docs/remote-control.md)
+                                           (not quit, toggle, script, fullscreen or remote-link).
+                                           Listens on this machine only unless ADDRESS is given
+                                           (0.0.0.0: the LAN). Paired by a random token: the address
+                                           with ?token=… is printed once to the terminal at start and
+                                           nowhere else; anything without it gets 401; the L key shows
+                                           it as a QR code on the operator window
+                                           (docs/remote-control.md)
       --remote-token-file FILE             the pairing token from FILE's first line (16+ letters, digits
                                            or -_.~) instead of a new random one each run
       --osc [ADDRESS:]PORT                 OSC 1.0 over UDP (Bitfocus Companion, consoles): /duo/record,

@@ -20,6 +20,9 @@ final class RemoteControl: Sendable {
     private let web: RemoteServer?
     private let osc: OSCSocket?
     private let token: RemoteToken
+    /// The pairing address the operator window shows (the L key): the first one printed, a LAN one when
+    /// there is one. Holds the token: given only to the face, never logged.
+    let linkAddress: String?
     /// The run's state as the events told it, the last status line and the reading words sent.
     private struct Seen: Sendable {
         var state = RemoteRunState()
@@ -86,22 +89,31 @@ final class RemoteControl: Sendable {
         } else {
             osc = nil
         }
+        let addresses = web.map { Self.pairingAddresses($0, host: options.web?.host, token: token) } ?? []
+        linkAddress = addresses.first
         me.set(self)
         if let web {
             Self.say("duo-capture: remote control listening on \(web.listening.joined(separator: ", "))\(options.web?.host == nil ? " (this machine only; give --remote-control 0.0.0.0:PORT for the LAN)" : "")")
-            // Printed once, here: the token is in no other output. Bound to every interface, the address
-            // to open is one of this machine's own (0.0.0.0 is no address a phone can reach).
-            var bases = web.listening.filter { !$0.contains("[") }
-            if bases.isEmpty { bases = web.listening }
-            if let host = options.web?.host, host == "0.0.0.0" || host == "::" {
-                let port = bases.first.flatMap { $0.split(separator: ":").last?.trimmingCharacters(in: CharacterSet(charactersIn: "/")) } ?? ""
-                let lan = LocalAddresses.ipv4().map { "http://\($0):\(port)/" }
-                if !lan.isEmpty { bases = lan }
-            }
-            let pairing = bases.map { "\($0)?token=\(token.value)" }.joined(separator: " or ")
-            Self.say("duo-capture: remote control: open \(pairing) on the phone (keep this address private)")
+            // Printed once, here: the token is in no other output.
+            Self.say("duo-capture: remote control: open \(addresses.joined(separator: " or ")) on the phone (keep this address private)")
         }
         if let osc { Self.say("duo-capture: OSC listening on udp://\(osc.listening) (/duo/record, /duo/stop, /duo/speed 1.5, … docs/remote-control.md)") }
+    }
+
+    /// The addresses a phone may open, with the token; the one the operator window shows first (a LAN one
+    /// when there is one). Bound to every interface, the address to open is one of this machine's own
+    /// (0.0.0.0 is no address a phone can reach).
+    private static func pairingAddresses(_ web: RemoteServer, host: String?, token: RemoteToken) -> [String] {
+        var bases = web.listening.filter { !$0.contains("[") }
+        if bases.isEmpty { bases = web.listening }
+        if let host, host == "0.0.0.0" || host == "::" {
+            let port = bases.first.flatMap { $0.split(separator: ":").last?.trimmingCharacters(in: CharacterSet(charactersIn: "/")) } ?? ""
+            let lan = LocalAddresses.ipv4().map { "http://\($0):\(port)/" }
+            if !lan.isEmpty { bases = lan }
+        }
+        let addresses = bases.map { "\($0)?token=\(token.value)" }
+        guard let link = RemoteLink.preferred(addresses) else { return addresses }
+        return [link] + addresses.filter { $0 != link }
     }
 
     /// Written to stderr at once, also with --quiet: the pairing address is what the user needs to pair.

@@ -37,6 +37,7 @@ enum RunCommand {
         defer { control?.close() }
         let remote = try RemoteControl.open(options.remote, director: director, events: events, presenter: presenter, clock: session.clock)
         defer { remote?.close() }
+        face.setRemoteAddress(remote?.linkAddress)
         return try report(await kind.drive(director, session: session, face: face, events: events), json: options.json, log: log)
     }
 

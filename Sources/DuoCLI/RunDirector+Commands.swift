@@ -31,6 +31,8 @@ extension RunDirector {
             face.setAccessory(enabled: accessoryEnabled)
         case .fullscreen(let on):
             if let why = face.setFullscreen(on) { refuse(why) }
+        case .remoteLink(let on):
+            if let why = face.setRemoteLink(on) { refuse(why) }
         case .swap, .fold, .unfold:
             // Posture picks the camera by direction (RunDirector+Posture): folded, the one facing the subject.
             await swapCommand(command == .fold ? .fold : command == .unfold ? .unfold : nil)

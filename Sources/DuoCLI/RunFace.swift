@@ -24,6 +24,12 @@ protocol RunFace: Sendable {
     func setAccessory(enabled: Bool)
     /// nil toggles. Returns why it cannot, when this face has no fullscreen.
     func setFullscreen(_ on: Bool?) -> String?
+    /// The web remote's pairing address (with its token; nil: no `--remote-control`), given once before
+    /// the run starts. The face keeps it to itself: it is never logged.
+    func setRemoteAddress(_ url: String?)
+    /// The pairing address and its QR code on the operator window; nil toggles. Returns why not (no
+    /// windows, or no web remote: then how to turn it on).
+    func setRemoteLink(_ on: Bool?) -> String?
     func setFramesFlowing(_ flowing: Bool)
     /// Remote subject displays asked for and connected (the desktop counts a connected one as a subject
     /// monitor for availability).

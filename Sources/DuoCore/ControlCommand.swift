@@ -26,6 +26,8 @@ import Foundation
 ///     {"cmd":"mark","good":true}            mark the latest take good (false: no good); "take":N marks take N
 ///     {"cmd":"retake"}                      record the current shot again (an unmarked last take is no good)
 ///     {"cmd":"self-view"}                   the subject's self-view on / off; or {"size":"small"|"large"|"off"}
+///     {"cmd":"remote-link"}                 the web remote's address and QR code on the operator window on / off
+///                                       (the L key); {"on":true} shows, {"on":false} hides (desktop)
 ///     {"cmd":"quit"}                        end the run (a take is finalised first)
 ///
 /// Another entry point may register commands of its own (`CommandExtensions`): duo-capture-testhub's test
@@ -70,12 +72,14 @@ public enum ControlCommand: Sendable, Equatable {
     /// Stop, then switch: the take ends, the camera changes (the other one, or by posture), and a new take
     /// starts after the countdown. Without a take, a plain swap.
     case restartSwap(CameraPosture?)
+    /// The web remote's pairing address and QR code on the operator window; nil toggles (the L key).
+    case remoteLink(on: Bool?)
     /// Camera `camera` (0 = A, 1 = B) now sees `viewer`'s face; the displays' mirroring follows.
     case faces(camera: Int, viewer: FacingViewer)
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "reverse", "jump",
                                "mirror", "swap", "fold", "unfold", "script", "font", "follow", "shot", "mark", "retake",
-                               "self-view", "quit", "faces"]
+                               "self-view", "quit", "faces", "remote-link"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -105,6 +109,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .selfView: "self-view"
         case .restartSwap(let posture): posture?.rawValue ?? "swap"
         case .faces: "faces"
+        case .remoteLink: "remote-link"
         }
     }
 
@@ -189,6 +194,7 @@ public enum ControlCommand: Sendable, Equatable {
             }
             return .mark(good: good, take: take)
         case "retake": return .retake
+        case "remote-link": return .remoteLink(on: object["on"] == nil ? nil : try flag("on"))
         case "self-view":
             guard let size = object["size"] else { return .selfView(nil) }
             guard let text = size as? String, let value = SelfViewSize(rawValue: text) else {

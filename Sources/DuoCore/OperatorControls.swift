@@ -4,7 +4,7 @@
 ///
 /// Thread: value type, Sendable; pure.
 public enum OperatorControl: String, Sendable, CaseIterable {
-    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, fullscreen
+    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, link, fullscreen
 
     /// What the bar shows, left to right: `swap` only with two cameras; `speed` is the figure between
     /// slower and faster (a label, not a button).
@@ -26,6 +26,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .accessory: .accessory(on: nil)
         case .swap: .swap
         case .fullscreen: .fullscreen(on: nil)
+        case .link: .remoteLink(on: nil)
         case .speed, .script: nil
         }
     }
@@ -44,6 +45,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .accessory: "T"
         case .swap: "S"
         case .script: "O"
+        case .link: "L"
         case .fullscreen: "F11"
         }
     }
@@ -62,6 +64,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .accessory: "Subject view on / off"
         case .swap: "Swap cameras"
         case .script: "Open a script"
+        case .link: "The phone remote's address and QR code (--remote-control)"
         case .fullscreen: "Fullscreen on / off"
         }
         return "\(does) (\(key))"
@@ -81,6 +84,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .accessory: "video-display-symbolic"
         case .swap: "camera-switch-symbolic"
         case .script: "document-open-symbolic"
+        case .link: "phone-symbolic"
         case .fullscreen: fullscreen ? "view-restore-symbolic" : "view-fullscreen-symbolic"
         }
     }

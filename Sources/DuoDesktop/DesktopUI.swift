@@ -36,6 +36,7 @@ public enum DesktopKeys {
         case GDK_KEY_x, GDK_KEY_X: .mark(good: false, take: nil)
         case GDK_KEY_a, GDK_KEY_A: .retake
         case GDK_KEY_i, GDK_KEY_I: .selfView(nil)
+        case GDK_KEY_l, GDK_KEY_L: .remoteLink(on: nil)
         case GDK_KEY_q, GDK_KEY_Q: .quit
         case GDK_KEY_r, GDK_KEY_R: .reverse
         case GDK_KEY_1...GDK_KEY_9: .speedPreset(Int(keyval - GDK_KEY_0))
@@ -64,6 +65,7 @@ public enum DesktopKeys {
         ("W", "two cameras: stop, then switch (the take ends, the camera changes, a new take after the countdown)"),
         ("N / B", "shot list (--shots): next / previous shot"),
         ("G / X / A", "shot list: mark the latest take good / no good; A re-takes (again)"),
+        ("L", "the phone remote's address and QR code on / off (--remote-control; else how to turn it on)"),
         ("Q", "quit (a running take is finalised first)"),
     ]
 }
@@ -108,6 +110,11 @@ public final class DesktopUI {
             if let area = hudArea { gtk_widget_queue_draw(area) }
             controlBar?.update(hud, fullscreen: windowFullscreen)
         }
+    }
+    /// The web remote's pairing card (address and QR code) over the picture, or nil (the L key toggles it
+    /// through the run's `remote-link` command). Drawn only on this window; never logged.
+    public var remoteLink: RemoteLinkCard? {
+        didSet { if remoteLink != oldValue, let area = hudArea { gtk_widget_queue_draw(area) } }
     }
     /// Called on the GTK thread with the command an on-screen button stands for (the same as its key).
     public var onButtonCommand: (ControlCommand) -> Void = { _ in }
@@ -587,8 +594,9 @@ public final class DesktopUI {
         let w = widget!.assumingMemoryBound(to: GtkWidget.self)
         let width = Double(gtk_widget_get_allocated_width(w)), height = Double(gtk_widget_get_allocated_height(w))
         let ui = this(data)
-        let hud = MainActor.assumeIsolated { ui.hud }
+        let (hud, link) = MainActor.assumeIsolated { (ui.hud, ui.remoteLink) }
         HudRenderer.draw(hud, cr: cr!, width: width, height: height)
+        if let link { RemoteLinkPainter.draw(link, cr: cr!, width: width, height: height, scale: Double(gtk_widget_get_scale_factor(w))) }
         return 0
     }
 }

@@ -470,7 +470,8 @@ final class RemoteControlTests: XCTestCase {
     func testHelpAndBadRemoteOptions() throws {
         let help = try duoCapture(["--help"])
         for words in ["--remote-control [ADDRESS:]PORT", "--remote-token-file FILE", "--osc [ADDRESS:]PORT", "/duo/speed 1.5",
-                      "printed once", "401"] {
+                      "printed once", "401", "the L key shows", "QR code on the operator window", #"{"cmd":"remote-link","on":true}"#,
+                      "L            the phone remote's address and QR code"] {
             XCTAssertTrue(help.stdout.contains(words), "--help lacks \(words)")
         }
         let dir = try scratchDirectory(self)

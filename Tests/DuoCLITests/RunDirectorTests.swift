@@ -299,6 +299,15 @@ final class RunDirectorTests: XCTestCase {
         XCTAssertEqual(try events("error").count, 2)
     }
 
+    /// Headless there is no window to show the phone remote's QR code on: the command says so, in one line.
+    func testRemoteLinkHeadlessIsRefusedSayingWhy() async throws {
+        let (d, _) = try director()
+        await d.process(.started)
+        await d.process(.command(.remoteLink(on: nil), source: .control))
+        let message = try events("error").first?["message"] as? String ?? ""
+        XCTAssertTrue(message.hasPrefix("control: remote-link") && message.contains("this run is --headless"), message)
+    }
+
     func testATakeThatFailsMakesTheRunExit70() async throws {
         let (d, capture) = try director { $0.countdown = try! Countdown(seconds: 0) }
         await d.process(.started)
