@@ -22,6 +22,9 @@ public protocol CapturePort: Sendable {
     var activeCamera: Int { get async }
     func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap?
     func setSubjectBranchOpen(_ open: Bool) async
+    /// Whether the subject's frames show the camera picture (the preview kind, a self-view). Hidden, the
+    /// view covers it (headless draws into the frames), so the branch scales coarsely and does not flip.
+    func setSubjectPictureShown(_ shown: Bool) async
     /// The subject view is mirrored for glass: the subject's picture (self-view, preview) flips with it.
     func setSubjectViewMirror(_ mirror: MirrorFlags) async
     /// Frames each camera delivered (A, B); one entry with one camera.

@@ -26,6 +26,8 @@ public enum GraphElement: String, Sendable, CaseIterable {
     case subjectSink = "subject_sink"
     /// The subject picture's size: the subject monitor's (desktop) or the small headless view.
     case subjectSize = "subject_size"
+    /// The subject picture's scaler: coarse while the view covers the picture (`setSubjectPictureShown`).
+    case subjectScale = "subject_scale"
     /// The gtksink of the subject window (desktop).
     case subjectWindow = "subject_window"
     case audioTee = "at"
@@ -65,7 +67,7 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .operatorSize: [("operator-desktop", rawValue)]
         case .operatorMirror: [("operator-headless", rawValue), ("operator-desktop", rawValue)]
         case .subjectMirror: [("subject-headless", rawValue), ("subject-desktop", rawValue)]
-        case .subjectSize: [("subject-headless", rawValue), ("subject-desktop", rawValue)]
+        case .subjectSize, .subjectScale: [("subject-headless", rawValue), ("subject-desktop", rawValue)]
         case .audioTee, .audioSink: [("audio", rawValue)]
         case .recordQueue, .recordSink: [("record", rawValue)]
         case .recordAudioQueue: [("record-audio", rawValue)]

@@ -33,4 +33,29 @@ final class SelfViewMirrorTests: XCTestCase {
         await session.stop()
         XCTAssertEqual(seen, [false, true, false, true])
     }
+
+    /// A picture the view paints over (headless countdown or teleprompter, no self-view) is neither
+    /// flipped nor finely scaled, and flips again the moment it is shown (a switch to the preview kind).
+    func testAPictureTheViewCoversIsNotFlippedAndFlipsAgainWhenShown() async throws {
+        let profile = CameraProfile(id: "a", name: "a", testPattern: "smpte", modes: [.init(pixelFormat: "I420", format: VideoFormat.parse("320x240@30")!)])
+        var plan = try GraphPlan(library: library(), camera: .simulated(profile), requested: nil, aspect: nil, encoder: .x264, container: .mkv)
+        plan.faces = [.theSubject]
+        let session = CaptureSession(plan: plan, sampleLuma: true)
+        try await session.start()
+        func subjectMirrored() async throws -> Bool {
+            let seen = await session.counts.subjectView.frames
+            try await session.waitUntil { counts, _ in counts.subjectView.frames >= seen + 5 }
+            return (await session.counts.subjectView.lumaSample ?? 255) < 100
+        }
+        var seen: [Bool] = []
+        seen.append(try await subjectMirrored())              // facing the subject: the selfie mirror
+        await session.setSubjectPictureShown(false)
+        seen.append(try await subjectMirrored())              // covered by the view: left as it comes
+        await session.setSubjectPictureShown(true)
+        seen.append(try await subjectMirrored())              // shown again: mirrored again
+        let frames = await session.counts.subjectView.frames
+        await session.stop()
+        XCTAssertEqual(seen, [true, false, true])
+        XCTAssertGreaterThan(frames, 15, "the subject branch kept flowing through both changes")
+    }
 }
