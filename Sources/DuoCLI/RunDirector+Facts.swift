@@ -74,7 +74,7 @@ extension RunDirector {
         let selfView = await presenter.selfView != .off
         let picture = subjectShown && (!face.drawsSubjectView || kind == .preview || selfView)
         await capture.setSubjectBranchOpen(picture)
-        await capture.setSubjectPictureShown(kind == .preview || selfView)
+        await capture.setSubjectPictureUse(.of(kind: kind, selfView: selfView, viewDrawnIntoFrames: !face.drawsSubjectView))
         face.setSubjectPicture(picture && face.drawsSubjectView)
         // Remote displays show the subject view exactly while it is shown (black otherwise).
         await presenter.setRemoteViewsShown(subjectShown)

@@ -347,9 +347,9 @@ actor RunDirector {
         events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
         if !plan.requirements.isEmpty { events.emit("requirements", ["required": plan.requirements.map(\.description), "unmet": plan.unmetWishes]) }
         takes.runStarted(at: startedAt, recording: settings.record)
-        // The view paints over the picture unless it shows it (preview, self-view): the graph can spare it.
+        // The view paints over the picture, or samples a thumbnail from it: the graph can spare it.
         let selfView = await presenter.selfView != .off
-        await capture.setSubjectPictureShown(await presenter.accessory == .preview || selfView)
+        await capture.setSubjectPictureUse(.of(kind: await presenter.accessory, selfView: selfView, viewDrawnIntoFrames: !face.drawsSubjectView))
         if settings.record {
             // --record: the take starts when the countdown ends; --duration then counts from its start.
             await record(endingRun: true)

@@ -22,9 +22,8 @@ public protocol CapturePort: Sendable {
     var activeCamera: Int { get async }
     func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap?
     func setSubjectBranchOpen(_ open: Bool) async
-    /// Whether the subject's frames show the camera picture (the preview kind, a self-view). Hidden, the
-    /// view covers it (headless draws into the frames), so the branch scales coarsely and does not flip.
-    func setSubjectPictureShown(_ shown: Bool) async
+    /// How much of the subject branch's camera picture the subject sees, so the graph spends only that.
+    func setSubjectPictureUse(_ use: SubjectPictureUse) async
     /// The subject view is mirrored for glass: the subject's picture (self-view, preview) flips with it.
     func setSubjectViewMirror(_ mirror: MirrorFlags) async
     /// Frames each camera delivered (A, B); one entry with one camera.
@@ -40,6 +39,26 @@ public protocol CapturePort: Sendable {
                       latencyMilliseconds: Int, drawer: any I420FrameDrawer) async throws(DuoError)
 }
 
+
+/// How much of the subject branch's camera picture reaches the subject's eyes.
+///
+/// Thread: value type, Sendable.
+public enum SubjectPictureUse: Sendable, Equatable {
+    /// The view paints over all of it (headless countdown or teleprompter without a self-view): scaled
+    /// coarsely (nearest-neighbour) and not flipped.
+    case covered
+    /// The view samples a thumbnail from it (the headless self-view, nearest-neighbour itself): scaled
+    /// coarsely, mirrored.
+    case thumbnail
+    /// Shown as the graph delivers it (the preview kind; the desktop's self-view): scaled finely, mirrored.
+    case shown
+
+    /// What a run shows: `kind` and the self-view, the view drawn into the frames (headless) or not.
+    public static func of(kind: AccessoryKind, selfView: Bool, viewDrawnIntoFrames: Bool) -> SubjectPictureUse {
+        if kind == .preview || (selfView && !viewDrawnIntoFrames) { return .shown }
+        return selfView ? .thumbnail : .covered
+    }
+}
 
 extension CapturePort {
     /// Nothing to flip (a port without a subject picture).

@@ -256,20 +256,20 @@ public actor CaptureSession {
     }
     private var subjectShutSince: Int64?
 
-    /// Whether the subject's frames show the camera picture (`CapturePort.setSubjectPictureShown`).
-    /// Hidden under the view (the headless countdown or teleprompter without a self-view), the picture is
-    /// scaled nearest-neighbour and not flipped: the subject branch then costs about a tenth of the whole
-    /// graph less (Benchmarks/graph-cpu.py), for pixels the view paints over.
-    var subjectPictureShown = true
+    /// How much of the subject's picture shows (`CapturePort.setSubjectPictureUse`). Headless, the view
+    /// covers the frame or samples a thumbnail from it, so the picture is scaled nearest-neighbour (a
+    /// bilinear downscale was 6-8% of the whole run's CPU at 720p30), and not flipped when covered.
+    var subjectPictureUse = SubjectPictureUse.shown
 
-    public func setSubjectPictureShown(_ shown: Bool) {
-        guard shown != subjectPictureShown else { return }
-        subjectPictureShown = shown
-        if let scale = pipeline?.child(.subjectScale) {
-            scale.setFromString("method", shown ? "bilinear" : "nearest-neighbour")
+    public func setSubjectPictureUse(_ use: SubjectPictureUse) {
+        guard use != subjectPictureUse else { return }
+        let fine = use == .shown
+        if fine != (subjectPictureUse == .shown), let scale = pipeline?.child(.subjectScale) {
+            scale.setFromString("method", fine ? "bilinear" : "nearest-neighbour")
             // The scaler builds its converter when it negotiates: ask it to, at its next frame.
             scale.reconfigureTransform()
         }
+        subjectPictureUse = use
         applySubjectMirror()
     }
     /// Set when the subject branch failed: it stays shut.
@@ -290,7 +290,7 @@ public actor CaptureSession {
     /// the view's own mirror.
     func applySubjectMirror() {
         let selfie = liveMirrors().subjectPicture
-        let shown = subjectPictureShown
+        let shown = subjectPictureUse != .covered
         let h = shown && selfie != subjectViewMirror.horizontal, v = shown && subjectViewMirror.vertical
         pipeline?.child(.subjectMirror)?.setFromString("video-direction", h && v ? "180" : h ? "horiz" : v ? "vert" : "identity")
     }

@@ -88,8 +88,8 @@ actor FakeCapture: CapturePort {
     }
 
     func setSubjectBranchOpen(_ open: Bool) async { subjectOpen.append(open) }
-    private(set) var subjectPictureShown: [Bool] = []
-    func setSubjectPictureShown(_ shown: Bool) async { subjectPictureShown.append(shown) }
+    private(set) var subjectPictureUses: [SubjectPictureUse] = []
+    func setSubjectPictureUse(_ use: SubjectPictureUse) async { subjectPictureUses.append(use) }
 
     /// Each camera's frames, set by the test (two cameras).
     private(set) var perCamera: [Int64] = []

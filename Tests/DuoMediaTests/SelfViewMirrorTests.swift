@@ -34,8 +34,8 @@ final class SelfViewMirrorTests: XCTestCase {
         XCTAssertEqual(seen, [false, true, false, true])
     }
 
-    /// A picture the view paints over (headless countdown or teleprompter, no self-view) is neither
-    /// flipped nor finely scaled, and flips again the moment it is shown (a switch to the preview kind).
+    /// A picture the view paints over (headless countdown or teleprompter, no self-view) is not flipped,
+    /// and flips again the moment a self-view samples it or the preview kind shows it.
     func testAPictureTheViewCoversIsNotFlippedAndFlipsAgainWhenShown() async throws {
         let profile = CameraProfile(id: "a", name: "a", testPattern: "smpte", modes: [.init(pixelFormat: "I420", format: VideoFormat.parse("320x240@30")!)])
         var plan = try GraphPlan(library: library(), camera: .simulated(profile), requested: nil, aspect: nil, encoder: .x264, container: .mkv)
@@ -49,13 +49,17 @@ final class SelfViewMirrorTests: XCTestCase {
         }
         var seen: [Bool] = []
         seen.append(try await subjectMirrored())              // facing the subject: the selfie mirror
-        await session.setSubjectPictureShown(false)
+        await session.setSubjectPictureUse(.covered)
         seen.append(try await subjectMirrored())              // covered by the view: left as it comes
-        await session.setSubjectPictureShown(true)
-        seen.append(try await subjectMirrored())              // shown again: mirrored again
+        await session.setSubjectPictureUse(.thumbnail)
+        seen.append(try await subjectMirrored())              // a self-view's thumbnail: mirrored again
+        await session.setSubjectPictureUse(.covered)
+        seen.append(try await subjectMirrored())
+        await session.setSubjectPictureUse(.shown)
+        seen.append(try await subjectMirrored())              // the preview kind: mirrored
         let frames = await session.counts.subjectView.frames
         await session.stop()
-        XCTAssertEqual(seen, [true, false, true])
+        XCTAssertEqual(seen, [true, false, true, false, true])
         XCTAssertGreaterThan(frames, 15, "the subject branch kept flowing through both changes")
     }
 }
