@@ -284,8 +284,11 @@ actor RunDirector {
     /// control socket are honoured from the first instant, also while the graph is still starting.
     func run() async -> RunOutcome {
         let capture = self.capture, sink = inputSink
-        // The subject's picture starts mirrored with the view (--lens behind, --mirror).
+        // The subject's picture starts mirrored with the view (--lens behind, --mirror), and scaled only as
+        // finely as the subject sees it (the scaler takes its method when the graph negotiates).
         await capture.setSubjectViewMirror(await presenter.mirror)
+        let selfView = await presenter.selfView != .off
+        await capture.setSubjectPictureUse(.of(kind: await presenter.accessory, selfView: selfView, viewDrawnIntoFrames: !face.drawsSubjectView))
         let starting = Task {
             do throws(DuoError) {
                 try await capture.startCapture()
@@ -347,9 +350,6 @@ actor RunDirector {
         events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
         if !plan.requirements.isEmpty { events.emit("requirements", ["required": plan.requirements.map(\.description), "unmet": plan.unmetWishes]) }
         takes.runStarted(at: startedAt, recording: settings.record)
-        // The view paints over the picture, or samples a thumbnail from it: the graph can spare it.
-        let selfView = await presenter.selfView != .off
-        await capture.setSubjectPictureUse(.of(kind: await presenter.accessory, selfView: selfView, viewDrawnIntoFrames: !face.drawsSubjectView))
         if settings.record {
             // --record: the take starts when the countdown ends; --duration then counts from its start.
             await record(endingRun: true)

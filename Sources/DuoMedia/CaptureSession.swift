@@ -153,6 +153,7 @@ public actor CaptureSession {
         counters["operator"] = p.child(.operatorSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         counters["subject"] = p.child(.subjectSink)?.staticPad("sink").map { FrameCounter(pad: $0, sampleLuma: sample) }
         p.child(.subjectValve)?.set("drop", !initialSubjectOpen)
+        p.child(.subjectScale)?.setFromString("method", subjectPictureUse == .shown ? "bilinear" : "nearest-neighbour")
         applySubjectMirror()
         // The subject view must never stop the capture: its branch's flow errors stop at the valve.
         if let valveSink = p.child(.subjectValve)?.staticPad("sink") { duo_isolate_pad_errors(valveSink.pointer) }
@@ -259,16 +260,13 @@ public actor CaptureSession {
     /// How much of the subject's picture shows (`CapturePort.setSubjectPictureUse`). Headless, the view
     /// covers the frame or samples a thumbnail from it, so the picture is scaled nearest-neighbour (a
     /// bilinear downscale was 6-8% of the whole run's CPU at 720p30), and not flipped when covered.
+    /// The scaler takes its method when the graph negotiates (a use given before `start`); a later change
+    /// flips or unflips the picture at once, and keeps the scaler as it was (videoscale builds its
+    /// converter only for new caps, and headless subject frames reach no screen).
     var subjectPictureUse = SubjectPictureUse.shown
 
     public func setSubjectPictureUse(_ use: SubjectPictureUse) {
         guard use != subjectPictureUse else { return }
-        let fine = use == .shown
-        if fine != (subjectPictureUse == .shown), let scale = pipeline?.child(.subjectScale) {
-            scale.setFromString("method", fine ? "bilinear" : "nearest-neighbour")
-            // The scaler builds its converter when it negotiates: ask it to, at its next frame.
-            scale.reconfigureTransform()
-        }
         subjectPictureUse = use
         applySubjectMirror()
     }

@@ -152,10 +152,6 @@ public final class ElementRef: Sendable {
     func set(_ property: String, _ value: Int32) { duo_set_int(UnsafeMutableRawPointer(pointer), property, value) }
     func set(_ property: String, _ value: String) { duo_set_string(UnsafeMutableRawPointer(pointer), property, value) }
     /// Sets a property from its text form, as gst-launch would (enum nicks).
-    /// A GstBaseTransform (videoscale, videoconvert) negotiates again at its next buffer, taking up
-    /// properties it reads only then.
-    func reconfigureTransform() { gst_base_transform_reconfigure_src(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstBaseTransform.self)) }
-
     func setFromString(_ property: String, _ value: String) { duo_set_from_string(UnsafeMutableRawPointer(pointer), property, value) }
     /// The elements upstream of this one, following each element's `sink` pad back to a source (a simple
     /// chain such as the audio branch's), nearest first.
