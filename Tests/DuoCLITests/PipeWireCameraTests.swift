@@ -10,7 +10,7 @@ final class PipeWireCameraTests: XCTestCase {
     /// and is gone when unpublished.
     func testPrivateDaemonPublishesAndRemovesACamera() throws {
         let daemon = try PipeWireDaemon(test: self)
-        try daemon.publishCamera("duo-fixture-cam", caps: "video/x-raw,width=320,height=240,framerate=30/1")
+        try daemon.publishCamera("duo-fixture-cam", caps: "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1")
         let listed = try duoCapture(["cameras"], environment: daemon.environment)
         XCTAssertEqual(listed.status, 0, listed.stderr)
         XCTAssertTrue(listed.stdout.contains("duo-fixture-cam"), listed.stdout)

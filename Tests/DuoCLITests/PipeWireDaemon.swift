@@ -14,6 +14,9 @@ import XCTest
 /// - A `pipewiresrc` whose downstream caps are ANY (straight into fakesink) connects as
 ///   `Stream/Input/Data`, WirePlumber finds no target of that media type and destroys it ("unconnected").
 ///   With any `video/x-raw` caps downstream it is linked to `target-object=<node.name>` and frames flow.
+/// - Stopping a GstDeviceMonitor that runs PipeWire's provider corrupts the heap now and then (see
+///   `CameraDiscovery.retire`); a consumer that crashed can leave a published node that never delivers
+///   again (publish it anew).
 /// - A published camera's `node.name` stays the same when it is published again; `object.serial` and
 ///   the node id do not.
 /// - A virtual microphone published in F32LE mono 48 kHz (PipeWire's own sample format) is listed by
@@ -70,9 +73,10 @@ final class PipeWireDaemon {
     }
 
     /// Publishes a virtual camera node called `name` (its `node.name` and description) offering `caps`
-    /// (for example `video/x-raw,width=1280,height=720,framerate=30/1`), and returns when the daemon
-    /// lists it.
-    func publishCamera(_ name: String, caps: String = "video/x-raw,width=640,height=480,framerate=30/1",
+    /// (for example `video/x-raw,format=YUY2,width=1280,height=720,framerate=30/1`), and returns when the
+    /// daemon lists it. Give the caps a format: without one the node offers a format with no pixel
+    /// format at all, which no consumer can convert (not-negotiated).
+    func publishCamera(_ name: String, caps: String = "video/x-raw,format=YUY2,width=640,height=480,framerate=30/1",
                        pattern: String = "smpte") throws {
         try publish(name, ["videotestsrc", "is-live=true", "pattern=\(pattern)", "!", caps, "!",
                            "pipewiresink", "mode=provide",
