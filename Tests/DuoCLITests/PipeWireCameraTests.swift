@@ -6,17 +6,114 @@ import XCTest
 /// Cameras through PipeWire, end to end: a private PipeWire daemon (`PipeWireDaemon`) with virtual
 /// camera nodes, and the real duo-capture binary talking to it.
 final class PipeWireCameraTests: XCTestCase {
+    /// What a duo-capture child needs: the daemon's runtime folder (its socket, and the camera locks)
+    /// and a state folder of its own (the camera remembered).
+    private func environment(_ daemon: PipeWireDaemon, _ dir: String) -> [String: String] {
+        daemon.environment.merging(["XDG_STATE_HOME": "\(dir)/state"]) { _, new in new }
+    }
+
+    private func events(_ path: String) -> [String] {
+        (try? eventStory(path)) ?? []
+    }
+
     /// The fixture itself: a published camera is listed by `duo-capture cameras` under that daemon only,
-    /// and is gone when unpublished.
-    func testPrivateDaemonPublishesAndRemovesACamera() throws {
+    /// with its identity and formats, and is gone when unpublished.
+    func testCamerasListsAPipeWireCameraWithItsFormats() throws {
         let daemon = try PipeWireDaemon(test: self)
         try daemon.publishCamera("duo-fixture-cam", caps: "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1")
         let listed = try duoCapture(["cameras"], environment: daemon.environment)
         XCTAssertEqual(listed.status, 0, listed.stderr)
-        XCTAssertTrue(listed.stdout.contains("duo-fixture-cam"), listed.stdout)
-        XCTAssertTrue(listed.stdout.contains("320x240@30"), listed.stdout)
+        let line = listed.stdout.split(separator: "\n").first { $0.contains("duo-fixture-cam") }.map(String.init) ?? ""
+        XCTAssertTrue(line.hasPrefix("-\tduo-fixture-cam\tid:pipewire:duo-fixture-cam\tbest 320x240@30, 1 modes\t(auto)"), listed.stdout)
+        XCTAssertFalse(listed.stderr.contains("PipeWire"), "the daemon answers: no notice (\(listed.stderr))")
         try daemon.unpublish("duo-fixture-cam")
         let after = try duoCapture(["cameras"], environment: daemon.environment)
         XCTAssertFalse(after.stdout.contains("duo-fixture-cam"), after.stdout)
+    }
+
+    /// `--camera auto` opens the PipeWire camera (PipeWire before the simulated stand-in), the start line
+    /// says PipeWire opened it, and the take it records decodes at the camera's size and rate.
+    func testARunRecordsFromAPipeWireCamera() throws {
+        let daemon = try PipeWireDaemon(test: self)
+        try daemon.publishCamera("duo-pw-rec", caps: "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1")
+        let dir = try scratchDirectory(self)
+        let run = try duoCapture(["--headless", "--record", "--record-dir", dir, "--countdown", "0", "--duration", "2",
+                                  "--audio", "none", "--json"], environment: environment(daemon, dir))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("capturing duo-pw-rec (PipeWire) at 320x240@30"), run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.takes.count, 1)
+        let decoded = try MediaInspector.decode(report.takes[0].file)
+        XCTAssertGreaterThanOrEqual(decoded.video.frames, 45, "about 2 s at 30 fps from the PipeWire node")
+        XCTAssertEqual(decoded.width, 320)
+        XCTAssertEqual(decoded.height, 240)
+        XCTAssertEqual(try String(contentsOfFile: "\(dir)/state/duo-capture/last-camera", encoding: .utf8), "pipewire:duo-pw-rec\n")
+    }
+
+    /// The only camera's node removed mid-take: the camera is lost at once and the take finalised (it
+    /// decodes); the node published again brings the camera back, under the same identity.
+    func testANodeRemovedMidTakeIsALossAndPublishingItAgainBringsItBack() throws {
+        let daemon = try PipeWireDaemon(test: self)
+        try daemon.publishCamera("duo-pw-loss", caps: "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1")
+        let dir = try scratchDirectory(self)
+        let eventsFile = "\(dir)/events.jsonl"
+        let timeline = "\(dir)/timeline.jsonl"
+        try Data(#"{"at": 0.1, "cmd": "record"}"#.utf8).write(to: URL(fileURLWithPath: timeline))
+        let run = try BackgroundRun(["--headless", "--camera", "id:pipewire:duo-pw-loss", "--timeline", timeline, "--record-dir", dir,
+                                     "--countdown", "0", "--audio", "none", "--events", eventsFile, "--json"],
+                                    directory: dir, environment: environment(daemon, dir))
+        addTeardownBlock { if run.process.isRunning { run.process.terminate(); run.process.waitUntilExit() } }
+        try run.wait(for: "the take to start") { events(eventsFile).contains("take") }
+        // A second of frames in the take before the camera goes (the run's status event, each second).
+        try run.wait(for: "a second of the take") {
+            ((try? String(contentsOfFile: eventsFile, encoding: .utf8)) ?? "").split(separator: "\n").contains { line in
+                guard let e = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      e["event"] as? String == "status", e["recording"] as? Bool == true else { return false }
+                return (e["cameraFrames"] as? Int ?? 0) >= 45
+            }
+        }
+        try daemon.unpublish("duo-pw-loss")
+        try run.wait(for: "the camera lost and the take ended") { events(eventsFile).starts(with: ["take", "lost A", "ended"]) }
+        try daemon.publishCamera("duo-pw-loss", caps: "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1")
+        try run.wait(for: "the camera back") { events(eventsFile).contains("restored A") }
+        kill(run.process.processIdentifier, SIGINT)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+        XCTAssertEqual(Array(events(eventsFile).prefix(4)), ["take", "lost A", "ended", "restored A"], run.stderr)
+        let lost = try String(contentsOfFile: eventsFile, encoding: .utf8).split(separator: "\n").first { $0.contains("camera-lost") }
+        XCTAssertTrue(lost?.contains("unplugged") ?? false, "lost at once, when the node went: \(lost ?? "")")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.takes.count, 1)
+        XCTAssertGreaterThanOrEqual(try MediaInspector.decode(report.takes[0].file).video.frames, 15, "the take before the loss plays")
+    }
+
+    /// No PipeWire daemon: `cameras` says so in one line (and lists the rest), and the simulated camera
+    /// still records a take that plays.
+    func testWithoutAPipeWireDaemonCamerasSaysSoInOneLineAndTheSimulatedCameraRecords() throws {
+        let dir = try scratchDirectory(self)
+        let runtime = "\(dir)/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let env = ["XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": "\(dir)/state", "DUO_TEST_CAMERAS": "\(dir)/none"]
+        let listed = try duoCapture(["cameras"], environment: env)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let lines = listed.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, listed.stderr)
+        XCTAssertEqual(lines.first.map(String.init), "duo-capture: no PipeWire daemon at \(runtime)/pipewire-0; PipeWire cameras are not listed, V4L2 and simulated cameras still work (start pipewire and wireplumber for the desktop's cameras)")
+        let run = try duoCapture(["--headless", "--camera", "inner", "--format", "320x240@30", "--record", "--record-dir", dir,
+                                  "--countdown", "0", "--duration", "1.5", "--audio", "none", "--json"], environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertGreaterThanOrEqual(try MediaInspector.decode(report.takes[0].file).video.frames, 30)
+    }
+
+    /// A PipeWire camera named that is not there: one line naming the cameras there are.
+    func testAPipeWireCameraThatIsNotThereIsOneLineNamingWhatIs() throws {
+        let daemon = try PipeWireDaemon(test: self)
+        try daemon.publishCamera("duo-pw-here", caps: "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1")
+        let dir = try scratchDirectory(self)
+        let run = try duoCapture(["--headless", "--camera", "id:pipewire:duo-pw-gone", "--duration", "1"], environment: environment(daemon, dir))
+        XCTAssertEqual(run.status, 64, run.stderr)
+        let lines = run.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("camera id:pipewire:duo-pw-gone is not connected (connected: id:pipewire:duo-pw-here)"), run.stderr)
     }
 }
