@@ -63,6 +63,11 @@ public enum CameraDeviceMapping {
         /// What the source element is pointed at: pipewiresrc's `target-object` (the node's name: the
         /// same when the camera comes back, unlike its serial) or libcamerasrc's `camera-name`.
         public var target: String?
+        public init(stack: CameraStack, identity: String?, target: String?) {
+            self.stack = stack
+            self.identity = identity
+            self.target = target
+        }
     }
 
     /// The keys read from a device's properties (everything the mapping and `CameraIdentity` use).
