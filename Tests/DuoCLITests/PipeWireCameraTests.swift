@@ -59,7 +59,7 @@ final class PipeWireCameraTests: XCTestCase {
         let eventsFile = "\(dir)/events.jsonl"
         let timeline = "\(dir)/timeline.jsonl"
         try Data(#"{"at": 0.1, "cmd": "record"}"#.utf8).write(to: URL(fileURLWithPath: timeline))
-        let run = try BackgroundRun(["--headless", "--camera", "id:pipewire:duo-pw-loss", "--timeline", timeline, "--record-dir", dir,
+        let run = try BackgroundRun(["--headless", "--camera", "pipewire:duo-pw-loss", "--timeline", timeline, "--record-dir", dir,
                                      "--countdown", "0", "--audio", "none", "--events", eventsFile, "--json"],
                                     directory: dir, environment: environment(daemon, dir))
         addTeardownBlock { if run.process.isRunning { run.process.terminate(); run.process.waitUntilExit() } }
