@@ -141,7 +141,8 @@ enum PipelineCommand {
 /// Thread: main task; synchronous.
 enum CamerasCommand {
     static func run() -> String {
-        if let notice = CameraStacks.prepare() { FileHandle.standardError.write(Data("duo-capture: \(notice)\n".utf8)) }
+        let stacks = CameraStacks.prepare()
+        for notice in [stacks.portal, stacks.pipeWire].compactMap({ $0 }) { FileHandle.standardError.write(Data("duo-capture: \(notice)\n".utf8)) }
         let cameras = CameraDiscovery.list()
         if cameras.isEmpty { return "no cameras found; use --camera inner|outer for a simulated one" }
         let usable = cameras.filter { $0.devicePath != nil || $0.target != nil }

@@ -22,7 +22,9 @@ struct SessionSetup {
         GStreamer.initialize()
         var notices: [String] = []
         // Which camera stacks the device monitor lists (PipeWire's, or libcamera's without a daemon).
-        let pipeWireNotice = CameraStacks.prepare()
+        let stacks = CameraStacks.prepare()
+        let pipeWireNotice = stacks.pipeWire
+        if let refused = stacks.portal { notices.append(refused) }
         let library = try PipelineLibrary.locate(override: options.pipelinesDirectory)
         // --rotate turns a camera upright, once, in its source chain (before any format is chosen).
         func rotated(_ source: CameraSource, _ index: Int) -> CameraSource {

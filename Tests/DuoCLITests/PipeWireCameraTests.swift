@@ -1,5 +1,6 @@
 import DuoCore
 import DuoMedia
+import DuoPlatform
 import Foundation
 import XCTest
 
@@ -103,6 +104,22 @@ final class PipeWireCameraTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
         XCTAssertGreaterThanOrEqual(try MediaInspector.decode(report.takes[0].file).video.frames, 30)
+    }
+
+    /// The camera portal asked on a session bus where no portal runs (as outside a desktop): a real
+    /// D-Bus call that fails, said in a few words, never a hang or a crash. (Asking a real portal, and
+    /// the user's refusal, cannot be tested here: no xdg-desktop-portal runs on this machine.)
+    func testTheCameraPortalWithoutAPortalServiceIsUnavailable() throws {
+        let daemon = try PipeWireDaemon(test: self)
+        let saved = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"]
+        setenv("DBUS_SESSION_BUS_ADDRESS", daemon.environment["DBUS_SESSION_BUS_ADDRESS"]!, 1)
+        defer { if let saved { setenv("DBUS_SESSION_BUS_ADDRESS", saved, 1) } else { unsetenv("DBUS_SESSION_BUS_ADDRESS") } }
+        let started = Date()
+        let answer = CameraPortal.requestAccess(timeout: 5)
+        guard case .unavailable(let why) = answer else { return XCTFail("\(answer)") }
+        XCTAssertTrue(why.hasPrefix("the camera portal did not answer ("), why)
+        XCTAssertTrue(why.contains("org.freedesktop.portal.Desktop"), why)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "the bus says at once that no portal is there")
     }
 
     /// A PipeWire camera named that is not there: one line naming the cameras there are.
