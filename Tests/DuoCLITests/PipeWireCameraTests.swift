@@ -87,6 +87,43 @@ final class PipeWireCameraTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try MediaInspector.decode(report.takes[0].file).video.frames, 15, "the take before the loss plays")
     }
 
+    /// Two PipeWire cameras: `formats` intersects them like any cameras; as one virtual camera, B's node
+    /// removed while B is on the air is a loss A takes over in the same take, and B published again
+    /// comes back.
+    func testTwoPipeWireCamerasAsOneVirtualCameraSurviveBGoing() throws {
+        let daemon = try PipeWireDaemon(test: self)
+        try daemon.publishCamera("duo-pw-a", caps: "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1", pattern: "ball")
+        try daemon.publishCamera("duo-pw-b", caps: "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1", pattern: "snow")
+        let dir = try scratchDirectory(self)
+        let formats = try duoCapture(["formats", "pipewire:duo-pw-a", "id:pipewire:duo-pw-b"], environment: environment(daemon, dir))
+        XCTAssertEqual(formats.status, 0, formats.stdout + formats.stderr)
+        XCTAssertTrue(formats.stdout.contains("A: duo-pw-a (PipeWire): 320x240@30"), formats.stdout)
+        XCTAssertTrue(formats.stdout.hasSuffix("choice: 320x240@30\n"), formats.stdout)
+        let eventsFile = "\(dir)/events.jsonl"
+        let timeline = "\(dir)/timeline.jsonl"
+        try Data("""
+            {"at": 0.1, "cmd": "record"}
+            {"at": 0.5, "cmd": "swap"}
+            """.utf8).write(to: URL(fileURLWithPath: timeline))
+        let run = try BackgroundRun(["--headless", "--camera", "pipewire:duo-pw-a", "--camera", "pipewire:duo-pw-b", "--timeline", timeline,
+                                     "--record-dir", dir, "--countdown", "0", "--audio", "none", "--events", eventsFile, "--json"],
+                                    directory: dir, environment: environment(daemon, dir))
+        addTeardownBlock { if run.process.isRunning { run.process.terminate(); run.process.waitUntilExit() } }
+        try run.wait(for: "B on the air") { events(eventsFile).starts(with: ["take", "swap"]) }
+        try daemon.unpublish("duo-pw-b")
+        try run.wait(for: "B lost and A back on the air") { events(eventsFile).starts(with: ["take", "swap", "lost B", "swap"]) }
+        try daemon.publishCamera("duo-pw-b", caps: "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1", pattern: "snow")
+        try run.wait(for: "B back") { events(eventsFile).contains("restored B") }
+        kill(run.process.processIdentifier, SIGINT)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+        XCTAssertEqual(Array(events(eventsFile).prefix(5)), ["take", "swap", "lost B", "swap", "restored B"], run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.takes.count, 1, "one file through the loss")
+        let decoded = try MediaInspector.decode(report.takes[0].file)
+        let seconds = Double((decoded.video.lastPTS ?? 0) - (decoded.video.firstPTS ?? 0)) / 1e9
+        XCTAssertGreaterThanOrEqual(Double(decoded.video.frames), 0.9 * 30 * seconds, "full rate through the loss")
+    }
+
     /// No PipeWire daemon: `cameras` says so in one line (and lists the rest), and the simulated camera
     /// still records a take that plays.
     func testWithoutAPipeWireDaemonCamerasSaysSoInOneLineAndTheSimulatedCameraRecords() throws {
