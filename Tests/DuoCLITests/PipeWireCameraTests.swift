@@ -87,6 +87,27 @@ final class PipeWireCameraTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try MediaInspector.decode(report.takes[0].file).video.frames, 15, "the take before the loss plays")
     }
 
+    /// A PipeWire camera belongs to one duo-capture at a time: a second one asking for it hears who has
+    /// it (the lock is on the camera's identity), in one line.
+    func testASecondDuoCaptureIsToldWhoHasThePipeWireCamera() throws {
+        let daemon = try PipeWireDaemon(test: self)
+        try daemon.publishCamera("duo-pw-lock", caps: "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1")
+        let dir = try scratchDirectory(self)
+        let eventsFile = "\(dir)/events.jsonl"
+        let first = try BackgroundRun(["--headless", "--camera", "pipewire:duo-pw-lock", "--audio", "none", "--events", eventsFile],
+                                      directory: dir, environment: environment(daemon, dir))
+        addTeardownBlock { if first.process.isRunning { first.process.terminate(); first.process.waitUntilExit() } }
+        try first.wait(for: "the first run to start") {
+            ((try? String(contentsOfFile: eventsFile, encoding: .utf8)) ?? "").contains("\"started\"")
+        }
+        let second = try duoCapture(["--headless", "--camera", "id:pipewire:duo-pw-lock", "--duration", "1"], environment: environment(daemon, dir))
+        XCTAssertEqual(second.status, 70, second.stderr)
+        XCTAssertEqual(second.stderr.split(separator: "\n").count, 1, second.stderr)
+        XCTAssertTrue(second.stderr.contains("camera id:pipewire:duo-pw-lock is in use by duo-capture pid \(first.process.processIdentifier)"), second.stderr)
+        kill(first.process.processIdentifier, SIGINT)
+        XCTAssertEqual(first.finish(), 0, first.stderr)
+    }
+
     /// Two PipeWire cameras: `formats` intersects them like any cameras; as one virtual camera, B's node
     /// removed while B is on the air is a loss A takes over in the same take, and B published again
     /// comes back.
