@@ -63,7 +63,8 @@ public enum CameraDiscovery {
         gst_device_monitor_set_show_all_devices(monitor, 1)
     }
 
-    /// Monitors running PipeWire's provider, kept started until the process ends (see `retire`).
+    /// Monitors running PipeWire's provider, kept started until the process ends (see `retire`); any
+    /// device monitor (cameras, audio inputs) is retired here.
     private static let parked = Locked<[MTSafePointer<GstDeviceMonitor>]>([])
 
     /// Stops and releases a started monitor, except one running PipeWire's device provider: stopping

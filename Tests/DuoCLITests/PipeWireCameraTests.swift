@@ -87,6 +87,21 @@ final class PipeWireCameraTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try MediaInspector.decode(report.takes[0].file).video.frames, 15, "the take before the loss plays")
     }
 
+    /// With a PipeWire daemon running, every device monitor duo-capture starts runs PipeWire's provider,
+    /// and stopping the last one aborted the process about one time in two (heap corruption as its
+    /// thread ends). Here the only monitor is the one `--audio auto` starts to look for a microphone
+    /// (the camera is simulated): ten start-ups in a row never abort.
+    func testDeviceMonitorsUnderPipeWireNeverAbortTheProcess() throws {
+        let daemon = try PipeWireDaemon(test: self)
+        try daemon.publishMicrophone("duo-pw-monitor-mic")
+        let dir = try scratchDirectory(self)
+        for attempt in 1...10 {
+            let run = try duoCapture(["pipeline", "--headless", "--camera", "inner", "--audio", "auto"], environment: environment(daemon, dir))
+            XCTAssertEqual(run.status, 0, "start-up \(attempt): \(run.stderr.prefix(300))")
+            guard run.status == 0 else { break }
+        }
+    }
+
     /// A PipeWire camera belongs to one duo-capture at a time: a second one asking for it hears who has
     /// it (the lock is on the camera's identity), in one line.
     func testASecondDuoCaptureIsToldWhoHasThePipeWireCamera() throws {
