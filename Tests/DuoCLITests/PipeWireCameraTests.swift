@@ -1,3 +1,4 @@
+@testable import DuoCLI
 import DuoCore
 import DuoMedia
 import DuoPlatform
@@ -193,6 +194,17 @@ final class PipeWireCameraTests: XCTestCase {
         XCTAssertTrue(why.hasPrefix("the camera portal did not answer ("), why)
         XCTAssertTrue(why.contains("org.freedesktop.portal.Desktop"), why)
         XCTAssertLessThan(Date().timeIntervalSince(started), 5, "the bus says at once that no portal is there")
+    }
+
+    /// `--camera pipewire:NODE` and `libcamera:ID` are the identities' own words (also in the settings
+    /// file, which goes through the same parser); an empty name is a one-line usage error.
+    func testPipeWireAndLibcameraCameraChoicesParse() throws {
+        XCTAssertEqual(try Options.parse(["--camera", "pipewire:v4l2_input.usb-1"]).source, .device("pipewire:v4l2_input.usb-1"))
+        XCTAssertEqual(try Options.parse(["--camera", "libcamera:/base/soc/cam0"]).source, .device("libcamera:/base/soc/cam0"))
+        XCTAssertEqual(try Options.parse(["--camera", "id:pipewire:n", "--camera", "pipewire:m"]).secondSource, .device("pipewire:m"))
+        XCTAssertThrowsError(try Options.parse(["--camera", "pipewire:"])) { error in
+            XCTAssertTrue((error as! DuoError).message.contains("expected v4l2:/dev/videoN, id:IDENTITY (see duo-capture cameras), pipewire:NODE, libcamera:ID"), "\(error)")
+        }
     }
 
     /// A PipeWire camera named that is not there: one line naming the cameras there are.
