@@ -64,9 +64,9 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("Xss"), .linkedLibrary("X11")]),
 
         .target(name: "DuoCore"),
-        // GLib alone (Debian: libglib2.0-dev, which libgstreamer1.0-dev pulls in): the platform layer's key files
-        // and HMAC.
-        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // GLib and GIO (Debian: libglib2.0-dev, which libgstreamer1.0-dev pulls in): the platform layer's key
+        // files and HMAC, and the camera portal's D-Bus call (CameraPortal).
+        .systemLibrary(name: "CGLib", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // The platform layer: raw GLib/POSIX that is not GStreamer. The settings file (GKeyFile), camera
         // owner locks, the remote displays' TCP handshake and exclusive file creation.
         .target(name: "DuoPlatform", dependencies: ["DuoCore", "CGLib"]),

@@ -1,1 +1,2 @@
 #include <glib.h>
+#include <gio/gio.h>

@@ -141,11 +141,13 @@ enum PipelineCommand {
 /// Thread: main task; synchronous.
 enum CamerasCommand {
     static func run() -> String {
+        let stacks = CameraStacks.prepare()
+        for notice in [stacks.portal, stacks.pipeWire].compactMap({ $0 }) { FileHandle.standardError.write(Data("duo-capture: \(notice)\n".utf8)) }
         let cameras = CameraDiscovery.list()
         if cameras.isEmpty { return "no cameras found; use --camera inner|outer for a simulated one" }
-        let usable = cameras.filter { $0.devicePath != nil }
+        let usable = cameras.filter { $0.devicePath != nil || $0.target != nil }
         let last = CameraMemory.standard().last()
-        let auto = usable.first { $0.identity == last } ?? usable.first
+        let auto = DefaultCameraOrder.choose(usable.map { .init(identity: $0.identity, stack: $0.stack) }, remembered: last).map { usable[$0] }
         return cameras.map { c in
             let best = FormatSelection.best(of: c.modes.map(\.format), upTo: nil).map(\.description) ?? "no usable formats"
             let mark = c == auto ? "\t(auto\(c.identity == last ? ", last used" : ""))" : ""

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Thread: main task; synchronous.
 enum FormatsCommand {
-    static let help = "usage: duo-capture formats CAMERA [CAMERA] [--format WxH@FPS] [--min-fps N]; a CAMERA is inner, outer, profile:FILE, caps:FILE (caps as gst-device-monitor-1.0 prints them), file:CLIP (a video clip) or v4l2:/dev/videoN"
+    static let help = "usage: duo-capture formats CAMERA [CAMERA] [--format WxH@FPS] [--min-fps N]; a CAMERA is inner, outer, profile:FILE, caps:FILE (caps as gst-device-monitor-1.0 prints them), file:CLIP (a video clip), v4l2:/dev/videoN, or a listed camera: id:IDENTITY, pipewire:NODE, libcamera:ID"
 
     static func run(_ arguments: [String]) throws(DuoError) -> FormatReport {
         var reader = OptionReader(arguments, help: "see duo-capture formats --help")
@@ -48,11 +48,29 @@ enum FormatsCommand {
             let modes = try CameraDiscovery.probeV4L2(device)
             return (device, CameraProfile(id: device, name: device, modes: modes))
         }
+        if text.hasPrefix("id:") || text.hasPrefix("pipewire:") || text.hasPrefix("libcamera:") {
+            return try listedCamera(text.hasPrefix("id:") ? String(text.dropFirst(3)) : text)
+        }
         let name = text.hasPrefix("profile:") ? String(text.dropFirst(8)) : text
         guard text.hasPrefix("profile:") || text == "inner" || text == "outer" else {
-            throw .usage("formats: camera '\(text)': give inner, outer, profile:FILE, caps:FILE, file:CLIP or v4l2:/dev/videoN")
+            throw .usage("formats: camera '\(text)': give inner, outer, profile:FILE, caps:FILE, file:CLIP, v4l2:/dev/videoN, id:IDENTITY or pipewire:NODE")
         }
         let profile = try SessionSetup.loadProfile(name)
         return ("\(profile.name) (\(profile.id))", profile)
+    }
+
+    /// A camera the device monitor lists (`cameras`), by identity: a PipeWire or libcamera camera's
+    /// formats are the ones its stack offers; a V4L2 one is probed at its device.
+    static func listedCamera(_ identity: String) throws(DuoError) -> (label: String, profile: CameraProfile) {
+        let stacks = CameraStacks.prepare()
+        let cameras = CameraDiscovery.list()
+        guard let camera = cameras.first(where: { $0.identity == identity }) else {
+            let known = cameras.map { "id:\($0.identity)" }.joined(separator: ", ")
+            let why = identity.hasPrefix("pipewire:") ? stacks.pipeWire.map { "; \($0)" } ?? "" : ""
+            throw .usage("camera id:\(identity) is not connected (\(known.isEmpty ? "no cameras found" : "connected: \(known)")); list cameras with: duo-capture cameras\(why)")
+        }
+        let modes = camera.stack == .v4l2 ? try camera.devicePath.map { path throws(DuoError) in try CameraDiscovery.probeV4L2(path) } ?? camera.modes : camera.modes
+        let label = camera.stack == .v4l2 || camera.stack == .test ? camera.name : "\(camera.name) (\(camera.stack.displayName))"
+        return (label, CameraProfile(id: camera.identity, name: camera.name, modes: modes))
     }
 }

@@ -11,7 +11,10 @@ enum Help {
       duo-capture [run] [OPTIONS]          run a capture session (the default command)
       duo-capture pipeline [OPTIONS]       print the assembled graph in gst-launch-1.0 syntax
       duo-capture cameras                  list cameras (GStreamer's device monitor): device, name,
-                                           identity (id:…), best format; the one auto opens is marked
+                                           identity (id:…), best format; the one auto opens is marked.
+                                           V4L2 cameras, PipeWire's (id:pipewire:NODE) when its daemon
+                                           runs, else libcamera's (id:libcamera:ID); without a PipeWire
+                                           daemon one line says so
       duo-capture formats CAMERA [CAMERA]  each camera's formats, two cameras' intersection after decoding
                                            and what it drops, and "choice: WxH@FPS" (exit 1: none); a
                                            CAMERA is inner, outer, profile:FILE, v4l2:/dev/videoN,
@@ -54,6 +57,10 @@ enum Help {
                                            found at whatever /dev/videoN it has today. A camera known
                                            by identity that is pulled out is lost at once and taken back
                                            when it is plugged in again, at any /dev/videoN
+      --camera pipewire:NODE               a camera through PipeWire (the desktop's camera service, as on
+                                           GNOME and KDE; MIPI laptop cameras v4l2src cannot open), by its
+                                           node name (id:pipewire:NODE, the same when it comes back)
+      --camera libcamera:ID                a camera opened by libcamera directly (no PipeWire running)
       --camera profile:FILE                a simulated camera limited to a profile's formats (JSON)
       --camera file:CLIP                   a video clip played live as a camera (rehearsals, tests):
                                            looped, paced at its own size and frame rate
@@ -61,10 +68,13 @@ enum Help {
                                            (Assets/cameras/inner.json: up to 1080p60;
                                             Assets/cameras/outer.json: up to 4K120)
                                            Default: the camera last used (remembered by identity in
-                                           $XDG_STATE_HOME/duo-capture/last-camera), else the first V4L2
-                                           camera; without one, the simulated inner camera (a one-line
-                                           notice says so). A camera belongs to one duo-capture at a
-                                           time: the lock is on the device, however it is named.
+                                           $XDG_STATE_HOME/duo-capture/last-camera), else a PipeWire
+                                           camera, else the first V4L2 camera, else a libcamera one;
+                                           without one, the simulated inner camera (a one-line notice
+                                           says so). The start line says which stack opened it. A camera
+                                           belongs to one duo-capture at a time: the lock is on the
+                                           device, however it is named (PipeWire's and libcamera's: on
+                                           the identity).
       --camera A --camera B                two cameras, like the Duo's inner and outer front cameras:
                                            one virtual camera at their best common format (decoded size
                                            and rate), swapped mid-take without a gap or a format change

@@ -165,10 +165,13 @@ public struct Options: Sendable {
                     try setSource(.file(path), name)
                 } else if v.hasPrefix("id:"), v.count > 3 {
                     try setSource(.device(String(v.dropFirst(3))), name)
+                } else if (v.hasPrefix("pipewire:") && v.count > 9) || (v.hasPrefix("libcamera:") && v.count > 10) {
+                    // A PipeWire node or libcamera camera: its identity is the same words (id:pipewire:NODE).
+                    try setSource(.device(v), name)
                 } else if v == "inner" || v == "outer" {
                     try setSource(.profile(v), name)
                 } else {
-                    throw .usage("--camera \(v): expected v4l2:/dev/videoN, id:IDENTITY (see duo-capture cameras), profile:FILE, file:CLIP, inner or outer")
+                    throw .usage("--camera \(v): expected v4l2:/dev/videoN, id:IDENTITY (see duo-capture cameras), pipewire:NODE, libcamera:ID, profile:FILE, file:CLIP, inner or outer")
                 }
             case "--format": o.format = try formatOption(try value(name))
             case "--keep-segments": o.keepSegments = true

@@ -21,6 +21,10 @@ struct SessionSetup {
     static func prepare(_ options: Options) throws(DuoError) -> SessionSetup {
         GStreamer.initialize()
         var notices: [String] = []
+        // Which camera stacks the device monitor lists (PipeWire's, or libcamera's without a daemon).
+        let stacks = CameraStacks.prepare()
+        let pipeWireNotice = stacks.pipeWire
+        if let refused = stacks.portal { notices.append(refused) }
         let library = try PipelineLibrary.locate(override: options.pipelinesDirectory)
         // --rotate turns a camera upright, once, in its source chain (before any format is chosen).
         func rotated(_ source: CameraSource, _ index: Int) -> CameraSource {
@@ -29,13 +33,15 @@ struct SessionSetup {
         }
         // A real camera is locked before it is opened (inside resolveCamera), so a second duo-capture
         // hears who owns it rather than V4L2's "device busy".
-        let first = try resolveCamera(options.source, notices: &notices)
+        let first = try resolveCamera(options.source, notices: &notices, pipeWireNotice: pipeWireNotice)
+        // No camera, and PipeWire (where a desktop's cameras are) not running: say that too, once.
+        if first.standIn, let pipeWireNotice { notices.append(pipeWireNotice) }
         let camera = rotated(first.source, 0)
         var secondCamera: CameraSource?
         var second: ResolvedCamera?
         if let choice = options.secondSource {
             // "auto" never reaches here: a second camera is always named.
-            second = try resolveCamera(choice, notices: &notices)
+            second = try resolveCamera(choice, notices: &notices, pipeWireNotice: pipeWireNotice)
             secondCamera = second.map { rotated($0.source, 1) }
         }
         // The camera last used is remembered by identity, so `--camera auto` finds it at any /dev/videoN.
@@ -92,7 +98,7 @@ struct SessionSetup {
         if let given = options.framing { return given }
         switch camera {
         case .testSource, .simulated: return .off
-        case .v4l2, .file: break
+        case .v4l2, .file, .service: break
         }
         guard options.subject.accessory == .teleprompter, GStreamer.hasElement("facedetect"),
               FileManager.default.isReadableFile(atPath: GraphPlan.faceCascade) else { return .off }
@@ -115,7 +121,8 @@ struct SessionSetup {
 
     static func resolveCamera(_ choice: Options.SourceChoice, notices: inout [String],
                               discover: () -> [DiscoveredCamera] = CameraDiscovery.list,
-                              remembered: String? = CameraMemory.standard().last()) throws(DuoError) -> ResolvedCamera {
+                              remembered: String? = CameraMemory.standard().last(),
+                              pipeWireNotice: String? = nil) throws(DuoError) -> ResolvedCamera {
         switch choice {
         case .testSource:
             return ResolvedCamera(source: .testSource)
@@ -135,13 +142,16 @@ struct SessionSetup {
             let cameras = discover()
             guard let camera = cameras.first(where: { $0.identity == identity }) ?? uniqueByName(identity, in: cameras) else {
                 let known = cameras.map { "id:\($0.identity)" }.joined(separator: ", ")
-                throw .usage("camera id:\(identity) is not connected (\(known.isEmpty ? "no cameras found" : "connected: \(known)")); plug it in or list cameras with: duo-capture cameras")
+                // A PipeWire camera asked for while no daemon answers: that is the reason, in the same line.
+                let why = identity.hasPrefix("pipewire:") ? pipeWireNotice.map { "; \($0)" } ?? "" : ""
+                throw .usage("camera id:\(identity) is not connected (\(known.isEmpty ? "no cameras found" : "connected: \(known)")); plug it in or list cameras with: duo-capture cameras\(why)")
             }
             return try open(camera)
         case .auto:
-            let cameras = discover().filter { $0.devicePath != nil }
-            if let camera = cameras.first(where: { $0.identity == remembered }) ?? cameras.first {
-                return try open(camera)
+            // The remembered camera, else PipeWire's, else V4L2's, else libcamera's (DefaultCameraOrder).
+            let cameras = discover().filter { $0.devicePath != nil || $0.target != nil }
+            if let i = DefaultCameraOrder.choose(cameras.map { .init(identity: $0.identity, stack: $0.stack) }, remembered: remembered) {
+                return try open(cameras[i])
             }
             let inner = try loadProfile("inner")
             notices.append("no camera found; using the simulated inner camera at \(standInFormat) (--camera inner --format WxH@FPS for another)")
@@ -157,6 +167,9 @@ struct SessionSetup {
     /// A camera the device monitor listed, locked and opened the way its provider says: V4L2 through
     /// v4l2src, the test provider through the test source that plays it.
     private static func open(_ camera: DiscoveredCamera) throws(DuoError) -> ResolvedCamera {
+        if camera.stack == .pipewire || camera.stack == .libcamera, let target = camera.target {
+            return try openService(camera, target: target)
+        }
         guard let path = camera.devicePath else {
             throw .usage("camera \"\(camera.name)\" is offered by \(camera.api ?? "another provider") without a V4L2 device; give --camera v4l2:/dev/videoN")
         }
@@ -165,6 +178,22 @@ struct SessionSetup {
             return ResolvedCamera(source: .simulated(camera.simulatedProfile), identity: camera.identity, lock: lock)
         }
         return ResolvedCamera(source: .v4l2(device: path, modes: try CameraDiscovery.probeV4L2(path)), identity: camera.identity, lock: lock)
+    }
+
+    /// A PipeWire or libcamera camera: its element must be installed, it is locked by identity (no device
+    /// node of its own), and its modes are the ones the device monitor listed.
+    private static func openService(_ camera: DiscoveredCamera, target: String) throws(DuoError) -> ResolvedCamera {
+        let element = camera.stack.sourceElement
+        guard GStreamer.hasElement(element) else {
+            throw ElementPackages.missingElementError(element, neededFor: "\(camera.stack.displayName) cameras")
+        }
+        let usable = camera.modes.filter { $0.pixelFormat != "jpeg" || camera.stack == .pipewire }
+        guard !usable.isEmpty else {
+            throw .runtime("camera \"\(camera.name)\" (\(camera.stack.displayName)) offers no raw or MJPEG video formats duo-capture can use; pick another --camera")
+        }
+        let lock = try CameraLock(identity: camera.identity, label: "id:\(camera.identity)")
+        return ResolvedCamera(source: .service(stack: camera.stack, target: target, name: camera.name, modes: usable),
+                              identity: camera.identity, lock: lock)
     }
 
     /// `--audio auto` takes the desktop's default input when there is one, and records without audio

@@ -35,6 +35,8 @@ public enum ElementPackages {
         "intervideosrc": "gstreamer1.0-plugins-bad", "intervideosink": "gstreamer1.0-plugins-bad",
         // framing hints (--framing); the Haar cascades it reads are in opencv-data
         "facedetect": "gstreamer1.0-opencv",
+        // cameras through PipeWire and libcamera (issue 27)
+        "pipewiresrc": "gstreamer1.0-pipewire", "libcamerasrc": "gstreamer1.0-libcamera",
         "mpegtsmux": "gstreamer1.0-plugins-bad", "tsdemux": "gstreamer1.0-plugins-bad",
         "rtph264pay": "gstreamer1.0-plugins-good", "rtph264depay": "gstreamer1.0-plugins-good",
         // speech (voice-follow); its acoustic model and dictionary are in pocketsphinx-en-us

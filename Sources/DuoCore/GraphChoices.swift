@@ -52,9 +52,15 @@ public enum CameraSource: Sendable, Equatable {
     /// `--camera file:PATH`: a video clip played live as a camera, looped, at its own size and frame rate
     /// (its one mode, probed from the file).
     case file(path: String, mode: CameraProfile.Mode, rotation: Int = 0)
+    /// A camera through PipeWire (pipewiresrc `target-object=TARGET`, the node's name) or libcamera
+    /// (libcamerasrc `camera-name=TARGET`), with the modes the device monitor listed (`CameraDeviceMapping`).
+    /// `name` is the camera's display name.
+    case service(stack: CameraStack, target: String, name: String, modes: [CameraProfile.Mode], rotation: Int = 0)
 
     public var label: String {
         switch self {
+        case .service(let stack, let target, let name, _, _):
+            name == target ? "\(name) (\(stack.displayName))" : "\(name) (\(stack.displayName) \(target))"
         case .testSource: "videotestsrc"
         case .simulated(let p): "\(p.name) (simulated, \(p.id))"
         case .v4l2(let device, _, _): device
@@ -68,6 +74,7 @@ public enum CameraSource: Sendable, Equatable {
         case .simulated(let p): p.modes
         case .v4l2(_, let modes, _): modes
         case .file(_, let mode, _): [mode]
+        case .service(_, _, _, let modes, _): modes
         }
     }
 
@@ -76,6 +83,7 @@ public enum CameraSource: Sendable, Equatable {
         case .simulated(let p): p.rotation
         case .v4l2(_, _, let rotation): rotation
         case .file(_, _, let rotation): rotation
+        case .service(_, _, _, _, let rotation): rotation
         case .testSource: 0
         }
     }
@@ -89,6 +97,8 @@ public enum CameraSource: Sendable, Equatable {
                                      depth: p.depth, faces: p.faces))
         case .v4l2(let device, let modes, _): .v4l2(device: device, modes: modes, rotation: degrees)
         case .file(let path, let mode, _): .file(path: path, mode: mode, rotation: degrees)
+        case .service(let stack, let target, let name, let modes, _):
+            .service(stack: stack, target: target, name: name, modes: modes, rotation: degrees)
         }
     }
 }

@@ -58,7 +58,8 @@ public enum GraphElement: String, Sendable, CaseIterable {
     public var definedIn: [(file: String, spelled: String)] {
         switch self {
         case .tee, .selector: []
-        case .cameraSource: ["camera-test", "camera-v4l2-raw", "camera-v4l2-jpeg", "camera-file"].map { ($0, "{{name}}") }
+        case .cameraSource: ["camera-test", "camera-v4l2-raw", "camera-v4l2-jpeg", "camera-file",
+                              "camera-pipewire-raw", "camera-pipewire-jpeg", "camera-libcamera"].map { ($0, "{{name}}") }
         case .cameraRotate: [("normalise", "{{name}}_rotate")]
         case .cameraCaps: [("normalise", "{{name}}_caps")]
         case .operatorSink: [("operator-headless", rawValue), ("operator-desktop", rawValue)]

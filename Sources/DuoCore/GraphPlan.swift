@@ -231,6 +231,9 @@ public struct GraphPlan: Sendable {
         case .v4l2(let device, _, _):
             file = cameraMode.pixelFormat == "jpeg" ? "camera-v4l2-jpeg" : "camera-v4l2-raw"
             values["device"] = device
+        case .service(let stack, let target, _, _, _):
+            file = stack == .libcamera ? "camera-libcamera" : cameraMode.pixelFormat == "jpeg" ? "camera-pipewire-jpeg" : "camera-pipewire-raw"
+            values["target"] = AudioSource.launchQuoted(target)
         case .file:
             // The clip plays in a pipeline of its own (DuoMedia's ClipCamera) into this channel.
             file = "camera-file"

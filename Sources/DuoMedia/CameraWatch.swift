@@ -28,6 +28,7 @@ public final class CameraWatch: Sendable {
         GStreamer.initialize()
         guard let monitor = gst_device_monitor_new() else { return nil }
         gst_device_monitor_add_filter(monitor, "Video/Source", nil)
+        CameraDiscovery.showAllProviders(monitor)
         guard gst_device_monitor_start(monitor) != 0, let bus = gst_device_monitor_get_bus(monitor) else {
             gst_object_unref(UnsafeMutableRawPointer(monitor))
             return nil
@@ -43,9 +44,10 @@ public final class CameraWatch: Sendable {
     }
 
     deinit {
-        gst_device_monitor_stop(monitor)
+        // The wake goes with its owner; the monitor is stopped, or parked if PipeWire's provider runs in it.
+        gst_bus_set_sync_handler(bus, nil, nil, nil)
         gst_object_unref(UnsafeMutableRawPointer(bus))
-        gst_object_unref(UnsafeMutableRawPointer(monitor))
+        CameraDiscovery.retire(monitor)
     }
 
     /// What came and went since the last look (removals first). Reads the monitor's bus without waiting.

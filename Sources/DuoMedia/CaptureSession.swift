@@ -96,6 +96,7 @@ public actor CaptureSession {
         try startClipCameras()
         // Take branches post their own EOS; forward them so a take can be finalised while the preview runs.
         p.set("message-forward", true)
+        useSystemClockForPipeWire(p)
         guard let t = p.child(.tee) else { throw .input("the capture graph has no tee named t; check the files in Pipelines/") }
         tee = t
         var audioTee: ElementRef?

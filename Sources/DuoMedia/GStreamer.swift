@@ -61,10 +61,13 @@ public enum GStreamer {
     public static func hasAudioInput() -> Bool {
         initialize()
         guard let monitor = gst_device_monitor_new() else { return false }
-        defer { gst_object_unref(UnsafeMutableRawPointer(monitor)) }
         gst_device_monitor_add_filter(monitor, "Audio/Source", nil)
-        guard gst_device_monitor_start(monitor) != 0 else { return false }
-        defer { gst_device_monitor_stop(monitor) }
+        guard gst_device_monitor_start(monitor) != 0 else {
+            gst_object_unref(UnsafeMutableRawPointer(monitor))
+            return false
+        }
+        // Stopped and released, or parked if PipeWire's provider runs in it (stopping that one aborts).
+        defer { CameraDiscovery.retire(monitor) }
         let devices = gst_device_monitor_get_devices(monitor)
         defer { g_list_free_full(devices) { gst_object_unref($0) } }
         return devices != nil

@@ -16,7 +16,7 @@ public final class CameraLock: Sendable {
 
     /// Takes the lock for `device`, or throws a runtime error naming the pid that holds it. `label` is how
     /// the camera is named in that error (default: the path).
-    public init(device: String, label: String? = nil, directory: String? = nil) throws(DuoError) {
+    public convenience init(device: String, label: String? = nil, directory: String? = nil) throws(DuoError) {
         let base = directory ?? Self.defaultDirectory()
         do {
             try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true,
@@ -34,7 +34,29 @@ public final class CameraLock: Sendable {
         let name = kind == S_IFCHR || kind == S_IFBLK
             ? "rdev-\(info.st_rdev)"
             : "ino-\(info.st_dev)-\(info.st_ino)"
-        path = (base as NSString).appendingPathComponent("camera-\(name).lock")
+        try self.init(lockFile: (base as NSString).appendingPathComponent("camera-\(name).lock"), label: label ?? device)
+    }
+
+    /// Takes the lock for a camera that has no device node of its own: a PipeWire node or a libcamera
+    /// camera, by its identity (`pipewire:NODE-NAME`, `libcamera:ID`), which is the same in every process.
+    public convenience init(identity: String, label: String? = nil, directory: String? = nil) throws(DuoError) {
+        let base = directory ?? Self.defaultDirectory()
+        do {
+            try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .runtime("cannot create \(base) for the camera lock; set XDG_RUNTIME_DIR to a writable folder")
+        }
+        // A file name from any identity: letters, digits, '-', '.' and '_' kept, every other byte as %XX.
+        let safe = identity.utf8.map { b -> String in
+            let c = Character(UnicodeScalar(b))
+            return (c.isASCII && (c.isLetter || c.isNumber)) || c == "-" || c == "." || c == "_" ? String(c) : String(format: "%%%02X", b)
+        }.joined()
+        try self.init(lockFile: (base as NSString).appendingPathComponent("camera-id-\(safe.prefix(200)).lock"), label: label ?? identity)
+    }
+
+    private init(lockFile: String, label: String) throws(DuoError) {
+        path = lockFile
         // The owner removes the file when it lets go, so a lock taken on a file that has just been removed
         // (or replaced) is no lock: take it again on the file that is there now.
         var attempts = 0
@@ -48,7 +70,7 @@ public final class CameraLock: Sendable {
                 let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
                 close(fd)
                 let who = holder.flatMap { Int($0) }.map { "duo-capture pid \($0)" } ?? "another duo-capture"
-                throw .runtime("camera \(label ?? device) is in use by \(who); stop it first or pick another --camera")
+                throw .runtime("camera \(label) is in use by \(who); stop it first or pick another --camera")
             }
             var held = stat(), current = stat()
             if fstat(fd, &held) == 0, stat(path, &current) == 0, held.st_ino == current.st_ino, held.st_dev == current.st_dev {

@@ -5,6 +5,20 @@ import Foundation
 import XCTest
 
 final class CameraLockTests: XCTestCase {
+    /// A PipeWire or libcamera camera has no device node: it is locked by its identity, any characters
+    /// in it (a libcamera id has backslashes and slashes) safe in the lock's file name.
+    func testACameraWithoutADeviceNodeIsLockedByIdentity() throws {
+        let dir = try temporaryDirectory(self)
+        var held: CameraLock? = try CameraLock(identity: "libcamera:\\_SB_.PCI0/CAM0", label: "id:libcamera:cam", directory: dir)
+        XCTAssertEqual(held.map { URL(fileURLWithPath: $0.path).deletingLastPathComponent().path }, URL(fileURLWithPath: dir).path, "the lock file stays in its folder")
+        XCTAssertThrowsError(try CameraLock(identity: "libcamera:\\_SB_.PCI0/CAM0", directory: dir)) { error in
+            XCTAssertTrue((error as! DuoError).message.hasPrefix("camera libcamera:\\_SB_.PCI0/CAM0 is in use by duo-capture pid \(getpid())"), "\(error)")
+        }
+        XCTAssertNoThrow(try CameraLock(identity: "pipewire:other-node", directory: dir), "another camera is free")
+        held = nil
+        XCTAssertNoThrow(try CameraLock(identity: "libcamera:\\_SB_.PCI0/CAM0", directory: dir))
+    }
+
     func testASecondOwnerIsToldWhoHoldsTheCamera() throws {
         let dir = try temporaryDirectory(self)
         // Two character devices stand in for two cameras (there are none here).
