@@ -58,7 +58,8 @@ extension RunDirector {
         f.cameraDropped = counts.camera.dropped(interval: interval)
         f.previewSkipped = counts.operatorView.dropped(interval: plan.operatorFrameInterval) + counts.operatorView.sinkDropped
         f.subjectSkipped = counts.subjectView.dropped(interval: interval)
-        f.audioPeakDB = audioPeak
+        f.audioPeakDB = microphone.isLost ? nil : audioPeak
+        f.soundNote = soundNote(at: clock.now())
         f.scriptProblems = presenter.scriptProblems.count
         shotFigures(&f)
         if let framing {

@@ -14,7 +14,7 @@ public enum ElementPackages {
         "videoscale": "gstreamer1.0-plugins-base",
         "videoconvertscale": "gstreamer1.0-plugins-base", "videorate": "gstreamer1.0-plugins-base",
         "audiotestsrc": "gstreamer1.0-plugins-base", "audioconvert": "gstreamer1.0-plugins-base",
-        "audioresample": "gstreamer1.0-plugins-base", "appsink": "gstreamer1.0-plugins-base",
+        "audioresample": "gstreamer1.0-plugins-base", "audiomixer": "gstreamer1.0-plugins-base", "appsink": "gstreamer1.0-plugins-base",
         "appsrc": "gstreamer1.0-plugins-base", "opusenc": "gstreamer1.0-plugins-base",
         "vorbisenc": "gstreamer1.0-plugins-base", "decodebin": "gstreamer1.0-plugins-base",
         "uridecodebin": "gstreamer1.0-plugins-base", "overlaycomposition": "gstreamer1.0-plugins-base",
@@ -25,7 +25,7 @@ public enum ElementPackages {
         "qtdemux": "gstreamer1.0-plugins-good", "videocrop": "gstreamer1.0-plugins-good",
         "videoflip": "gstreamer1.0-plugins-good", "level": "gstreamer1.0-plugins-good",
         "jpegdec": "gstreamer1.0-plugins-good", "autoaudiosrc": "gstreamer1.0-plugins-good",
-        "pulsesrc": "gstreamer1.0-pulseaudio", "splitmuxsink": "gstreamer1.0-plugins-good",
+        "pulsesrc": "gstreamer1.0-pulseaudio", "pipewiresrc": "gstreamer1.0-pipewire", "splitmuxsink": "gstreamer1.0-plugins-good",
         "cairooverlay": "gstreamer1.0-plugins-good", "gtksink": "gstreamer1.0-gtk3",
         "avimux": "gstreamer1.0-plugins-good", "aacparse": "gstreamer1.0-plugins-good",
         // bad
