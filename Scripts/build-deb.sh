@@ -44,7 +44,8 @@ Depends: libgstreamer1.0-0, libgstreamer-plugins-base1.0-0, gstreamer1.0-plugins
  libgtk-3-0, libcairo2, libpango-1.0-0, libpangocairo-1.0-0, libwayland-client0, libxss1, libx11-6, fonts-dejavu-core,
  libsoup-3.0-0
 Recommends: gstreamer1.0-pocketsphinx, pocketsphinx-en-us, fonts-noto-cjk, fonts-noto-core, gstreamer1.0-pulseaudio,
- gstreamer1.0-opencv, opencv-data
+ gstreamer1.0-opencv, opencv-data,
+ gstreamer1.0-pipewire, gstreamer1.0-libcamera
 Description: camera capture for two monitors: the operator's view and the subject's teleprompter
  duo-capture captures from a camera with GStreamer and drives two monitors: the operator's with the
  preview, safe frame, recording state and private notes, and the subject's with a teleprompter (which

@@ -6,6 +6,8 @@
 #   the voice-follow tests speak), tesseract (reads the remote display's screen).
 #   chromium, chromium-driver and python3-selenium: the report and the web remote's page are tested in
 #   headless Chromium (test-only: a user's run never needs a browser).
+#   pipewire, pipewire-bin, wireplumber: the PipeWire camera and microphone tests start a private daemon
+#   (gstreamer1.0-pipewire and gstreamer1.0-libcamera, the cameras' GStreamer elements, are always installed).
 #   python3-pip: the framing tests fetch a public-domain portrait from PyPI (scikit-image's astronaut).
 set -euo pipefail
 
@@ -19,12 +21,14 @@ packages=(
   fonts-dejavu-core fonts-noto-cjk fonts-noto-core
   gstreamer1.0-pocketsphinx pocketsphinx-en-us
   gstreamer1.0-opencv opencv-data
+  gstreamer1.0-pipewire gstreamer1.0-libcamera
 )
 if [[ "${1:-}" == "--desktop" ]]; then
   packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool
              sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng help2man man-db
              chromium chromium-driver python3-selenium python3-pip
-             dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin)
+             dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin
+             pipewire pipewire-bin wireplumber)
 fi
 
 missing=()
