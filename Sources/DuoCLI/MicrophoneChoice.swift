@@ -64,7 +64,7 @@ enum MicrophonesCommand {
         let last = CameraMemory.microphone().last()
         return microphones.map { m in
             let level = peaks[m.identity].map { $0.isFinite && $0 > -120 ? String(format: "peak %.0f dB", $0) : "silent" }
-                ?? (m.isPipeWire ? "no sound yet" : "not PipeWire")
+                ?? (m.isPipeWire ? "no sound in 0.6 s" : "not PipeWire")
             let mark = m.identity == last ? "\t(auto, last used)" : ""
             return "\(m.name)\tid:\(TerminalText.escaped(m.identity))\t\(level)\(mark)"
         }.joined(separator: "\n")

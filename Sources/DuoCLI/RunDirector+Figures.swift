@@ -25,7 +25,7 @@ extension RunDirector {
                                "cameraDropped": counts.camera.dropped(interval: interval),
                                "previewSkipped": counts.operatorView.dropped(interval: plan.operatorFrameInterval) + counts.operatorView.sinkDropped,
                                "subjectSkipped": counts.subjectView.dropped(interval: interval),
-                               "fontSize": s.fontSize])
+                               "fontSize": s.fontSize, "audioPeak": microphone.isLost ? NSNull() : audioPeak ?? NSNull()])
     }
 
     /// `counts`: the branch counters, when the caller has just read them.

@@ -83,6 +83,11 @@ public struct MicrophoneHealth: Sendable, Equatable {
             return nil
         }
         if !isLost {
+            // A leg that never delivered (PipeWire sometimes links a new stream to nothing): a new one.
+            if legAttached, buffers == 0, now - attachedAt >= retryInterval {
+                attachedAt = now
+                return .reattach
+            }
             // Quiet after it delivered: lost since its last sound.
             guard legAttached, buffers > 0, now - progressAt > lossTimeout else { return nil }
             return lose(at: progressAt, reason: "delivered no sound for \(CameraHealth.seconds(now - progressAt)) s")

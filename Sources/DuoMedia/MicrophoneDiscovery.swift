@@ -28,14 +28,23 @@ public struct DiscoveredMicrophone: Sendable, Equatable {
 public enum MicrophoneDiscovery {
     /// Sound sources present now.
     public static func list() -> [DiscoveredMicrophone] {
-        GStreamer.initialize()
-        guard let monitor = gst_device_monitor_new() else { return [] }
-        defer { gst_object_unref(UnsafeMutableRawPointer(monitor)) }
-        gst_device_monitor_add_filter(monitor, "Audio/Source", nil)
-        guard gst_device_monitor_start(monitor) != 0 else { return [] }
-        defer { gst_device_monitor_stop(monitor) }
+        guard let monitor = shared.value?.raw else { return [] }
         return microphones(of: monitor)
     }
+
+    /// One Audio/Source device monitor for the process, started at first use and never stopped: PipeWire
+    /// 0.3.65's device provider corrupts the heap when it is stopped (seen as an abort in its thread's
+    /// exit, at random), so duo-capture starts it once and leaves it to the process's end.
+    static let shared = Locked<MTSafePointer<GstDeviceMonitor>?>({
+        GStreamer.initialize()
+        guard let monitor = gst_device_monitor_new() else { return nil }
+        gst_device_monitor_add_filter(monitor, "Audio/Source", nil)
+        guard gst_device_monitor_start(monitor) != 0 else {
+            gst_object_unref(UnsafeMutableRawPointer(monitor))
+            return nil
+        }
+        return MTSafePointer(monitor)
+    }())
 
     static func microphones(of monitor: UnsafeMutablePointer<GstDeviceMonitor>) -> [DiscoveredMicrophone] {
         var found: [DiscoveredMicrophone] = []
@@ -63,7 +72,7 @@ public enum MicrophoneDiscovery {
 
     /// Each PipeWire microphone's loudest peak over `seconds` (dBFS), by identity, all measured at once
     /// (`level` on each); one that delivered nothing in that time is missing from the result.
-    public static func peaks(of microphones: [DiscoveredMicrophone], seconds: Double = 0.5) -> [String: Double] {
+    public static func peaks(of microphones: [DiscoveredMicrophone], seconds: Double = 0.6) -> [String: Double] {
         let measured = microphones.filter(\.isPipeWire)
         guard !measured.isEmpty else { return [:] }
         GStreamer.initialize()
@@ -104,19 +113,15 @@ public final class MicrophoneWatch: Sendable {
     private let last = Locked<Bool?>(nil)
     public let identity: String
 
-    /// Starts watching for `identity`; nil when no device monitor can start. `wake` is called (on the
-    /// provider's thread) when a source came or went, so the owner can look at once.
+    /// Starts watching for `identity` (on the process's one Audio/Source monitor, MicrophoneDiscovery);
+    /// nil when no device monitor can start. `wake` is called (on the provider's thread) when a source
+    /// came or went, so the owner can look at once. One watch at a time: it owns the monitor's bus.
     public init?(identity: String, wake: (@Sendable () -> Void)? = nil) {
-        GStreamer.initialize()
-        guard let monitor = gst_device_monitor_new() else { return nil }
-        gst_device_monitor_add_filter(monitor, "Audio/Source", nil)
-        guard gst_device_monitor_start(monitor) != 0, let bus = gst_device_monitor_get_bus(monitor) else {
-            gst_object_unref(UnsafeMutableRawPointer(monitor))
-            return nil
-        }
+        guard let monitor = MicrophoneDiscovery.shared.value, let bus = gst_device_monitor_get_bus(monitor.raw) else { return nil }
         self.identity = identity
-        monitorHandle = MTSafePointer(monitor)
+        monitorHandle = monitor
         busHandle = MTSafePointer(bus)
+        _ = duo_bus_drain_device_changes(bus)
         if let wake {
             let context = CallbackBox<@Sendable () -> Void>(wake).retainedPointer()
             duo_bus_wake_on_device_changes(bus, { if let p = $0 { CallbackBox<@Sendable () -> Void>.value(p)() } }, context) { CallbackBoxes.release($0) }
@@ -124,9 +129,8 @@ public final class MicrophoneWatch: Sendable {
     }
 
     deinit {
-        gst_device_monitor_stop(monitorHandle.raw)
+        gst_bus_set_sync_handler(busHandle.raw, nil, nil, nil)
         gst_object_unref(UnsafeMutableRawPointer(busHandle.raw))
-        gst_object_unref(UnsafeMutableRawPointer(monitorHandle.raw))
     }
 
     /// Whether the microphone is listed, when that changed since the last look (nil: no change). Reads
