@@ -31,15 +31,21 @@ final class MicrophoneTests: XCTestCase {
         // Gone for at least 1.5 s of the run's time.
         try log.waitFor("1.5 s without the microphone", in: run) { $0.event == "status" && $0.t >= lost.t + 1.5 }
         try daemon.publishMicrophone("duo-test-mic", frequency: 440)
-        let restored = try log.waitFor("microphone-restored", in: run) { $0.event == "microphone-restored" && $0.t > lost.t }
-        try log.waitFor("sound again", in: run) { $0.event == "status" && $0.t > restored.t && ($0["audioPeak"] as? Double ?? -999) > -30 }
-        try log.waitFor("1.5 s of sound after the return", in: run) { $0.event == "status" && $0.t >= restored.t + 1.5 }
+        let firstBack = try log.waitFor("microphone-restored", in: run) { $0.event == "microphone-restored" && $0.t > lost.t }
+        // PipeWire's first stream after a node is published may deliver a buffer and stall: then the
+        // microphone is lost again and tried again, until sound flows. The last restoration before the
+        // sound is the return.
+        let sound = try log.waitFor("sound again", in: run) { $0.event == "status" && $0.t > firstBack.t && ($0["audioPeak"] as? Double ?? -999) > -30 }
+        let restored = try XCTUnwrap(log.all().last { $0.event == "microphone-restored" && $0.index < sound.index })
+        try log.waitFor("1.5 s of sound after the return", in: run) { $0.event == "status" && $0.t >= sound.t + 1.5 }
         let result = try run.interrupt()
         XCTAssertEqual(result.status, 0, result.stderr)
 
-        // The events: lost (the microphone unplugged) then restored.
-        let story = log.all().filter { $0.event.hasPrefix("microphone-") && $0.t >= lost.t }.map(\.event)
-        XCTAssertEqual(Array(story.prefix(2)), ["microphone-lost", "microphone-restored"])
+        // The events: lost (the microphone unplugged) then restored (maybe lost and restored again while
+        // the new stream started), and nothing after the return.
+        let story = log.all().filter { $0.event.hasPrefix("microphone-") && $0.index >= lost.index }
+        XCTAssertEqual(Array(story.map(\.event).prefix(2)), ["microphone-lost", "microphone-restored"])
+        XCTAssertEqual(story.last?.index, restored.index, "\(story.map(\.event))")
         XCTAssertEqual(lost["id"] as? String, "duo-test-mic")
 
         // The file: whole, its sound as long as its picture.
@@ -56,8 +62,12 @@ final class MicrophoneTests: XCTestCase {
         // The sidecar's gap for the unplugging, and the decoded level inside and around it.
         let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: file))
         let lostAt = lost.t - take.t, restoredAt = restored.t - take.t
-        let gap = try XCTUnwrap(sidecar.audio?.gaps?.first { abs($0.fromSeconds - lostAt) < 1.0 }, "\(sidecar.audio?.gaps ?? [])")
-        XCTAssertEqual(gap.toSeconds, restoredAt, accuracy: 0.3)
+        // The gaps from the unplugging to the return, one after the other (a retry's gap starts where the
+        // one before ended), as one.
+        let gaps = sidecar.audio?.gaps ?? []
+        var gap = try XCTUnwrap(gaps.first { abs($0.fromSeconds - lostAt) < 1.0 }, "\(gaps)")
+        for next in gaps where next.fromSeconds > gap.fromSeconds && next.fromSeconds <= gap.toSeconds + 0.3 { gap.toSeconds = max(gap.toSeconds, next.toSeconds) }
+        XCTAssertEqual(gap.toSeconds, restoredAt, accuracy: 0.3, "\(gaps)")
         XCTAssertGreaterThanOrEqual(gap.toSeconds - gap.fromSeconds, 1.4)
         func level(_ from: Double, _ to: Double) -> [Double] {
             analysis.levels.filter { $0.seconds > from && $0.seconds <= to }.map(\.rmsDB)
@@ -65,10 +75,12 @@ final class MicrophoneTests: XCTestCase {
         let before = level(gap.fromSeconds - 1.0, gap.fromSeconds - 0.2)
         let during = level(gap.fromSeconds + 0.5, gap.toSeconds - 0.3)
         let after = level(gap.toSeconds + 0.4, min(gap.toSeconds + 1.4, videoSeconds - 0.2))
-        XCTAssertFalse(before.isEmpty || during.isEmpty || after.isEmpty, "\(analysis.levels)")
-        XCTAssertGreaterThan(before.min() ?? -999, -30, "sound before the microphone went: \(before)")
-        XCTAssertLessThan(during.max() ?? 0, -60, "silence while it was gone: \(during)")
-        XCTAssertGreaterThan(after.min() ?? -999, -30, "sound after it returned: \(after)")
+        let profile = stride(from: 0, to: analysis.levels.count, by: 5).map { "\(Int(analysis.levels[$0].rmsDB))" }.joined(separator: " ")
+        let context = "gap \(gap), events lost \(lostAt) restored \(restoredAt), level every 0.5 s: \(profile)"
+        XCTAssertFalse(before.isEmpty || during.isEmpty || after.isEmpty, context)
+        XCTAssertGreaterThan(before.min() ?? -999, -30, "sound before the microphone went: \(context)")
+        XCTAssertLessThan(during.max() ?? 0, -60, "silence while it was gone: \(context)")
+        XCTAssertGreaterThan(after.min() ?? -999, -30, "sound after it returned: \(context)")
         XCTAssertEqual(sidecar.interruptions?.filter { $0.device == "microphone" && $0.atSeconds >= lostAt - 0.1 }.map(\.what).prefix(2),
                        ["lost", "restored"])
     }
