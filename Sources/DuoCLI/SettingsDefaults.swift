@@ -70,7 +70,7 @@ enum SettingsDefaults {
                 throw .input("\(file.path):\(entry.line): \(entry.key) cannot be a setting (\(why)); remove it and pass \(option) on the command line instead")
             }
             if entry.key == "audio", let bad = entry.values.first(where: { !isSafeAudioSetting($0) }) {
-                throw .input("\(file.path):\(entry.line): audio=\(bad) is not a setting: the file takes auto, none, test, file:PATH or a device (pulsesrc device=NAME); pass a pipeline with --audio on the command line instead")
+                throw .input("\(file.path):\(entry.line): audio=\(bad) is not a setting: the file takes auto, none, test, file:PATH, a microphone's id:NODE (duo-capture microphones) or a device (pulsesrc device=NAME); pass a pipeline with --audio on the command line instead")
             }
             var args: [String] = []
             let isFlag = (try? Options.parse(head + [option])) != nil
