@@ -91,3 +91,10 @@ extension RunDirector {
         return String(format: "take: sound missing %.1f s (microphone lost %d time%@)", total, gaps.count, gaps.count == 1 ? "" : "s")
     }
 }
+
+extension RunDirector {
+    /// Replaces how the named microphone's device is watched (the director's tests script it).
+    func setMicrophoneWatch(_ make: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> (any MicrophoneWatchPort)?) {
+        watchMicrophoneDevice = make
+    }
+}
