@@ -21,7 +21,8 @@ enum MicrophoneChoice {
     static func resolve(_ value: String, list: () -> [DiscoveredMicrophone] = MicrophoneDiscovery.list,
                         daemonProblem: () -> String? = { PipeWireDaemon.problem() }) throws(DuoError) -> AudioSource {
         if let why = daemonProblem() {
-            throw .dependency("--audio \"\(value)\": no PipeWire daemon is running (\(why)); start pipewire and wireplumber, or use --audio auto, test or none")
+            // A usage error: the name may as well be a mistyped element (--audio pulsesrcc).
+            throw .usage("--audio \"\(TerminalText.escaped(value))\": no microphone by that name, as no PipeWire daemon is running (\(why)); start pipewire and wireplumber, or use --audio auto, test, none or a GStreamer source")
         }
         let microphones = list().filter(\.isPipeWire)
         let wanted = value.hasPrefix("id:") ? String(value.dropFirst(3)) : value

@@ -36,8 +36,8 @@ final class MicrophoneChoiceTests: XCTestCase {
             _ = try MicrophoneChoice.resolve("USB Mic", list: { self.mics }, daemonProblem: { "nothing listens at /run/user/0/pipewire-0" })
             XCTFail("no daemon")
         } catch {
-            XCTAssertEqual(error.kind.exitCode, 69)
-            XCTAssertFalse(error.message.contains("\n"))
+            XCTAssertEqual(error.kind.exitCode, 64)
+            XCTAssertTrue(error.message.contains("no PipeWire daemon is running (nothing listens at /run/user/0/pipewire-0)"), error.message)
         }
     }
 
