@@ -28,6 +28,8 @@ extension CaptureSession {
     public func attachMicrophone() throws(DuoError) {
         guard let p = pipeline else { throw .runtime("the capture session is not running") }
         guard let mixer = p.child(.audioMixer) else { throw .runtime("the capture graph has no microphone mixer (--audio NAME)") }
+        // The sound's own chain failed (the mixer, the level meter): its stream ended for good.
+        guard !microphoneLost else { throw .runtime("the sound chain failed earlier in this run; the take goes on without sound") }
         detachMicrophone()
         microphoneGeneration += 1
         let generation = microphoneGeneration

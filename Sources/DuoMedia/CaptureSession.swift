@@ -289,7 +289,7 @@ public actor CaptureSession {
     /// The format the active camera delivers (the same for both in virtual mode).
     public var activeFormat: VideoFormat { plan.format(ofCamera: activeCamera) }
 
-    private var microphoneLost = false
+    var microphoneLost = false
     /// A named microphone's leg on the audio mixer, while attached, and how many were attached so far
     /// (CaptureSession+Microphone.swift).
     var microphoneLeg: MicrophoneLeg?

@@ -14,7 +14,6 @@ final class MicrophoneTests: XCTestCase {
     func testAMicrophoneRemovedAndReturnedMidTakeLeavesAGapAndComesBack() throws {
         let daemon = try PipeWireDaemon(test: self)
         try daemon.publishMicrophone("duo-test-mic", frequency: 440)
-        try daemon.prime("duo-test-mic")
         let dir = try scratchDirectory(self)
         let events = "\(dir)/events.jsonl"
         let run = try RunningCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--audio", "duo-test-mic",
@@ -22,8 +21,8 @@ final class MicrophoneTests: XCTestCase {
                                      environment: daemon.environment.merging(["XDG_STATE_HOME": "\(dir)/state"]) { $1 }, in: dir, test: self)
         let log = EventFile(path: events)
         let take = try log.waitFor("the take to start", in: run) { $0.event == "take-started" }
-        // The microphone's sound reaches the live graph (a first stream may need a retry).
-        try log.waitFor("sound from the microphone", in: run) { $0.event == "status" && ($0["audioPeak"] as? Double ?? -999) > -30 }
+        // The microphone's sound reaches the live graph, steadily (a first stream may need a retry).
+        _ = try log.waitForSteadySound(after: take, in: run)
         let lostBefore = log.all().filter { $0.event == "microphone-lost" }.count
 
         try daemon.unpublish("duo-test-mic")
@@ -35,9 +34,8 @@ final class MicrophoneTests: XCTestCase {
         // PipeWire's first stream after a node is published may deliver a buffer and stall: then the
         // microphone is lost again and tried again, until sound flows. The last restoration before the
         // sound is the return.
-        let sound = try log.waitFor("sound again", in: run) { $0.event == "status" && $0.t > firstBack.t && ($0["audioPeak"] as? Double ?? -999) > -30 }
+        let sound = try log.waitForSteadySound(after: firstBack, in: run)
         let restored = try XCTUnwrap(log.all().last { $0.event == "microphone-restored" && $0.index < sound.index })
-        try log.waitFor("1.5 s of sound after the return", in: run) { $0.event == "status" && $0.t >= sound.t + 1.5 }
         let result = try run.interrupt()
         XCTAssertEqual(result.status, 0, result.stderr)
 
@@ -147,17 +145,6 @@ final class MicrophoneTests: XCTestCase {
     }
 }
 
-extension PipeWireDaemon {
-    /// Reads a published microphone once, briefly: PipeWire's first stream after a node is published
-    /// often gets no buffers (later ones do), so the run under test is never that first stream.
-    func prime(_ name: String) throws {
-        for _ in 0..<2 {
-            try run("/usr/bin/timeout", ["2", "/usr/bin/gst-launch-1.0", "-q", "pipewiresrc", "target-object=\(name)", "num-buffers=20",
-                                         "!", "audioconvert", "!", "fakesink"])
-        }
-    }
-}
-
 /// duo-capture running in the background (its output in files), ended with SIGINT as a user's Ctrl-C.
 ///
 /// Thread: the test's thread.
@@ -216,6 +203,25 @@ struct EventFile {
 
     /// How many `event`s there are up to and including `last`.
     func count(_ event: String, upTo last: Event) -> Int { all().filter { $0.event == event && $0.index <= last.index }.count }
+
+    /// The first `status` event after `start` that opens 1.5 s of steady sound (every status from it on
+    /// with a peak over -30 dB, no microphone lost), polled until there is one (at most 30 s).
+    func waitForSteadySound(after start: Event, in run: RunningCapture) throws -> Event {
+        var found: Event?
+        try PipeWireDaemon.waitFor("1.5 s of steady sound after \(start.event) (stderr: \(run.stderr.suffix(600)))", timeout: 30) {
+            let later = all().filter { $0.index > start.index && ($0.event == "status" || $0.event == "microphone-lost") }
+            var opening: Event?
+            for e in later {
+                let loud = e.event == "status" && (e["audioPeak"] as? Double ?? -999) > -30
+                if !loud { opening = nil; continue }
+                if opening == nil { opening = e }
+                if let o = opening, e.t - o.t >= 1.5 { found = o; return true }
+            }
+            if !run.process.isRunning { throw PipeWireDaemon.Failure("duo-capture ended: \(run.stderr.suffix(800))") }
+            return false
+        }
+        return found!
+    }
 
     /// The first event that satisfies `condition`, polled until it comes (at most 30 s) or the run ends.
     @discardableResult
