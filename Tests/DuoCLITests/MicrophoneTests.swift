@@ -73,7 +73,7 @@ final class MicrophoneTests: XCTestCase {
         let before = level(gap.fromSeconds - 1.0, gap.fromSeconds - 0.2)
         let during = level(gap.fromSeconds + 0.5, gap.toSeconds - 0.3)
         let after = level(gap.toSeconds + 0.4, min(gap.toSeconds + 1.4, videoSeconds - 0.2))
-        let profile = stride(from: 0, to: analysis.levels.count, by: 5).map { "\(Int(analysis.levels[$0].rmsDB))" }.joined(separator: " ")
+        let profile = stride(from: 0, to: analysis.levels.count, by: 5).map { String(format: "%.0f", analysis.levels[$0].rmsDB) }.joined(separator: " ")
         let context = "gap \(gap), events lost \(lostAt) restored \(restoredAt), level every 0.5 s: \(profile)"
         XCTAssertFalse(before.isEmpty || during.isEmpty || after.isEmpty, context)
         XCTAssertGreaterThan(before.min() ?? -999, -30, "sound before the microphone went: \(context)")
