@@ -26,6 +26,9 @@ extension CaptureSession: CapturePort {
     }
 }
 
+/// The real microphone port: the session's leg on the audio mixer (CaptureSession+Microphone.swift).
+extension CaptureSession: MicrophonePort {}
+
 /// Voice-follow's model for a script, built (or taken from the cache) and loaded into a recogniser off
 /// the director: the real build and pocketsphinx in a run, a stand-in in the director's tests.
 ///

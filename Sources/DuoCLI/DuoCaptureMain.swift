@@ -63,6 +63,8 @@ public enum DuoCaptureMain {
                 print(try CheckScriptCommand.run(options.passthrough))
             case .cameras:
                 print(CamerasCommand.run())
+            case .microphones:
+                print(try MicrophonesCommand.run())
             case .formats:
                 let report = try FormatsCommand.run(options.passthrough)
                 print(report.text)

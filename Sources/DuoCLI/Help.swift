@@ -15,6 +15,9 @@ enum Help {
                                            V4L2 cameras, PipeWire's (id:pipewire:NODE) when its daemon
                                            runs, else libcamera's (id:libcamera:ID); without a PipeWire
                                            daemon one line says so
+      duo-capture microphones              list microphones (PipeWire sources): name, identity (id:…),
+                                           peak level over 0.6 s; the one auto takes is marked.
+                                           No PipeWire daemon running: one line saying so (exit 69)
       duo-capture formats CAMERA [CAMERA]  each camera's formats, two cameras' intersection after decoding
                                            and what it drops, and "choice: WxH@FPS" (exit 1: none); a
                                            CAMERA is inner, outer, profile:FILE, v4l2:/dev/videoN,
@@ -116,7 +119,8 @@ enum Help {
                                            or end the run with exit 70 (for CI). With two cameras the
                                            take goes on with the other one either way (individual
                                            mode: as --swap-policy says for a swap); a lost
-                                           microphone never ends the run (the take goes on silent)
+                                           microphone never ends the run (the take goes on silent;
+                                           one chosen by name is taken back when it returns)
 
     RUNNING
       --headless                           no windows: operator and subject branches end in fakesink
@@ -282,13 +286,22 @@ enum Help {
       --encoder auto|vaapih264|x264|openh264
                                            H.264 encoder; auto picks the best one installed
       --aspect 16:9|9:16|1:1|4:3           crop the recording to this ratio, centred
-      --audio auto|none|test|file:PATH|SOURCE
+      --audio auto|none|test|NAME|id:NODE|file:PATH|SOURCE
                                            sound for the level meter and the takes (Opus in mkv, AAC in
-                                           mp4): auto = the default input, or none (with a notice) if
-                                           there is none; test = a tone; SOURCE = a GStreamer source such
-                                           as "pulsesrc device=NAME"; file:PATH = a recording played as
-                                           a live microphone, in real time (rehearsals, voice-follow
-                                           tests)
+                                           mp4): auto = the microphone last chosen by name when it is
+                                           there, else the default input, or none (with a notice) if
+                                           there is none; test = a tone; NAME or id:NODE = a PipeWire
+                                           microphone as duo-capture microphones lists it (a name that
+                                           is not there is one line listing those that are; the choice
+                                           is remembered in $XDG_STATE_HOME/duo-capture/last-microphone).
+                                           A named microphone lost mid-take (unplugged, failed, silent
+                                           for 0.6 s) leaves silence in the take, never a cut sound
+                                           track, and is taken back when it returns
+                                           (microphone-lost, microphone-restored; the HUD says how long
+                                           sound was missing, the sidecar lists the gaps);
+                                           SOURCE = a GStreamer source such as "pulsesrc device=NAME";
+                                           file:PATH = a recording played as a live microphone, in real
+                                           time (rehearsals, voice-follow tests)
       Files are named duo-YYYY-MM-DD_HHMMSS-takeNN.mkv and never overwrite an existing file. Each take
       gets a JSON sidecar next to it (duo-…-takeNN.json: tool version, start and end, cameras, formats,
       swaps, script markers passed, dropped frames), written when the take starts and completed when
@@ -302,9 +315,9 @@ enum Help {
       = its value (wpm=150, accessory=teleprompter, headless=true, camera=inner;outer for one given
       twice). The command line wins. A bad key or value is one line naming the file and line.
       Only defaults belong there: record, duration, timeline, pipelines, no-encryption, help and
-      version are refused, and audio= takes auto, none, test, file:PATH or one device (pulsesrc
-      device=NAME, alsasrc device=hw:1, pipewiresrc target-object=NAME), never a pipeline: pass
-      those on the command line. A run's first line names the settings the file gave it.
+      version are refused, and audio= takes auto, none, test, file:PATH, a microphone's id:NODE or
+      one device (pulsesrc device=NAME, alsasrc device=hw:1, pipewiresrc target-object=NAME), never
+      a pipeline: pass those on the command line. A run's first line names the settings the file gave it.
       --events FILE (here or on the command line) appends only to a new or empty file or to one
       that already holds duo-capture events.
       --print-config                       the settings in effect and where each came from

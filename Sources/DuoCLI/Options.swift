@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, formats, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", display, report, join, help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, formats, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", display, report, join, microphones, help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -93,7 +93,7 @@ public struct Options: Sendable {
 
     public init() {}
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script", "display", "report", "join"]
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script", "display", "report", "join", "microphones"]
 
     /// `--format WxH@FPS`, checked.
     static func formatOption(_ v: String) throws(DuoError) -> VideoFormat {
@@ -254,7 +254,7 @@ public struct Options: Sendable {
                     o.audio = .file(path)
                 default:
                     guard !v.trimmingCharacters(in: .whitespaces).isEmpty else {
-                        throw .usage("--audio needs auto, none, test or a GStreamer source such as \"pulsesrc device=NAME\"")
+                        throw .usage("--audio needs auto, none, test, a microphone's NAME or id:NODE (duo-capture microphones), or a GStreamer source such as \"pulsesrc device=NAME\"")
                     }
                     o.audio = .description(v)
                 }

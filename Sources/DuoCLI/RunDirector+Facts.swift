@@ -43,6 +43,9 @@ extension RunDirector {
             await presenter.disableVoice(at: clock.now())
             notify("voice-follow stopped (\(why)); the teleprompter follows time, the sound and any take go on", errorEvent: true)
             await reportFollow()
+        case .microphoneLost(let reason) where plan.audio.microphoneNode != nil:
+            // A named microphone's leg failed (the session took it out): lost, taken back when it returns.
+            await microphoneFailed(reason)
         case .microphoneLost(let reason):
             interruptions.append((clock.now(), "microphone", "lost", reason))
             notify("the microphone was lost (\(reason)); the run and any take go on without sound", errorEvent: true)

@@ -25,7 +25,7 @@ extension RunDirector {
                                "cameraDropped": counts.camera.dropped(interval: interval),
                                "previewSkipped": counts.operatorView.dropped(interval: plan.operatorFrameInterval) + counts.operatorView.sinkDropped,
                                "subjectSkipped": counts.subjectView.dropped(interval: interval),
-                               "fontSize": s.fontSize])
+                               "fontSize": s.fontSize, "audioPeak": microphone.isLost ? NSNull() : audioPeak ?? NSNull()])
     }
 
     /// `counts`: the branch counters, when the caller has just read them.
@@ -59,7 +59,8 @@ extension RunDirector {
         f.cameraDropped = counts.camera.dropped(interval: interval)
         f.previewSkipped = counts.operatorView.dropped(interval: plan.operatorFrameInterval) + counts.operatorView.sinkDropped
         f.subjectSkipped = counts.subjectView.dropped(interval: interval)
-        f.audioPeakDB = audioPeak
+        f.audioPeakDB = microphone.isLost ? nil : audioPeak
+        f.soundNote = soundNote(at: clock.now())
         f.scriptProblems = presenter.scriptProblems.count
         shotFigures(&f)
         if let framing {

@@ -106,7 +106,8 @@ extension RunDirector {
         let markers = await presenter.markersPassed(from: result.startRunningTime, to: result.endRunningTime)
         await presenter.takeEnded(at: result.endRunningTime)
         // The last segment of a take split by camera lists every segment's file.
-        sidecars.ended(result, markers: markers, interruptions: interruptions, segments: plan.individual ? takes.finishedSegments : nil)
+        sidecars.ended(result, markers: markers, interruptions: interruptions, segments: plan.individual ? takes.finishedSegments : nil,
+                       soundGaps: microphone.gaps(from: result.startRunningTime, to: result.endRunningTime))
         if let failure = result.failure { notify(failure.message, .plain) }
         let kept = files.exists(result.path)
         let dropped = result.frames.dropped(interval: plan.format.frameRate.frameDurationNanoseconds)

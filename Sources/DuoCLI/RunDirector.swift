@@ -196,6 +196,13 @@ actor RunDirector {
     // Watchdogs.
     /// The cameras' losses, restorations and retries: decided there.
     var health: CameraHealth
+    /// A named microphone's losses, restorations and gaps (RunDirector+Microphone), and its device watch.
+    var microphone = MicrophoneHealth()
+    var microphoneWatch: (any MicrophoneWatchPort)?
+    /// Starts watching the named microphone by identity (the device monitor), waking the director on a change.
+    var watchMicrophoneDevice: @Sendable (String, @escaping @Sendable () -> Void) -> (any MicrophoneWatchPort)? = {
+        MicrophoneWatch(identity: $0, wake: $1)
+    }
     /// Whether frames flow, with hysteresis (hidden after a real stall, shown after a steady run).
     var frameFlow = FrameFlow(stallAfter: RunDirector.flowingWindow)
     var lastStatusAt: Int64?
@@ -332,7 +339,9 @@ actor RunDirector {
         case .voiceModel(let result, let notices, let ticket): await voiceModelReady(result, notices: notices, ticket: ticket)
         case .scriptPrepared(let result, let ticket): await scriptPrepared(result, ticket: ticket)
         case .remoteAnswer(let index, let outcome): await remoteAnswered(index, outcome)
-        case .devicesChanged: await watchDevices(woken: true)
+        case .devicesChanged:
+            await watchDevices(woken: true)
+            await watchMicrophone(at: clock.now(), woken: true)
         }
     }
 
@@ -372,6 +381,7 @@ actor RunDirector {
             await reportFollow()
         }
         await shotsStarted()
+        microphoneStarted()
         if let timeline = settings.timeline { replay(timeline) }
         let waiting = early
         early.removeAll()
@@ -431,6 +441,7 @@ actor RunDirector {
         await watchRemotes(at: now)
         await watchCameras(at: now)
         await reattach(at: now)
+        await watchMicrophone(at: now)
         await watchFrames(now, cameraFrames: counts.camera.frames)
         if endReason != nil { return }
         if now - lastScriptCheckAt >= nanosecondsPerSecond / 2 { await watchScript(now) }

@@ -48,6 +48,8 @@ struct SessionSetup {
         if let identity = first.identity { CameraMemory.standard().remember(identity) }
         let encoder = try chooseEncoder(options.encoder)
         let audio = try resolveAudio(options.audio, recording: options.record, notices: &notices)
+        // A microphone chosen by name is remembered by identity: --audio auto takes it next time.
+        if let node = audio.microphoneNode { CameraMemory.microphone().remember(node) }
         // The no-camera stand-in runs light unless a format was asked for: 1080p60 on a small machine made
         // the frames-flowing watchdog call it lost, and the subject view flap.
         let requested = options.format ?? (first.standIn ? standInFormat : nil)
@@ -203,6 +205,8 @@ struct SessionSetup {
         case .none: return .none
         case .test: return .test
         case .auto:
+            // The microphone last used (--audio NAME), when it is there now.
+            if let last = MicrophoneChoice.remembered(CameraMemory.microphone().last()) { return last }
             guard GStreamer.hasElement("autoaudiosrc"), GStreamer.hasAudioInput() else {
                 if recording {
                     notices.append("no audio input found; recording without sound (--audio test for a test tone, --audio none to silence this)")
@@ -216,6 +220,8 @@ struct SessionSetup {
                 throw .input("sound file \(path) cannot be read; check its permissions")
             }
             return .file(URL(fileURLWithPath: path).standardizedFileURL.path)
+        case .description(let d) where MicrophoneChoice.namesMicrophone(d):
+            return try MicrophoneChoice.resolve(d)
         case .description(let d):
             if let problem = GStreamer.parseProblem(d) {
                 throw .usage("--audio \"\(d)\" is not a GStreamer source description: \(problem); try --audio \"pulsesrc\" or --audio test")

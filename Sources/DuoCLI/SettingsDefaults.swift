@@ -10,7 +10,7 @@ import Foundation
 /// Thread: main task at start-up; pure apart from reading the file.
 enum SettingsDefaults {
     /// Commands whose arguments are their own (files, cameras): settings do not apply.
-    static let ownArguments: Set<String> = ["render-subject", "inspect", "remux", "check-script", "formats", "cameras", "monitors", "report"]
+    static let ownArguments: Set<String> = ["render-subject", "inspect", "remux", "check-script", "formats", "cameras", "monitors", "report", "microphones"]
 
     struct Applied {
         var arguments: [String]
@@ -38,6 +38,8 @@ enum SettingsDefaults {
     /// (`pulsesrc device=NAME`, `alsasrc device=hw:1`, `pipewiresrc target-object=NAME`).
     static func isSafeAudioSetting(_ value: String) -> Bool {
         if ["auto", "none", "test"].contains(value) || (value.hasPrefix("file:") && value.count > 5) { return true }
+        // A microphone by identity (`id:NODE`, as duo-capture microphones shows it): one source, never a pipeline.
+        if value.hasPrefix("id:"), value.count > 3, !value.contains("!") { return true }
         let words = value.split(separator: " ", omittingEmptySubsequences: true)
         guard let element = words.first, ["pulsesrc", "alsasrc", "pipewiresrc"].contains(element), words.count <= 2 else { return false }
         guard words.count == 2 else { return true }
@@ -68,7 +70,7 @@ enum SettingsDefaults {
                 throw .input("\(file.path):\(entry.line): \(entry.key) cannot be a setting (\(why)); remove it and pass \(option) on the command line instead")
             }
             if entry.key == "audio", let bad = entry.values.first(where: { !isSafeAudioSetting($0) }) {
-                throw .input("\(file.path):\(entry.line): audio=\(bad) is not a setting: the file takes auto, none, test, file:PATH or a device (pulsesrc device=NAME); pass a pipeline with --audio on the command line instead")
+                throw .input("\(file.path):\(entry.line): audio=\(bad) is not a setting: the file takes auto, none, test, file:PATH, a microphone's id:NODE (duo-capture microphones) or a device (pulsesrc device=NAME); pass a pipeline with --audio on the command line instead")
             }
             var args: [String] = []
             let isFlag = (try? Options.parse(head + [option])) != nil

@@ -65,7 +65,8 @@ final class SidecarWriter: Sendable {
     /// `interruptions`: devices lost and restored during the run, with their running times.
     /// `segments`: with the take's last segment, every segment's file name.
     func ended(_ result: TakeResult, markers: [TakeSidecar.Marker] = [],
-               interruptions: [(at: Int64, device: String, what: String, reason: String?)] = [], segments: [String]? = nil) {
+               interruptions: [(at: Int64, device: String, what: String, reason: String?)] = [], segments: [String]? = nil,
+               soundGaps: [(from: Double, to: Double)] = []) {
         var taken: (sidecar: TakeSidecar, camera: Int)?
         open.update { taken = $0.removeValue(forKey: result.number) }
         guard var s = taken?.sidecar else { return }
@@ -86,6 +87,7 @@ final class SidecarWriter: Sendable {
         s.durationSeconds = Double(result.frames.frames) * Double(interval) / 1e9
         s.startLatencyMs = result.startLatency.map { Double($0) / 1e6 }
         s.audio?.buffers = result.audio?.frames
+        if !soundGaps.isEmpty { s.audio?.gaps = soundGaps.map { .init(fromSeconds: $0.from, toSeconds: $0.to) } }
         s.error = result.failure?.message
         guard FileManager.default.fileExists(atPath: result.path) else {
             // No frame was recorded and no file kept: no metadata for a file that does not exist.

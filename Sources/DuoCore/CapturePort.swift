@@ -65,6 +65,18 @@ extension CapturePort {
     public func setSubjectViewMirror(_ mirror: MirrorFlags) async {}
 }
 
+/// A named microphone's leg (`--audio NAME`): attached again when it returns, taken out when it is lost,
+/// and its buffers counted (MicrophoneHealth decides from them). The real one is CaptureSession's; a
+/// port without one has nothing to attach.
+///
+/// Thread: implementations are actors (or otherwise safe to call from the director's actor).
+public protocol MicrophonePort: Sendable {
+    func attachMicrophone() async throws(DuoError)
+    func detachMicrophone() async
+    /// Buffers the attached leg delivered (nil while none is attached).
+    var microphoneBuffers: Int64? { get async }
+}
+
 /// A recogniser with its model loaded, ready to replace the one listening: made by the voice port off the
 /// director, handed to the capture, opaque to everything between.
 ///

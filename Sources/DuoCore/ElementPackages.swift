@@ -14,7 +14,7 @@ public enum ElementPackages {
         "videoscale": "gstreamer1.0-plugins-base",
         "videoconvertscale": "gstreamer1.0-plugins-base", "videorate": "gstreamer1.0-plugins-base",
         "audiotestsrc": "gstreamer1.0-plugins-base", "audioconvert": "gstreamer1.0-plugins-base",
-        "audioresample": "gstreamer1.0-plugins-base", "appsink": "gstreamer1.0-plugins-base",
+        "audioresample": "gstreamer1.0-plugins-base", "audiomixer": "gstreamer1.0-plugins-base", "appsink": "gstreamer1.0-plugins-base",
         "appsrc": "gstreamer1.0-plugins-base", "opusenc": "gstreamer1.0-plugins-base",
         "vorbisenc": "gstreamer1.0-plugins-base", "decodebin": "gstreamer1.0-plugins-base",
         "uridecodebin": "gstreamer1.0-plugins-base", "overlaycomposition": "gstreamer1.0-plugins-base",
@@ -35,7 +35,7 @@ public enum ElementPackages {
         "intervideosrc": "gstreamer1.0-plugins-bad", "intervideosink": "gstreamer1.0-plugins-bad",
         // framing hints (--framing); the Haar cascades it reads are in opencv-data
         "facedetect": "gstreamer1.0-opencv",
-        // cameras through PipeWire and libcamera (issue 27)
+        // cameras and microphones through PipeWire, cameras through libcamera
         "pipewiresrc": "gstreamer1.0-pipewire", "libcamerasrc": "gstreamer1.0-libcamera",
         "mpegtsmux": "gstreamer1.0-plugins-bad", "tsdemux": "gstreamer1.0-plugins-bad",
         "rtph264pay": "gstreamer1.0-plugins-good", "rtph264depay": "gstreamer1.0-plugins-good",

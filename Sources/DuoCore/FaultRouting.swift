@@ -42,6 +42,15 @@ public struct FaultRouting: Sendable, Equatable {
     /// The framing detector's branch bin.
     public static let framingBin = "framing_bin"
 
+    /// The named microphone's leg (attach N, `microphoneN_…` in a bin `microphoneN`) an element belongs
+    /// to, from its name and its bins; nil for anything else.
+    public static func microphoneLeg(of element: String, ancestors: [String] = []) -> Int? {
+        for name in [element] + ancestors {
+            if let n = number(String(name.prefix { $0 != "_" }), after: "microphone") { return n }
+        }
+        return nil
+    }
+
     /// The owner of a failure posted by `element` inside the bins `ancestors` (innermost first, the
     /// pipeline itself excluded). `playing`: a camera's error before the graph plays is the graph's (the
     /// run cannot start), after it the camera's loss.
@@ -52,6 +61,7 @@ public struct FaultRouting: Sendable, Equatable {
             if let n = Self.number(head, after: "remote") { return .remote(n) }
             if head == "voice" || Self.number(head, after: "voice") != nil { return .recogniser }
             if head == "framing" { return .framing }
+            if Self.number(head, after: "microphone") != nil { return .microphone }
         }
         if element == GraphElement.recogniser.rawValue { return .recogniser }
         if let camera = cameraIndex(of: element) { return playing ? .camera(camera) : .graph }

@@ -141,6 +141,10 @@ public enum AudioSource: Sendable, Equatable {
     /// `--audio file:PATH`: a recording played as a live microphone, paced in real time from the graph's
     /// start (rehearsals, and tests of voice-follow with a known reading).
     case file(String)
+    /// `--audio NAME|id:NODE` (or the remembered one): a PipeWire source by its stable `node.name`. The
+    /// graph mixes it over a live silence, so a microphone lost mid-take leaves silence in the take (never
+    /// an ended sound track) and is taken back when it returns (`microphone.gst`, attached by the session).
+    case microphone(node: String, label: String)
 
     /// The source part of the audio chain, in gst-launch syntax; nil for `.none`.
     public var sourceDescription: String? {
@@ -152,6 +156,8 @@ public enum AudioSource: Sendable, Equatable {
         case .custom(let d): d
         case .file(let path):
             "filesrc location=\"\(Self.launchQuoted(path))\" ! decodebin ! audioconvert ! audioresample ! identity name=audio_source sync=true"
+        // The microphone itself is a leg the session attaches to the mixer (and takes out when it is lost).
+        case .microphone: Self.silenceAndMixer
         }
     }
 
@@ -167,6 +173,7 @@ public enum AudioSource: Sendable, Equatable {
         case .device: "autoaudiosrc"
         case .custom(let d): d
         case .file(let path): "file \(path)"
+        case .microphone(let node, let label): "microphone \(label) (id:\(node))"
         }
     }
 }

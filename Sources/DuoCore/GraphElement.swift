@@ -32,6 +32,14 @@ public enum GraphElement: String, Sendable, CaseIterable {
     case subjectWindow = "subject_window"
     case audioTee = "at"
     case audioSink = "audio_sink"
+    /// A named microphone's head (written by the code, GraphChoices): the live silence and the mixer the
+    /// microphone's leg joins.
+    case audioSilence = "audio_silence"
+    case audioMixer = "audio_mixer"
+    /// A named microphone's leg (microphone.gst, `{{name}}_source`, `{{name}}_queue`; attach G's:
+    /// `forMicrophone(_:)`).
+    case microphoneSource = "microphone_source"
+    case microphoneQueue = "microphone_queue"
     case recordQueue = "record_queue"
     case recordSink = "record_sink"
     case recordAudioQueue = "record_audio_queue"
@@ -57,7 +65,8 @@ public enum GraphElement: String, Sendable, CaseIterable {
     /// The pipeline files (names without `.gst`) that must define this element, as it is spelled there.
     public var definedIn: [(file: String, spelled: String)] {
         switch self {
-        case .tee, .selector: []
+        case .tee, .selector, .audioSilence, .audioMixer: []
+        case .microphoneSource, .microphoneQueue: [("microphone", "{{name}}" + rawValue.dropFirst("microphone".count))]
         case .cameraSource: ["camera-test", "camera-v4l2-raw", "camera-v4l2-jpeg", "camera-file",
                               "camera-pipewire-raw", "camera-pipewire-jpeg", "camera-libcamera"].map { ($0, "{{name}}") }
         case .cameraRotate: [("normalise", "{{name}}_rotate")]
@@ -89,6 +98,11 @@ public enum GraphElement: String, Sendable, CaseIterable {
     /// Remote display `index`'s branch name (`{{name}}` in remote-subject.gst), and its element of this kind.
     public static func remote(_ index: Int) -> String { "remote\(index)" }
     public func forRemote(_ index: Int) -> String { Self.remote(index) + rawValue.dropFirst("remote".count) }
+
+    /// A named microphone's leg, attach `generation` (its bin's name, `{{name}}` in microphone.gst), and
+    /// its element of this kind.
+    public static func microphone(_ generation: Int) -> String { "microphone\(generation)" }
+    public func forMicrophone(_ generation: Int) -> String { Self.microphone(generation) + rawValue.dropFirst("microphone".count) }
 
     /// The names (as spelled in the file) that the pipeline file `file` must define.
     public static func required(inFile file: String) -> [String] {

@@ -414,6 +414,8 @@ public struct GraphPlan: Sendable {
             if let player = try clipPlayerDescription(camera: index) { d += "  " + player }
         }
         if framing != .off { d += "  t. ! " + (try framingDescription()) }
+        // A named microphone's leg, which the session attaches to the mixer itself.
+        if let leg = try microphoneDescription(generation: 1) { d += "  \(leg) ! \(GraphElement.audioMixer.rawValue)." }
         if let location {
             d += "  t. ! " + (try recordVideoDescription(location: location))
             if let audio = try recordAudioDescription() { d += "  at. ! \(audio)" }

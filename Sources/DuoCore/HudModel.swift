@@ -35,6 +35,8 @@ public struct HudModel: Sendable, Hashable {
         public var notes: [String] = []
         /// Audio peak level, dBFS, when the session has an audio branch with a level meter.
         public var audioPeakDB: Double?
+        /// A named microphone lost (or lost during this take): when sound was missing, said on its own line.
+        public var soundNote: String?
         /// Frames the camera (and so the take) lost: what a recording misses.
         public var cameraDropped: Int64 = 0
         /// Frames the operator preview and the subject view skipped because the machine could not draw
@@ -128,6 +130,7 @@ public struct HudModel: Sendable, Hashable {
             if let hint = run.framingHint { add("framing (\(mode)): \(hint)", .attention) } else { add("framing (\(mode)): \(run.faces.isEmpty ? "looking" : "good")") }
         }
         if let db = run.audioPeakDB { add(String(format: "audio peak %.0f dB", db)) }
+        if let note = run.soundNote { add(note, .attention) }
         // Two figures that must not be confused: a take's lost frames, and frames only the screen skipped.
         if let shown = previewFps, let of = cameraFps {
             // Measured: what the take misses on one line, what only the screen shows on the next.

@@ -52,6 +52,14 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
         public var source: String
         public var encoder: String
         public var buffers: Int64?
+        /// A named microphone lost during the take: each span the take holds silence instead of its
+        /// sound, seconds from the take's start (absent when the sound never went).
+        public var gaps: [Gap]?
+        public struct Gap: Codable, Sendable, Equatable {
+            public var fromSeconds: Double
+            public var toSeconds: Double
+            public init(fromSeconds: Double, toSeconds: Double) { self.fromSeconds = fromSeconds; self.toSeconds = toSeconds }
+        }
         public init(source: String, encoder: String, buffers: Int64?) { self.source = source; self.encoder = encoder; self.buffers = buffers }
     }
 

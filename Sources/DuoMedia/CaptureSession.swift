@@ -130,6 +130,10 @@ public actor CaptureSession {
         // Framing hints' face detector, a leaky branch of its own on the camera tee (never a take's path).
         attachFraming(to: t, in: p)
         pipeline = p
+        keepSystemClock(p)
+        if plan.audio.microphoneNode != nil {
+            do throws(DuoError) { try attachMicrophone() } catch { await stop(); throw error }
+        }
         clock.attach(p)
         recorder = TakeRecorder(plan: plan, pipeline: p, tee: t, audioTee: audioTee, clock: clock, events: eventSink)
         if !detachesFailedTakes { await recorder?.setDetachesFailedTakes(false) }
@@ -223,6 +227,7 @@ public actor CaptureSession {
             await recorder.close()
         }
         counters.removeAll()
+        microphoneLeg = nil
         subjectProbe = nil
         framingBranch = nil
         for clip in clipCameras { clip.stop() }
@@ -301,7 +306,11 @@ public actor CaptureSession {
     /// The format the active camera delivers (the same for both in virtual mode).
     public var activeFormat: VideoFormat { plan.format(ofCamera: activeCamera) }
 
-    private var microphoneLost = false
+    var microphoneLost = false
+    /// A named microphone's leg on the audio mixer, while attached, and how many were attached so far
+    /// (CaptureSession+Microphone.swift).
+    var microphoneLeg: MicrophoneLeg?
+    var microphoneGeneration = 0
     /// Who owns a failure, from the element's name and its bins (the audio chain and each camera's
     /// chain are filled in when the graph is built).
     private var routing = FaultRouting()
@@ -430,6 +439,8 @@ public actor CaptureSession {
                 recogniserFailed = true
                 eventSink.yield(.recogniserFailed("\(source): \(message)"))
             case .microphone:
+                // A named microphone's leg: taken out, the silence goes on (CaptureSession+Microphone.swift).
+                if microphoneLegFailed(source: source, bins: bins, message: message) { return }
                 // The microphone's failure: end its stream, so a take's muxer stops waiting for sound and
                 // the video goes on; later takes get an audio track that ends at once.
                 guard !microphoneLost else { return }

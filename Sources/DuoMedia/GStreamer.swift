@@ -60,14 +60,8 @@ public enum GStreamer {
     /// Whether any audio input device is present (GstDeviceMonitor, class Audio/Source).
     public static func hasAudioInput() -> Bool {
         initialize()
-        guard let monitor = gst_device_monitor_new() else { return false }
-        gst_device_monitor_add_filter(monitor, "Audio/Source", nil)
-        guard gst_device_monitor_start(monitor) != 0 else {
-            gst_object_unref(UnsafeMutableRawPointer(monitor))
-            return false
-        }
-        // Stopped and released, or parked if PipeWire's provider runs in it (stopping that one aborts).
-        defer { CameraDiscovery.retire(monitor) }
+        // The process's one Audio/Source monitor: stopping one aborts at random under PipeWire 0.3.65.
+        guard let monitor = MicrophoneDiscovery.shared.value?.raw else { return false }
         let devices = gst_device_monitor_get_devices(monitor)
         defer { g_list_free_full(devices) { gst_object_unref($0) } }
         return devices != nil
