@@ -21,7 +21,6 @@ extension RunDirector {
             end(.failed(error))
         case .warning(let w): warn(w)
         case .takeEnded(let result): await takeEnded(result)
-        case .audioLevel(_, let peak): audioPeak = peak.rounded()
         case .takeStarted: break
         case .cameraLost(let index, let reason):
             health.sourceRunning(index, false)   // the session stopped its source
@@ -49,7 +48,6 @@ extension RunDirector {
         case .microphoneLost(let reason):
             interruptions.append((clock.now(), "microphone", "lost", reason))
             notify("the microphone was lost (\(reason)); the run and any take go on without sound", errorEvent: true)
-            audioPeak = nil
         case .subjectFailed(let why):
             notify("the subject view failed and is off for the rest of the run (\(why)); the preview and the recording go on",
                    errorEvent: true, hud: false)

@@ -17,6 +17,7 @@ extension RunDirector {
         let s = await presenter.status(at: now)
         let counts = await capture.counts
         let interval = plan.format.frameRate.frameDurationNanoseconds
+        let audioPeak = await currentAudioPeak(at: now)
         events.emit("status", ["trigger": trigger, "position": s.position, "length": s.length, "paused": s.paused,
                                "speed": s.speed, "secondsLeft": s.secondsLeft,
                                "mirror": "\(s.mirror.horizontal ? "h" : "")\(s.mirror.vertical ? "v" : "")",
@@ -25,7 +26,13 @@ extension RunDirector {
                                "cameraDropped": counts.camera.dropped(interval: interval),
                                "previewSkipped": counts.operatorView.dropped(interval: plan.operatorFrameInterval) + counts.operatorView.sinkDropped,
                                "subjectSkipped": counts.subjectView.dropped(interval: interval),
-                               "fontSize": s.fontSize, "audioPeak": microphone.isLost ? NSNull() : audioPeak ?? NSNull()])
+                               "fontSize": s.fontSize, "audioPeak": audioPeak ?? NSNull()])
+    }
+
+    /// The sound's peak now, in whole dB: nil without sound, while the microphone is lost, or when the
+    /// meter has said nothing for half a second (its chain ended).
+    func currentAudioPeak(at now: Int64) async -> Double? {
+        microphone.isLost ? nil : await capture.audioLevel?.currentPeak(at: now)
     }
 
     /// `counts`: the branch counters, when the caller has just read them.
@@ -59,7 +66,7 @@ extension RunDirector {
         f.cameraDropped = counts.camera.dropped(interval: interval)
         f.previewSkipped = counts.operatorView.dropped(interval: plan.operatorFrameInterval) + counts.operatorView.sinkDropped
         f.subjectSkipped = counts.subjectView.dropped(interval: interval)
-        f.audioPeakDB = microphone.isLost ? nil : audioPeak
+        f.audioPeakDB = await currentAudioPeak(at: now)
         f.soundNote = soundNote(at: clock.now())
         f.scriptProblems = presenter.scriptProblems.count
         shotFigures(&f)

@@ -59,7 +59,6 @@ extension RunDirector {
         case .lost(let reason):
             await port.detachMicrophone()
             microphone.detached()
-            audioPeak = nil
             interruptions.append((now, "microphone", "lost", reason))
             events.emit("microphone-lost", ["label": microphoneLabel, "id": node, "reason": reason])
             notify("microphone \(microphoneLabel) lost (\(reason)); the take goes on with silence; it is taken back when it returns")

@@ -189,7 +189,6 @@ actor RunDirector {
     var liveFaces: [FacingViewer]?
     /// Segmented takes being joined in the background (RunDirector+Join); the run's end waits for them.
     var joinJobs: [Task<Void, Never>] = []
-    var audioPeak: Double?
     var timers: [Task<Void, Never>] = []
     var early: [RunInput] = []
 

@@ -57,7 +57,8 @@ public struct BranchCounts: Sendable, Equatable {
 
 /// One reading of the audio level meter (`level`, first channel).
 ///
-/// Thread: value type, Sendable; parsed on the bus thread, delivered through the session actor.
+/// Thread: value type, Sendable; parsed on the bus thread, kept by the session actor, read when wanted
+/// (ten readings a second are not worth waking the director for).
 public struct AudioLevel: Sendable, Equatable {
     public let rmsDB: Double
     public let peakDB: Double
@@ -65,6 +66,12 @@ public struct AudioLevel: Sendable, Equatable {
     public let runningTime: Int64
     public init(rmsDB: Double, peakDB: Double, runningTime: Int64) {
         self.rmsDB = rmsDB; self.peakDB = peakDB; self.runningTime = runningTime
+    }
+
+    /// The peak in whole dB while the reading is current at `now` (the meter reads every 100 ms; a sound
+    /// chain that ended leaves a stale one).
+    public func currentPeak(at now: Int64) -> Double? {
+        now - runningTime <= 500_000_000 ? peakDB.rounded() : nil
     }
 }
 
@@ -130,7 +137,6 @@ public enum SessionEvent: Sendable {
     /// The session cannot go on; the graph has been stopped.
     case failed(DuoError)
     case warning(String)
-    case audioLevel(rmsDB: Double, peakDB: Double)
     /// The subject view's branch failed (an element named subject_*): it is shut for the rest of the run,
     /// the preview and the take go on.
     case subjectFailed(String)

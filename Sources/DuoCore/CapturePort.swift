@@ -14,6 +14,8 @@ public protocol CapturePort: Sendable {
     func stopCapture() async
     var isRecording: Bool { get async }
     var counts: BranchCounts { get async }
+    /// The sound meter's latest reading (nil without sound or before the first).
+    var audioLevel: AudioLevel? { get async }
     /// Attaches take `number`'s record branch so that frames captured from `startingAt` (running time, ns)
     /// on go into `path`. Returns the take's actual start: the later of `startingAt` and now.
     func beginTake(number: Int, path: String, startingAt: Int64) async throws(DuoError) -> Int64

@@ -471,7 +471,6 @@ public actor CaptureSession {
             eventSink.yield(.warning("\(source): \(message)"))
         case .audioLevel(let rms, let peak):
             lastAudioLevel = AudioLevel(rmsDB: rms, peakDB: peak, runningTime: runningTime)
-            eventSink.yield(.audioLevel(rmsDB: rms, peakDB: peak))
         case .speech(let text, let isFinal, let audioTime):
             // Stamped on arrival, on the pipeline clock: a final hypothesis carries no time of its own,
             // and arrival is what the aligner's pacing was tuned with.

@@ -47,6 +47,7 @@ actor FakeCapture: CapturePort {
         camera.frames = totalFrames
         return BranchCounts(camera: camera, operatorView: .zero, subjectView: .zero)
     }
+    var audioLevel: AudioLevel? { nil }
 
     func beginTake(number: Int, path: String, startingAt: Int64) async throws(DuoError) -> Int64 {
         guard take == nil else { throw .runtime("a take is already recording") }
