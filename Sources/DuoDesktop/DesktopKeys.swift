@@ -1,0 +1,70 @@
+import CGtk
+import DuoCore
+
+/// The keys of the operator window: each is a binding to a run command (the same commands the control
+/// socket and timelines speak), never a language of its own. `--help` lists them.
+///
+/// Thread: immutable; any thread.
+public enum DesktopKeys {
+    /// The command a key stands for. `countingDown` and `fullscreen` let Esc mean "cancel the countdown"
+    /// while one runs and "leave fullscreen" otherwise.
+    public static func command(forKey keyval: Int32, countingDown: Bool, fullscreen: Bool) -> ControlCommand? {
+        switch keyval {
+        case GDK_KEY_space: .toggleRecord
+        case GDK_KEY_t, GDK_KEY_T: .accessory(on: nil)
+        case GDK_KEY_F11: .fullscreen(on: nil)
+        case GDK_KEY_Escape: countingDown ? .cancelCountdown : fullscreen ? .fullscreen(on: false) : nil
+        case GDK_KEY_Up: .speedStep(1)
+        case GDK_KEY_Down: .speedStep(-1)
+        case GDK_KEY_p, GDK_KEY_P: .pause
+        case GDK_KEY_Home: .jump(.start)
+        case GDK_KEY_Page_Up: .jump(.previous)
+        case GDK_KEY_Page_Down: .jump(.next)
+        case GDK_KEY_m, GDK_KEY_M: .mirror
+        case GDK_KEY_plus, GDK_KEY_equal, GDK_KEY_KP_Add: .fontStep(1)
+        case GDK_KEY_minus, GDK_KEY_KP_Subtract: .fontStep(-1)
+        case GDK_KEY_s, GDK_KEY_S: .swap
+        case GDK_KEY_f, GDK_KEY_F: .fold
+        case GDK_KEY_u, GDK_KEY_U: .unfold
+        case GDK_KEY_w, GDK_KEY_W: .restartSwap(nil)
+        case GDK_KEY_v, GDK_KEY_V: .follow(voice: nil)
+        // The shot list (--shots): next, back, good, no good (X), again (re-take; R is reverse).
+        case GDK_KEY_n, GDK_KEY_N: .shot(next: true, id: nil)
+        case GDK_KEY_b, GDK_KEY_B: .shot(next: false, id: nil)
+        case GDK_KEY_g, GDK_KEY_G: .mark(good: true, take: nil)
+        case GDK_KEY_x, GDK_KEY_X: .mark(good: false, take: nil)
+        case GDK_KEY_a, GDK_KEY_A: .retake
+        case GDK_KEY_i, GDK_KEY_I: .selfView(nil)
+        case GDK_KEY_l, GDK_KEY_L: .remoteLink(on: nil)
+        case GDK_KEY_q, GDK_KEY_Q: .quit
+        case GDK_KEY_r, GDK_KEY_R: .reverse
+        case GDK_KEY_1...GDK_KEY_9: .speedPreset(Int(keyval - GDK_KEY_0))
+        case GDK_KEY_KP_1...GDK_KEY_KP_9: .speedPreset(Int(keyval - GDK_KEY_KP_0))
+        default: nil
+        }
+    }
+
+    public static let help: [(key: String, does: String)] = [
+        ("Space", "record / stop (a countdown runs first)"),
+        ("T", "accessory (subject view) on / off"),
+        ("F11", "fullscreen on / off (the subject view needs fullscreen)"),
+        ("Esc", "cancel a countdown, else leave fullscreen"),
+        ("Up / Down", "teleprompter faster / slower"),
+        ("P", "pause / resume scrolling (following the voice: hold / follow again)"),
+        ("R", "reverse scrolling (back over what was read; again: forward)"),
+        ("1 … 9", "teleprompter speed presets, slow to fast"),
+        ("V", "teleprompter follows the voice / time (--follow voice)"),
+        ("Home", "restart the script"),
+        ("PgUp / PgDn", "previous / next marker (heading)"),
+        ("M", "mirror the subject view"),
+        ("I", "the subject's self-view (their own picture with the safe frame) on / off"),
+        ("+ / -", "teleprompter text larger / smaller (remembered with the script)"),
+        ("O", "open another script (file chooser); a saved script reloads by itself"),
+        ("S / F / U", "two cameras: swap, fold (the camera facing the subject), unfold (the one facing the operator)"),
+        ("W", "two cameras: stop, then switch (the take ends, the camera changes, a new take after the countdown)"),
+        ("N / B", "shot list (--shots): next / previous shot"),
+        ("G / X / A", "shot list: mark the latest take good / no good; A re-takes (again)"),
+        ("L", "the phone remote's address and QR code on / off (--remote-control; else how to turn it on)"),
+        ("Q", "quit (a running take is finalised first)"),
+    ]
+}
