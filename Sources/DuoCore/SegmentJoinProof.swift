@@ -38,8 +38,8 @@ public struct SegmentJoinProof: Sendable, Equatable {
     /// Whether the join wrote sound, and how many sound buffers decoded from the file.
     public var audio: Bool
     public var decodedAudio: Int64
-    /// The length the file's container states (nil: it does not say, as a file never finished), and
-    /// the joined format's frame interval, ns.
+    /// The length the file's container states (nil: it does not say, as a file never finished; with
+    /// sound, its longer stream's), and the joined format's frame interval, ns.
     public var duration: Int64?
     public var frameInterval: Int64
 
@@ -65,7 +65,8 @@ public struct SegmentJoinProof: Sendable, Equatable {
         if encoded.frames != pictures { return "got \(encoded.frames) encoded frames for \(pictures) pictures" }
         let length = stored.frames * frameInterval
         guard let duration else { return "does not state its length (it was not finished)" }
-        if abs(duration - length) > frameInterval {
+        // The container's length is its longest stream's: the sound may run a little past the pictures.
+        if duration < length - frameInterval || (!audio && duration > length + frameInterval) {
             return "states a length of \(seconds(duration)) s for \(stored.frames) frames (\(seconds(length)) s)"
         }
         if decoded != stored.frames { return "decodes only \(decoded) of its \(stored.frames) frames" }

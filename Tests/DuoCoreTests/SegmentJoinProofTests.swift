@@ -17,6 +17,7 @@ final class SegmentJoinProofTests: XCTestCase {
     func testAFileHoldingWhatWasEncodedProvesTheJoin() {
         XCTAssertNil(proof().problem)
         XCTAssertNil(proof { $0.audio = true; $0.decodedAudio = 140 }.problem)
+        XCTAssertNil(proof { $0.audio = true; $0.decodedAudio = 140; $0.duration = 98 * interval }.problem, "the sound runs longer")
     }
 
     func testEachShortcomingKeepsTheSegmentsAndSaysWhich() {
@@ -28,6 +29,9 @@ final class SegmentJoinProofTests: XCTestCase {
         XCTAssertEqual(proof { $0.pictures = 95 }.problem, "got 90 encoded frames for 95 pictures")
         XCTAssertEqual(proof { $0.duration = nil }.problem, "does not state its length (it was not finished)")
         XCTAssertEqual(proof { $0.duration = 60 * interval }.problem, "states a length of 2.00 s for 90 frames (3.00 s)")
+        XCTAssertEqual(proof { $0.duration = 120 * interval }.problem, "states a length of 4.00 s for 90 frames (3.00 s)")
+        XCTAssertEqual(proof { $0.audio = true; $0.decodedAudio = 1; $0.duration = 60 * interval }.problem,
+                       "states a length of 2.00 s for 90 frames (3.00 s)")
         XCTAssertEqual(proof { $0.decoded = 89 }.problem, "decodes only 89 of its 90 frames")
         XCTAssertEqual(proof { $0.audio = true }.problem, "has no sound that decodes")
         XCTAssertEqual(proof { $0.encoded.frames = 0; $0.stored.frames = 0 }.problem, "holds no frames")
