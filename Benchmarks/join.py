@@ -21,7 +21,7 @@ The ratios printed at the end are duo-capture join's against each, alone and wit
 
 Usage: python3 Benchmarks/join.py [SECONDS] [FORMAT] [ROUNDS]     (defaults 60 s, 1920x1080@30, 3)
 """
-import os, re, shlex, statistics, subprocess, sys, tempfile, time
+import os, re, shlex, shutil, statistics, subprocess, sys, tempfile, time
 
 from bench import cpu_of, inspect, release_app, root
 
@@ -118,3 +118,4 @@ d = len(variants) - 1
 for k, label in [(0, "the plain graph"), (1, "the plain graph + decode check"), (2, "the join.gst graph"),
                  (3, "the join.gst graph + decode check")]:
     print(f"duo-capture join against {label + ':':<36}{wall[d] / wall[k]:.2f}× wall, {cpu[d] / cpu[k]:.2f}× cpu")
+shutil.rmtree(work)
