@@ -26,8 +26,8 @@ final class StreamDigest: Sendable {
     func read() -> EncodedStreamFacts {
         var s = DuoStreamDigest()
         duo_stream_digest_snapshot(storage.raw, &s)
-        return EncodedStreamFacts(frames: Int64(s.frames), bytes: Int64(s.bytes), digest: UInt64(s.digest), codecData: UInt64(s.codec_data),
-                           keyframes: Int64(s.keyframes))
+        return EncodedStreamFacts(frames: Int64(s.frames), bytes: Int64(s.bytes), digest: UInt64(s.digest),
+                                  codecData: UInt64(s.codec_data), keyframes: Int64(s.keyframes))
     }
 
     deinit {
