@@ -8,7 +8,7 @@ duo-capture join does more than a bare graph: it reads each segment's headers fi
 joined file takes its name (and the segments go), proves it (SegmentJoinProof): the written file holds
 every frame the encoder gave, byte for byte, and one pass over it decodes every frame. So each bare
 graph is shown twice: alone, and followed by gst-launch-1.0 decoding its output the same way (demux,
-parse, one decoder thread, fakesink: what duo-capture's pass does, less the digest).
+parse, decode by slices, fakesink: what duo-capture's pass does, less the digest).
 
 Two bare graphs, both at the same encoder, muxer and scaling settings (Pipelines/encoder-x264.gst,
 muxer-mkv.gst, join.gst's caps):
@@ -79,7 +79,7 @@ def join_graph(out):
 def decode_check(path):
     """A full decode of the output, as duo-capture's read-back pass does it (JoinedFileCheck)."""
     return ["gst-launch-1.0", "-q", "filesrc", f"location={path}", "!", "matroskademux", "!", "queue", "!", "h264parse", "!",
-            "avdec_h264", "max-threads=1", "output-corrupt=false", "!", "fakesink", "sync=false"]
+            "avdec_h264", "thread-type=slice", "output-corrupt=false", "!", "fakesink", "sync=false"]
 
 
 def measure(cmds):

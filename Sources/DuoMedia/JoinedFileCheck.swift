@@ -36,9 +36,10 @@ final class StreamDigest: Sendable {
     }
 }
 
-/// Reads a joined file back once: demux (digesting the video as stored), parse, decode every frame with
-/// one decoder thread (the pass is sequential; one thread is the cheapest in CPU) into a fakesink, and
-/// decode the sound when there is one.
+/// Reads a joined file back once: demux (digesting the video as stored), parse, decode every frame into a
+/// fakesink, and decode the sound when there is one. The decoder threads by slices only: frame threads
+/// cost a third more CPU for the same frames (1080p30 x264, two cores), while slices (x264's zerolatency
+/// writes several a frame) decode side by side at no extra cost.
 ///
 /// Thread: any; synchronous, owns its own short-lived pipeline.
 enum JoinedFileCheck {
@@ -57,7 +58,7 @@ enum JoinedFileCheck {
         // output-corrupt=false: a frame the decoder flags as corrupt is not counted as decoded.
         let description = """
             filesrc location="\(AudioSource.launchQuoted(path))" ! \(demuxer) name=demux \
-            demux.video_0 ! queue name=check_stored ! h264parse name=check_parse ! avdec_h264 max-threads=1 output-corrupt=false \
+            demux.video_0 ! queue name=check_stored ! h264parse name=check_parse ! avdec_h264 thread-type=slice output-corrupt=false \
             ! video/x-raw ! fakesink name=check_video sync=false \
             \(audioBranch)
             """
