@@ -7,6 +7,12 @@ import Foundation
 //  graph hands it to the muxer, and one pass over the written file that demuxes it, digests what it holds
 //  and decodes every frame. The file counts only if it holds exactly the frames the encoder gave (same
 //  count, same bytes, same codec data) and every one of them decodes.
+//
+//  Why a pass after the join rather than a decoder teed off the encoder in the join's own graph: on two
+//  cores the teed decoder cost 2.8-3.1 s of CPU for a 60 s 1080p30 join against 1.8-1.9 s for this pass
+//  (it competes with x264's slice threads), and ended no sooner. Why a digest as well as the decode:
+//  avdec_h264 conceals damaged data (it logs "error while decoding MB" and still outputs the frame), so
+//  decoding alone cannot tell a damaged file from a good one.
 
 /// A buffer probe that digests an encoded stream on a pad, in C on the streaming thread (see duo_digest.h).
 /// The probe is removed when the token is released.
