@@ -40,8 +40,9 @@ enum Help {
                                            re-encoding (FILE.mp4, or FILE-2.mp4 if that exists)
       duo-capture join SEGMENT SEGMENT…    join a take's segments (--swap-policy segment) into one file
                                            at the first one's format (FIRST-joined.mkv), with a
-                                           progress bar; the segments are removed once it decodes
-                                           (--keep-segments keeps them, --output FILE names it); also
+                                           progress bar; the segments are removed once it is proved
+                                           (it holds every frame encoded and each decodes;
+                                           --keep-segments keeps them, --output FILE names it); also
                                            finishes a join a kill cut short (the next start says so)
       duo-capture check-script FILE        list a script's words, headings and private notes, and every
                                            malformed note ([[nto: …]], [note: …], ((note: …)), a line

@@ -61,6 +61,9 @@ public enum GraphElement: String, Sendable, CaseIterable {
     case displayDecoder = "display_decoder"
     /// The joined take's fixed caps (join.gst): its frames are the join's progress.
     case joinCaps = "join_caps"
+    /// The joined take's encoded stream as it goes to the muxer (join.gst): its digest is what the
+    /// written file must hold.
+    case joinEncoded = "join_encoded"
 
     /// The pipeline files (names without `.gst`) that must define this element, as it is spelled there.
     public var definedIn: [(file: String, spelled: String)] {
@@ -85,7 +88,7 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .remoteQueue, .remoteSink, .remoteView: [("remote-subject", "{{name}}" + rawValue.dropFirst("remote".count))]
         case .displaySink, .displayDecoder: [("display", rawValue)]
         case .framingQueue, .framingDetector, .framingSink: [("framing", rawValue)]
-        case .joinCaps: [("join", rawValue)]
+        case .joinCaps, .joinEncoded: [("join", rawValue)]
         }
     }
 

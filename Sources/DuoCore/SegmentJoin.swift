@@ -70,7 +70,8 @@ public struct SegmentJoin: Sendable, Equatable {
         for (i, segment) in segments.enumerated() {
             let demuxer = segment.lowercased().hasSuffix(".mp4") ? "qtdemux" : "matroskademux"
             d += "  filesrc location=\"\(AudioSource.launchQuoted(segment))\" ! \(demuxer) name=join_demux\(i)"
-            d += "  join_demux\(i).video_0 ! queue ! h264parse ! avdec_h264 ! join_video."
+            // One decoder thread: the join's queues already run decoding beside encoding (see join.gst).
+            d += "  join_demux\(i).video_0 ! queue ! h264parse ! avdec_h264 max-threads=1 ! join_video."
             if audio { d += "  join_demux\(i).audio_0 ! queue ! decodebin ! audioconvert ! join_audio." }
         }
         return d

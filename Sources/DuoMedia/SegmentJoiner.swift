@@ -16,7 +16,8 @@ public struct MediaFacts: Sendable, Equatable {
 }
 
 /// Runs a `SegmentJoin`: decode every segment, scale into the first one's format, encode once, and prove
-/// the result decodes completely before it takes its name and (unless kept) the segments are removed.
+/// the result holds every encoded frame and decodes completely (`SegmentJoinProof`) before it takes its
+/// name and (unless kept) the segments are removed.
 ///
 /// Thread: any, synchronous: it blocks for the join's length, so a run calls it on a thread of its own.
 public enum SegmentJoiner {
@@ -66,10 +67,12 @@ public enum SegmentJoiner {
         }
         let pipeline: ElementRef
         do { pipeline = try CaptureSession.parse(description) } catch { throw fail(error) }
-        guard let pad = pipeline.child(.joinCaps)?.staticPad("src") else {
-            preconditionFailure("join.gst lacks join_caps (GraphElement checks it when rendering)")
+        guard let pad = pipeline.child(.joinCaps)?.staticPad("src"), let encodedPad = pipeline.child(.joinEncoded)?.staticPad("src") else {
+            preconditionFailure("join.gst lacks join_caps or join_encoded (GraphElement checks them when rendering)")
         }
         let frames = FrameCounter(pad: pad)
+        // What the muxer is given: the written file must hold exactly this.
+        let encoded = StreamDigest(pad: encodedPad)
         let expected = max(1, Double(total) / Double(join.format.frameRate.frameDurationNanoseconds))
         var outcome: String?
         do {
@@ -96,12 +99,17 @@ public enum SegmentJoiner {
             }
         }
         if let outcome { throw fail(.runtime("joining \(join.segments.count) segments into \(join.output) failed: \(outcome); the segments are kept")) }
-        // The joined file counts only once it decodes completely, as a player would.
-        let decoded: DecodedMedia
-        do { decoded = try MediaInspector.decode(join.partial, timeoutSeconds: max(60, Double(total) / 1e9 * 4)) } catch {
+        // The joined file counts only once it is proved to hold every frame the encoder gave, byte for
+        // byte, and every one of them decodes (SegmentJoinProof): one sequential pass over the file.
+        let check: JoinedFileCheck.Result
+        do { check = try JoinedFileCheck.read(join.partial, audio: join.audio, timeoutSeconds: max(60, Double(total) / 1e9 * 4)) } catch {
             throw fail(.runtime("the joined file \(join.partial) does not decode (\(error.message)); the segments are kept"))
         }
-        guard decoded.video.frames > 0 else { throw fail(.runtime("the joined file \(join.partial) holds no frames; the segments are kept")) }
+        let proof = SegmentJoinProof(pictures: frames.read().frames, encoded: encoded.read(), stored: check.stored,
+                                     decoded: check.decoded.video.frames, audio: join.audio, decodedAudio: check.decoded.audio.frames,
+                                     duration: check.decoded.duration, frameInterval: join.format.frameRate.frameDurationNanoseconds)
+        if let problem = proof.problem { throw fail(.runtime("the joined file \(join.partial) \(problem); the segments are kept")) }
+        let decoded = check.decoded
         do {
             try? FileManager.default.removeItem(atPath: join.output)
             try FileManager.default.moveItem(atPath: join.partial, toPath: join.output)

@@ -9,6 +9,7 @@
 //   duo_gobject.h      casts, macro accessors, property setters (macros, variadic g_object_set)
 //   duo_messages.h     bus messages: level values, forwarded EOS, speech hypotheses, device changes
 //   duo_probes.h       per-buffer pad probes and chain functions (streaming threads)
+//   duo_digest.h       an encoded stream's digest (the segment join's proof that the file holds it)
 //   duo_caps.h         the video modes of a caps text
 //   duo_debug.h        duo-capture's GStreamer debug category; the speech recogniser's log silenced
 // (duo_desktop_shim.h, gtksink's widget property for the desktop windows, stands apart. The test hub's C
@@ -20,6 +21,7 @@
 #include "duo_gobject.h"
 #include "duo_messages.h"
 #include "duo_probes.h"
+#include "duo_digest.h"
 #include "duo_caps.h"
 #include "duo_debug.h"
 
