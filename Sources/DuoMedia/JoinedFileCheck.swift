@@ -92,14 +92,7 @@ enum JoinedFileCheck {
         // as one of its sinks, such as the stand-in, does not know).
         var duration: gint64 = -1
         let known = gst_pad_peer_query_duration(storedPad.pointer, GST_FORMAT_TIME, &duration) != 0 && duration >= 0
-        var width: gint = 0, height: gint = 0
-        if let caps = gst_pad_get_current_caps(videoPad.pointer) {
-            if let s = gst_caps_get_structure(caps, 0) {
-                gst_structure_get_int(s, "width", &width)
-                gst_structure_get_int(s, "height", &height)
-            }
-            gst_caps_unref(caps)
-        }
+        let (width, height) = MediaInspector.pictureSize(at: videoPad)
         let decoded = DecodedMedia(video: video.read(), encodedVideo: encoded.read(), audio: sound.read(),
                                    duration: known ? Int64(duration) : nil,
                                    width: width > 0 ? Int(width) : nil, height: height > 0 ? Int(height) : nil)

@@ -23,6 +23,19 @@ public struct DecodedMedia: Sendable {
 ///
 /// Thread: any; synchronous, owns its own short-lived pipeline.
 public enum MediaInspector {
+    /// The width and height a pad's current caps state (0 where they do not).
+    static func pictureSize(at pad: PadRef) -> (gint, gint) {
+        var width: gint = 0, height: gint = 0
+        if let caps = gst_pad_get_current_caps(pad.pointer) {
+            if let s = gst_caps_get_structure(caps, 0) {
+                gst_structure_get_int(s, "width", &width)
+                gst_structure_get_int(s, "height", &height)
+            }
+            gst_caps_unref(caps)
+        }
+        return (width, height)
+    }
+
     public static func decode(_ path: String, timeoutSeconds: Double = 60) throws(DuoError) -> DecodedMedia {
         GStreamer.initialize()
         try InputFile.requireRegular(path, "take", hint: "give a .mkv or .mp4 take recorded by duo-capture")
@@ -59,14 +72,7 @@ public enum MediaInspector {
         }
         var duration: gint64 = -1
         let known = gst_element_query_duration(pipeline.pointer, GST_FORMAT_TIME, &duration) != 0 && duration >= 0
-        var width: gint = 0, height: gint = 0
-        if let caps = gst_pad_get_current_caps(videoPad.pointer) {
-            if let s = gst_caps_get_structure(caps, 0) {
-                gst_structure_get_int(s, "width", &width)
-                gst_structure_get_int(s, "height", &height)
-            }
-            gst_caps_unref(caps)
-        }
+        let (width, height) = Self.pictureSize(at: videoPad)
         return DecodedMedia(video: video.read(), encodedVideo: encoded.read(), audio: audio.read(),
                             duration: known ? Int64(duration) : nil,
                             width: width > 0 ? Int(width) : nil, height: height > 0 ? Int(height) : nil)

@@ -14,16 +14,22 @@ public final class CameraLock: Sendable {
     private let fd: Int32
     public let path: String
 
-    /// Takes the lock for `device`, or throws a runtime error naming the pid that holds it. `label` is how
-    /// the camera is named in that error (default: the path).
-    public convenience init(device: String, label: String? = nil, directory: String? = nil) throws(DuoError) {
-        let base = directory ?? Self.defaultDirectory()
+    /// The folder the locks live in (`directory`, else the runtime folder's), made when missing.
+    private static func lockDirectory(_ directory: String?) throws(DuoError) -> String {
+        let base = directory ?? defaultDirectory()
         do {
             try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
             throw .runtime("cannot create \(base) for the camera lock; set XDG_RUNTIME_DIR to a writable folder")
         }
+        return base
+    }
+
+    /// Takes the lock for `device`, or throws a runtime error naming the pid that holds it. `label` is how
+    /// the camera is named in that error (default: the path).
+    public convenience init(device: String, label: String? = nil, directory: String? = nil) throws(DuoError) {
+        let base = try Self.lockDirectory(directory)
         // A camera is its device, however it is reached: a symbolic link (/dev/v4l/by-id/…), a hard link
         // or another node with the same device number all get the same lock.
         var info = stat()
@@ -40,13 +46,7 @@ public final class CameraLock: Sendable {
     /// Takes the lock for a camera that has no device node of its own: a PipeWire node or a libcamera
     /// camera, by its identity (`pipewire:NODE-NAME`, `libcamera:ID`), which is the same in every process.
     public convenience init(identity: String, label: String? = nil, directory: String? = nil) throws(DuoError) {
-        let base = directory ?? Self.defaultDirectory()
-        do {
-            try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .runtime("cannot create \(base) for the camera lock; set XDG_RUNTIME_DIR to a writable folder")
-        }
+        let base = try Self.lockDirectory(directory)
         // A file name from any identity: letters, digits, '-', '.' and '_' kept, every other byte as %XX.
         let safe = identity.utf8.map { b -> String in
             let c = Character(UnicodeScalar(b))

@@ -32,23 +32,30 @@ struct Run {
 /// fault commands); `product: "duo-capture"` runs the program users install.
 func duoCapture(_ arguments: [String], environment: [String: String] = [:], product: String = "duo-capture-testhub") throws -> Run {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(product)
-    let process = Process()
-    process.executableURL = FileManager.default.fileExists(atPath: binary.path)
+    let executable = FileManager.default.fileExists(atPath: binary.path)
         ? binary
         : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/\(product)")
+    return try runToEnd(executable, arguments, removing: ["DISPLAY", "WAYLAND_DISPLAY"], environment: environment, timeout: 90)
+}
+
+/// Runs `executable` to its end with this process's environment less `removing`, plus `environment`.
+/// One that should have ended by itself but did not within `timeout` seconds is terminated: a failure,
+/// not a hang of the suite.
+func runToEnd(_ executable: URL, _ arguments: [String], removing: [String] = [], environment: [String: String] = [:],
+              timeout: Double) throws -> Run {
+    let process = Process()
+    process.executableURL = executable
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
-    env.removeValue(forKey: "DISPLAY")
-    env.removeValue(forKey: "WAYLAND_DISPLAY")
+    for key in removing { env.removeValue(forKey: key) }
     for (k, v) in environment { env[k] = v }
     process.environment = env
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    // A run that should have ended by itself but did not is a failure, not a hang of the suite.
     let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: watchdog)
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
     defer { watchdog.cancel() }
     // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
     let outData = out.fileHandleForReading.readDataToEndOfFile()

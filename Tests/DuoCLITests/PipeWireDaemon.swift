@@ -157,25 +157,7 @@ final class PipeWireDaemon {
     /// Runs a PipeWire tool against this daemon to its end (at most 10 s).
     @discardableResult
     func run(_ executable: String, _ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "PIPEWIRE_REMOTE")
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: watchdog)
-        defer { watchdog.cancel() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
+        try runToEnd(URL(fileURLWithPath: executable), arguments, removing: ["PIPEWIRE_REMOTE"], environment: environment, timeout: 10)
     }
 
     /// SIGTERM, then SIGKILL if it has not ended within 5 s; always reaped.
