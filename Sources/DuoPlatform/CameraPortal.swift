@@ -92,6 +92,8 @@ public enum CameraPortal {
     }
 
     /// The answer, written by the signal callback on this thread's context. Thread: the asking thread.
+    // Unchecked: the signal callback runs in the asking thread's own main context, iterated by that
+    // thread while it waits; the box never reaches another thread.
     private final class ResponseBox: @unchecked Sendable {
         var code: UInt32?
     }
