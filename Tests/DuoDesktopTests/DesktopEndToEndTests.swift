@@ -71,8 +71,9 @@ final class DesktopEndToEndTests: XCTestCase {
         XCTAssertEqual(ready.event["subjectMonitor"] as? String, "DUMMY1")
         let first = app.all().first { $0["event"] as? String == "availability" }
         XCTAssertEqual(first?["available"] as? Bool, false, "the run starts unavailable (not yet fullscreen, no frames)")
+        // Both at once (going fullscreen, the operator window is drawn again at its new size, a frame later).
         let both = try waitForScreen(desktop, "the preview and the teleprompter") { s in
-            s.width == 2560 && self.isTeleprompter(self.subjectStats(s))
+            s.width == 2560 && self.isTeleprompter(self.subjectStats(s)) && self.operatorShowsBars(s)
         }
         assertOperatorShowsBars(both)
         XCTAssertFalse(isTeleprompter(both.stats(x: 0, y: 200, width: 1280, height: 520)), "the operator monitor shows the camera, not the prompter")
@@ -420,14 +421,24 @@ extension XCTestCase {
     /// The operator monitor shows the SMPTE bars of videotestsrc, fullscreen: the six coloured bars at
     /// their places (below the HUD panel).
     func assertOperatorShowsBars(_ shot: Screenshot, file: StaticString = #filePath, line: UInt = #line) {
+        for (name, x, p, shown) in operatorBars(shot) {
+            XCTAssertTrue(shown, "operator bar \(name) at x \(x): \(p)", file: file, line: line)
+        }
+    }
+
+    /// Whether the operator monitor shows the camera's colour bars (below the HUD).
+    func operatorShowsBars(_ shot: Screenshot) -> Bool { operatorBars(shot).allSatisfy(\.shown) }
+
+    private func operatorBars(_ shot: Screenshot) -> [(name: String, x: Int, pixel: (r: Int, g: Int, b: Int), shown: Bool)] {
         let expected: [(String, Bool, Bool, Bool)] = [("yellow", true, true, false), ("cyan", false, true, true),
                                                       ("green", false, true, false), ("magenta", true, false, true),
                                                       ("red", true, false, false), ("blue", false, false, true)]
-        for (i, (name, r, g, b)) in expected.enumerated() {
+        return expected.enumerated().map { i, bar in
+            let (name, r, g, b) = bar
             let x = Int((Double(i + 1) + 0.5) * 1280 / 7)
             let p = shot.pixel(x, 260)
             let on = { (v: Int, want: Bool) in want ? v > 120 : v < 80 }
-            XCTAssertTrue(on(p.r, r) && on(p.g, g) && on(p.b, b), "operator bar \(name) at x \(x): \(p)", file: file, line: line)
+            return (name, x, p, on(p.r, r) && on(p.g, g) && on(p.b, b))
         }
     }
 

@@ -61,7 +61,11 @@ final class WaylandEndToEndTests: XCTestCase {
         XCTAssertGreaterThan(after.event["position"] as! Double, moving.event["position"] as! Double)
         XCTAssertFalse(app.all().contains { $0["event"] as? String == "take-ended" }, "the take ran through the plug and the toggles")
 
-        // Q finalises the take: one continuous file that decodes complete.
+        // Q finalises the take: one continuous file that decodes complete. The take runs 3 s first, so
+        // the finalising after Q (~0.2 s here, in take-ended's time but not in the file) stays well inside
+        // the tenth the frame count below allows.
+        let startedAt = started.event["t"] as? Double ?? 0
+        try app.wait("the take to run 3 s") { $0["event"] as? String == "status" && ($0["t"] as? Double ?? 0) - startedAt >= 3 }
         try desktop.key("q")
         let ended = try app.wait("take 1 to end") { $0["event"] as? String == "take-ended" }
         try waitFor("duo-capture to exit", timeout: 20) { !process.isRunning }
@@ -69,6 +73,7 @@ final class WaylandEndToEndTests: XCTestCase {
         let frames = ended.event["frames"] as? Int ?? 0
         let seconds = (ended.event["t"] as? Double ?? 0) - (started.event["t"] as? Double ?? 0)
         XCTAssertGreaterThan(Double(frames), 0.9 * 30 * seconds, "no frames lost across the plug and the toggles (\(frames) in \(seconds) s)")
+        XCTAssertEqual(ended.event["dropped"] as? Int, 0, "no gap in the take's own timeline")
         let inspect = try desktop.run(DesktopEndToEndTests.binary.path, ["inspect", ended.event["file"] as! String, "--json"])
         let decoded = try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any]
         XCTAssertEqual(decoded?["videoFrames"] as? Int, frames, "every recorded frame decodes")
