@@ -14,13 +14,6 @@ final class CameraClassRunTests: XCTestCase {
     }
 
     /// A small camera with no depth, for individual mode next to the inner camera.
-    private func smallProfile(_ dir: String) throws -> String {
-        let small = "\(dir)/small.json"
-        try Data(#"{"id": "small", "name": "Small", "testPattern": "ball", "formats": [{"width": 320, "height": 180, "frameRates": [30]}]}"#.utf8)
-            .write(to: URL(fileURLWithPath: small))
-        return small
-    }
-
     func testRequiring4K120FromTheDuoPairExits65NamingTheirBest() throws {
         let run = try duoCapture(["--headless", "--camera", "inner", "--camera", "outer", "--require", "3840x2160@120", "--duration", "1"])
         XCTAssertEqual(run.status, 65, run.stderr)
@@ -42,7 +35,7 @@ final class CameraClassRunTests: XCTestCase {
     /// which also says which camera has depth.
     func testAnUnmetWishIsShownAndRecorded() throws {
         let dir = try scratchDirectory(self)
-        let small = try smallProfile(dir)
+        let small = try smallCameraProfile(in: dir)
         let events = "\(dir)/events.jsonl"
         let run = try duoCapture(["--headless", "--camera", "inner", "--camera", "profile:\(small)", "--camera-mode", "individual",
                                   "--format", "640x360@30", "--require", "depth", "--countdown", "0", "--record", "--duration", "1",
@@ -61,7 +54,7 @@ final class CameraClassRunTests: XCTestCase {
     }
 
     private func individualRun(_ dir: String, timeline lines: String, extra: [String] = []) throws -> (RunReport, [[String: Any]]) {
-        let small = try smallProfile(dir)
+        let small = try smallCameraProfile(in: dir)
         let timeline = "\(dir)/session.jsonl"
         try Data(lines.utf8).write(to: URL(fileURLWithPath: timeline))
         let eventsPath = "\(dir)/events.jsonl"

@@ -15,21 +15,7 @@ final class SegmentJoinProofTests: XCTestCase {
         let dir = try scratchDirectory(self)
         var extra: [String] = []
         if let beforeMuxer { extra = ["--pipelines", try pipelines(in: dir, beforeMuxer: beforeMuxer)] }
-        let small = "\(dir)/small.json"
-        try Data(#"{"id": "small", "name": "Small", "testPattern": "ball", "formats": [{"width": 320, "height": 180, "frameRates": [30]}]}"#.utf8)
-            .write(to: URL(fileURLWithPath: small))
-        let timeline = "\(dir)/t.jsonl"
-        try Data("""
-            {"at": 0.2, "cmd": "record"}
-            {"at": 1.2, "cmd": "swap"}
-            {"at": 2.2, "cmd": "swap"}
-            {"at": 3.2, "cmd": "stop"}
-            {"at": 3.4, "cmd": "quit"}
-            """.utf8).write(to: URL(fileURLWithPath: timeline))
-        let events = "\(dir)/events.jsonl"
-        let run = try duoCapture(["--headless", "--camera", "inner", "--camera", "profile:\(small)", "--camera-mode", "individual",
-                                  "--swap-policy", "segment", "--format", "640x360@30", "--countdown", "0", "--audio", audio,
-                                  "--record-dir", dir, "--timeline", timeline, "--events", events, "--json"] + extra)
+        let (run, events) = try twoSwapSegmentedRun(in: dir, audio: audio, extra: extra)
         let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
         try assertEventsDocumented(events)
         let joins = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")

@@ -10,33 +10,13 @@ import Glibc
 /// one file at the first segment's format that decodes completely and lasts their sum; the segments go once
 /// it does (kept with --keep-segments); a kill during the join loses nothing and the next start offers it.
 final class SegmentJoinTests: XCTestCase {
-    private func smallProfile(_ dir: String) throws -> String {
-        let small = "\(dir)/small.json"
-        try Data(#"{"id": "small", "name": "Small", "testPattern": "ball", "formats": [{"width": 320, "height": 180, "frameRates": [30]}]}"#.utf8)
-            .write(to: URL(fileURLWithPath: small))
-        return small
-    }
-
     private func takeFiles(_ dir: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".mkv") }.sorted()
     }
 
     private func twoSwaps(keep: Bool) throws -> (dir: String, report: RunReport, events: [[String: Any]]) {
         let dir = try scratchDirectory(self)
-        let small = try smallProfile(dir)
-        let timeline = "\(dir)/t.jsonl"
-        try Data("""
-            {"at": 0.2, "cmd": "record"}
-            {"at": 1.2, "cmd": "swap"}
-            {"at": 2.2, "cmd": "swap"}
-            {"at": 3.2, "cmd": "stop"}
-            {"at": 3.4, "cmd": "quit"}
-            """.utf8).write(to: URL(fileURLWithPath: timeline))
-        let events = "\(dir)/events.jsonl"
-        let run = try duoCapture(["--headless", "--camera", "inner", "--camera", "profile:\(small)", "--camera-mode", "individual",
-                                  "--swap-policy", "segment", "--format", "640x360@30", "--countdown", "0", "--audio", "none",
-                                  "--record-dir", dir, "--timeline", timeline, "--events", events, "--json", "--quiet"]
-                                 + (keep ? ["--keep-segments"] : []))
+        let (run, events) = try twoSwapSegmentedRun(in: dir, extra: ["--quiet"] + (keep ? ["--keep-segments"] : []))
         XCTAssertEqual(run.status, 0, run.stderr)
         let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
         try assertEventsDocumented(events)
@@ -89,7 +69,7 @@ final class SegmentJoinTests: XCTestCase {
     /// the joined name, the next start says (one line) how to finish it, and `duo-capture join` does.
     func testAKillDuringTheJoinLosesNothingAndTheNextStartOffersIt() throws {
         let dir = try scratchDirectory(self)
-        let small = try smallProfile(dir)
+        let small = try smallCameraProfile(in: dir)
         let timeline = "\(dir)/t.jsonl"
         // 720p segments of two seconds: long enough a join to be killed in.
         try Data("""

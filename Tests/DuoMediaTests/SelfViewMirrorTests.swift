@@ -6,6 +6,13 @@ import XCTest
 /// mirrored for the glass, so the picture flips with it, on top of the selfie mirror that follows the
 /// camera on the air. (smpte's top-left is white; mirrored, it is the blue bar.)
 final class SelfViewMirrorTests: XCTestCase {
+    /// Whether the subject's frames, a few after the last change, are mirrored (the blue bar top-left).
+    private func subjectMirrored(_ session: CaptureSession) async throws -> Bool {
+        let seen = await session.counts.subjectView.frames
+        try await session.waitUntil { counts, _ in counts.subjectView.frames >= seen + 5 }
+        return (await session.counts.subjectView.lumaSample ?? 255) < 100
+    }
+
     func testThePictureFlipsWithTheViewsGlassMirrorAndTheCameraOnTheAir() async throws {
         func profile(_ id: String) -> CameraProfile {
             CameraProfile(id: id, name: id, testPattern: "smpte", modes: [.init(pixelFormat: "I420", format: VideoFormat.parse("320x240@30")!)])
@@ -15,21 +22,15 @@ final class SelfViewMirrorTests: XCTestCase {
         plan.faces = [.theOperator, .theSubject]
         let session = CaptureSession(plan: plan, sampleLuma: true)
         try await session.start()
-        func subjectMirrored() async throws -> Bool {
-            // Frames drawn after the change: a few more through the subject branch.
-            let seen = await session.counts.subjectView.frames
-            try await session.waitUntil { counts, _ in counts.subjectView.frames >= seen + 5 }
-            return (await session.counts.subjectView.lumaSample ?? 255) < 100
-        }
         let glass = MirrorFlags(horizontal: true, vertical: false)
         var seen: [Bool] = []
-        seen.append(try await subjectMirrored())              // A (facing the operator): not mirrored
+        seen.append(try await subjectMirrored(session))              // A (facing the operator): not mirrored
         await session.setSubjectViewMirror(glass)
-        seen.append(try await subjectMirrored())              // A behind glass: flipped for the glass
+        seen.append(try await subjectMirrored(session))              // A behind glass: flipped for the glass
         _ = try await session.selectCamera(1)
-        seen.append(try await subjectMirrored())              // B (facing the subject) behind glass: selfie and glass cancel
+        seen.append(try await subjectMirrored(session))              // B (facing the subject) behind glass: selfie and glass cancel
         await session.setSubjectViewMirror(.none)
-        seen.append(try await subjectMirrored())              // B without glass: the selfie mirror
+        seen.append(try await subjectMirrored(session))              // B without glass: the selfie mirror
         await session.stop()
         XCTAssertEqual(seen, [false, true, false, true])
     }
@@ -42,21 +43,16 @@ final class SelfViewMirrorTests: XCTestCase {
         plan.faces = [.theSubject]
         let session = CaptureSession(plan: plan, sampleLuma: true)
         try await session.start()
-        func subjectMirrored() async throws -> Bool {
-            let seen = await session.counts.subjectView.frames
-            try await session.waitUntil { counts, _ in counts.subjectView.frames >= seen + 5 }
-            return (await session.counts.subjectView.lumaSample ?? 255) < 100
-        }
         var seen: [Bool] = []
-        seen.append(try await subjectMirrored())              // facing the subject: the selfie mirror
+        seen.append(try await subjectMirrored(session))              // facing the subject: the selfie mirror
         await session.setSubjectPictureUse(.covered)
-        seen.append(try await subjectMirrored())              // covered by the view: left as it comes
+        seen.append(try await subjectMirrored(session))              // covered by the view: left as it comes
         await session.setSubjectPictureUse(.thumbnail)
-        seen.append(try await subjectMirrored())              // a self-view's thumbnail: mirrored again
+        seen.append(try await subjectMirrored(session))              // a self-view's thumbnail: mirrored again
         await session.setSubjectPictureUse(.covered)
-        seen.append(try await subjectMirrored())
+        seen.append(try await subjectMirrored(session))
         await session.setSubjectPictureUse(.shown)
-        seen.append(try await subjectMirrored())              // the preview kind: mirrored
+        seen.append(try await subjectMirrored(session))              // the preview kind: mirrored
         let frames = await session.counts.subjectView.frames
         await session.stop()
         XCTAssertEqual(seen, [true, false, true, false, true])

@@ -1,0 +1,28 @@
+import Foundation
+
+/// A small second camera (320x180@30, the ball pattern) for individual-mode runs whose cameras differ.
+func smallCameraProfile(in dir: String) throws -> String {
+    let small = "\(dir)/small.json"
+    try Data(#"{"id": "small", "name": "Small", "testPattern": "ball", "formats": [{"width": 320, "height": 180, "frameRates": [30]}]}"#.utf8)
+        .write(to: URL(fileURLWithPath: small))
+    return small
+}
+
+/// A headless individual-mode run under `--swap-policy segment` that records, swaps twice and stops: one
+/// take of three segments (640x360, 320x180, 640x360) to join. Returns the run and its events file.
+func twoSwapSegmentedRun(in dir: String, audio: String = "none", extra: [String] = []) throws -> (run: Run, events: String) {
+    let small = try smallCameraProfile(in: dir)
+    let timeline = "\(dir)/t.jsonl"
+    try Data("""
+        {"at": 0.2, "cmd": "record"}
+        {"at": 1.2, "cmd": "swap"}
+        {"at": 2.2, "cmd": "swap"}
+        {"at": 3.2, "cmd": "stop"}
+        {"at": 3.4, "cmd": "quit"}
+        """.utf8).write(to: URL(fileURLWithPath: timeline))
+    let events = "\(dir)/events.jsonl"
+    let run = try duoCapture(["--headless", "--camera", "inner", "--camera", "profile:\(small)", "--camera-mode", "individual",
+                              "--swap-policy", "segment", "--format", "640x360@30", "--countdown", "0", "--audio", audio,
+                              "--record-dir", dir, "--timeline", timeline, "--events", events, "--json"] + extra)
+    return (run, events)
+}
