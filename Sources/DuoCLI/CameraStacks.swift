@@ -23,7 +23,7 @@ enum CameraStacks {
             }
         }
         let reachable = PipeWireSocket.isReachable(environment: environment)
-        CameraDiscovery.disableProviders(CameraProviderChoice.disabled(pipeWireReachable: reachable))
+        CameraDiscovery.disableProviders(CameraProviderChoice.providersToHide(pipeWireReachable: reachable))
         guard !reachable, GStreamer.hasElement(CameraStack.pipewire.sourceElement) else { return (nil, portal) }
         return (PipeWireDaemonLocation.notRunningNotice(environment), portal)
     }

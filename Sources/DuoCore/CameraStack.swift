@@ -153,7 +153,7 @@ public enum PipeWireDaemonLocation {
 /// Thread: pure.
 public enum CameraProviderChoice {
     /// The device provider factories to switch off (GStreamer feature names).
-    public static func disabled(pipeWireReachable: Bool) -> [String] {
+    public static func providersToHide(pipeWireReachable: Bool) -> [String] {
         pipeWireReachable ? ["libcameraprovider"] : ["pipewiredeviceprovider"]
     }
 }

@@ -76,8 +76,8 @@ final class CameraStackTests: XCTestCase {
 
     /// Only one of PipeWire's and libcamera's device providers runs in a process (together they abort).
     func testOnlyOneOfPipeWireAndLibcameraProvidersRuns() {
-        XCTAssertEqual(CameraProviderChoice.disabled(pipeWireReachable: true), ["libcameraprovider"])
-        XCTAssertEqual(CameraProviderChoice.disabled(pipeWireReachable: false), ["pipewiredeviceprovider"])
+        XCTAssertEqual(CameraProviderChoice.providersToHide(pipeWireReachable: true), ["libcameraprovider"])
+        XCTAssertEqual(CameraProviderChoice.providersToHide(pipeWireReachable: false), ["pipewiredeviceprovider"])
     }
 
     /// A PipeWire camera renders to pipewiresrc pointed at its node name, with video caps right after it
