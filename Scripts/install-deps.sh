@@ -9,6 +9,8 @@
 #   headless Chromium (test-only: a user's run never needs a browser).
 #   pipewire, pipewire-bin, wireplumber: the PipeWire camera and microphone tests start a private daemon
 #   (gstreamer1.0-pipewire and gstreamer1.0-libcamera, the cameras' GStreamer elements, are always installed).
+#   gstreamer1.0-plugins-base-apps: gst-discoverer-1.0, which reads takes back in the desktop tests.
+#   ToolInventoryTests fails when a test starts a program from a package this list neither names nor pulls in.
 #   python3-pip: the framing tests fetch a public-domain portrait from PyPI (scikit-image's astronaut).
 set -euo pipefail
 
@@ -29,7 +31,7 @@ if [[ "${1:-}" == "--desktop" ]]; then
              sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng help2man man-db zbar-tools
              chromium chromium-driver python3-selenium python3-pip
              dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin
-             pipewire pipewire-bin wireplumber)
+             pipewire pipewire-bin wireplumber gstreamer1.0-plugins-base-apps)
 fi
 
 missing=()
