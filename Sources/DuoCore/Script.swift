@@ -180,10 +180,11 @@ public enum ScriptParser {
         /// Whether `s` (after spaces) starts with the word "note", in any case.
         func startsWithNote(_ s: Substring) -> Substring? {
             let t = s.drop { $0 == " " || $0 == "\t" }
-            guard t.prefix(4).lowercased() == "note" else { return nil }
+            // Fullwidth letters (ｎｏｔｅ) read as "note" too: compatibility mapping folds them to ASCII.
+            guard t.prefix(4).precomposedStringWithCompatibilityMapping.lowercased() == "note" else { return nil }
             let after = t.dropFirst(4)
             guard let next = after.first else { return after }
-            return next == ":" || next == "：" || next.isWhitespace || next == "]" || next == "］" || next == ")" || next == "}" ? after : nil
+            return next == ":" || next == "：" || next.isWhitespace || "]）)}".contains(next) || lookAlikeClosers.contains(next) ? after : nil
         }
         /// Whether the subject's line so far (what is already in `output` since its last newline) is blank.
         func lineSoFarIsBlank() -> Bool {
@@ -234,7 +235,7 @@ public enum ScriptParser {
             }
             return (end, nested, stray)
         }
-        let specials: Set<Character> = ["[", "\n", "<", "(", "{", "［"]
+        let specials = Set<Character>(["[", "\n", "<", "(", "{"]).union(lookAlikeOpeners.keys)
         var checkLineStart = true
         while true {
             if checkLineStart, lineSoFarIsBlank() {
@@ -306,9 +307,26 @@ public enum ScriptParser {
                 rest = at[close.upperBound...]
                 dropOwnLine()
                 checkLineStart = true
-            case let o? where "(［{".contains(o) && at.dropFirst().first == o && startsWithNote(at.dropFirst(2)) != nil:
-                // Look-alikes of a note: ((note: …)), {{note: …}}, ［［note: …］］ (fullwidth brackets).
-                let c: Character = o == "(" ? ")" : o == "{" ? "}" : "］"
+            case let o? where lookAlikeOpeners[o] != nil && at.dropFirst().first != o && startsWithNote(at.dropFirst()) != nil:
+                // A note's look-alike in one CJK bracket: 【note: …】, 「note: …」, ［note: …］. Kept out up to
+                // its closer (a doubled closer goes with it).
+                let c = lookAlikeOpeners[o]!
+                let lineNumber = line(at: open)
+                guard let closer = at.dropFirst().firstIndex(of: c) else {
+                    problem(ScriptProblem(line: lineNumber, message: "\(o)note with no closing \(c): the rest of the script is hidden from the subject; write [[note: …]]"))
+                    rest = ""
+                    break
+                }
+                problem(ScriptProblem(line: lineNumber, message: "\(o)note … \(c) is not a note: kept from the subject; write [[note: …]]"))
+                var after = at[at.index(after: closer)...]
+                if after.first == c { after = after.dropFirst() }
+                rest = after
+                dropOwnLine()
+                checkLineStart = true
+            case let o? where ("({".contains(o) || lookAlikeOpeners[o] != nil) && at.dropFirst().first == o && startsWithNote(at.dropFirst(2)) != nil:
+                // Look-alikes of a note: ((note: …)), {{note: …}}, and doubled CJK brackets such as
+                // ［［note: …］］ or 【【note: …】】.
+                let c: Character = o == "(" ? ")" : o == "{" ? "}" : lookAlikeOpeners[o]!
                 let lineNumber = line(at: open)
                 let (close, _, stray) = closing(at, o, c)
                 if close == nil {
@@ -332,6 +350,13 @@ public enum ScriptParser {
         output += rest
         return output
     }
+
+    /// The CJK and fullwidth brackets a note's look-alike may be written in, single or doubled, opener → closer.
+    static let lookAlikeOpeners: [Character: Character] = [
+        "［": "］", "【": "】", "「": "」", "『": "』", "〔": "〕", "〖": "〗", "〘": "〙", "《": "》", "〈": "〉",
+        "｛": "｝", "（": "）",
+    ]
+    static let lookAlikeClosers = Set(lookAlikeOpeners.values)
 
     static func headingLevel(_ line: String) -> Int? {
         let hashes = line.prefix { $0 == "#" }.count

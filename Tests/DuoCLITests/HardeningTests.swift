@@ -288,6 +288,48 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(check.stderr.contains("has 3 problems"), check.stderr)
     }
 
+    /// Each CJK look-alike of a note, with its own secret word, is flagged by check-script on its line and
+    /// never drawn by render-subject (read back with tesseract). The control: the same script with "nota"
+    /// for "note" shows the words, so OCR does read words between these brackets.
+    func testCJKNoteLookAlikesAreFlaggedAndNeverDrawn() throws {
+        let dir = try scratchDirectory(self)
+        let forms: [(String, String, String)] = [
+            ("【", "】", "PELICAN"), ("【【", "】】", "WALRUS"), ("「", "」", "BADGER"), ("「「", "」」", "FALCON"),
+            ("『", "』", "BEAVER"), ("『『", "』』", "MARMOT"), ("〔", "〕", "JACKAL"), ("〔〔", "〕〕", "TOUCAN"),
+            ("［", "］", "GIRAFFE"), ("［［", "］］", "LOBSTER"),
+        ]
+        // One paragraph, a form a line, so that all of it is on the first frame.
+        func script(_ word: String) -> String {
+            "# Take one\n\n" + forms.map { "Read \($0.0)\(word): \($0.2)\($0.1) on." }.joined(separator: "\n") + "\n"
+        }
+        let hidden = "\(dir)/hidden.md", shown = "\(dir)/shown.md"
+        try script("note").write(toFile: hidden, atomically: true, encoding: .utf8)
+        try script("nota").write(toFile: shown, atomically: true, encoding: .utf8)
+
+        let check = try duoCapture(["check-script", hidden])
+        XCTAssertEqual(check.status, 65, check.stderr)
+        for (i, form) in forms.enumerated() {
+            XCTAssertTrue(check.stdout.contains("\(hidden):\(3 + i): \(form.0)note … \(form.1) is not a note"),
+                          "\(form.0): \(check.stdout)")
+        }
+        XCTAssertEqual(try duoCapture(["check-script", shown]).status, 0)
+
+        func read(_ file: String) throws -> String {
+            let png = file + ".png"
+            let render = try duoCapture(["render-subject", "--script", file, "--at", "0", "--size", "1920x1080", "--out", png])
+            XCTAssertEqual(render.status, 0, render.stderr)
+            let ocr = try runToEnd(URL(fileURLWithPath: "/usr/bin/tesseract"), [png, "-"], timeout: 60)
+            XCTAssertEqual(ocr.status, 0, ocr.stderr)
+            return ocr.stdout.uppercased()
+        }
+        let drawn = try read(hidden)
+        XCTAssertTrue(drawn.contains("TAKE ONE") && drawn.contains("READ"), "OCR reads the script's own words: \(drawn)")
+        for form in forms { XCTAssertFalse(drawn.contains(form.2), "\(form.0) reached the subject: \(drawn)") }
+        let control = try read(shown)
+        let seen = forms.filter { control.contains($0.2) }.count
+        XCTAssertGreaterThanOrEqual(seen, 3, "the control shows the words in the brackets: \(control)")
+    }
+
     /// A camera whose first frame never comes: start-up gives up after --start-timeout naming the camera,
     /// and a signal while it waits ends the run at once.
     func testStartUpNeverWaitsWithoutABound() throws {

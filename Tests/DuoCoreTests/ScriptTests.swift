@@ -173,6 +173,22 @@ final class ScriptTests: XCTestCase {
             XCTAssertEqual(parsed.problems.first?.line, 3, markup)
             XCTAssertTrue(parsed.problems.first?.message.contains(words) ?? false, "\(markup): \(parsed.problems)")
         }
+        // CJK punctuation, single or doubled, and fullwidth letters: each a look-alike of its own.
+        for (o, c) in [("【", "】"), ("「", "」"), ("『", "』"), ("〔", "〕"), ("［", "］"), ("〖", "〗"), ("（", "）")] {
+            for markup in ["\(o)note: SECRET\(c)", "\(o)\(o)note：SECRET\(c)\(c)", "\(o)ＮＯＴＥ SECRET\(c)"] {
+                let parsed = ScriptParser.parse(text: "Line one.\n\nBefore \(markup) after.\n\nLast.", format: .markdown)
+                XCTAssertEqual(allText(parsed.subject), "Line one.\nBefore  after.\nLast.", markup)
+                XCTAssertEqual(parsed.problems.map(\.line), [3], markup)
+                XCTAssertTrue(parsed.problems.first?.message.contains("is not a note") ?? false, "\(markup): \(parsed.problems)")
+            }
+            let unclosed = ScriptParser.parse(text: "Shown.\n\n\(o)note: SECRET never closed\n\nSECRET too", format: .markdown)
+            XCTAssertEqual(allText(unclosed.subject), "Shown.", o)
+            XCTAssertTrue(unclosed.problems.first?.message.contains("no closing") ?? false, "\(o): \(unclosed.problems)")
+        }
+        // CJK quotation marks around ordinary words stay the subject's text.
+        let quoted = ScriptParser.parse(text: "他说「你好」，《notebook》和【notes】。", format: .plainText)
+        XCTAssertEqual(quoted.problems, [])
+        XCTAssertEqual(allText(quoted.subject), "他说「你好」，《notebook》和【notes】。")
         for line in ["note: SECRET plain", "  NOTE : SECRET spaced", "> Note: SECRET quoted", "- note: SECRET listed"] {
             let parsed = ScriptParser.parse(text: "Line one\ncontinues.\n\(line)\nand goes on.", format: .markdown)
             XCTAssertEqual(allText(parsed.subject), "Line one continues. and goes on.", line)

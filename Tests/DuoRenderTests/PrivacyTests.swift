@@ -138,6 +138,8 @@ final class PrivacyTests: XCTestCase {
         let hidden = [
             "[[note: remember ]] \(x) ]]", "<!-- \(x) -->", "<!--\n\(x)\n-->", "［［note: \(x)］］", "((note: \(x)))",
             "{{note: \(x)}}", "\nnote: \(x)\n",
+            "【note: \(x)】", "【【note: \(x)】】", "「note: \(x)」", "「「note: \(x)」」", "『note: \(x)』", "『『note: \(x)』』",
+            "〔note: \(x)〕", "〔〔note: \(x)〕〕", "［note: \(x)］", "［ｎｏｔｅ：\(x)］",
         ]
         for markup in hidden {
             let a = try frame("Read this.\nBefore \(markup) after.\n\nLast line.")
