@@ -190,6 +190,7 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     }
 
     var drawsSubjectView: Bool { true }
+    func shownAtStart(enabled: Bool) -> Bool { false }
     var showsFigures: Bool { true }
 
     /// The operator picture and the subject gtksink's widget go into the windows, with the subject view

@@ -257,6 +257,9 @@ actor RunDirector {
         health = CameraHealth(cameraCount: plan.secondCamera == nil ? 1 : 2, frameRate: plan.format.frameRate.value,
                               reattachInterval: Self.reattachInterval)
         accessoryEnabled = settings.accessoryEnabled
+        // Headless, no availability change ever says the view is shown; without this, the first
+        // self-view toggle or script change shut the subject branch for good.
+        subjectShown = face.shownAtStart(enabled: settings.accessoryEnabled)
         scriptPath = settings.scriptPath
         // The version on screen (read a moment ago): a save from now on is a change, even before the
         // first look at the file.

@@ -11,6 +11,9 @@ protocol RunFace: Sendable {
     /// resolution) rather than into the subject branch's frames (headless). Then the branch carries the
     /// camera picture only for the kinds that show it.
     var drawsSubjectView: Bool { get }
+    /// Whether the subject view is shown from the start with the accessory `enabled`, before any
+    /// `.accessory` fact: headless, whenever enabled; the desktop's windows report it once they can.
+    func shownAtStart(enabled: Bool) -> Bool
     /// Shows or hides the camera picture under the subject view (the preview kind, while shown).
     func setSubjectPicture(_ shown: Bool)
     /// Hands the face the director's input, for the facts it reports (accessory changes, fullscreen).
@@ -51,6 +54,7 @@ final class HeadlessFace: RunFace, Sendable {
     private let report = Locked<(@Sendable (RunInput) -> Void)?>(nil)
 
     var drawsSubjectView: Bool { false }
+    func shownAtStart(enabled: Bool) -> Bool { enabled }
     var showsFigures: Bool { false }
     func setSubjectPicture(_ shown: Bool) {}
     func connect(_ report: @escaping @Sendable (RunInput) -> Void) { self.report.set(report) }

@@ -355,6 +355,40 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(waiting.stderr.contains("stopped before the capture graph started (SIGTERM received)"), waiting.stderr)
     }
 
+    /// Headless, the subject view keeps drawing through two self-view toggles and a script saved mid-run
+    /// (it used to stop for good at the first: 31 subject frames of 127), and "skipped" stays honest.
+    func testTheHeadlessSubjectViewKeepsDrawingThroughSelfViewAndScriptChanges() throws {
+        let dir = try scratchDirectory(self)
+        let script = "\(dir)/talk.md", events = "\(dir)/events.jsonl", socket = "\(dir)/control.sock"
+        try "# Talk\n\nWords for the subject to read, one after another.\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let run = try BackgroundRun(base + ["--script", script, "--events", events, "--control", socket, "--json"], directory: dir)
+        defer { if run.process.isRunning { run.process.terminate() } }
+        func seen(_ name: String, trigger: String? = nil) -> Int {
+            ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").split(separator: "\n").filter { line in
+                guard let e = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return false }
+                return e["event"] as? String == name && (trigger == nil || e["trigger"] as? String == trigger)
+            }.count
+        }
+        try run.wait(for: "the control socket") { FileManager.default.fileExists(atPath: socket) }
+        let client = try ControlClient(path: socket)
+        try run.wait(for: "a first status") { seen("status") > 0 }
+        client.send(#"{"cmd":"self-view"}"#)
+        try run.wait(for: "the first toggle") { seen("self-view") == 1 }
+        client.send(#"{"cmd":"self-view"}"#)
+        try run.wait(for: "the second toggle") { seen("self-view") == 2 }
+        try "# Talk\n\nOther words, saved while the run goes on.\n".write(toFile: script, atomically: true, encoding: .utf8)
+        try run.wait(for: "the reload") { seen("status", trigger: "script") > 0 }
+        let statuses = seen("status")
+        try run.wait(for: "two more seconds of the run") { seen("status") >= statuses + 2 }
+        client.send(#"{"cmd":"quit"}"#)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertGreaterThan(report.camera.frames, 60)
+        XCTAssertGreaterThanOrEqual(Double(report.subjectView.frames), 0.9 * Double(report.camera.frames),
+                                    "the subject view went dark: \(run.stdout)")
+        XCTAssertLessThanOrEqual(report.subjectView.dropped, report.camera.frames - report.subjectView.frames + 2)
+    }
+
     /// Frames the subject branch skips while the view is hidden are not "dropped": hidden for a second,
     /// the subject branch still reports no drops.
     func testHiddenSubjectFramesAreNotCountedAsDropped() throws {

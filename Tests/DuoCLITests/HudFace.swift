@@ -8,6 +8,7 @@ final class HudFace: RunFace, Sendable {
     private let last = Locked<HudModel.Run?>(nil)
     var run: HudModel.Run? { last.value }
     var drawsSubjectView: Bool { false }
+    func shownAtStart(enabled: Bool) -> Bool { enabled }
     var showsFigures: Bool { true }
     func setSubjectPicture(_ shown: Bool) {}
     func connect(_ report: @escaping @Sendable (RunInput) -> Void) {}

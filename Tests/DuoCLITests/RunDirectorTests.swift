@@ -172,6 +172,7 @@ final class WindowFace: RunFace, @unchecked Sendable {
     private var shown: [Bool] = []
     var pictures: [Bool] { lock.withLock { shown } }
     var drawsSubjectView: Bool { true }
+    func shownAtStart(enabled: Bool) -> Bool { false }
     var showsFigures: Bool { true }
     func setSubjectPicture(_ on: Bool) { lock.withLock { shown.append(on) } }
     func connect(_ report: @escaping @Sendable (RunInput) -> Void) {}
