@@ -70,6 +70,7 @@ public final class SubjectScene: Sendable {
     public init(viewModel: SubjectViewModel, width: Int, height: Int, profile: DisplayProfile = .plain,
                 format: PromptStrip.Format, reusing previous: SubjectScene? = nil) {
         precondition(width >= 16 && height >= 16, "subject frames are at least 16x16")
+        serial = Self.serials.update { $0 += 1; return $0 }
         self.viewModel = viewModel
         self.width = width
         self.height = height
@@ -240,8 +241,15 @@ public final class SubjectScene: Sendable {
     /// scroll moved.
     ///
     /// Thread: value type.
+    /// This scene's number among all scenes made, for `FrameKey`. Not its `ObjectIdentifier`: a scene made
+    /// right after the last one was freed may get its address, and then a new layout (the subject
+    /// window's size changing while the script is paused) compared equal to the old one and was never
+    /// drawn: the teleprompter stayed laid out for a 200-pixel window on a 1280-pixel monitor.
+    let serial: UInt64
+    private static let serials = Locked<UInt64>(0)
+
     public struct FrameKey: Equatable, Sendable {
-        let scene: ObjectIdentifier
+        let scene: UInt64
         let windowTop: Int?
         let recordingSecond: Int?
         let countdown: Int?
@@ -255,7 +263,7 @@ public final class SubjectScene: Sendable {
     }
 
     public func frameKey(at time: Int64) -> FrameKey {
-        FrameKey(scene: ObjectIdentifier(self), windowTop: windowTop(at: time),
+        FrameKey(scene: serial, windowTop: windowTop(at: time),
                  recordingSecond: viewModel.recordingElapsedSeconds(at: time), countdown: viewModel.countdownValue(at: time),
                  ready: isReady(at: time), pose: activePose(at: time))
     }
