@@ -81,6 +81,62 @@ final class WaylandEndToEndTests: XCTestCase {
         XCTAssertTrue(log.contains("desktop on wayland"), "the log says which backend")
     }
 
+    /// Both windows paint their first frame and keep painting while two other processes keep both cores
+    /// busy: the teleprompter on the subject's output and the picture on the operator's, then during a
+    /// take the operator's REC light and the subject's text moving. (Under this load the teleprompter once
+    /// stayed laid out for the window's first 200x200 size: SubjectCanvasTests has that one.)
+    func testBothWindowsPaintAndKeepPaintingWithBothCoresBusy() throws {
+        let desktop = try WaylandDesktop(test: self)
+        try desktop.plugSubjectOutput()
+        for i in 0..<2 { try desktop.launch("/bin/sh", ["-c", "while :; do :; done"], log: "load\(i).log") }
+        let events = desktop.directory.appendingPathComponent("events.jsonl")
+        let script = VirtualDesktop.repositoryRoot.appendingPathComponent("Assets/scripts/talk.md").path
+        let process = try desktop.launch(DesktopEndToEndTests.binary.path,
+                                         ["--source", "videotestsrc", "--format", "1280x720@30", "--script", script, "--countdown", "0",
+                                          "--subject-monitor", "HEADLESS-2", "--events", events.path,
+                                          "--record-dir", desktop.directory.appendingPathComponent("takes").path],
+                                         log: "duo-capture.log")
+        let app = DesktopEndToEndTests.App(process: process, events: events)
+        try app.wait("the subject view shown", timeout: 30) { $0["event"] as? String == "availability" && $0["shown"] as? Bool == true }
+        let first = try waitForScreen(desktop, "both windows painted", timeout: 20) { s in
+            s.width == 2560 && self.isTeleprompter(self.subjectStats(s)) && s.pixel(Int(4.5 * 1280 / 7), 260).r > 120
+                && self.textAcrossTheMonitor(s)
+        }
+        assertOperatorShowsBars(first)
+
+        try desktop.key("space")
+        try app.wait("the take", timeout: 20) { $0["event"] as? String == "take-started" }
+        _ = try waitForScreen(desktop, "the REC light on the operator's HUD", timeout: 20) { self.recordingLightPixels($0) > 20 }
+        let reading = try waitForScreen(desktop, "the teleprompter during the take") { self.isTeleprompter(self.subjectStats($0)) }
+        let mark = app.count
+        try app.wait("two seconds of reading", after: mark) { $0["event"] as? String == "status" && ($0["position"] as? Double ?? 0) > 6 }
+        _ = try waitForScreen(desktop, "the subject's text to move", timeout: 20) { s in
+            // The text panel (the left three quarters of the subject's output; the self-view is at the right).
+            var changed = 0
+            for y in stride(from: 0, to: 720, by: 4) {
+                for x in stride(from: 1280, to: 1280 + 960, by: 4) where s.pixel(x, y) != reading.pixel(x, y) { changed += 1 }
+            }
+            return changed > 200 && self.isTeleprompter(self.subjectStats(s)) && self.textAcrossTheMonitor(s)
+        }
+        try desktop.key("q")
+        try app.wait("the take to end", timeout: 30) { $0["event"] as? String == "take-ended" }
+        try waitFor("duo-capture to exit", timeout: 30) { !process.isRunning }
+        XCTAssertEqual(process.terminationStatus, 0, desktop.tail("duo-capture.log"))
+    }
+
+    /// Light text in the right half of the subject output's upper half: the view is laid out for the
+    /// monitor, not for the window's first 200x200 size (text then fills only a corner).
+    private func textAcrossTheMonitor(_ s: Screenshot) -> Bool {
+        var light = 0
+        for y in stride(from: 0, to: 400, by: 2) {
+            for x in stride(from: 1280 + 640, to: 1280 + 1150, by: 2) {
+                let p = s.pixel(x, y)
+                if p.r > 170 && p.g > 170 && p.b > 170 { light += 1 }
+            }
+        }
+        return light > 150
+    }
+
     /// On Wayland the compositor is asked not to go idle while a take runs (idle-inhibit protocol on the
     /// operator window's surface), and let go after: sway says so per window (`inhibit_idle`).
     func testTheCompositorIsKeptAwakeWhileATakeRuns() throws {
