@@ -85,9 +85,10 @@ struct RunSummary: Encodable {
 
     /// A take's line in the summary, from what the session saw.
     static func take(_ r: TakeResult, plan: GraphPlan) -> Take {
-        let interval = plan.format.frameRate.frameDurationNanoseconds
+        // The take's own rate (individual mode: each camera records at its own).
+        let interval = r.frameInterval(or: plan.format)
         return Take(number: r.number, file: r.path, frames: r.frames.frames,
-                    durationSeconds: Double(r.frames.frames) / plan.format.frameRate.value,
+                    durationSeconds: Double(r.frames.frames) * Double(interval) / 1e9,
                     startLatencyMs: r.startLatency.map { Double($0) / 1e6 }, audioBuffers: r.audio?.frames,
                     timing: r.frames.timing(interval: interval), capsChanges: r.frames.capsChanges, swaps: r.swaps.count, error: r.failure?.message)
     }
