@@ -73,6 +73,7 @@ final class JoinedSidecarTests: XCTestCase {
                                    repeated: 0, dropped: 70, segmentsKept: true, toolVersion: "0.1.0", gstreamerVersion: "g",
                                    encoder: "x264enc", container: "matroskamux")
         XCTAssertEqual(s.take, 4)
+        XCTAssertTrue(s.complete, "the joined file is finished")
         XCTAssertEqual(s.swaps, [.init(atSeconds: 1.5, from: "duo-x-take04.mkv", to: "duo-y-take05.mkv", format: "640x480@60")])
         XCTAssertEqual(s.join?.sources?.map(\.rateConversion), ["none", "dropped"])
         XCTAssertEqual(s.join?.framesDropped, 70)
