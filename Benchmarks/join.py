@@ -16,7 +16,8 @@ muxer-mkv.gst, join.gst's caps):
                 convert ! scale ! rate ! caps ! encoder ! muxer ! file (default decoder threads)
   join.gst      the very graph duo-capture runs, rendered from Pipelines/join.gst with the segments'
                 branches as SegmentJoin writes them (a queue after the concat, one decoder thread each,
-                join_encoded's queue before the muxer)
+                join_encoded's queue before the muxer); less the pad probe by which duo-capture makes
+                the concat's output one timeline (duo_flatten_segments), which gst-launch cannot add
 The ratios printed at the end are duo-capture join's against each, alone and with the decode check.
 
 Usage: python3 Benchmarks/join.py [SECONDS] [FORMAT] [ROUNDS]     (defaults 60 s, 1920x1080@30, 3)

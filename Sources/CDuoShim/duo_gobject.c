@@ -22,3 +22,11 @@ void duo_set_from_string(gpointer object, const gchar *name, const gchar *value)
 gboolean duo_has_property(gpointer object, const gchar *name) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;
 }
+
+guint64 duo_get_uint64(gpointer object, const gchar *name) {
+    GParamSpec *spec = g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
+    if (spec == NULL || spec->value_type != G_TYPE_UINT64) return 0;
+    guint64 value = 0;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}

@@ -337,3 +337,50 @@ static GstPadProbeReturn drop_eos_probe(GstPad *pad, GstPadProbeInfo *info, gpoi
 void duo_drop_eos(GstPad *pad) {
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, drop_eos_probe, NULL, NULL);
 }
+
+/// The segment the buffers on the pad are in now, and whether one was passed on (the single one from 0).
+typedef struct {
+    GstSegment segment;
+    gboolean have;
+    gboolean sent;
+} DuoFlatten;
+
+static GstPadProbeReturn flatten_probe(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad;
+    DuoFlatten *f = data;
+    if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
+        GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+        if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) { f->have = FALSE; f->sent = FALSE; return GST_PAD_PROBE_OK; }
+        if (GST_EVENT_TYPE(event) != GST_EVENT_SEGMENT) return GST_PAD_PROBE_OK;
+        const GstSegment *segment = NULL;
+        gst_event_parse_segment(event, &segment);
+        if (segment->format != GST_FORMAT_TIME) return GST_PAD_PROBE_OK;
+        gst_segment_copy_into(segment, &f->segment);
+        f->have = TRUE;
+        if (f->sent) return GST_PAD_PROBE_DROP;
+        f->sent = TRUE;
+        GstSegment whole;
+        gst_segment_init(&whole, GST_FORMAT_TIME);
+        GstEvent *replaced = gst_event_new_segment(&whole);
+        gst_event_set_seqnum(replaced, gst_event_get_seqnum(event));
+        gst_event_unref(event);
+        GST_PAD_PROBE_INFO_DATA(info) = replaced;
+        return GST_PAD_PROBE_OK;
+    }
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (!buffer || !f->have || !GST_BUFFER_PTS_IS_VALID(buffer)) return GST_PAD_PROBE_OK;
+    GstClockTime running = gst_segment_to_running_time(&f->segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer));
+    // Before its segment's start (a frame a decoder kept from before a cut): not part of the take.
+    if (!GST_CLOCK_TIME_IS_VALID(running)) return GST_PAD_PROBE_DROP;
+    buffer = gst_buffer_make_writable(buffer);
+    GST_BUFFER_PTS(buffer) = running;
+    GST_BUFFER_DTS(buffer) = GST_CLOCK_TIME_NONE;
+    GST_PAD_PROBE_INFO_DATA(info) = buffer;
+    return GST_PAD_PROBE_OK;
+}
+
+void duo_flatten_segments(GstPad *pad) {
+    DuoFlatten *f = g_new0(DuoFlatten, 1);
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
+                      flatten_probe, f, g_free);
+}

@@ -39,11 +39,14 @@ enum Help {
       duo-capture remux FILE.mkv           copy a Matroska take into an MP4 next to it, without
                                            re-encoding (FILE.mp4, or FILE-2.mp4 if that exists)
       duo-capture join SEGMENT SEGMENT…    join a take's segments (--swap-policy segment) into one file
-                                           at the first one's format (FIRST-joined.mkv), with a
-                                           progress bar; the segments are removed once it is proved
-                                           (it holds every frame encoded and each decodes;
-                                           --keep-segments keeps them, --output FILE names it); also
-                                           finishes a join a kill cut short (the next start says so)
+                                           at the first one's format and rate (FIRST-joined.mkv; a
+                                           slower camera's frames repeated, a faster one's dropped),
+                                           with a progress bar; the segments and their sidecars are
+                                           removed once it is proved (it holds every frame encoded and
+                                           each decodes; --keep-segments keeps them, --output FILE
+                                           names it), and its one sidecar is the take's (its number,
+                                           swaps, markers, segments); also finishes a join a kill cut
+                                           short (the next start says so)
       duo-capture check-script FILE        list a script's words, headings and private notes, and every
                                            malformed note ([[nto: …]], [note: …], ((note: …)), a line
                                            starting note:, a stray or missing ]]) that was kept from the

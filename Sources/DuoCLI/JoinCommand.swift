@@ -32,7 +32,8 @@ enum JoinCommand {
         let library = try PipelineLibrary.locate(override: pipelinesDirectory)
         let terminal = isatty(STDERR_FILENO) != 0
         var shown = -1
-        let decoded = try SegmentJoiner.run(join, library: library, known: facts) { fraction in
+        // The joined take keeps one sidecar, the take's, made from the segments' own (which go with them).
+        let outcome = try SegmentJoiner.run(join, library: library, known: facts, toolVersion: DuoCaptureMain.version) { fraction in
             let percent = Int(fraction * 100)
             guard percent != shown else { return }
             shown = percent
@@ -45,9 +46,11 @@ enum JoinCommand {
             }
         }
         if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
-        let seconds = Double(decoded.video.frames) * Double(join.format.frameRate.frameDurationNanoseconds) / 1e9
-        return "\(join.output): \(decoded.video.frames) frames, \(String(format: "%.2f", seconds)) s at \(join.format)"
-            + (keep ? "; segments kept" : "; segments removed")
+        let seconds = Double(outcome.decoded.video.frames) * Double(join.format.frameRate.frameDurationNanoseconds) / 1e9
+        let conversion = outcome.repeatedFrames + outcome.droppedFrames == 0 ? ""
+            : " (\(outcome.repeatedFrames) frames repeated, \(outcome.droppedFrames) dropped to that rate)"
+        return "\(join.output): \(outcome.decoded.video.frames) frames, \(String(format: "%.2f", seconds)) s at \(join.format)" + conversion
+            + (keep ? "; segments kept" : "; segments removed") + "; sidecar \(TakeSidecar.path(forTake: join.output))"
     }
 
     /// The start-up line offering to finish joins a kill cut short in `directory` (nil: none).

@@ -13,7 +13,7 @@ extension RunDirector {
     /// What a join's thread reports, in order.
     enum JoinUpdate: Sendable {
         case progress(Double)
-        case done(Result<DecodedMedia, DuoError>)
+        case done(Result<JoinOutcome, DuoError>)
     }
 
     /// Starts joining take `take`'s segment files (names in the record folder) into one file.
@@ -23,20 +23,20 @@ extension RunDirector {
         let library = plan.library, encoder = plan.encoder, container = plan.container, keep = settings.keepSegments
         let audio = plan.audio != .none
         let output = SegmentJoin.outputPath(forFirstSegment: paths[0])
-        // The sidecars are read before the join (which removes the segments' own, unless kept).
-        let first = try? TakeSidecar.read(TakeSidecar.path(forTake: paths[0]))
-        let last = try? TakeSidecar.read(TakeSidecar.path(forTake: paths[paths.count - 1]))
         emitJoin(take: take, state: "started", progress: 0, file: output, segments: names, error: nil)
         log("duo-capture: joining take \(take)'s \(names.count) segments into \(output) (in the background)")
         let (updates, sink) = AsyncStream.makeStream(of: JoinUpdate.self, bufferingPolicy: .unbounded)
         let thread = Thread {
             BackgroundPriority.lowerThisThread()
-            let result: Result<DecodedMedia, DuoError>
+            let result: Result<JoinOutcome, DuoError>
             do throws(DuoError) {
                 let facts = try paths.map { path throws(DuoError) in try SegmentJoiner.facts(path) }
                 let join = SegmentJoin(segments: paths, format: facts[0].format, encoder: encoder, container: container,
                                        audio: audio && facts.allSatisfy(\.audio), keepSegments: keep, output: output)
-                result = .success(try SegmentJoiner.run(join, library: library, known: facts) { sink.yield(.progress($0)) })
+                // The joined take's sidecar (written by the join) is the take's: its number, every swap.
+                result = .success(try SegmentJoiner.run(join, library: library, known: facts, take: take, toolVersion: DuoCaptureMain.version) {
+                    sink.yield(.progress($0))
+                })
             } catch {
                 result = .failure(error)
             }
@@ -56,8 +56,8 @@ extension RunDirector {
                     shown = tenth
                     emitJoin(take: take, state: "progress", progress: Double(tenth) / 10, file: output, segments: names, error: nil)
                     face.say("joining take \(take): \(tenth * 10)%")
-                case .done(.success(let decoded)):
-                    joined(take: take, decoded: decoded, output: output, names: names, keep: keep, first: first, last: last)
+                case .done(.success(let outcome)):
+                    joined(take: take, outcome: outcome, output: output, names: names, keep: keep)
                 case .done(.failure(let error)):
                     emitJoin(take: take, state: "failed", progress: nil, file: output, segments: names, error: error.message)
                     notify("take \(take): \(error.message)")
@@ -66,30 +66,15 @@ extension RunDirector {
         })
     }
 
-    private func joined(take: Int, decoded: DecodedMedia, output: String, names: [String], keep: Bool,
-                        first: TakeSidecar?, last: TakeSidecar?) {
-        let interval = (try? SegmentJoiner.facts(output).format.frameRate.frameDurationNanoseconds) ?? plan.format.frameRate.frameDurationNanoseconds
-        let seconds = Double(decoded.video.frames) * Double(interval) / 1e9
-        let format = "\(decoded.width ?? 0)x\(decoded.height ?? 0)@\(String(format: "%g", (1e9 / Double(interval) * 100).rounded() / 100))"
-        // The joined file's sidecar: the take as a whole (started with the first segment, ended with the
-        // last), listing its segments and the join.
-        if var s = last ?? first {
-            s.file = (output as NSString).lastPathComponent
-            s.started = first?.started ?? s.started
-            s.format = first?.format ?? format
-            s.recordedBy = nil
-            s.segment = nil
-            s.segments = names
-            s.frames = decoded.video.frames
-            s.droppedFrames = nil
-            s.durationSeconds = seconds
-            s.swaps = (first?.swaps ?? []) + (first == last ? [] : s.swaps)
-            s.join = .init(segments: names, format: first?.format ?? format, frames: decoded.video.frames, durationSeconds: seconds, segmentsKept: keep)
-            do { try s.write(nextTo: output) } catch { log("duo-capture: warning: \(error.message)") }
-        }
+    private func joined(take: Int, outcome: JoinOutcome, output: String, names: [String], keep: Bool) {
+        let sidecar = outcome.sidecar
+        let seconds = sidecar.durationSeconds ?? 0
+        joinedTakes.append(.init(take: take, file: output, segments: names, sidecar: sidecar, kept: keep))
         emitJoin(take: take, state: "done", progress: 1, file: output, segments: names, error: nil)
-        let line = "take \(take) joined into \(output): \(decoded.video.frames) frames, \(String(format: "%.2f", seconds)) s"
-            + (keep ? "; segments kept" : "; segments removed")
+        let conversion = outcome.repeatedFrames + outcome.droppedFrames == 0 ? ""
+            : " (to \(sidecar.format): \(outcome.repeatedFrames) frames repeated, \(outcome.droppedFrames) dropped)"
+        let line = "take \(take) joined into \(output): \(outcome.decoded.video.frames) frames, \(String(format: "%.2f", seconds)) s"
+            + conversion + (keep ? "; segments kept" : "; segments removed")
         log("duo-capture: \(line)")
         face.say(line)
     }

@@ -110,7 +110,8 @@ extension RunDirector {
                        soundGaps: microphone.gaps(from: result.startRunningTime, to: result.endRunningTime))
         if let failure = result.failure { notify(failure.message, .plain) }
         let kept = files.exists(result.path)
-        let dropped = result.frames.dropped(interval: plan.format.frameRate.frameDurationNanoseconds)
+        // Against the take's own camera rate: a 15 fps camera's segment is not missing every other 30 fps frame.
+        let dropped = result.frames.dropped(interval: result.frameInterval(or: plan.format))
         events.emit("take-ended", ["take": result.number, "file": result.path, "frames": result.frames.frames, "dropped": dropped,
                                    "kept": kept, "empty": result.empty, "error": result.failure?.message ?? NSNull()])
         log("duo-capture: take \(result.number) ended: \(kept ? result.path : "nothing kept"), \(result.frames.frames) frames, \(dropped) dropped"

@@ -189,6 +189,8 @@ actor RunDirector {
     var liveFaces: [FacingViewer]?
     /// Segmented takes being joined in the background (RunDirector+Join); the run's end waits for them.
     var joinJobs: [Task<Void, Never>] = []
+    /// Takes whose segments were joined (the summary lists the joined file in their place).
+    var joinedTakes: [JoinedTake] = []
     var timers: [Task<Void, Never>] = []
     var early: [RunInput] = []
 
@@ -486,7 +488,7 @@ actor RunDirector {
         await finishJoins()
         // A run that never got its graph playing has no summary: its error says it all.
         let summary = isStarted
-            ? RunSummary(plan: plan, counts: counts, takes: ended, started: startedDate, endReason: reason.text) : nil
+            ? RunSummary(plan: plan, counts: counts, takes: ended, joined: joinedTakes, started: startedDate, endReason: reason.text) : nil
         // The exit code says what happened to the takes: a run that failed, or a take that recorded frames
         // and then failed (full disk), is an error; a take stopped before its first frame is only empty.
         var error: DuoError?

@@ -78,7 +78,7 @@ final class SidecarWriter: Sendable {
             .init(atSeconds: Double($0.at - result.startRunningTime) / 1e9, device: $0.device, what: $0.what, reason: $0.reason)
         }
         s.swaps = result.swaps.map { .init(atSeconds: Double($0.runningTime - result.startRunningTime) / 1e9, from: $0.from, to: $0.to, format: $0.format) }
-        let interval = plan.format(ofCamera: camera).frameRate.frameDurationNanoseconds
+        let interval = result.frameInterval(or: plan.format(ofCamera: camera))
         s.started = TakeSidecar.timestamp(result.startDate)
         s.ended = TakeSidecar.timestamp(result.endDate)
         s.complete = result.failure == nil

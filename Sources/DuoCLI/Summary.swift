@@ -31,9 +31,11 @@ struct RunSummary: Encodable {
         let capsChanges: Int64
         let swaps: Int
         let error: String?
+        /// A take joined from its segments: each segment, and whether its file is still on disk.
+        var segments: [Segment]? = nil
 
         private enum CodingKeys: String, CodingKey {
-            case number, file, frames, durationSeconds, startLatencyMs, audioBuffers, capsChanges, swaps, error
+            case number, file, frames, durationSeconds, startLatencyMs, audioBuffers, capsChanges, swaps, error, segments
         }
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -43,8 +45,18 @@ struct RunSummary: Encodable {
             try c.encodeIfPresent(audioBuffers, forKey: .audioBuffers)
             try c.encode(capsChanges, forKey: .capsChanges); try c.encode(swaps, forKey: .swaps)
             try c.encodeIfPresent(error, forKey: .error)
+            try c.encodeIfPresent(segments, forKey: .segments)
             try timing.encode(to: encoder)
         }
+    }
+    /// One segment of a joined take, as recorded (its own frames, length and drops at its own rate).
+    struct Segment: Encodable {
+        let file: String
+        let frames: Int64
+        let durationSeconds: Double
+        let dropped: Int64
+        /// Still on disk (`--keep-segments`, or a join that failed); false once the join removed it.
+        let kept: Bool
     }
     let source: String
     let format: String
@@ -62,7 +74,8 @@ struct RunSummary: Encodable {
     let firstPreviewFrameMonotonicMicros: Int64?
 
     /// The summary of a finished run, headless or desktop, from what the session saw.
-    init(plan: GraphPlan, counts: BranchCounts, takes: [TakeResult], started: Date, endReason: String) {
+    /// `joined`: takes whose segments were joined: each is listed once, as its joined file (what is on disk).
+    init(plan: GraphPlan, counts: BranchCounts, takes: [TakeResult], joined: [JoinedTake] = [], started: Date, endReason: String) {
         let interval = plan.format.frameRate.frameDurationNanoseconds
         self.init(source: plan.camera.label, format: plan.format.description, encoder: plan.encoder.element,
                   container: plan.container.element, seconds: Date().timeIntervalSince(started), endReason: endReason,
@@ -70,7 +83,7 @@ struct RunSummary: Encodable {
                   operatorView: { let b = Self.branch(counts.operatorView, interval: plan.operatorFrameInterval)
                       return Branch(frames: b.frames, dropped: b.dropped + counts.operatorView.sinkDropped) }(),
                   subjectView: Self.branch(counts.subjectView, interval: interval),
-                  takes: takes.map { Self.take($0, plan: plan) },
+                  takes: Self.onDisk(takes.map { Self.take($0, plan: plan) }, joined: joined),
                   firstPreviewFrame: counts.operatorView.firstArrivalMicros)
     }
 
@@ -85,11 +98,34 @@ struct RunSummary: Encodable {
 
     /// A take's line in the summary, from what the session saw.
     static func take(_ r: TakeResult, plan: GraphPlan) -> Take {
-        let interval = plan.format.frameRate.frameDurationNanoseconds
+        // The take's own rate (individual mode: each camera records at its own).
+        let interval = r.frameInterval(or: plan.format)
         return Take(number: r.number, file: r.path, frames: r.frames.frames,
-                    durationSeconds: Double(r.frames.frames) / plan.format.frameRate.value,
+                    durationSeconds: Double(r.frames.frames) * Double(interval) / 1e9,
                     startLatencyMs: r.startLatency.map { Double($0) / 1e6 }, audioBuffers: r.audio?.frames,
                     timing: r.frames.timing(interval: interval), capsChanges: r.frames.capsChanges, swaps: r.swaps.count, error: r.failure?.message)
+    }
+
+    /// The takes as they are on disk: a joined take's segments give way to its joined file (which lists
+    /// them, each said kept or not), in the first segment's place.
+    static func onDisk(_ takes: [Take], joined: [JoinedTake]) -> [Take] {
+        var list = takes
+        for j in joined {
+            let parts = list.filter { j.segments.contains(($0.file as NSString).lastPathComponent) }
+            guard let first = parts.first, let at = list.firstIndex(where: { $0.file == first.file }) else { continue }
+            let s = j.sidecar
+            let segments = parts.map { Segment(file: $0.file, frames: $0.frames, durationSeconds: $0.durationSeconds, dropped: $0.dropped,
+                                               kept: FileManager.default.fileExists(atPath: $0.file)) }
+            let timing = FrameTiming(dropped: parts.reduce(0) { $0 + $1.dropped }, maxGapMs: parts.map(\.timing.maxGapMs).max() ?? 0,
+                                     minGapMs: parts.compactMap(\.timing.minGapMs).min())
+            let whole = Take(number: j.take, file: j.file, frames: s.frames ?? 0, durationSeconds: s.durationSeconds ?? 0,
+                             startLatencyMs: first.startLatencyMs, audioBuffers: s.audio?.buffers, timing: timing,
+                             capsChanges: parts.reduce(0) { $0 + $1.capsChanges }, swaps: s.swaps.count,
+                             error: parts.compactMap(\.error).first, segments: segments)
+            list.removeAll { part in parts.contains { $0.file == part.file } }
+            list.insert(whole, at: min(at, list.count))
+        }
+        return list
     }
 
     static func branch(_ c: FrameCount, interval: Int64) -> Branch {
@@ -109,6 +145,10 @@ struct RunSummary: Encodable {
                          + (t.audioBuffers.map { ", \($0) audio buffers" } ?? "")
                          + (t.startLatencyMs.map { String(format: ", first frame %.1f ms after the countdown", $0) } ?? "")
                          + ", \(t.dropped) dropped"
+                         + (t.segments.map { s in
+                             let kept = s.filter(\.kept).count
+                             return ", joined from \(s.count) segments (" + (kept == s.count ? "kept" : kept == 0 ? "removed" : "\(kept) kept") + ")"
+                         } ?? "")
                          + (t.error.map { " — \($0)" } ?? ""))
         }
         return lines.joined(separator: "\n")
@@ -119,4 +159,16 @@ struct RunSummary: Encodable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
     }
+}
+
+/// A take whose segments were joined into one file (RunDirector+Join): its number, the joined file (full
+/// path), its segments' names and the joined take's sidecar.
+///
+/// Thread: value type, Sendable.
+struct JoinedTake: Sendable {
+    let take: Int
+    let file: String
+    let segments: [String]
+    let sidecar: TakeSidecar
+    let kept: Bool
 }

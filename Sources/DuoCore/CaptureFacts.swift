@@ -113,6 +113,10 @@ public struct TakeResult: Sendable {
     public let failure: DuoError?
     /// Camera swaps while the take recorded.
     public var swaps: [CameraSwap] = []
+    /// The format the file records at: its camera's (in individual mode each camera records at its own
+    /// rate, so a segment's dropped frames and length are reckoned at this rate, never another camera's).
+    /// Nil when not told (then the plan's format applies).
+    public var format: VideoFormat?
 
     public init(number: Int, path: String, frames: FrameCount, audio: FrameCount? = nil, startRunningTime: Int64,
                 endRunningTime: Int64, firstFrameRunningTime: Int64? = nil, firstAudioRunningTime: Int64? = nil,
@@ -125,6 +129,9 @@ public struct TakeResult: Sendable {
 
     /// Stopped before its first frame: no file is kept, and it is no failure.
     public var empty: Bool { frames.frames == 0 }
+
+    /// The frame interval the take's frames are reckoned against, ns: its own format's, else `fallback`'s.
+    public func frameInterval(or fallback: VideoFormat) -> Int64 { (format ?? fallback).frameRate.frameDurationNanoseconds }
 
     /// Record-start latency: the first recorded frame's capture time after the take's start, ns.
     public var startLatency: Int64? { firstFrameRunningTime.map { $0 - startRunningTime } }

@@ -25,6 +25,11 @@ public struct FrameTiming: Sendable, Equatable, Encodable {
         dropped = interval.map { Self.dropped(count, interval: $0) }
     }
 
+    /// A timing told whole (a joined take's, from its segments').
+    public init(dropped: Int64?, maxGapMs: Double, minGapMs: Double?) {
+        self.dropped = dropped; self.maxGapMs = maxGapMs; self.minGapMs = minGapMs
+    }
+
     /// Frames the sequence should hold between its first and last timestamp, less those it holds.
     public static func dropped(_ c: FrameCount, interval: Int64) -> Int64 {
         guard let first = c.firstPTS, let last = c.lastPTS, c.frames > 0, interval > 0 else { return 0 }

@@ -101,9 +101,33 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
         public var durationSeconds: Double
         /// Whether the segments were kept (`--keep-segments`) after the joined file decoded completely.
         public var segmentsKept: Bool
-        public init(segments: [String], format: String, frames: Int64, durationSeconds: Double, segmentsKept: Bool) {
+        /// Each segment as it was recorded and how it was brought to the joined format.
+        public var sources: [Source]?
+        /// Frames the rate conversion repeated (a slower camera's) and left out (a faster one's) in all.
+        public var framesRepeated: Int64?
+        public var framesDropped: Int64?
+        public struct Source: Codable, Sendable, Equatable {
+            public var file: String
+            /// The segment's own format, e.g. `480x360@15`.
+            public var format: String
+            /// Frames its camera recorded (from its sidecar; absent when it had none).
+            public var frames: Int64?
+            public var durationSeconds: Double
+            /// `none` (the joined rate), `repeated` (a slower camera: frames repeated up to the joined
+            /// rate) or `dropped` (a faster one: frames left out down to it).
+            public var rateConversion: String
+            /// Scaled into the joined picture size, with borders (never stretched).
+            public var scaled: Bool
+            public init(file: String, format: String, frames: Int64?, durationSeconds: Double, rateConversion: String, scaled: Bool) {
+                self.file = file; self.format = format; self.frames = frames; self.durationSeconds = durationSeconds
+                self.rateConversion = rateConversion; self.scaled = scaled
+            }
+        }
+        public init(segments: [String], format: String, frames: Int64, durationSeconds: Double, segmentsKept: Bool,
+                    sources: [Source]? = nil, framesRepeated: Int64? = nil, framesDropped: Int64? = nil) {
             self.segments = segments; self.format = format; self.frames = frames
             self.durationSeconds = durationSeconds; self.segmentsKept = segmentsKept
+            self.sources = sources; self.framesRepeated = framesRepeated; self.framesDropped = framesDropped
         }
     }
     /// `--require`: the hard requirements the run started with, and what a camera did not meet.

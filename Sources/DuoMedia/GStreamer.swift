@@ -169,6 +169,8 @@ public final class ElementRef: Sendable {
     @discardableResult
     func syncStateWithParent() -> Bool { gst_element_sync_state_with_parent(pointer) != 0 }
     func has(_ property: String) -> Bool { duo_has_property(UnsafeMutableRawPointer(pointer), property) != 0 }
+    /// A guint64 property's value (0 when the element has no such property).
+    func uint64(_ property: String) -> UInt64 { UInt64(duo_get_uint64(UnsafeMutableRawPointer(pointer), property)) }
 
     @discardableResult
     func setState(_ state: GstState) -> GstStateChangeReturn { gst_element_set_state(pointer, state) }

@@ -15,6 +15,18 @@ public struct MediaFacts: Sendable, Equatable {
     public let audio: Bool
 }
 
+/// What a join made: the joined file as decoding it found it, and what pacing each segment to the joined
+/// rate did (frames repeated for a slower camera, dropped for a faster one; in all).
+///
+/// Thread: value type, Sendable.
+public struct JoinOutcome: Sendable {
+    public let decoded: DecodedMedia
+    public let repeatedFrames: Int64
+    public let droppedFrames: Int64
+    /// The joined take's sidecar, as written next to the joined file (JoinedSidecar).
+    public let sidecar: TakeSidecar
+}
+
 /// Runs a `SegmentJoin`: decode every segment, scale into the first one's format, encode once, and prove
 /// the result holds every encoded frame and decodes completely (`SegmentJoinProof`) before it takes its
 /// name and (unless kept) the segments are removed.
@@ -45,14 +57,21 @@ public enum SegmentJoiner {
     /// failure the segments are untouched and the partial file removed. A kill leaves the segments and
     /// the journal (the next start offers the join again).
     /// `known`: the segments' facts when the caller has read them already (each read opens the file).
+    /// `take`: the take's number for the joined sidecar (nil: the first segment's sidecar's); `toolVersion`:
+    /// for a joined sidecar made when no segment has one.
     public static func run(_ join: SegmentJoin, library: PipelineLibrary, known: [MediaFacts]? = nil, timeoutSeconds: Double = 3600,
-                           progress: (Double) -> Void = { _ in }) throws(DuoError) -> DecodedMedia {
+                           take: Int? = nil, toolVersion: String = "",
+                           progress: (Double) -> Void = { _ in }) throws(DuoError) -> JoinOutcome {
         GStreamer.initialize()
-        var total: Int64 = 0
-        if let known, known.count == join.segments.count {
-            total = known.reduce(0) { $0 + max(0, $1.duration) }
-        } else {
-            for segment in join.segments { total += max(0, try facts(segment).duration) }
+        var segmentFacts: [MediaFacts] = []
+        if let known, known.count == join.segments.count { segmentFacts = known } else {
+            for segment in join.segments { segmentFacts.append(try facts(segment)) }
+        }
+        let total = segmentFacts.reduce(Int64(0)) { $0 + max(0, $1.duration) }
+        // The segments' own sidecars, read before they go: the joined take's sidecar is made from them.
+        let segmentSidecars = join.segments.map { segment -> TakeSidecar? in
+            let path = TakeSidecar.path(forTake: segment)
+            return FileManager.default.fileExists(atPath: path) ? try? TakeSidecar.read(path) : nil
         }
         let description = try join.description(library: library)
         for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
@@ -71,10 +90,15 @@ public enum SegmentJoiner {
             preconditionFailure("join.gst lacks join_caps or join_encoded (GraphElement checks them when rendering)")
         }
         let frames = FrameCounter(pad: pad)
+        // The concat's output as one timeline, paced as one by join.gst's videorate (duo_probes.h): where a
+        // slower camera's segment meets the next, its last frame is repeated up to it, never cut short.
+        if let concatSource = pipeline.child(named: "join_video")?.staticPad("src") { duo_flatten_segments(concatSource.pointer) }
+        let rate = pipeline.child(named: "join_rate")
         // What the muxer is given: the written file must hold exactly this.
         let encoded = StreamDigest(pad: encodedPad)
         let expected = max(1, Double(total) / Double(join.format.frameRate.frameDurationNanoseconds))
         var outcome: String?
+        var repeated: Int64 = 0, dropped: Int64 = 0
         do {
             defer { pipeline.setState(GST_STATE_NULL) }
             pipeline.setState(GST_STATE_PLAYING)
@@ -97,6 +121,9 @@ public enum SegmentJoiner {
                 }
                 progress(min(0.99, Double(frames.read().frames) / expected))
             }
+            // What the rate conversion did (join.gst's videorate), read before the graph stops.
+            repeated = Int64(clamping: rate?.uint64("duplicate") ?? 0)
+            dropped = Int64(clamping: rate?.uint64("drop") ?? 0)
         }
         if let outcome { throw fail(.runtime("joining \(join.segments.count) segments into \(join.output) failed: \(outcome); the segments are kept")) }
         // The joined file counts only once it is proved to hold every frame the encoder gave, byte for
@@ -110,11 +137,26 @@ public enum SegmentJoiner {
                                      duration: check.decoded.duration, frameInterval: join.format.frameRate.frameDurationNanoseconds)
         if let problem = proof.problem { throw fail(.runtime("the joined file \(join.partial) \(problem); the segments are kept")) }
         let decoded = check.decoded
+        let interval = join.format.frameRate.frameDurationNanoseconds
+        let segments = zip(join.segments, zip(segmentSidecars, segmentFacts)).map { path, known in
+            JoinedSidecar.Segment(name: (path as NSString).lastPathComponent, sidecar: known.0, format: known.1.format,
+                                  durationSeconds: Double(max(0, known.1.duration)) / 1e9)
+        }
+        let sidecar = JoinedSidecar.make(segments, file: (join.output as NSString).lastPathComponent, format: join.format,
+                                         frames: decoded.video.frames, durationSeconds: Double(decoded.video.frames) * Double(interval) / 1e9,
+                                         audioBuffers: join.audio ? decoded.audio.frames : nil, repeated: repeated, dropped: dropped,
+                                         segmentsKept: join.keepSegments, take: take, toolVersion: toolVersion,
+                                         gstreamerVersion: GStreamer.version, encoder: join.encoder.element, container: join.container.element)
         do {
             try? FileManager.default.removeItem(atPath: join.output)
             try FileManager.default.moveItem(atPath: join.partial, toPath: join.output)
         } catch {
             throw fail(.runtime("cannot name the joined file \(join.output): \(error.localizedDescription); the segments are kept"))
+        }
+        // The take's sidecar before the segments' go: at every moment one of them tells the take.
+        do { try sidecar.write(nextTo: join.output) } catch {
+            try? FileManager.default.removeItem(atPath: join.output)
+            throw fail(.runtime("\(error.message); the segments are kept"))
         }
         if !join.keepSegments {
             for segment in join.segments {
@@ -124,6 +166,6 @@ public enum SegmentJoiner {
         }
         join.removeJournal()
         progress(1)
-        return decoded
+        return JoinOutcome(decoded: decoded, repeatedFrames: repeated, droppedFrames: dropped, sidecar: sidecar)
     }
 }

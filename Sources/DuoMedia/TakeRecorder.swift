@@ -38,6 +38,8 @@ actor TakeRecorder {
     final class ActiveTake {
         let number: Int
         let path: String
+        /// The format the file records at (the camera on the air when the take began).
+        let format: VideoFormat
         let bin: ElementRef
         let sink: ElementRef
         let video: TakeInput
@@ -48,9 +50,9 @@ actor TakeRecorder {
         let startDate: Date
         var failure: DuoError?
         var inputs: [TakeInput] { [video] + (audio.map { [$0] } ?? []) }
-        init(number: Int, path: String, bin: ElementRef, sink: ElementRef, video: TakeInput, audio: TakeInput?,
+        init(number: Int, path: String, format: VideoFormat, bin: ElementRef, sink: ElementRef, video: TakeInput, audio: TakeInput?,
              counter: FrameCounter, audioCounter: FrameCounter?, startRunningTime: Int64, startDate: Date) {
-            self.number = number; self.path = path; self.bin = bin; self.sink = sink; self.video = video
+            self.number = number; self.path = path; self.format = format; self.bin = bin; self.sink = sink; self.video = video
             self.audio = audio; self.counter = counter; self.audioCounter = audioCounter
             self.startRunningTime = startRunningTime; self.startDate = startDate
         }
@@ -189,7 +191,7 @@ actor TakeRecorder {
             audio = linked
         }
         gst_debug_bin_to_dot_file(duo_as_bin(p.pointer), GST_DEBUG_GRAPH_SHOW_ALL, "duo-capture-take\(number)")
-        take = ActiveTake(number: number, path: path, bin: bin, sink: sink, video: video, audio: audio,
+        take = ActiveTake(number: number, path: path, format: format, bin: bin, sink: sink, video: video, audio: audio,
                           counter: counter, audioCounter: audioInput?.counter, startRunningTime: start, startDate: Date())
         eventSink.yield(.takeStarted(number: number, path: path))
         return number
@@ -266,6 +268,7 @@ actor TakeRecorder {
                                 firstFrameRunningTime: current.video.firstRunningTime,
                                 firstAudioRunningTime: current.audio?.firstRunningTime,
                                 startDate: current.startDate, endDate: Date(), failure: failure)
+        result.format = current.format
         result.swaps = swaps.filter { $0.runningTime >= current.startRunningTime && $0.runningTime <= end }
         endedTakes.append(result)
         eventSink.yield(.takeEnded(result))

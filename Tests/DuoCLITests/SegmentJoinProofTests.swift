@@ -41,12 +41,14 @@ final class SegmentJoinProofTests: XCTestCase {
     /// and the segments go.
     func testAJoinWithSoundIsProvedAndTheSegmentsGo() throws {
         let (dir, run, report, joins) = try segmentedTake(beforeMuxer: nil, audio: "test")
-        XCTAssertEqual(report.takes.count, 3, run.stderr)
+        let segments = report.takes.first?.segments ?? []
+        XCTAssertEqual(segments.count, 3, run.stderr)
         XCTAssertEqual(joins.last?["state"] as? String, "done", "\(joins)")
-        let joined = SegmentJoin.outputPath(forFirstSegment: report.takes[0].file)
+        let joined = SegmentJoin.outputPath(forFirstSegment: segments.first?.file ?? "")
+        XCTAssertEqual(report.takes.map(\.file), [joined], "the summary lists what is on disk")
         let decoded = try MediaInspector.decode(joined)
         XCTAssertGreaterThan(decoded.audio.frames, 0, "the joined file has sound")
-        XCTAssertEqual(Double(decoded.video.frames) / 30, report.takes.map(\.durationSeconds).reduce(0, +), accuracy: 3.5 / 30,
+        XCTAssertEqual(Double(decoded.video.frames) / 30, segments.map(\.durationSeconds).reduce(0, +), accuracy: 3.5 / 30,
                        "the sum of the segments, within a frame each")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".mkv") }
         XCTAssertEqual(files, [(joined as NSString).lastPathComponent], "the segments went")

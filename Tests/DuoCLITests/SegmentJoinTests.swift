@@ -26,19 +26,22 @@ final class SegmentJoinTests: XCTestCase {
 
     /// Assertions both variants share: one joined file at the first format, the sum of the segments' length.
     private func checkJoined(_ dir: String, _ report: RunReport, _ events: [[String: Any]]) throws -> (joined: String, sidecar: TakeSidecar) {
-        XCTAssertEqual(report.takes.count, 3, "three segments recorded")
-        let joined = SegmentJoin.outputPath(forFirstSegment: report.takes[0].file)
+        XCTAssertEqual(report.takes.count, 1, "the summary lists the joined take in place of its segments")
+        let segments = try XCTUnwrap(report.takes.first?.segments, "the joined take lists its segments")
+        XCTAssertEqual(segments.count, 3, "three segments recorded")
+        let joined = SegmentJoin.outputPath(forFirstSegment: segments[0].file)
+        XCTAssertEqual(report.takes[0].file, joined)
         let decoded = try MediaInspector.decode(joined)
         XCTAssertEqual([decoded.width, decoded.height], [640, 360], "the first segment's format")
         let interval = 1.0 / 30
-        let sum = report.takes.map(\.durationSeconds).reduce(0, +)
+        let sum = segments.map(\.durationSeconds).reduce(0, +)
         XCTAssertEqual(Double(decoded.video.frames) * interval, sum, accuracy: interval * 3, "the sum of the segments, within a frame each")
         XCTAssertLessThanOrEqual(decoded.video.maxGap, Int64(interval * 1.5e9), "no gap over a frame interval where segments meet")
         let states = events.filter { $0["event"] as? String == "join" }.map { $0["state"] as? String ?? "" }
         XCTAssertEqual(states.first, "started")
         XCTAssertEqual(states.last, "done")
         let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: joined))
-        let names = report.takes.map { ($0.file as NSString).lastPathComponent }
+        let names = segments.map { ($0.file as NSString).lastPathComponent }
         XCTAssertEqual(sidecar.join?.segments, names)
         XCTAssertEqual(sidecar.segments, names)
         XCTAssertEqual(sidecar.join?.format, "640x360@30")
@@ -52,7 +55,10 @@ final class SegmentJoinTests: XCTestCase {
         let (joined, sidecar) = try checkJoined(dir, report, events)
         XCTAssertEqual(sidecar.join?.segmentsKept, false)
         XCTAssertEqual(try takeFiles(dir), [(joined as NSString).lastPathComponent], "only the joined file is left")
-        for take in report.takes { XCTAssertFalse(FileManager.default.fileExists(atPath: TakeSidecar.path(forTake: take.file))) }
+        for segment in report.takes[0].segments ?? [] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: TakeSidecar.path(forTake: segment.file)))
+            XCTAssertFalse(segment.kept, "the summary says \(segment.file) is gone")
+        }
         XCTAssertTrue(SegmentJoin.unfinished(in: dir).isEmpty, "no journal is left")
     }
 
@@ -62,7 +68,10 @@ final class SegmentJoinTests: XCTestCase {
         XCTAssertEqual(sidecar.join?.segmentsKept, true)
         XCTAssertEqual(try takeFiles(dir).count, 4, "three segments and the joined file")
         XCTAssertTrue(FileManager.default.fileExists(atPath: joined))
-        for take in report.takes { XCTAssertGreaterThan(try MediaInspector.decode(take.file).video.frames, 0) }
+        for segment in report.takes[0].segments ?? [] {
+            XCTAssertTrue(segment.kept)
+            XCTAssertGreaterThan(try MediaInspector.decode(segment.file).video.frames, 0)
+        }
     }
 
     /// SIGKILL while the segments are being joined: every segment is intact, nothing half-joined takes

@@ -67,7 +67,11 @@ struct RunReport: Decodable {
         let file: String; let frames: Int64; let durationSeconds: Double; let startLatencyMs: Double?
         let audioBuffers: Int64?; let dropped: Int64; let error: String?
         let capsChanges: Int64?; let maxGapMs: Double?; let swaps: Int?
+        let number: Int?
+        /// A joined take's segments, each as recorded, and whether its file is still on disk.
+        let segments: [Segment]?
     }
+    struct Segment: Decodable { let file: String; let frames: Int64; let durationSeconds: Double; let dropped: Int64; let kept: Bool }
     let endReason: String
     let seconds: Double
     let camera: Branch, operatorView: Branch, subjectView: Branch

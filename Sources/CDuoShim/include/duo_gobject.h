@@ -31,5 +31,7 @@ void duo_set_caps(gpointer object, const gchar *name, GstCaps *caps);
 /// Sets any property from its text form (enum nicks such as videoflip's "horiz"), as gst-launch does.
 void duo_set_from_string(gpointer object, const gchar *name, const gchar *value);
 gboolean duo_has_property(gpointer object, const gchar *name);
+/// A guint64 property's value (videorate's "duplicate" and "drop"); 0 when the object has no such property.
+guint64 duo_get_uint64(gpointer object, const gchar *name);
 
 #endif

@@ -75,6 +75,14 @@ void duo_send_eos(GstPad *pad);
 /// would end the preview, the subject view and the take for good; a camera is lost and comes back instead.
 void duo_drop_eos(GstPad *pad);
 
+// ---- One timeline for a join ------------------------------------------------------------------------------
+/// Makes the stream on `pad` (a join's concat output) one segment from 0: each buffer is stamped with its
+/// running time and every segment event after the first is dropped. A videorate after it then paces the
+/// take as one timeline: a slower segment's last frame is repeated up to the next segment's first (rather
+/// than closing the segment with one copy of it), and no frame is lost or added where segments meet, so
+/// the frames and the length stay in step however many segments there are.
+void duo_flatten_segments(GstPad *pad);
+
 // ---- Drawing into live frames ------------------------------------------------------------------------
 /// Called once per frame on the streaming thread with the mapped, writable I420 planes and the frame's
 /// running time (ns).
