@@ -354,7 +354,7 @@ actor RunDirector {
         startedDate = Date()
         startedAt = clock.now()
         health.started(at: startedAt)
-        log("duo-capture: capturing \(plan.camera.label) at \(plan.format)\(plan.requirementNote) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat))")
+        log("duo-capture: capturing \(plan.camera.label) at \(plan.format)\(plan.requirementNote) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat)\(plan.evenSizeNote.map { "; \($0)" } ?? ""))")
         events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
         if !plan.requirements.isEmpty { events.emit("requirements", ["required": plan.requirements.map(\.description), "unmet": plan.unmetWishes]) }
         takes.runStarted(at: startedAt, recording: settings.record)

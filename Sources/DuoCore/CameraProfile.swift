@@ -95,9 +95,9 @@ public struct CameraProfile: Sendable, Equatable {
             guard knownPixelFormats.contains(pixel) else {
                 throw .input("camera profile \(source): formats[\(i)] has unknown pixelFormat \(pixel); use one of \(knownPixelFormats.sorted().joined(separator: ", "))")
             }
-            guard (16...8192).contains(entry.width), (16...8192).contains(entry.height),
-                  entry.width % 2 == 0, entry.height % 2 == 0 else {
-                throw .input("camera profile \(source): formats[\(i)] size \(entry.width)x\(entry.height) must be even and between 16 and 8192")
+            // An odd side is allowed, as real cameras have them: the camera's chain scales it to even.
+            guard (16...8192).contains(entry.width), (16...8192).contains(entry.height) else {
+                throw .input("camera profile \(source): formats[\(i)] size \(entry.width)x\(entry.height) must be between 16 and 8192")
             }
             guard !entry.frameRates.isEmpty else {
                 throw .input("camera profile \(source): formats[\(i)] has no frameRates")
