@@ -10,6 +10,9 @@ public struct CameraProfile: Sendable, Equatable {
         /// The camera's native pixel format as GStreamer names it (NV12, YUY2, I420, ...); MJPEG is `jpeg`.
         public let pixelFormat: String
         public let format: VideoFormat
+        /// The pixel format of a mode whose caps name none (a PipeWire node can offer one): nothing can
+        /// convert it.
+        public static let unnamedPixelFormat = "no pixel format"
         public init(pixelFormat: String, format: VideoFormat) {
             self.pixelFormat = pixelFormat
             self.format = format

@@ -273,6 +273,12 @@ public struct GraphPlan: Sendable {
         return "\(source) ! \(normalise)"
     }
 
+    /// The normaliser alone (Pipelines/normalise.gst, at any size), for asking GStreamer which pixel
+    /// formats a camera's chain takes (`CameraIntake`).
+    public static func intakeDescription(_ library: PipelineLibrary) throws(DuoError) -> String {
+        try library.render("normalise", ["name": "intake", "rotation": "identity", "width": "320", "height": "240", "rate": "30/1"])
+    }
+
     /// The channel a `--camera file:PATH` clip is played into (intervideosink → intervideosrc), one per
     /// camera source element and process.
     public static func clipChannel(forSource name: String) -> String {
