@@ -74,10 +74,9 @@ public enum CameraStartWait: Sendable, Equatable {
         case (.format, _):
             return .dependency("\(head): no format could be agreed with it (asked for \(offered)\(cannot)); \(advice)")
         case (.frame(let agreed), .service(.pipewire, let node, _, _, _)):
-            let what = agreed.map { "agreed \($0)" } ?? "agreed a format"
-            return .dependency("\(head): PipeWire node \(node) \(what) for \(mode.format) and sent nothing; \(advice)")
+            return .dependency("\(head): PipeWire node \(node) agreed \(agreed ?? offered) and sent no frame; \(advice)")
         case (.frame(let agreed), _):
-            return .dependency("\(head): waiting for its first frame in \(agreed ?? offered)\(cannot); \(advice)")
+            return .dependency("\(head): waiting for its first frame at \(agreed ?? offered)\(cannot); \(advice)")
         }
     }
 }

@@ -303,7 +303,7 @@ final class HardeningTests: XCTestCase {
             """.write(toFile: "\(pipelines)/camera-test.gst", atomically: true, encoding: .utf8)
         let run = try duoCapture(base + ["--pipelines", pipelines, "--start-timeout", "1.5", "--record"])
         XCTAssertEqual(run.status, 69, run.stderr)
-        XCTAssertTrue(run.stderr.contains("camera videotestsrc gave no first frame within 1.5 s: waiting for its first frame in 320x240@30 I420"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("camera videotestsrc gave no first frame within 1.5 s: waiting for its first frame at 320x240@30 in I420"), run.stderr)
 
         // The control socket opens after the signal handlers are in place, while the graph is starting.
         let socket = "\(dir)/control.sock"
