@@ -245,7 +245,12 @@ final class PipeWireCameraTests: XCTestCase {
         } + [("duo-pw-usable", "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1")])
         let dir = try scratchDirectory(self)
 
-        let listed = try duoCapture(["cameras"], environment: environment(daemon, dir))
+        // The device monitor may see a node a moment after pw-cli does: asked again until all are there.
+        var listed = Run(status: -1, stdout: "", stderr: "")
+        try PipeWireDaemon.waitFor("cameras to list every node", timeout: 20, interval: 0.2) {
+            listed = try duoCapture(["cameras"], environment: environment(daemon, dir))
+            return (nodes.map(\.name) + ["duo-pw-usable"]).allSatisfy { listed.stdout.contains("\t\($0)\t") }
+        }
         XCTAssertEqual(listed.status, 0, listed.stderr)
         let lines = listed.stdout.split(separator: "\n").map(String.init)
         for node in nodes {
@@ -318,7 +323,11 @@ final class PipeWireCameraTests: XCTestCase {
         let daemon = try PipeWireDaemon(test: self)
         try daemon.publishCamera("duo-pw-odd", caps: "video/x-raw,format=YUY2,width=641,height=479,framerate=30/1")
         let dir = try scratchDirectory(self)
-        let listed = try duoCapture(["cameras"], environment: environment(daemon, dir))
+        var listed = Run(status: -1, stdout: "", stderr: "")
+        try PipeWireDaemon.waitFor("cameras to list the node", timeout: 20, interval: 0.2) {
+            listed = try duoCapture(["cameras"], environment: environment(daemon, dir))
+            return listed.stdout.contains("\tduo-pw-odd\t")
+        }
         XCTAssertTrue(listed.stdout.contains("-\tduo-pw-odd\tid:pipewire:duo-pw-odd\tbest 641x479@30, 1 modes"), listed.stdout)
         let run = try duoCapture(["--headless", "--camera", "pipewire:duo-pw-odd", "--record", "--record-dir", dir, "--countdown", "0",
                                   "--duration", "2", "--audio", "none", "--json"], environment: environment(daemon, dir))
