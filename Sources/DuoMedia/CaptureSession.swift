@@ -268,10 +268,7 @@ public actor CaptureSession {
         var abandoned = false
         if let change = stateChange, !change.isDone, let p = pipeline {
             change.interrupt(cameraSources(p))
-            if await change.result(within: 1) == nil {
-                change.abandon()
-                abandoned = true
-            }
+            if await change.result(within: 1) == nil { abandoned = change.abandon() }
         }
         var result: TakeResult?
         if let recorder {

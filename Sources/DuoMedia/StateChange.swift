@@ -47,12 +47,13 @@ final class PendingStateChange: Sendable {
     }
 
     /// Gives up on a change that has not returned: its thread stops the element (NULL) when it does.
-    func abandon() {
-        let done = state.update { s in
+    /// False when it had returned meanwhile (then nothing is given up: the caller stops the element).
+    func abandon() -> Bool {
+        state.update { s in
+            guard s.result == nil else { return false }
             s.abandoned = true
-            return s.result != nil
+            return true
         }
-        precondition(!done, "PendingStateChange.abandon called after the change returned")
     }
 
     /// Whether the change has returned.
