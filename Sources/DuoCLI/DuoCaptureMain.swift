@@ -147,16 +147,25 @@ enum CamerasCommand {
         for notice in [stacks.portal, stacks.pipeWire].compactMap({ $0 }) { FileHandle.standardError.write(Data("duo-capture: \(notice)\n".utf8)) }
         let cameras = CameraDiscovery.list()
         if cameras.isEmpty { return "no cameras found; use --camera inner|outer for a simulated one" }
-        let usable = cameras.filter { $0.devicePath != nil || $0.target != nil }
+        // The pixel formats a camera's chain takes: modes outside them are not counted, and a camera with
+        // none is marked and never opened by auto.
+        let intake = (try? PipelineLibrary.locate()).map(CameraIntake.probe) ?? .any
+        let usable = cameras.filter { ($0.devicePath != nil || $0.target != nil) && $0.isUsable(by: intake) }
         let last = CameraMemory.standard().last()
         let auto = DefaultCameraOrder.choose(usable.map { .init(identity: $0.identity, stack: $0.stack) }, remembered: last).map { usable[$0] }
         return cameras.map { c in
-            let best = FormatSelection.best(of: c.modes.map(\.format), upTo: nil).map(\.description) ?? "no usable formats"
-            let mark = c == auto ? "\t(auto\(c.identity == last ? ", last used" : ""))" : ""
             let shown = [c.devicePath ?? "-", c.name, "id:\(c.identity)"].map { TerminalText.escaped($0) }
+            let modes = intake.usable(c.modes)
+            guard c.isUsable(by: intake) else {
+                return "\(shown.joined(separator: "\t"))\tunusable: \(intake.refusal(c.modes)) (\(c.modes.count) modes)"
+            }
+            let best = FormatSelection.best(of: modes.map(\.format), upTo: nil).map(\.description) ?? "no usable formats"
+            let mark = c == auto ? "\t(auto\(c.identity == last ? ", last used" : ""))" : ""
             // A depth stream (a 16-bit grey mode, V4L2's Z16) is said where a camera has one.
             let depth = c.modes.contains { ["GRAY16_LE", "Z16"].contains($0.pixelFormat) } ? ", depth" : ""
-            return "\(shown.joined(separator: "\t"))\tbest \(best), \(c.modes.count) modes\(depth)\(mark)"
+            let refused = intake.refusedFormats(c.modes)
+            let skipped = refused.isEmpty ? "" : " (\(c.modes.count - modes.count) more in \(refused.joined(separator: ", ")), which duo-capture cannot convert)"
+            return "\(shown.joined(separator: "\t"))\tbest \(best), \(modes.count) modes\(skipped)\(depth)\(mark)"
         }.joined(separator: "\n")
     }
 }

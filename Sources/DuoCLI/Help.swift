@@ -14,7 +14,10 @@ enum Help {
                                            identity (id:…), best format; the one auto opens is marked.
                                            V4L2 cameras, PipeWire's (id:pipewire:NODE) when its daemon
                                            runs, else libcamera's (id:libcamera:ID); without a PipeWire
-                                           daemon one line says so
+                                           daemon one line says so. Only modes in a pixel format
+                                           duo-capture converts are counted; a camera with none (v210,
+                                           r210, IYU2, caps naming no format) is marked "unusable" and
+                                           auto passes it by
       duo-capture microphones              list microphones (PipeWire sources): name, identity (id:…),
                                            peak level over 0.6 s; the one auto takes is marked.
                                            No PipeWire daemon running: one line saying so (exit 69)
@@ -130,8 +133,10 @@ enum Help {
       --headless                           no windows: operator and subject branches end in fakesink
       --duration SECONDS                   stop after this long (default: until SIGINT/SIGTERM); with
                                            --record, the take's length after the countdown
-      --start-timeout SECONDS              how long start-up waits for the camera's first frame before it
-                                           gives up naming what never got ready (default 10)
+      --start-timeout SECONDS              how long start-up waits for the camera's first frame (default
+                                           10); then one line names the camera, its mode and what it
+                                           waited for (for PipeWire: whether the node agreed a format),
+                                           exit 69. SIGINT, SIGTERM and SIGHUP end the wait at once
       --quiet                              no progress lines, only errors and the summary
       --json                               print the end-of-run summary as JSON
       --control PATH                       a Unix socket (mode 0600; a bare NAME goes under
@@ -336,6 +341,7 @@ enum Help {
 
     EXIT CODES
       0 success · 64 bad option or value · 65 bad input file (profile, script, pipeline file)
-      69 missing dependency (the message names the Debian package) · 70 runtime failure
+      69 missing dependency (the message names the Debian package) or unusable camera (no format
+      it can convert, or no first frame within --start-timeout) · 70 runtime failure
     """
 }

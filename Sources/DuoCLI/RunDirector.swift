@@ -114,6 +114,8 @@ actor RunDirector {
         /// `--shots`: the shot list walked, and its file (watched: saved, it is reloaded keeping the shot).
         var shots: ShotList?
         var shotsPath: String?
+        /// `--start-timeout`: how long start-up waits for the camera's first frame (the `starting` event).
+        var startTimeout = 10.0
 
         init() {}
         init(_ options: Options, recordDirectory: String?, remotePassphrase: String? = nil) {
@@ -134,6 +136,7 @@ actor RunDirector {
             followVoice = options.followVoice
             shots = options.shots
             shotsPath = options.shotsPath
+            startTimeout = options.startTimeout
         }
     }
 
@@ -300,6 +303,10 @@ actor RunDirector {
         await capture.setSubjectViewMirror(await presenter.mirror)
         let selfView = await presenter.selfView != .off
         await capture.setSubjectPictureUse(.of(kind: await presenter.accessory, selfView: selfView, viewDrawnIntoFrames: !face.drawsSubjectView))
+        // Said before the graph is asked to play: a script (or a test) knows the run is waiting for the
+        // camera from here, up to `timeout` seconds.
+        events.emit("starting", ["camera": plan.camera.label, "format": plan.format.description,
+                                 "mode": "\(plan.cameraMode.format) \(plan.cameraMode.pixelFormat)", "timeout": settings.startTimeout])
         let starting = Task {
             do throws(DuoError) {
                 try await capture.startCapture()
@@ -359,7 +366,7 @@ actor RunDirector {
         startedDate = Date()
         startedAt = clock.now()
         health.started(at: startedAt)
-        log("duo-capture: capturing \(plan.camera.label) at \(plan.format)\(plan.requirementNote) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat))")
+        log("duo-capture: capturing \(plan.camera.label) at \(plan.format)\(plan.requirementNote) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat)\(plan.evenSizeNote.map { "; \($0)" } ?? ""))")
         events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
         if !plan.requirements.isEmpty { events.emit("requirements", ["required": plan.requirements.map(\.description), "unmet": plan.unmetWishes]) }
         takes.runStarted(at: startedAt, recording: settings.record)

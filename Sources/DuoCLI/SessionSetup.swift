@@ -33,7 +33,9 @@ struct SessionSetup {
         }
         // A real camera is locked before it is opened (inside resolveCamera), so a second duo-capture
         // hears who owns it rather than V4L2's "device busy".
-        let first = try resolveCamera(options.source, notices: &notices, pipeWireNotice: pipeWireNotice)
+        // The pixel formats a camera's chain takes: a mode outside them is never opened.
+        let intake = CameraIntake.probe(library)
+        let first = try resolveCamera(options.source, notices: &notices, intake: intake, pipeWireNotice: pipeWireNotice)
         // No camera, and PipeWire (where a desktop's cameras are) not running: say that too, once.
         if first.standIn, let pipeWireNotice { notices.append(pipeWireNotice) }
         let camera = rotated(first.source, 0)
@@ -41,7 +43,7 @@ struct SessionSetup {
         var second: ResolvedCamera?
         if let choice = options.secondSource {
             // "auto" never reaches here: a second camera is always named.
-            second = try resolveCamera(choice, notices: &notices, pipeWireNotice: pipeWireNotice)
+            second = try resolveCamera(choice, notices: &notices, intake: intake, pipeWireNotice: pipeWireNotice)
             secondCamera = second.map { rotated($0.source, 1) }
         }
         // The camera last used is remembered by identity, so `--camera auto` finds it at any /dev/videoN.
@@ -124,6 +126,7 @@ struct SessionSetup {
     static func resolveCamera(_ choice: Options.SourceChoice, notices: inout [String],
                               discover: () -> [DiscoveredCamera] = CameraDiscovery.list,
                               remembered: String? = CameraMemory.standard().last(),
+                              intake: CameraIntake = .any,
                               pipeWireNotice: String? = nil) throws(DuoError) -> ResolvedCamera {
         switch choice {
         case .testSource:
@@ -135,7 +138,7 @@ struct SessionSetup {
             let lock = try CameraLock(device: device)
             let real = URL(fileURLWithPath: device).resolvingSymlinksInPath().path
             let identity = discover().first { $0.devicePath.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path } == real }?.identity
-            return ResolvedCamera(source: .v4l2(device: device, modes: try CameraDiscovery.probeV4L2(device)), identity: identity, lock: lock)
+            return ResolvedCamera(source: .v4l2(device: device, modes: try v4l2Modes(device, intake: intake)), identity: identity, lock: lock)
         case .profile(let nameOrPath):
             return ResolvedCamera(source: .simulated(try loadProfile(nameOrPath)))
         case .file(let path):
@@ -148,12 +151,13 @@ struct SessionSetup {
                 let why = identity.hasPrefix("pipewire:") ? pipeWireNotice.map { "; \($0)" } ?? "" : ""
                 throw .usage("camera id:\(identity) is not connected (\(known.isEmpty ? "no cameras found" : "connected: \(known)")); plug it in or list cameras with: duo-capture cameras\(why)")
             }
-            return try open(camera)
+            return try open(camera, intake: intake)
         case .auto:
-            // The remembered camera, else PipeWire's, else V4L2's, else libcamera's (DefaultCameraOrder).
-            let cameras = discover().filter { $0.devicePath != nil || $0.target != nil }
+            // The remembered camera, else PipeWire's, else V4L2's, else libcamera's (DefaultCameraOrder),
+            // of those with a mode the chain takes.
+            let cameras = discover().filter { ($0.devicePath != nil || $0.target != nil) && $0.isUsable(by: intake) }
             if let i = DefaultCameraOrder.choose(cameras.map { .init(identity: $0.identity, stack: $0.stack) }, remembered: remembered) {
-                return try open(cameras[i])
+                return try open(cameras[i], intake: intake)
             }
             let inner = try loadProfile("inner")
             notices.append("no camera found; using the simulated inner camera at \(standInFormat) (--camera inner --format WxH@FPS for another)")
@@ -168,9 +172,9 @@ struct SessionSetup {
 
     /// A camera the device monitor listed, locked and opened the way its provider says: V4L2 through
     /// v4l2src, the test provider through the test source that plays it.
-    private static func open(_ camera: DiscoveredCamera) throws(DuoError) -> ResolvedCamera {
+    private static func open(_ camera: DiscoveredCamera, intake: CameraIntake) throws(DuoError) -> ResolvedCamera {
         if camera.stack == .pipewire || camera.stack == .libcamera, let target = camera.target {
-            return try openService(camera, target: target)
+            return try openService(camera, target: target, intake: intake)
         }
         guard let path = camera.devicePath else {
             throw .usage("camera \"\(camera.name)\" is offered by \(camera.api ?? "another provider") without a V4L2 device; give --camera v4l2:/dev/videoN")
@@ -179,17 +183,32 @@ struct SessionSetup {
         if camera.api == "duotest" {
             return ResolvedCamera(source: .simulated(camera.simulatedProfile), identity: camera.identity, lock: lock)
         }
-        return ResolvedCamera(source: .v4l2(device: path, modes: try CameraDiscovery.probeV4L2(path)), identity: camera.identity, lock: lock)
+        return ResolvedCamera(source: .v4l2(device: path, modes: try v4l2Modes(path, intake: intake)), identity: camera.identity, lock: lock)
+    }
+
+    /// A V4L2 device's modes the chain takes. The device's own caps are the whole truth (v4l2src opens
+    /// exactly the mode asked for), so a camera with none is refused here, in one line (exit 69).
+    private static func v4l2Modes(_ device: String, intake: CameraIntake) throws(DuoError) -> [CameraProfile.Mode] {
+        let modes = try CameraDiscovery.probeV4L2(device)
+        let usable = intake.usable(modes)
+        guard !usable.isEmpty else {
+            throw .dependency("camera \(device) cannot be used: \(intake.refusal(modes)); pick another camera (duo-capture cameras marks the ones it cannot use)")
+        }
+        return usable
     }
 
     /// A PipeWire or libcamera camera: its element must be installed, it is locked by identity (no device
     /// node of its own), and its modes are the ones the device monitor listed.
-    private static func openService(_ camera: DiscoveredCamera, target: String) throws(DuoError) -> ResolvedCamera {
+    private static func openService(_ camera: DiscoveredCamera, target: String, intake: CameraIntake) throws(DuoError) -> ResolvedCamera {
         let element = camera.stack.sourceElement
         guard GStreamer.hasElement(element) else {
             throw ElementPackages.missingElementError(element, neededFor: "\(camera.stack.displayName) cameras")
         }
-        let usable = camera.modes.filter { $0.pixelFormat != "jpeg" || camera.stack == .pipewire }
+        var usable = camera.modes.filter { $0.pixelFormat != "jpeg" || camera.stack == .pipewire }
+        // The modes the chain takes. A service camera named with none is still tried: its device caps
+        // are the service's account, and PipeWire has the last word; start-up then ends within
+        // --start-timeout naming the node and its format (CameraStartWait).
+        if !intake.usable(usable).isEmpty { usable = intake.usable(usable) }
         guard !usable.isEmpty else {
             throw .runtime("camera \"\(camera.name)\" (\(camera.stack.displayName)) offers no raw or MJPEG video formats duo-capture can use; pick another --camera")
         }

@@ -10,6 +10,9 @@ public struct CameraProfile: Sendable, Equatable {
         /// The camera's native pixel format as GStreamer names it (NV12, YUY2, I420, ...); MJPEG is `jpeg`.
         public let pixelFormat: String
         public let format: VideoFormat
+        /// The pixel format of a mode whose caps name none (a PipeWire node can offer one): nothing can
+        /// convert it.
+        public static let unnamedPixelFormat = "no pixel format"
         public init(pixelFormat: String, format: VideoFormat) {
             self.pixelFormat = pixelFormat
             self.format = format
@@ -95,9 +98,9 @@ public struct CameraProfile: Sendable, Equatable {
             guard knownPixelFormats.contains(pixel) else {
                 throw .input("camera profile \(source): formats[\(i)] has unknown pixelFormat \(pixel); use one of \(knownPixelFormats.sorted().joined(separator: ", "))")
             }
-            guard (16...8192).contains(entry.width), (16...8192).contains(entry.height),
-                  entry.width % 2 == 0, entry.height % 2 == 0 else {
-                throw .input("camera profile \(source): formats[\(i)] size \(entry.width)x\(entry.height) must be even and between 16 and 8192")
+            // An odd side is allowed, as real cameras have them: the camera's chain scales it to even.
+            guard (16...8192).contains(entry.width), (16...8192).contains(entry.height) else {
+                throw .input("camera profile \(source): formats[\(i)] size \(entry.width)x\(entry.height) must be between 16 and 8192")
             }
             guard !entry.frameRates.isEmpty else {
                 throw .input("camera profile \(source): formats[\(i)] has no frameRates")

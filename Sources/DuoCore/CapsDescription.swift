@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the video modes out of a caps string as GStreamer prints it (`gst_caps_to_string`), so a real
 /// camera's probed caps become the same `CameraProfile.Mode` list a profile file gives. Pure Swift, so the
 /// parsing is unit-tested without a device.
@@ -12,7 +14,7 @@ public enum CapsDescription {
         for structure in split(caps, on: ";") {
             let fields = split(structure, on: ",")
             guard let media = fields.first?.trimmingSpaces else { continue }
-            let pixel: String
+            let pixels: [String]
             var values: [String: String] = [:]
             for field in fields.dropFirst() {
                 guard let eq = field.firstIndex(of: "=") else { continue }
@@ -24,17 +26,44 @@ public enum CapsDescription {
                 values[key] = value
             }
             switch media {
-            case "video/x-raw": pixel = values["format"] ?? "I420"
-            case "image/jpeg": pixel = "jpeg"
+            // A structure that names no pixel format (a PipeWire node can offer one) is kept as such: no
+            // graph can convert it, and `cameras` says so.
+            case "video/x-raw": pixels = values["format"].map(listItems) ?? [CameraProfile.Mode.unnamedPixelFormat]
+            case "image/jpeg": pixels = ["jpeg"]
             default: continue
             }
             guard let w = values["width"].flatMap({ Int($0) }), let h = values["height"].flatMap({ Int($0) }) else { continue }
             let rates = frameRates(values["framerate"] ?? "30/1")
-            for rate in rates where rate.numerator > 0 {
-                modes.append(.init(pixelFormat: pixel, format: VideoFormat(width: w, height: h, frameRate: rate)))
+            for pixel in pixels {
+                for rate in rates where rate.numerator > 0 {
+                    modes.append(.init(pixelFormat: pixel, format: VideoFormat(width: w, height: h, frameRate: rate)))
+                }
             }
         }
         return modes
+    }
+
+    /// The raw pixel formats caps accept (`format` of each `video/x-raw` structure, lists expanded); nil
+    /// when any goes (`ANY`, or a raw structure without a `format`).
+    public static func pixelFormats(from caps: String) -> Set<String>? {
+        if caps.trimmingSpaces == "ANY" { return nil }
+        var formats = Set<String>()
+        for structure in split(caps, on: ";") {
+            let fields = split(structure, on: ",")
+            guard let media = fields.first?.trimmingSpaces, media.hasPrefix("video/x-raw") else { continue }
+            guard let field = fields.dropFirst().first(where: { $0.split(separator: "=").first?.trimmingSpaces == "format" }),
+                  let eq = field.firstIndex(of: "=") else { return nil }
+            formats.formUnion(listItems(String(field[field.index(after: eq)...])))
+        }
+        return formats
+    }
+
+    /// A field's values: `(string)YUY2`, or each item of `{ (string)YUY2, (string)NV12 }`, unquoted.
+    static func listItems(_ value: String) -> [String] {
+        var v = stripType(value.trimmingSpaces)
+        if v.hasPrefix("{") && v.hasSuffix("}") { v = String(v.dropFirst().dropLast()) }
+        return split(v, on: ",").map { stripType($0.trimmingSpaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            .filter { !$0.isEmpty }
     }
 
     static func frameRates(_ value: String) -> [FrameRate] {

@@ -113,12 +113,15 @@ public struct GraphPlan: Sendable {
             guard let offered = Self.uprightFormats(cam) else { return requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30)) }
             return try FormatSelection.choose(for: cam.label, offered: meeting(offered), upTo: requested, minimumRate: minimumRate)
         }
+        // Each camera's chain ends at an even size (4:2:0 video and the encoder need one): an odd camera
+        // mode opens as it is and is scaled by a pixel in its normaliser. `format` is what leaves it.
         if let second = secondCamera, individual {
             // Individual cameras: each at its own best format; a swap during a take follows --swap-policy.
-            format = try best(camera)
-            secondFormat = try best(second)
-            cameraMode = Self.mode(of: camera, upright: format)
-            secondCameraMode = Self.mode(of: second, upright: secondFormat!)
+            let rawA = try best(camera), rawB = try best(second)
+            cameraMode = Self.mode(of: camera, upright: rawA)
+            secondCameraMode = Self.mode(of: second, upright: rawB)
+            format = rawA.evenSized
+            secondFormat = rawB.evenSized
         } else if let second = secondCamera {
             secondFormat = nil
             // The virtual camera: the formats both cameras deliver upright, after decoding (the pixel
@@ -131,16 +134,18 @@ public struct GraphPlan: Sendable {
             case (nil, let b?): common = b
             case (let a?, let b?): common = FormatSelection.intersection(a, b)
             }
+            let raw: VideoFormat
             if let common {
                 guard !common.isEmpty else {
                     throw .usage("cameras A (\(camera.label)) and B (\(second.label)) share no format; give two cameras with a common size and frame rate")
                 }
-                format = try FormatSelection.choose(for: "A+B (virtual)", offered: meeting(common), upTo: requested, minimumRate: minimumRate)
+                raw = try FormatSelection.choose(for: "A+B (virtual)", offered: meeting(common), upTo: requested, minimumRate: minimumRate)
             } else {
-                format = requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))
+                raw = requested ?? VideoFormat(width: 1280, height: 720, frameRate: FrameRate(30))
             }
-            cameraMode = Self.mode(of: camera, upright: format)
-            secondCameraMode = Self.mode(of: second, upright: format)
+            cameraMode = Self.mode(of: camera, upright: raw)
+            secondCameraMode = Self.mode(of: second, upright: raw)
+            format = raw.evenSized
         } else {
             if let modes = camera.modes {
                 let chosen = try FormatSelection.choose(for: camera.label, offered: meeting(modes.map(\.format)), upTo: requested, minimumRate: minimumRate)
@@ -152,7 +157,7 @@ public struct GraphPlan: Sendable {
                 cameraMode = .init(pixelFormat: "I420", format: f)
             }
             let raw = cameraMode.format
-            format = camera.rotation % 180 == 0 ? raw : VideoFormat(width: raw.height, height: raw.width, frameRate: raw.frameRate)
+            format = (camera.rotation % 180 == 0 ? raw : VideoFormat(width: raw.height, height: raw.width, frameRate: raw.frameRate)).evenSized
             secondCameraMode = nil
             secondFormat = nil
         }
@@ -176,6 +181,26 @@ public struct GraphPlan: Sendable {
         let kbps = Double(format.width) * Double(format.height) * format.frameRate.value.rounded() / 10_000
         guard kbps.isFinite else { return 1000 }
         return Int(min(max(1000, kbps), Double(largestDefaultBitrate)))
+    }
+
+    /// What the start line adds when a camera's size was odd: the size it delivers and the even one its
+    /// chain scales it to (4:2:0 video and the encoder need even sides); nil when every side is even.
+    public var evenSizeNote: String? {
+        var notes: [String] = []
+        for (index, mode) in [cameraMode, secondCameraMode].enumerated() {
+            guard let mode, let source = index == 0 ? camera : secondCamera else { continue }
+            let raw = Self.upright(mode.format, source.rotation)
+            let even = format(ofCamera: index)
+            guard raw.width != even.width || raw.height != even.height else { continue }
+            let who = secondCamera == nil ? "" : "camera \(index == 0 ? "A" : "B")'s "
+            notes.append("\(who)odd size \(raw.width)x\(raw.height) scaled to \(even.width)x\(even.height)")
+        }
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
+    }
+
+    /// A sensor format turned upright by `rotation` degrees.
+    static func upright(_ format: VideoFormat, _ rotation: Int) -> VideoFormat {
+        rotation % 180 == 0 ? format : VideoFormat(width: format.height, height: format.width, frameRate: format.frameRate)
     }
 
     /// The upright format camera `index` (0 = A, 1 = B) delivers: the common one in virtual mode.
@@ -246,6 +271,12 @@ public struct GraphPlan: Sendable {
             "width": "\(format.width)", "height": "\(format.height)", "rate": format.frameRate.capsValue,
         ])
         return "\(source) ! \(normalise)"
+    }
+
+    /// The normaliser alone (Pipelines/normalise.gst, at any size), for asking GStreamer which pixel
+    /// formats a camera's chain takes (`CameraIntake`).
+    public static func intakeDescription(_ library: PipelineLibrary) throws(DuoError) -> String {
+        try library.render("normalise", ["name": "intake", "rotation": "identity", "width": "320", "height": "240", "rate": "30/1"])
     }
 
     /// The channel a `--camera file:PATH` clip is played into (intervideosink → intervideosrc), one per

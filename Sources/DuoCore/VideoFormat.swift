@@ -74,6 +74,12 @@ public struct VideoFormat: Sendable, Hashable, CustomStringConvertible {
     /// `1280x720@30`, the syntax `--format` accepts.
     public var description: String { "\(width)x\(height)@\(frameRate)" }
 
+    /// The same format at an even size, each odd side one pixel smaller (641x479 → 640x478): what 4:2:0
+    /// video, and so every branch and the encoder, needs.
+    public var evenSized: VideoFormat {
+        VideoFormat(width: max(2, width & ~1), height: max(2, height & ~1), frameRate: frameRate)
+    }
+
     /// True when this format is no larger than `limit` in width, height and frame rate.
     public func fits(within limit: VideoFormat) -> Bool {
         width <= limit.width && height <= limit.height && frameRate <= limit.frameRate

@@ -7,10 +7,29 @@ extension CaptureSession {
     /// countdowns and watchdogs all count in it. With a PipeWire camera the pipeline keeps the system
     /// clock (the monotonic one every other camera runs on); pipewiresrc timestamps against it.
     func useSystemClockForPipeWire(_ pipeline: ElementRef) {
-        let cameras = [plan.camera] + (plan.secondCamera.map { [$0] } ?? [])
-        guard cameras.contains(where: { if case .service(.pipewire, _, _, _, _) = $0 { true } else { false } }) else { return }
+        guard plan.usesPipeWire else { return }
         guard let clock = gst_system_clock_obtain() else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
         gst_pipeline_use_clock(UnsafeMutableRawPointer(pipeline.pointer).assumingMemoryBound(to: GstPipeline.self), clock)
+    }
+}
+
+extension GraphPlan {
+    /// Whether a camera of this graph comes through PipeWire.
+    var usesPipeWire: Bool { camera.isPipeWire || secondCamera?.isPipeWire == true }
+}
+
+extension CameraSource {
+    var isPipeWire: Bool { if case .service(.pipewire, _, _, _, _) = self { true } else { false } }
+}
+
+extension PadRef {
+    /// The mode the pad's current caps state (`320x240@30 YUY2`); nil before a format was agreed.
+    var currentCapsMode: String? {
+        guard let caps = gst_pad_get_current_caps(pointer) else { return nil }
+        defer { gst_caps_unref(caps) }
+        guard let text = gst_caps_to_string(caps) else { return nil }
+        defer { g_free(text) }
+        return CapsDescription.modes(from: String(cString: text)).first.map { "\($0.format) \($0.pixelFormat)" } ?? String(cString: text)
     }
 }

@@ -45,6 +45,9 @@ public actor CaptureSession {
     var recorder: TakeRecorder?
     private var failure: DuoError?
     private var playingWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The start's change to PLAYING, run off this actor (StateChange.swift).
+    private var stateChange: PendingStateChange?
+    private var startTimeoutFired = false
     private var isPlaying = false
 
     private var beforePlayingHook: (@Sendable (PreparedGraph) async throws(DuoError) -> Void)?
@@ -177,17 +180,33 @@ public actor CaptureSession {
             // stop() may have run while the hook was suspended: then never start this graph.
             guard pipeline === p else { throw .runtime("the capture session was stopped before it started") }
         }
-        if p.setState(GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
-            let reason = failure?.message ?? "the pipeline refused to start"
-            await stop()
-            throw .runtime("cannot start the capture graph: \(reason); check the camera with `duo-capture pipeline` and gst-launch-1.0")
-        }
+        // The start-up bound counts over the state change too: a source may block inside it (pipewiresrc
+        // waits there for PipeWire to agree a format). The change runs off this actor (StateChange.swift),
+        // so the bound and a stop (a signal) are heard meanwhile, and interrupt it.
         let timer = Task { [weak self, startTimeout] in
             try? await Task.sleep(nanoseconds: UInt64(startTimeout * 1e9))
             if !Task.isCancelled { await self?.startTimedOut() }
         }
+        defer { timer.cancel() }
+        let change = PendingStateChange(p, to: GST_STATE_PLAYING)
+        stateChange = change
+        let result = await change.result()
+        guard pipeline === p else { throw .runtime("the capture session was stopped before it started") }
+        if result == GST_STATE_CHANGE_FAILURE {
+            let error: DuoError
+            if startTimeoutFired, let failure {
+                error = failure   // the bound interrupted the change, and said why
+            } else if let failure {
+                error = .runtime("cannot start the capture graph: \(failure.message); check the camera with `duo-capture pipeline` and gst-launch-1.0")
+            } else if plan.usesPipeWire, let camera = cameraNeverStarted(waited: nil) {
+                error = camera    // pipewiresrc gives up (after 30 s) without a word on the bus
+            } else {
+                error = .runtime("cannot start the capture graph: the pipeline refused to start; check the camera with `duo-capture pipeline` and gst-launch-1.0")
+            }
+            await stop()
+            throw error
+        }
         await waitUntilPlaying()
-        timer.cancel()
         if let failure {
             await stop()
             throw failure
@@ -202,25 +221,55 @@ public actor CaptureSession {
     }
 
     /// Start-up waits at most `startTimeout`: then the error names what never got ready, the camera
-    /// (no frame at all) or the sink that never started.
+    /// (no frame at all: which camera, its mode, what it waited for; exit 69) or the sink that never
+    /// started; a state change still under way is interrupted.
     private func startTimedOut() {
         guard !isPlaying, failure == nil, let p = pipeline else { return }
+        startTimeoutFired = true
         let seconds = startTimeout == startTimeout.rounded() ? "\(Int(startTimeout))" : "\(startTimeout)"
-        let what: String
-        if (counters["camera"]?.read().frames ?? 0) == 0 {
-            what = "camera \(plan.camera.label) delivered no frame"
+        if let camera = cameraNeverStarted(waited: "within \(seconds) s") {
+            failure = camera
         } else {
             let sinks: [GraphElement] = [.operatorSink, .subjectSink, .audioSink]
             let stuck = sinks.first { p.child($0).map { !$0.isPlaying } ?? false }
-            what = "\(stuck?.rawValue ?? "the graph") never got ready"
+            failure = .runtime("the capture graph did not start within \(seconds) s: \(stuck?.rawValue ?? "the graph") never got ready; check the camera with duo-capture cameras and gst-launch-1.0, or give a longer --start-timeout")
         }
-        failure = .runtime("the capture graph did not start within \(seconds) s: \(what); check the camera with duo-capture cameras and gst-launch-1.0, or give a longer --start-timeout")
+        if let change = stateChange, !change.isDone { change.interrupt(cameraSources(p)) }
         resumePlayingWaiters()
+    }
+
+    /// The first camera that gave no frame yet, as the error that says so (CameraStartWait): its mode,
+    /// and for a PipeWire node whether a format was ever agreed (its source's pad has caps); nil when
+    /// every camera gave frames. `waited`: "within N s", nil when the source gave up by itself.
+    private func cameraNeverStarted(waited: String?) -> DuoError? {
+        guard let p = pipeline else { return nil }
+        let frames = plan.secondCamera == nil ? [counters["camera"]?.read().frames ?? 0]
+            : [counters["camera0"]?.read().frames ?? 0, counters["camera1"]?.read().frames ?? 0]
+        guard let index = frames.firstIndex(of: 0) else { return nil }
+        let source = index == 0 ? plan.camera : (plan.secondCamera ?? plan.camera)
+        let mode = index == 0 ? plan.cameraMode : (plan.secondCameraMode ?? plan.cameraMode)
+        let agreed = p.child(named: GraphElement.cameraSource.forCamera(index))?.staticPad("src").flatMap(\.currentCapsMode)
+        let wait: CameraStartWait = agreed == nil && source.isPipeWire ? .format : .frame(agreed: agreed)
+        let intake = p.child(named: GraphElement.cameraRotate.forCamera(index))?.staticPad("sink").map(CameraIntake.accepted) ?? .any
+        return wait.error(camera: source, mode: mode, waited: waited, graphTakes: intake.takes(mode))
+    }
+
+    /// Each camera's source element (A, and B when there is one).
+    private func cameraSources(_ p: ElementRef) -> [ElementRef] {
+        [0, 1].compactMap { p.child(named: GraphElement.cameraSource.forCamera($0)) }
     }
 
     /// Ends a running take (finalising its file), then stops the graph. Idempotent.
     @discardableResult
     public func stop() async -> TakeResult? {
+        // A start still inside its state change: its camera sources are interrupted and the change is
+        // awaited, briefly. One that does not return in time is left to end by itself (its thread then
+        // stops the graph): a state change on this actor would wait for it.
+        var abandoned = false
+        if let change = stateChange, !change.isDone, let p = pipeline {
+            change.interrupt(cameraSources(p))
+            if await change.result(within: 1) == nil { abandoned = change.abandon() }
+        }
         var result: TakeResult?
         if let recorder {
             if await recorder.isBusy { result = try? await recorder.stop() }
@@ -232,7 +281,7 @@ public actor CaptureSession {
         framingBranch = nil
         for clip in clipCameras { clip.stop() }
         clipCameras.removeAll()
-        if let p = pipeline {
+        if let p = pipeline, !abandoned {
             p.setState(GST_STATE_NULL)
         }
         clock.detach()

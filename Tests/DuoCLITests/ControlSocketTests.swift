@@ -38,7 +38,8 @@ final class ControlClient {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// The next event that answers something (the run's own started, frames and periodic status skipped).
+    /// The next event that answers something (the run's own starting, started, frames and periodic status
+    /// skipped).
     func nextAny() throws -> [String: Any] {
         while true {
             while let newline = pending.firstIndex(of: 10) {
@@ -46,7 +47,7 @@ final class ControlClient {
                 pending.removeSubrange(...newline)
                 if let object = try JSONSerialization.jsonObject(with: line) as? [String: Any],
                    !(object["event"] as? String == "status" && object["trigger"] as? String == "periodic"),
-                   object["event"] as? String != "frames", object["event"] as? String != "started" {
+                   !["frames", "starting", "started"].contains(object["event"] as? String ?? "") {
                     return object
                 }
             }

@@ -331,7 +331,8 @@ final class HardeningTests: XCTestCase {
     }
 
     /// A camera whose first frame never comes: start-up gives up after --start-timeout naming the camera,
-    /// and a signal while it waits ends the run at once.
+    /// its mode and what it waited for (exit 69: the camera is not usable as it is), and a signal while
+    /// it waits ends the run at once.
     func testStartUpNeverWaitsWithoutABound() throws {
         let dir = try scratchDirectory(self)
         let pipelines = "\(dir)/Pipelines"
@@ -343,8 +344,8 @@ final class HardeningTests: XCTestCase {
             ! video/x-raw,format={{camera_format}},width={{camera_width}},height={{camera_height}},framerate={{camera_rate}}
             """.write(toFile: "\(pipelines)/camera-test.gst", atomically: true, encoding: .utf8)
         let run = try duoCapture(base + ["--pipelines", pipelines, "--start-timeout", "1.5", "--record"])
-        XCTAssertEqual(run.status, 70, run.stderr)
-        XCTAssertTrue(run.stderr.contains("did not start within 1.5 s: camera videotestsrc delivered no frame"), run.stderr)
+        XCTAssertEqual(run.status, 69, run.stderr)
+        XCTAssertTrue(run.stderr.contains("camera videotestsrc gave no first frame within 1.5 s: waiting for its first frame at 320x240@30 in I420"), run.stderr)
 
         // The control socket opens after the signal handlers are in place, while the graph is starting.
         let socket = "\(dir)/control.sock"

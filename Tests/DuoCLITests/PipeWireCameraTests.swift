@@ -218,4 +218,127 @@ final class PipeWireCameraTests: XCTestCase {
         XCTAssertEqual(lines.count, 1, run.stderr)
         XCTAssertTrue(run.stderr.contains("camera id:pipewire:duo-pw-gone is not connected (connected: id:pipewire:duo-pw-here)"), run.stderr)
     }
+
+    // MARK: Nodes the graph cannot take, and odd sizes
+
+    /// Nodes no format can be agreed with: v210, r210 and IYU2 are formats the camera chain's first
+    /// element (videoflip) does not take; PipeWire 0.3.65 has no name for Y444_16LE, NV12_10LE32 and
+    /// Y412_LE, so those nodes offer a format with no pixel format at all, as the seventh does, published
+    /// from caps naming none. `said` is how the format is named back (as PipeWire offers it).
+    private static let unusableNodes: [(name: String, format: String?, said: String)] = [
+        ("duo-pw-v210", "v210", "in v210"), ("duo-pw-y444-16", "Y444_16LE", "with no pixel format"),
+        ("duo-pw-r210", "r210", "in r210"), ("duo-pw-iyu2", "IYU2", "in IYU2"),
+        ("duo-pw-nv12-10", "NV12_10LE32", "with no pixel format"), ("duo-pw-y412", "Y412_LE", "with no pixel format"),
+        ("duo-pw-noformat", nil, "with no pixel format"),
+    ]
+
+    /// Each node above: `cameras` marks it unusable (and auto takes the one usable node beside them);
+    /// named with `--camera`, the start ends by itself at `--start-timeout` with one line naming the
+    /// node and its format, exit 69 (it took 30 s and said "the pipeline refused to start", exit 70);
+    /// and SIGTERM, SIGINT or SIGHUP while it waits for PipeWire ends the run within 2 s (they were
+    /// held until the 30 s were over). The nodes are published at once and serve both halves.
+    func testNodesInFormatsTheGraphCannotTakeAreUnusableAndEndTheStartByThemselves() throws {
+        let daemon = try PipeWireDaemon(test: self)
+        let nodes = Self.unusableNodes
+        try daemon.publishCameras(nodes.map { node in
+            (node.name, "video/x-raw,\(node.format.map { "format=\($0)," } ?? "")width=320,height=240,framerate=30/1")
+        } + [("duo-pw-usable", "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1")])
+        let dir = try scratchDirectory(self)
+
+        // The device monitor may see a node a moment after pw-cli does: asked again until all are there.
+        var listed = Run(status: -1, stdout: "", stderr: "")
+        try PipeWireDaemon.waitFor("cameras to list every node", timeout: 20, interval: 0.2) {
+            listed = try duoCapture(["cameras"], environment: environment(daemon, dir))
+            return (nodes.map(\.name) + ["duo-pw-usable"]).allSatisfy { listed.stdout.contains("\t\($0)\t") }
+        }
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let lines = listed.stdout.split(separator: "\n").map(String.init)
+        for node in nodes {
+            let line = lines.first { $0.hasPrefix("-\t\(node.name)\t") } ?? ""
+            let why = node.said == "with no pixel format" ? "its modes name no pixel format" : "it offers only \(node.format!), which duo-capture cannot convert"
+            XCTAssertTrue(line.hasSuffix("\tunusable: \(why) (1 modes)"), "\(node.name): \(listed.stdout)")
+        }
+        XCTAssertTrue(lines.contains { $0.hasPrefix("-\tduo-pw-usable\t") && $0.hasSuffix("best 320x240@30, 1 modes\t(auto)") }, listed.stdout)
+
+        // Named, each ends by itself at the bound.
+        func start(_ node: String, timeout: String) throws -> (run: BackgroundRun, events: String) {
+            let own = "\(dir)/\(node)-\(timeout)"
+            try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
+            let run = try BackgroundRun(["--headless", "--camera", "pipewire:\(node)", "--start-timeout", timeout, "--audio", "none",
+                                         "--events", "\(own)/events.jsonl"], directory: own, environment: environment(daemon, own))
+            addTeardownBlock { if run.process.isRunning { kill(run.process.processIdentifier, SIGKILL); run.process.waitUntilExit() } }
+            return (run, "\(own)/events.jsonl")
+        }
+        let launched = Date()
+        let bounded = try nodes.map { try start($0.name, timeout: "3") }
+        try PipeWireDaemon.waitFor("every bounded start to end", timeout: 60) { bounded.allSatisfy { !$0.run.process.isRunning } }
+        let took = Date().timeIntervalSince(launched)
+        for (node, run) in zip(nodes, bounded.map(\.run)) {
+            XCTAssertEqual(run.finish(), 69, "\(node.name): \(run.stderr)")
+            let said = run.stderr.split(separator: "\n")
+            XCTAssertEqual(said.count, 1, run.stderr)
+            XCTAssertTrue(run.stderr.hasPrefix("duo-capture: error: camera \(node.name) (PipeWire) gave no first frame within 3 s: no format could be agreed with PipeWire node \(node.name), which offers 320x240@30 \(node.said)"), run.stderr)
+        }
+        XCTAssertLessThan(took, 20, "the starts end at their 3 s bound, not at pipewiresrc's own 30 s")
+
+        // A signal while each waits inside pipewiresrc's wait for a format: after its `starting` event,
+        // once its camera's streaming thread (GStreamer names it camera:src) runs, blocked in that wait.
+        // One of the three signals each.
+        let waiting = try nodes.map { try start($0.name, timeout: "60") }
+        try PipeWireDaemon.waitFor("every run to wait for PipeWire", timeout: 30) {
+            guard waiting.allSatisfy({ $0.run.process.isRunning }) else { throw PipeWireDaemon.Failure("a run ended early: \(waiting.map(\.run.stderr))") }
+            return waiting.allSatisfy { w in
+                ((try? String(contentsOfFile: w.events, encoding: .utf8)) ?? "").contains(#""event":"starting""#)
+                    && Self.threadNames(w.run.process.processIdentifier).contains("camera:src")
+            }
+        }
+        let signals = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGHUP, "SIGHUP")]
+        var sent: [Date] = [], ended: [Date?] = Array(repeating: nil, count: waiting.count)
+        for (i, w) in waiting.enumerated() {
+            kill(w.run.process.processIdentifier, signals[i % 3].0)
+            sent.append(Date())
+        }
+        try PipeWireDaemon.waitFor("every signalled run to end", timeout: 60, interval: 0.005) {
+            for (i, w) in waiting.enumerated() where ended[i] == nil && !w.run.process.isRunning { ended[i] = Date() }
+            return !ended.contains(nil)
+        }
+        for (i, w) in waiting.enumerated() {
+            XCTAssertEqual(w.run.finish(), 0, w.run.stderr)
+            XCTAssertTrue(w.run.stderr.contains("stopped before the capture graph started (\(signals[i % 3].1) received)"), w.run.stderr)
+            XCTAssertLessThanOrEqual(ended[i]!.timeIntervalSince(sent[i]), 2, "\(nodes[i].name): \(signals[i % 3].1) to exit")
+        }
+    }
+
+    /// The names of a process's threads (`/proc/PID/task/*/comm`).
+    private static func threadNames(_ pid: Int32) -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8) }
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    /// A node at an odd size (641x479) is listed at its own size, opens, and records a take that decodes
+    /// at the even size its chain scales it to: 640x478 (each odd side one pixel smaller; x264 takes no
+    /// odd 4:2:0 side, and every take stopped after one frame). The start line says so, once.
+    func testAnOddSizedNodeRecordsATakeAtAnEvenSize() throws {
+        let daemon = try PipeWireDaemon(test: self)
+        try daemon.publishCamera("duo-pw-odd", caps: "video/x-raw,format=YUY2,width=641,height=479,framerate=30/1")
+        let dir = try scratchDirectory(self)
+        var listed = Run(status: -1, stdout: "", stderr: "")
+        try PipeWireDaemon.waitFor("cameras to list the node", timeout: 20, interval: 0.2) {
+            listed = try duoCapture(["cameras"], environment: environment(daemon, dir))
+            return listed.stdout.contains("\tduo-pw-odd\t")
+        }
+        XCTAssertTrue(listed.stdout.contains("-\tduo-pw-odd\tid:pipewire:duo-pw-odd\tbest 641x479@30, 1 modes"), listed.stdout)
+        let run = try duoCapture(["--headless", "--camera", "pipewire:duo-pw-odd", "--record", "--record-dir", dir, "--countdown", "0",
+                                  "--duration", "2", "--audio", "none", "--json"], environment: environment(daemon, dir))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("capturing duo-pw-odd (PipeWire) at 640x478@30 (camera mode 641x479@30 YUY2; odd size 641x479 scaled to 640x478)"), run.stderr)
+        XCTAssertEqual(run.stderr.components(separatedBy: "odd size").count, 2, "said once: \(run.stderr)")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.takes.count, 1)
+        let decoded = try MediaInspector.decode(report.takes[0].file)
+        XCTAssertEqual(decoded.width, 640)
+        XCTAssertEqual(decoded.height, 478)
+        XCTAssertGreaterThanOrEqual(decoded.video.frames, 45, "about 2 s at 30 fps, not one frame")
+    }
 }

@@ -83,6 +83,16 @@ final class PipeWireDaemon {
                            "stream-properties=props,media.class=Video/Source,node.name=\(name),node.description=\(name)"])
     }
 
+    /// Publishes several cameras at once (name, caps) and returns when the daemon lists them all: their
+    /// processes start together, so a test of many nodes waits for them once.
+    func publishCameras(_ cameras: [(name: String, caps: String)]) throws {
+        for camera in cameras {
+            try launchPublisher(camera.name, ["videotestsrc", "is-live=true", "!", camera.caps, "!", "pipewiresink", "mode=provide",
+                                              "stream-properties=props,media.class=Video/Source,node.name=\(camera.name),node.description=\(camera.name)"])
+        }
+        for camera in cameras { try waitPublished(camera.name) }
+    }
+
     /// Publishes a virtual microphone (`Audio/Source`, a sine tone, F32LE mono 48 kHz) called `name`.
     func publishMicrophone(_ name: String, frequency: Int = 440) throws {
         try publish(name, ["audiotestsrc", "is-live=true", "wave=sine", "freq=\(frequency)", "!",
@@ -123,9 +133,17 @@ final class PipeWireDaemon {
     }
 
     private func publish(_ name: String, _ graph: [String]) throws {
+        try launchPublisher(name, graph)
+        try waitPublished(name)
+    }
+
+    private func launchPublisher(_ name: String, _ graph: [String]) throws {
         if let old = published.removeValue(forKey: name) { end(old) }
-        let process = try launch("/usr/bin/gst-launch-1.0", ["-q"] + graph, log: "publish-\(name).log")
-        published[name] = process
+        published[name] = try launch("/usr/bin/gst-launch-1.0", ["-q"] + graph, log: "publish-\(name).log")
+    }
+
+    private func waitPublished(_ name: String) throws {
+        guard let process = published[name] else { throw Failure("\(name) is not published") }
         try Self.waitFor("\(name) to appear in PipeWire", timeout: 20) {
             guard process.isRunning else { throw Failure("publishing \(name) failed: \(self.tail("publish-\(name).log"))") }
             return self.hasNode(name)

@@ -21,7 +21,7 @@ final class CameraProfileTests: XCTestCase {
             ("{\"id\":\"a\",\"name\":\"b\"}", "missing \"formats\""),
             ("{\"id\":\"a\",\"name\":\"b\",\"formats\":[]}", "\"formats\" is empty"),
             ("{\"id\":\"a\",\"name\":\"b\",\"rotation\":45,\"formats\":[{\"width\":640,\"height\":360,\"frameRates\":[30]}]}", "rotation"),
-            ("{\"id\":\"a\",\"name\":\"b\",\"formats\":[{\"width\":641,\"height\":360,\"frameRates\":[30]}]}", "must be even"),
+            ("{\"id\":\"a\",\"name\":\"b\",\"formats\":[{\"width\":8193,\"height\":360,\"frameRates\":[30]}]}", "must be between 16 and 8192"),
             ("{\"id\":\"a\",\"name\":\"b\",\"formats\":[{\"width\":640,\"height\":360,\"frameRates\":[0]}]}", "frame rate"),
             ("{\"id\":\"a\",\"name\":\"b\",\"formats\":[{\"width\":\"640\",\"height\":360,\"frameRates\":[30]}]}", "wrong type at formats[0].width"),
             ("{\"id\":\"a b\",\"name\":\"b\",\"formats\":[{\"width\":640,\"height\":360,\"frameRates\":[30]}]}", "\"id\""),

@@ -197,3 +197,44 @@ final class RotationOptionTests: XCTestCase {
                                      container: .mkv).format.description, "1280x720@30")
     }
 }
+
+/// A camera with an odd side (641x479): every kind opens in its own mode and its chain (the one place a
+/// camera's chain is built) scales it to even, which every branch and the encoder need; the start line
+/// says so once.
+final class OddCameraSizeTests: XCTestCase {
+    func testEveryCameraKindIsScaledToEvenInItsChain() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let library = PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path)
+        let odd = VideoFormat.parse("641x479@30")!
+        let mode = CameraProfile.Mode(pixelFormat: "YUY2", format: odd)
+        let kinds: [CameraSource] = [
+            .v4l2(device: "/dev/video7", modes: [mode]),
+            .service(stack: .pipewire, target: "cam", name: "cam", modes: [mode]),
+            .service(stack: .libcamera, target: "/base/cam0", name: "cam0", modes: [mode]),
+            .simulated(CameraProfile(id: "odd", name: "odd", modes: [.init(pixelFormat: "I420", format: odd)])),
+        ]
+        for camera in kinds {
+            let plan = try GraphPlan(library: library, camera: camera, requested: nil, aspect: nil, encoder: .x264, container: .mkv)
+            XCTAssertEqual(plan.format.description, "640x478@30", "\(camera.label): what leaves the chain")
+            XCTAssertEqual(plan.cameraMode.format, odd, "\(camera.label): the camera opens in its own mode")
+            XCTAssertEqual(plan.evenSizeNote, "odd size 641x479 scaled to 640x478", camera.label)
+            let chain = try plan.cameraDescription()
+            XCTAssertTrue(chain.contains("width=640,height=478,framerate=30/1,pixel-aspect-ratio=1/1"), "\(camera.label): \(chain)")
+            if case .service(.pipewire, _, _, _, _) = camera {
+                XCTAssertTrue(chain.contains("width=641,height=479"), "asks the node for its own size: \(chain)")
+            }
+            XCTAssertNoThrow(try plan.validate())
+        }
+        // Turned upright, the odd sides swap first; two cameras say which is odd.
+        let rotated = try GraphPlan(library: library, camera: kinds[0].rotated(90), requested: nil, aspect: nil, encoder: .x264, container: .mkv)
+        XCTAssertEqual(rotated.format.description, "478x640@30")
+        XCTAssertEqual(rotated.evenSizeNote, "odd size 479x641 scaled to 478x640")
+        let even = CameraSource.v4l2(device: "/dev/video8", modes: [.init(pixelFormat: "YUY2", format: VideoFormat.parse("320x240@30")!)])
+        let pair = try GraphPlan(library: library, camera: even, secondCamera: kinds[1], individual: true, requested: nil, aspect: nil,
+                                 encoder: .x264, container: .mkv)
+        XCTAssertEqual(pair.format(ofCamera: 0).description, "320x240@30")
+        XCTAssertEqual(pair.format(ofCamera: 1).description, "640x478@30")
+        XCTAssertEqual(pair.evenSizeNote, "camera B's odd size 641x479 scaled to 640x478")
+        XCTAssertNil(try GraphPlan(library: library, camera: even, requested: nil, aspect: nil, encoder: .x264, container: .mkv).evenSizeNote)
+    }
+}

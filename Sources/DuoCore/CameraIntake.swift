@@ -1,0 +1,82 @@
+/// The pixel formats a camera's chain takes (the first element of Pipelines/normalise.gst, asked of
+/// GStreamer by DuoMedia), and which of a camera's modes it can therefore open. A PipeWire node offering
+/// only a format outside them (v210, Y444_16LE, r210, …), or one whose caps name no pixel format, can
+/// never agree a format with the graph: `cameras` says so, and `--camera auto` passes it by.
+///
+/// Thread: value type, Sendable; pure.
+public struct CameraIntake: Sendable, Equatable {
+    /// The raw formats taken; nil: not known, any is taken.
+    public let rawFormats: Set<String>?
+
+    public init(rawFormats: Set<String>?) { self.rawFormats = rawFormats }
+
+    /// Nothing known: every named raw format and MJPEG are taken.
+    public static let any = CameraIntake(rawFormats: nil)
+
+    /// Whether the chain can take a mode: MJPEG (decoded first) and any raw format it lists; never a mode
+    /// that names no pixel format.
+    public func takes(_ mode: CameraProfile.Mode) -> Bool {
+        switch mode.pixelFormat {
+        case "jpeg": true
+        case CameraProfile.Mode.unnamedPixelFormat: false
+        case let format: rawFormats?.contains(format) ?? true
+        }
+    }
+
+    /// The modes the chain takes, in their order.
+    public func usable(_ modes: [CameraProfile.Mode]) -> [CameraProfile.Mode] { modes.filter(takes) }
+
+    /// The pixel formats of the modes the chain cannot take, each once in order of appearance
+    /// ("v210", "no pixel format").
+    public func refusedFormats(_ modes: [CameraProfile.Mode]) -> [String] {
+        var seen: [String] = []
+        for mode in modes where !takes(mode) && !seen.contains(mode.pixelFormat) { seen.append(mode.pixelFormat) }
+        return seen
+    }
+
+    /// Why a list of modes has none the chain takes, in a few words: "it offers only v210, which
+    /// duo-capture cannot convert" or "its modes name no pixel format".
+    public func refusal(_ modes: [CameraProfile.Mode]) -> String {
+        let refused = refusedFormats(modes)
+        let named = refused.filter { $0 != CameraProfile.Mode.unnamedPixelFormat }
+        if named.isEmpty { return "its modes name no pixel format" }
+        let also = refused.count > named.count ? " (or no pixel format)" : ""
+        return "it offers only \(named.joined(separator: ", "))\(also), which duo-capture cannot convert"
+    }
+}
+
+/// What start-up was waiting for when a camera gave no first frame, and the one line (exit 69: the
+/// camera is not usable as it is) that says so, naming the camera, the mode it was asked for and, for a
+/// PipeWire node, whether a format was ever agreed.
+///
+/// Thread: value type, Sendable; pure.
+public enum CameraStartWait: Sendable, Equatable {
+    /// No format was agreed (the source's pad never got caps).
+    case format
+    /// A format was agreed (`agreed`, as caps name it, when known) and no frame came.
+    case frame(agreed: String?)
+
+    /// The error for camera `camera` opened in `mode`: `waited` ("within 3 s"), nil when the source gave
+    /// up by itself; `graphTakes` says whether the chain takes the mode's pixel format.
+    public func error(camera: CameraSource, mode: CameraProfile.Mode, waited: String?, graphTakes: Bool) -> DuoError {
+        let pixel = mode.pixelFormat == CameraProfile.Mode.unnamedPixelFormat ? "with no pixel format" : "in \(mode.pixelFormat)"
+        let offered = "\(mode.format) \(pixel)"
+        let cannot = graphTakes ? ""
+            : mode.pixelFormat == CameraProfile.Mode.unnamedPixelFormat ? " (a mode that names no pixel format cannot be converted)"
+            : " (a pixel format duo-capture cannot convert)"
+        let head = "camera \(camera.label) gave no first frame\(waited.map { " \($0)" } ?? "")"
+        let advice = graphTakes
+            ? "check the camera with duo-capture cameras and gst-launch-1.0, or give a longer --start-timeout"
+            : "pick another camera or mode (duo-capture cameras marks the ones it cannot use)"
+        switch (self, camera) {
+        case (.format, .service(.pipewire, let node, _, _, _)):
+            return .dependency("\(head): no format could be agreed with PipeWire node \(node), which offers \(offered)\(cannot); \(advice)")
+        case (.format, _):
+            return .dependency("\(head): no format could be agreed with it (asked for \(offered)\(cannot)); \(advice)")
+        case (.frame(let agreed), .service(.pipewire, let node, _, _, _)):
+            return .dependency("\(head): PipeWire node \(node) agreed \(agreed ?? offered) and sent no frame; \(advice)")
+        case (.frame(let agreed), _):
+            return .dependency("\(head): waiting for its first frame at \(agreed ?? offered)\(cannot); \(advice)")
+        }
+    }
+}
