@@ -90,12 +90,16 @@ final class CameraFaultTests: XCTestCase {
         XCTAssertEqual(try eventStory(events), ["take", "lost A", "ended", "swap", "take", "restored A", "lost A", "restored A", "ended",
                                                 "stopped quit command"])
         let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
-        XCTAssertEqual(report.takes.count, 2)
-        let first = try MediaInspector.decode(report.takes[0].file), second = try MediaInspector.decode(report.takes[1].file)
+        // One take, joined from its two segments (kept: --keep-segments), each at its camera's own format.
+        XCTAssertEqual(report.takes.count, 1, run.stdout)
+        let segments = try XCTUnwrap(report.takes.first?.segments, run.stdout)
+        XCTAssertEqual(segments.count, 2, run.stdout)
+        guard segments.count == 2 else { return }
+        let first = try MediaInspector.decode(segments[0].file), second = try MediaInspector.decode(segments[1].file)
         XCTAssertEqual([first.width, first.height], [320, 240])
         XCTAssertEqual([second.width, second.height], [640, 480])
         XCTAssertGreaterThan(second.video.frames, 80, "B recorded on through A's second loss")
-        let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: report.takes[1].file))
+        let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: segments[1].file))
         XCTAssertEqual(sidecar.segment, 2)
     }
 
