@@ -292,8 +292,12 @@ final class IndividualCameraTests: XCTestCase {
 
     func testSegmentStartsANewFileAtTheNewFormat() throws {
         let (report, events) = try run(policy: "segment", in: try scratchDirectory(self))
-        XCTAssertEqual(report.takes.count, 2, "one file per camera")
-        let sizes = try report.takes.map { t -> String in
+        // One take, joined; its segments kept (--keep-segments), one file per camera.
+        XCTAssertEqual(report.takes.count, 1, "the summary lists the joined take")
+        let segments = try XCTUnwrap(report.takes.first?.segments, "the joined take lists its segments")
+        XCTAssertEqual(segments.count, 2, "one file per camera")
+        guard segments.count == 2 else { return }
+        let sizes = try segments.map { t -> String in
             let d = try MediaInspector.decode(t.file)
             return "\(d.width ?? 0)x\(d.height ?? 0)"
         }
@@ -301,15 +305,15 @@ final class IndividualCameraTests: XCTestCase {
         XCTAssertEqual(events.filter { $0.contains("\"event\":\"swap\"") }.count, 1)
         // Each segment's sidecar says which camera recorded it at which format; both share the take's id,
         // and the last lists the segments.
-        let sidecars = try report.takes.map { try TakeSidecar.read(TakeSidecar.path(forTake: $0.file)) }
+        let sidecars = try segments.map { try TakeSidecar.read(TakeSidecar.path(forTake: $0.file)) }
         XCTAssertEqual(sidecars.map(\.recordedBy), ["A", "B"])
         XCTAssertEqual(sidecars.map(\.format), ["640x360@30", "320x180@30"])
         XCTAssertEqual(sidecars.map(\.segment), [1, 2])
         XCTAssertEqual(Set(sidecars.map(\.takeId)).count, 1)
         XCTAssertNotNil(sidecars[0].takeId)
         XCTAssertNil(sidecars[0].segments)
-        XCTAssertEqual(sidecars[1].segments, report.takes.map { ($0.file as NSString).lastPathComponent })
-        XCTAssertEqual(Double(sidecars[1].durationSeconds ?? 0), Double(report.takes[1].frames) / 30, accuracy: 0.01,
+        XCTAssertEqual(sidecars[1].segments, segments.map { ($0.file as NSString).lastPathComponent })
+        XCTAssertEqual(Double(sidecars[1].durationSeconds ?? 0), Double(segments[1].frames) / 30, accuracy: 0.01,
                        "camera B's own frame interval")
     }
 
