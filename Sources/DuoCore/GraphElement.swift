@@ -64,6 +64,10 @@ public enum GraphElement: String, Sendable, CaseIterable {
     /// The joined take's encoded stream as it goes to the muxer (join.gst): its digest is what the
     /// written file must hold.
     case joinEncoded = "join_encoded"
+    /// The segments' concat (join.gst): its output is made one timeline before the rate is paced.
+    case joinVideo = "join_video"
+    /// The joined take's videorate (join.gst): its counters are the frames repeated and dropped.
+    case joinRate = "join_rate"
 
     /// The pipeline files (names without `.gst`) that must define this element, as it is spelled there.
     public var definedIn: [(file: String, spelled: String)] {
@@ -88,7 +92,7 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .remoteQueue, .remoteSink, .remoteView: [("remote-subject", "{{name}}" + rawValue.dropFirst("remote".count))]
         case .displaySink, .displayDecoder: [("display", rawValue)]
         case .framingQueue, .framingDetector, .framingSink: [("framing", rawValue)]
-        case .joinCaps, .joinEncoded: [("join", rawValue)]
+        case .joinCaps, .joinEncoded, .joinVideo, .joinRate: [("join", rawValue)]
         }
     }
 

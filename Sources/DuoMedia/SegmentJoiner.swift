@@ -92,8 +92,8 @@ public enum SegmentJoiner {
         let frames = FrameCounter(pad: pad)
         // The concat's output as one timeline, paced as one by join.gst's videorate (duo_probes.h): where a
         // slower camera's segment meets the next, its last frame is repeated up to it, never cut short.
-        if let concatSource = pipeline.child(named: "join_video")?.staticPad("src") { duo_flatten_segments(concatSource.pointer) }
-        let rate = pipeline.child(named: "join_rate")
+        if let concatSource = pipeline.child(.joinVideo)?.staticPad("src") { duo_flatten_segments(concatSource.pointer) }
+        let rate = pipeline.child(.joinRate)
         // What the muxer is given: the written file must hold exactly this.
         let encoded = StreamDigest(pad: encodedPad)
         let expected = max(1, Double(total) / Double(join.format.frameRate.frameDurationNanoseconds))

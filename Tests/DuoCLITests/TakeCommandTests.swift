@@ -336,7 +336,9 @@ final class TakeCommandTests: XCTestCase {
         XCTAssertEqual(try runPrintedGraph(printed.stdout, writingTo: file,
                                            limits: ["samplesperbuffer=480": "samplesperbuffer=480 num-buffers=100"]), 0)
         let decoded = try MediaInspector.decode(file)
-        XCTAssertEqual(decoded.video.frames, 30)
+        // 30 camera frames; the camera chain's videorate keeps the file at a constant rate, so on a loaded
+        // machine a late frame can be repeated once (seen: 31).
+        XCTAssertTrue((30...31).contains(decoded.video.frames), "\(decoded.video.frames) frames")
         XCTAssertGreaterThan(decoded.audio.frames, 0)
     }
 
