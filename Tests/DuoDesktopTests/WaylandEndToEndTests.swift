@@ -98,10 +98,15 @@ final class WaylandEndToEndTests: XCTestCase {
                                          log: "duo-capture.log")
         let app = DesktopEndToEndTests.App(process: process, events: events)
         try app.wait("the subject view shown", timeout: 30) { $0["event"] as? String == "availability" && $0["shown"] as? Bool == true }
-        let first = try waitForScreen(desktop, "both windows painted", timeout: 20) { s in
-            s.width == 2560 && self.isTeleprompter(self.subjectStats(s)) && s.pixel(Int(4.5 * 1280 / 7), 260).r > 120
-                && self.textAcrossTheMonitor(s)
-        }
+        var seen = ""
+        let first: Screenshot
+        do {
+            first = try waitForScreen(desktop, "both windows painted", timeout: 20) { s in
+                seen = "operator red bar \(s.pixel(Int(4.5 * 1280 / 7), 260)), light text across the subject's monitor \(self.lightText(s))"
+                return s.width == 2560 && self.isTeleprompter(self.subjectStats(s)) && s.pixel(Int(4.5 * 1280 / 7), 260).r > 120
+                    && self.textAcrossTheMonitor(s)
+            }
+        } catch { throw Failure("\(error); last seen: \(seen)") }
         assertOperatorShowsBars(first)
 
         try desktop.key("space")
@@ -126,7 +131,9 @@ final class WaylandEndToEndTests: XCTestCase {
 
     /// Light text in the right half of the subject output's upper half: the view is laid out for the
     /// monitor, not for the window's first 200x200 size (text then fills only a corner).
-    private func textAcrossTheMonitor(_ s: Screenshot) -> Bool {
+    private func textAcrossTheMonitor(_ s: Screenshot) -> Bool { lightText(s) > 150 }
+
+    private func lightText(_ s: Screenshot) -> Int {
         var light = 0
         for y in stride(from: 0, to: 400, by: 2) {
             for x in stride(from: 1280 + 640, to: 1280 + 1150, by: 2) {
@@ -134,7 +141,7 @@ final class WaylandEndToEndTests: XCTestCase {
                 if p.r > 170 && p.g > 170 && p.b > 170 { light += 1 }
             }
         }
-        return light > 150
+        return light
     }
 
     /// On Wayland the compositor is asked not to go idle while a take runs (idle-inhibit protocol on the
