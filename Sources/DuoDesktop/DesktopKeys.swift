@@ -47,8 +47,8 @@ public enum DesktopKeys {
     public static let help: [(key: String, does: String)] = [
         ("Space", "record / stop (a countdown runs first)"),
         ("T", "accessory (subject view) on / off"),
-        ("F11", "fullscreen on / off (the subject view needs fullscreen)"),
-        ("Esc", "cancel a countdown, else leave fullscreen"),
+        ("F11", "fullscreen on / off (the subject view needs fullscreen; during a take, off needs it twice within 3 s)"),
+        ("Esc", "cancel a countdown, else leave fullscreen (during a take: Esc again within 3 s)"),
         ("Up / Down", "teleprompter faster / slower"),
         ("P", "pause / resume scrolling (following the voice: hold / follow again)"),
         ("R", "reverse scrolling (back over what was read; again: forward)"),
