@@ -6,11 +6,11 @@ import XCTest
 /// mid-take hides the private items from the monitor left (OCR and a QR reader), N shows them, the
 /// monitor back takes the window back, and the script chooser opens on the operator's monitor.
 final class SubjectPrivacyDesktopTests: XCTestCase {
-    private func startApp(_ desktop: VirtualDesktop) throws -> DesktopEndToEndTests.App {
+    private func startApp(_ desktop: VirtualDesktop, _ extra: [String] = []) throws -> DesktopEndToEndTests.App {
         let events = desktop.directory.appendingPathComponent("events.jsonl")
         let script = VirtualDesktop.repositoryRoot.appendingPathComponent("Assets/scripts/talk.md").path
         let p = try desktop.launch(DesktopEndToEndTests.binary.path, ["--source", "videotestsrc", "--format", "1280x720@30", "--script", script,
-                                                                      "--events", events.path, "--record-dir", desktop.directory.appendingPathComponent("takes").path],
+                                                                      "--events", events.path, "--record-dir", desktop.directory.appendingPathComponent("takes").path] + extra,
                                    log: "duo-capture.log", directory: VirtualDesktop.repositoryRoot)
         return DesktopEndToEndTests.App(process: p, events: events)
     }
@@ -153,17 +153,26 @@ final class SubjectPrivacyDesktopTests: XCTestCase {
         }
 
         // The monitor back: the window goes back to it, fullscreen, with its items.
-        // (Alone, the subject's monitor moved to 0,0: it goes back to the right of the operator's.)
-        try desktop.xrandr(["--output", "DUMMY1", "--mode", desktop.subjectMode, "--pos", "1280x0",
-                            "--output", "DUMMY0", "--mode", VirtualDesktop.mode, "--pos", "0x0", "--primary"])
+        // Alone, the subject's monitor moved to 0,0, under the window; it stays there and the operator's
+        // comes back to its right, so the window has to move to be back on it.
+        let replugged = app.count
+        try desktop.xrandr(["--output", "DUMMY1", "--mode", desktop.subjectMode, "--pos", "0x0",
+                            "--output", "DUMMY0", "--mode", VirtualDesktop.mode, "--pos", "1280x0", "--primary"])
         try desktop.xrandr(["-q"])
-        try waitFor("the operator window back on its monitor", timeout: 20, interval: 0.2) {
-            guard let g = try windowGeometry(desktop, name: "^duo-capture operator$") else { return false }
-            return g.x == 0 && g.y == 0 && g.width == 1280 && g.height == 720
-        }
+        var placed: (x: Int, y: Int, width: Int, height: Int)?
+        do {
+            try waitFor("the operator window back on its monitor", timeout: 20, interval: 0.2) {
+                placed = try windowGeometry(desktop, name: "^duo-capture operator$")
+                return placed.map { $0.x == 1280 && $0.y == 0 && $0.width == 1280 && $0.height == 720 } ?? false
+            }
+        } catch { throw Failure("\(error): \(String(describing: placed)); \(try desktop.run("xrandr", ["-q"]).stdout.prefix(200))") }
+        let window = try XCTUnwrap(try desktop.run("xdotool", ["search", "--name", "^duo-capture operator$"]).stdout.split(separator: "\n").first.map(String.init))
+        XCTAssertTrue(try desktop.run("xprop", ["-id", window, "_NET_WM_STATE"]).stdout.contains("_NET_WM_STATE_FULLSCREEN"), "fullscreen again")
+        // The subject's monitor is the subject's again: the view comes back there.
+        try app.wait("the subject view back", after: replugged) { $0["event"] as? String == "availability" && $0["shown"] as? Bool == true }
         try waitFor("the note and the code back on the operator's monitor", timeout: 20, interval: 0.3) {
-            seen = try ocr(desktop, "1280x720+0+0", file: "operator-back.png")
-            let read = try codes(desktop, "1280x720+0+0", file: "code-back.png")
+            seen = try ocr(desktop, "1280x720+1280+0", file: "operator-back.png")
+            let read = try codes(desktop, "1280x720+1280+0", file: "code-back.png")
             return seen.contains("SECRETWORD") && !seen.contains("private items hidden") && read == [printed]
         }
 
@@ -196,6 +205,42 @@ final class SubjectPrivacyDesktopTests: XCTestCase {
         let g = try XCTUnwrap(geometry)
         XCTAssertTrue(g.x >= 0 && g.x + g.width <= 1280 && g.y >= 0 && g.y + g.height <= 720, "on the operator's monitor (0,0 1280x720): \(g)")
         // Closed without a choice, the run goes on.
+        try desktop.key("Escape")
+        try waitFor("the chooser to close", timeout: 20) { try windowGeometry(desktop, name: "^Open a script$") == nil }
+        try desktop.key("q")
+        try waitFor("duo-capture to exit", timeout: 30) { !app.process.isRunning }
+        XCTAssertEqual(app.process.terminationStatus, 0, desktop.tail("duo-capture.log"))
+    }
+
+    /// The operator window dragged onto the subject's monitor (windowed): its private items hide; after
+    /// N the O key's chooser still opens on the operator's monitor, not over the window.
+    func testTheScriptChooserOpensOnTheOperatorMonitorWhereverTheWindowIs() throws {
+        let desktop = try VirtualDesktop(test: self)
+        let app = try startApp(desktop, ["--windowed"])
+        try app.wait("frames to flow") { $0["event"] as? String == "frames" && $0["flowing"] as? Bool == true }
+        let window = try XCTUnwrap(try desktop.run("xdotool", ["search", "--name", "^duo-capture operator$"]).stdout.split(separator: "\n").first.map(String.init))
+        _ = try desktop.run("xdotool", ["windowmove", window, "1400", "60"])
+        var text = ""
+        do {
+            try waitFor("the private-items line on the subject's monitor", timeout: 20, interval: 0.3) {
+                text = try ocr(desktop, "1280x720+1280+0", file: "moved.png")
+                return text.contains("private items hidden")
+            }
+        } catch { throw Failure("\(error); OCR read: \(text)") }
+        _ = try desktop.run("xdotool", ["windowactivate", "--sync", window])
+        try desktop.key("n")
+        try waitFor("the items shown after N", timeout: 20, interval: 0.3) {
+            text = try ocr(desktop, "1280x720+1280+0", file: "moved-shown.png")
+            return !text.contains("private items hidden")
+        }
+        try desktop.key("o")
+        var geometry: (x: Int, y: Int, width: Int, height: Int)?
+        try waitFor("the script chooser", timeout: 20, interval: 0.2) {
+            geometry = try windowGeometry(desktop, name: "^Open a script$")
+            return geometry.map { $0.width > 100 } ?? false
+        }
+        let g = try XCTUnwrap(geometry)
+        XCTAssertTrue(g.x >= 0 && g.x + g.width <= 1280 && g.y >= 0 && g.y + g.height <= 720, "on the operator's monitor (0,0 1280x720): \(g)")
         try desktop.key("Escape")
         try waitFor("the chooser to close", timeout: 20) { try windowGeometry(desktop, name: "^Open a script$") == nil }
         try desktop.key("q")
