@@ -47,7 +47,7 @@ public enum DesktopKeys {
     public static let help: [(key: String, does: String)] = [
         ("Space", "record / stop (a countdown runs first)"),
         ("T", "accessory (subject view) on / off"),
-        ("F11", "fullscreen on / off (the subject view needs fullscreen; during a take, off needs it twice within 3 s)"),
+        ("F11", "fullscreen on / off (the subject view needs it); during a take, off needs two presses in 3 s"),
         ("Esc", "cancel a countdown, else leave fullscreen (during a take: Esc again within 3 s)"),
         ("Up / Down", "teleprompter faster / slower"),
         ("P", "pause / resume scrolling (following the voice: hold / follow again)"),
@@ -62,7 +62,7 @@ public enum DesktopKeys {
         ("O", "open another script (file chooser); a saved script reloads by itself"),
         ("S / F / U", "two cameras: swap, fold (the camera facing the subject), unfold (the one facing the operator)"),
         ("W", "two cameras: stop, then switch (the take ends, the camera changes, a new take after the countdown)"),
-        ("N / B", "shot list (--shots): next / previous shot"),
+        ("N / B", "shot list (--shots): next / previous shot; N shows private items the HUD hid"),
         ("G / X / A", "shot list: mark the latest take good / no good; A re-takes (again)"),
         ("L", "the phone remote's address and QR code on / off (--remote-control; else how to turn it on)"),
         ("Q", "quit (a running take is finalised first)"),
