@@ -144,7 +144,10 @@ enum Help {
                                            command per line: {"cmd":"record"}, stop, toggle (record or
                                            stop, as Space), cancel (a countdown, as Esc), quit, pause,
                                            reverse, mirror, {"cmd":"accessory","on":true},
-                                           {"cmd":"fullscreen","on":false}, {"cmd":"speed","step":1} or
+                                           {"cmd":"fullscreen","on":false} (during a take or countdown
+                                           it leaves when sent twice within 3 s, or once with
+                                           "confirm":true: {"cmd":"fullscreen","confirm":true}),
+                                           {"cmd":"speed","step":1} or
                                            {"preset":1-9} or {"factor":0.25-4} (times the default speed),
                                            {"cmd":"jump","to":"next|previous|start"}, swap,
                                            fold, unfold, {"cmd":"swap","restart":true},

@@ -29,8 +29,11 @@ extension RunDirector {
         case .accessory(let on):
             accessoryEnabled = on ?? !accessoryEnabled
             face.setAccessory(enabled: accessoryEnabled)
-        case .fullscreen(let on):
-            if let why = face.setFullscreen(on) { refuse(why) }
+        case .fullscreen(let on, let confirm):
+            switch fullscreenLeave.request(on, confirmed: confirm, busy: takes.isBusy, at: now) {
+            case .carryOut: if let why = face.setFullscreen(on) { refuse(why) }
+            case .askAgain: refuse(FullscreenLeave.refusal)
+            }
         case .remoteLink(let on):
             if let why = face.setRemoteLink(on) { refuse(why) }
         case .swap, .fold, .unfold:

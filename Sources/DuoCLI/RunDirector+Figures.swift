@@ -51,6 +51,7 @@ extension RunDirector {
         f.takeNumber = current?.take
         f.elapsedSeconds = current.map { Double(max(0, now - $0.start)) / 1e9 } ?? 0
         f.countdown = takes.displayedCountdown(at: now)
+        f.fullscreenNotice = fullscreenLeave.notice(at: now)
         let p = await presenter.status(at: now)
         f.accessoryKind = p.accessory.rawValue
         f.mirrored = p.mirror != .none

@@ -227,6 +227,8 @@ actor RunDirector {
     var reattachLocks: [Int: AnyObject] = [:]
     /// Whether the screen is being kept on: while a take runs or the teleprompter is shown.
     var screenOn = false
+    /// Esc or F11 during a take asks again before leaving fullscreen (FullscreenLeave).
+    var fullscreenLeave = FullscreenLeave()
     var subjectShown = false
     var scriptLoad: ScriptLoad?
     var scriptLoads = 0
@@ -344,7 +346,9 @@ actor RunDirector {
         case .startFailed(let error): end(.failed(error))
         case .session(let event): await handle(event)
         case .accessory(let change, let monitor): await accessoryChanged(change, subjectMonitor: monitor)
-        case .fullscreen(let on): events.emit("fullscreen", ["fullscreen": on])
+        case .fullscreen(let on):
+            fullscreenLeave.fullscreen = on
+            events.emit("fullscreen", ["fullscreen": on])
         case .subjectSize(let width, let height): await presenter.resize(width: width, height: height, at: clock.now())
         case .tick: await tick()
         case .voiceModel(let result, let notices, let ticket): await voiceModelReady(result, notices: notices, ticket: ticket)

@@ -7,7 +7,9 @@ import Foundation
 ///     {"cmd":"toggle"}                      record when idle, else stop (the Space key)
 ///     {"cmd":"cancel"}                      cancel a countdown only (the Esc key during a countdown)
 ///     {"cmd":"accessory","on":true}         the subject view on / off (the user's "enabled")
-///     {"cmd":"fullscreen","on":false}       the operator window fullscreen on / off (desktop)
+///     {"cmd":"fullscreen","on":false}       the operator window fullscreen on / off (desktop); during a take
+///                                       or countdown leaving needs it twice within 3 s, or
+///     {"cmd":"fullscreen","confirm":true}   leaves fullscreen in one go, even during a take
 ///     {"cmd":"speed","step":1}              teleprompter faster (1) or slower (-1); or {"preset":3} (1 to 9)
 ///     {"cmd":"speed","factor":1.5}          teleprompter at 1.5 times its default speed (0.25 to 4)
 ///     {"cmd":"pause"}                       pause / resume scrolling
@@ -46,8 +48,8 @@ public enum ControlCommand: Sendable, Equatable {
     case reverse
     /// nil toggles.
     case accessory(on: Bool?)
-    /// nil toggles.
-    case fullscreen(on: Bool?)
+    /// nil toggles. `confirm`: leave in one go even during a take (`FullscreenLeave`).
+    case fullscreen(on: Bool?, confirm: Bool = false)
     case speedStep(Int)
     case speedPreset(Int)
     /// The teleprompter at this multiple of the script's default speed (0.25 to 4; OSC's `/duo/speed`).
@@ -148,7 +150,14 @@ public enum ControlCommand: Sendable, Equatable {
             }
             return .faces(camera: camera, viewer: viewer)
         case "accessory": return .accessory(on: try flag("on"))
-        case "fullscreen": return .fullscreen(on: try flag("on"))
+        case "fullscreen":
+            guard object["confirm"] != nil else { return .fullscreen(on: try flag("on")) }
+            guard let confirm = StrictJSON.bool(object["confirm"]) else {
+                throw .usage("control: fullscreen \"confirm\" is true or false; {\"cmd\":\"fullscreen\",\"confirm\":true} leaves fullscreen in one go, even during a take")
+            }
+            // Confirming is about leaving: without "on", a confirmed request leaves.
+            let on = object["on"] == nil && confirm ? false : try flag("on")
+            return .fullscreen(on: on, confirm: confirm)
         case "speed":
             if let step = StrictJSON.int(object["step"]), step == 1 || step == -1 { return .speedStep(step) }
             if let preset = StrictJSON.int(object["preset"]), (1...ScrollSpeed.wordPresets.count).contains(preset) { return .speedPreset(preset) }

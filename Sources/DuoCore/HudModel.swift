@@ -56,6 +56,8 @@ public struct HudModel: Sendable, Hashable {
         public var faces: [FaceBox] = []
         /// Whether the operator's preview is mirrored (the face boxes are drawn mirrored with it).
         public var previewMirrored = false
+        /// A first Esc / F11 during a take waits for its second (`FullscreenLeave.notice`).
+        public var fullscreenNotice: String?
 
         public init() {}
     }
@@ -106,6 +108,7 @@ public struct HudModel: Sendable, Hashable {
         } else {
             add("STANDBY  (Space records)")
         }
+        if let notice = run.fullscreenNotice { add(notice, .attention) }
         add("camera \(run.cameraLabel)  \(run.format)" + (cameraKeys ? "  (S swap, F fold, U unfold)" : ""))
         var acc = "accessory \(run.accessoryKind): \(enabled ? "enabled" : "disabled (T)"), "
         acc += available ? "available on \(subjectMonitor ?? "?")" : "unavailable: " + reasons.map(\.explanation).joined(separator: "; ")

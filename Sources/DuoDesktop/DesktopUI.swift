@@ -48,6 +48,8 @@ public final class DesktopUI {
     public var remoteLink: RemoteLinkCard? {
         didSet { if remoteLink != oldValue, let area = hudArea { gtk_widget_queue_draw(area) } }
     }
+    /// Whether the window may face the subject, so its private items hide (DesktopUI+Privacy.swift).
+    var privacy = OperatorPrivacy()
     /// Called on the GTK thread with the command an on-screen button stands for (the same as its key).
     public var onButtonCommand: (ControlCommand) -> Void = { _ in }
     /// Called on the GTK thread when the control bar shows or hides, with each button's rectangle
@@ -67,10 +69,10 @@ public final class DesktopUI {
         return (view.paintedFrames, view.takeLargestGap())
     }
 
-    private let choice: MonitorChoice
-    private let operatorWindow: UnsafeMutablePointer<GtkWidget>
+    let choice: MonitorChoice
+    let operatorWindow: UnsafeMutablePointer<GtkWidget>
     private let operatorOverlay: UnsafeMutablePointer<GtkWidget>
-    private var hudArea: UnsafeMutablePointer<GtkWidget>?
+    var hudArea: UnsafeMutablePointer<GtkWidget>?
     private let subjectWindow: UnsafeMutablePointer<GtkWidget>
     /// The subject window's camera picture (the preview kind only) and, over it, the subject view
     /// drawn at the monitor's own resolution by `subjectCanvas`.
@@ -83,7 +85,7 @@ public final class DesktopUI {
     /// Whether the subject window is up on its monitor (do not disturb follows it).
     public var subjectShown: Bool { subjectVisible }
     private var subjectShownOn: String?
-    private var fullscreenRequested = true
+    private(set) var fullscreenRequested = true
     /// The window manager's word: the operator window is fullscreen (minimised or not).
     private var windowFullscreen = false
     /// Every signal handler this UI connected; dropped (disconnected) when the windows close.
@@ -345,7 +347,7 @@ public final class DesktopUI {
 
     /// The monitor the operator window is on now (nil before it is placed): availability reads this one,
     /// not the configured one, since the user or the window manager may move the window.
-    private var windowMonitor: MonitorInfo?
+    var windowMonitor: MonitorInfo?
 
     private func windowMoved() {
         guard let display = gdk_display_get_default(), let window = gtk_widget_get_window(operatorWindow),
@@ -377,6 +379,7 @@ public final class DesktopUI {
         })
         // A monitor change can move the subject monitor (its index) while staying available.
         if accessory.shown, subject?.connector != subjectShownOn { placeSubject() }
+        updatePrivacy(subject: subject)
     }
 
     private func apply(_ change: AccessoryChange?) {
@@ -446,6 +449,7 @@ public final class DesktopUI {
     }
 
     private func key(_ keyval: Int32) -> Bool {
+        if privacyKey(keyval) { return true }
         if keyval == GDK_KEY_o || keyval == GDK_KEY_O { chooseScript(); return true }
         guard let command = DesktopKeys.command(forKey: keyval, countingDown: hud.countdown != nil,
                                                 fullscreen: windowFullscreen) else { return false }
@@ -456,7 +460,8 @@ public final class DesktopUI {
     /// The O key: a file chooser on the operator window; the chosen file goes to the run as the
     /// `script` command, like a control client's.
     private func chooseScript() {
-        guard let dialog = duo_script_chooser_new(operatorWindow.asWindow) else { return }
+        guard chooserAllowed(), let dialog = duo_script_chooser_new(operatorWindow.asWindow) else { return }
+        placeOnOperatorMonitor(dialog)
         let response = gtk_dialog_run(UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: GtkDialog.self))
         let chooser = OpaquePointer(dialog)
         if response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_filename(chooser) {
@@ -526,7 +531,7 @@ public final class DesktopUI {
         let w = widget!.assumingMemoryBound(to: GtkWidget.self)
         let width = Double(gtk_widget_get_allocated_width(w)), height = Double(gtk_widget_get_allocated_height(w))
         let ui = this(data)
-        let (hud, link) = MainActor.assumeIsolated { (ui.hud, ui.remoteLink) }
+        let (hud, link) = MainActor.assumeIsolated { ui.privacy.hidden ? (ui.hud.privateItemsHidden, nil) : (ui.hud, ui.remoteLink) }
         HudRenderer.draw(hud, cr: cr!, width: width, height: height)
         if let link { RemoteLinkPainter.draw(link, cr: cr!, width: width, height: height, scale: Double(gtk_widget_get_scale_factor(w))) }
         return 0
