@@ -13,6 +13,11 @@ func smallCameraProfile(in dir: String) throws -> String {
 /// take of three segments (640x360, 320x180, 640x360) to join. Returns the run and its events file.
 func twoSwapSegmentedRun(in dir: String, audio: String = "none", extra: [String] = []) throws -> (run: Run, events: String) {
     let small = try smallCameraProfile(in: dir)
+    return try twoSwapRun(in: dir, cameras: ["inner", "profile:\(small)"], ["--format", "640x360@30", "--audio", audio] + extra)
+}
+
+/// Record, swap twice a second apart, stop, quit: the timeline both segmented runs share.
+private func twoSwapRun(in dir: String, cameras: [String], _ extra: [String]) throws -> (run: Run, events: String) {
     let timeline = "\(dir)/t.jsonl"
     try Data("""
         {"at": 0.2, "cmd": "record"}
@@ -22,9 +27,9 @@ func twoSwapSegmentedRun(in dir: String, audio: String = "none", extra: [String]
         {"at": 3.4, "cmd": "quit"}
         """.utf8).write(to: URL(fileURLWithPath: timeline))
     let events = "\(dir)/events.jsonl"
-    let run = try duoCapture(["--headless", "--camera", "inner", "--camera", "profile:\(small)", "--camera-mode", "individual",
-                              "--swap-policy", "segment", "--format", "640x360@30", "--countdown", "0", "--audio", audio,
-                              "--record-dir", dir, "--timeline", timeline, "--events", events, "--json"] + extra)
+    let run = try duoCapture(["--headless"] + cameras.flatMap { ["--camera", $0] } + ["--camera-mode", "individual",
+                              "--swap-policy", "segment", "--countdown", "0", "--record-dir", dir, "--timeline", timeline,
+                              "--events", events, "--json"] + extra)
     return (run, events)
 }
 
@@ -41,17 +46,5 @@ func profileCamera(in dir: String, id: String, _ format: VideoFormat) throws -> 
 /// swap twice a second apart, stop: one take of three segments (first, second, first) to join.
 func twoSwapSegmentedRun(in dir: String, first: VideoFormat, second: VideoFormat, extra: [String] = []) throws -> (run: Run, events: String) {
     let a = try profileCamera(in: dir, id: "first", first), b = try profileCamera(in: dir, id: "second", second)
-    let timeline = "\(dir)/t.jsonl"
-    try Data("""
-        {"at": 0.2, "cmd": "record"}
-        {"at": 1.2, "cmd": "swap"}
-        {"at": 2.2, "cmd": "swap"}
-        {"at": 3.2, "cmd": "stop"}
-        {"at": 3.4, "cmd": "quit"}
-        """.utf8).write(to: URL(fileURLWithPath: timeline))
-    let events = "\(dir)/events.jsonl"
-    let run = try duoCapture(["--headless", "--camera", "profile:\(a)", "--camera", "profile:\(b)", "--camera-mode", "individual",
-                              "--swap-policy", "segment", "--countdown", "0", "--audio", "none", "--quiet",
-                              "--record-dir", dir, "--timeline", timeline, "--events", events, "--json"] + extra)
-    return (run, events)
+    return try twoSwapRun(in: dir, cameras: ["profile:\(a)", "profile:\(b)"], ["--audio", "none", "--quiet"] + extra)
 }
