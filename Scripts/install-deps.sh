@@ -10,6 +10,8 @@
 #   pipewire, pipewire-bin, wireplumber: the PipeWire camera and microphone tests start a private daemon
 #   (gstreamer1.0-pipewire and gstreamer1.0-libcamera, the cameras' GStreamer elements, are always installed).
 #   python3-pip: the framing tests fetch a public-domain portrait from PyPI (scikit-image's astronaut).
+#   python-matplotlib-data: a second public-domain portrait (Grace Hopper's, in its sample_data) for the
+#   framing tests of small faces anywhere in the picture (FramingPortraitTests).
 set -euo pipefail
 
 packages=(
@@ -29,7 +31,7 @@ if [[ "${1:-}" == "--desktop" ]]; then
              sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng help2man man-db zbar-tools
              chromium chromium-driver python3-selenium python3-pip
              dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin
-             pipewire pipewire-bin wireplumber)
+             pipewire pipewire-bin wireplumber python-matplotlib-data)
 fi
 
 missing=()
