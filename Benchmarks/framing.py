@@ -7,7 +7,10 @@ and a 1080p60 camera, and the latency from a face moving in the picture to the h
    a headless teleprompter run of RUN seconds, with --framing single and with --framing off. CPU of the
    whole duo-capture process (utime + stime of the child, getrusage) per second of run, as a share of one
    core; the detector's cost is on - off (the clip's decoding and the rest of the graph are in both).
-   Target (issue 22): at most 15 % of a core at 1080p30.
+   Target (issue 22): at most 15 % of a core at 1080p30. "on" runs both of the branch's detectors
+   (Pipelines/framing.gst: the quick one five times a second, the fine one for small faces once a second).
+   The picture is black but for the head, which is where a cascade spends its time: on a busy picture
+   (a cluttered room behind the face) each detector costs two to three times as much.
 
 2. Hint latency. A 1280x720@30 clip whose face stands centred for 2 s, then left for 2 s, looped: each
    move makes the hint appear ("move left") or go. The clip plays from the graph's start (the `started`

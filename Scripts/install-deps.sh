@@ -12,6 +12,8 @@
 #   gstreamer1.0-plugins-base-apps: gst-discoverer-1.0, which reads takes back in the desktop tests.
 #   ToolInventoryTests fails when a test starts a program from a package this list neither names nor pulls in.
 #   python3-pip: the framing tests fetch a public-domain portrait from PyPI (scikit-image's astronaut).
+#   python-matplotlib-data: a second public-domain portrait (Grace Hopper's, in its sample_data) for the
+#   framing tests of small faces anywhere in the picture (FramingPortraitTests).
 set -euo pipefail
 
 packages=(
@@ -31,7 +33,7 @@ if [[ "${1:-}" == "--desktop" ]]; then
              sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng help2man man-db zbar-tools
              chromium chromium-driver python3-selenium python3-pip
              dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin
-             pipewire pipewire-bin wireplumber gstreamer1.0-plugins-base-apps)
+             pipewire pipewire-bin wireplumber gstreamer1.0-plugins-base-apps python-matplotlib-data)
 fi
 
 missing=()

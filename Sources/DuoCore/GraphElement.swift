@@ -52,9 +52,11 @@ public enum GraphElement: String, Sendable, CaseIterable {
     case remoteQueue = "remote_queue"
     case remoteSink = "remote_sink"
     case remoteView = "remote_view"
-    /// The framing detector's branch (framing.gst): its first element, the detector, its last.
+    /// The framing detectors' branch (framing.gst): its first element, the quick detector, the fine
+    /// one (small faces, once a second), its last.
     case framingQueue = "framing_queue"
     case framingDetector = "framing_detector"
+    case framingFineDetector = "framing_fine_detector"
     case framingSink = "framing_sink"
     /// `duo-capture display`'s window sink and decoder (display.gst).
     case displaySink = "display_sink"
@@ -91,7 +93,7 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .recogniser, .voiceQueue, .voiceSink: [("voice-follow", rawValue)]
         case .remoteQueue, .remoteSink, .remoteView: [("remote-subject", "{{name}}" + rawValue.dropFirst("remote".count))]
         case .displaySink, .displayDecoder: [("display", rawValue)]
-        case .framingQueue, .framingDetector, .framingSink: [("framing", rawValue)]
+        case .framingQueue, .framingDetector, .framingFineDetector, .framingSink: [("framing", rawValue)]
         case .joinCaps, .joinEncoded, .joinVideo, .joinRate: [("join", rawValue)]
         }
     }

@@ -22,9 +22,9 @@ public enum BusEvent: Sendable, Equatable {
     /// The speech recogniser's hypothesis (voice-follow): the utterance's text so far, whether it ended,
     /// and the running time of the audio it reached (nil when the recogniser did not say).
     case speech(text: String, isFinal: Bool, audioTime: Int64?)
-    /// The face detector (`facedetect`, framing hints) looked at a frame: each face as x, y, width, height
-    /// in the detector's pixels, four numbers a face (empty: nobody).
-    case faces([Int])
+    /// A face detector (`facedetect`, framing hints) looked at a frame: each face as x, y, width, height
+    /// in the detector's pixels, four numbers a face (empty: nobody); `detector` is its element's name.
+    case faces([Int], detector: String)
     /// The top-level pipeline reached a state.
     case pipelineState(String)
 }
@@ -97,7 +97,7 @@ public final class BusWatch: Sendable {
             }
             var boxes = [guint](repeating: 0, count: 4 * 8)
             let count = duo_face_boxes(message, &boxes, 8)
-            if count >= 0 { return .faces(boxes.prefix(Int(count) * 4).map { Int($0) }) }
+            if count >= 0 { return .faces(boxes.prefix(Int(count) * 4).map { Int($0) }, detector: srcName) }
             return nil
         case GST_MESSAGE_STATE_CHANGED:
             guard UInt(bitPattern: src) == pipelineIdentity else { return nil }

@@ -53,6 +53,7 @@ extension CaptureSession {
                                           first: GraphElement.framingQueue.rawValue, last: GraphElement.framingSink.rawValue,
                                           to: tee, in: pipeline, what: "the framing detector's branch", file: "framing.gst")
             framingBranch = branch
+            faceSightings = FaceSightings()
             _ = branch.bin.syncStateWithParent()
         } catch {
             unavailable("the framing detector's branch does not start (\(error.message)); install gstreamer1.0-opencv and opencv-data")
@@ -71,11 +72,12 @@ extension CaptureSession {
         eventSink.yield(.framingUnavailable("the face detector (gstreamer1.0-opencv) failed (\(source): \(message)); the run goes on without framing hints"))
     }
 
-    /// One detector frame's faces (pixel quadruples of the detector's small picture) as fractions of the
-    /// camera frame, stamped with the pipeline's running time.
-    func facesSeen(_ quads: [Int]) {
-        guard framingBranch != nil else { return }
-        let size = plan.framingSize
+    /// One detector frame's faces (pixel quadruples of that detector's small picture) as fractions of
+    /// the camera frame, merged with the other detector's (FaceSightings) and stamped with the
+    /// pipeline's running time: one list for each of the quick detector's frames.
+    func facesSeen(_ quads: [Int], detector: String) {
+        guard framingBranch != nil, let pass = FaceDetectorPass.named(detector) else { return }
+        let size = pass == .fine ? plan.fineFramingSize : plan.framingSize
         var boxes: [FaceBox] = []
         var i = 0
         while i + 3 < quads.count {
@@ -83,6 +85,8 @@ extension CaptureSession {
                                      frameWidth: size.width, frameHeight: size.height))
             i += 4
         }
-        eventSink.yield(.faces(boxes, at: runningTime))
+        let now = runningTime
+        guard let faces = faceSightings.saw(boxes, by: pass, at: now) else { return }
+        eventSink.yield(.faces(faces, at: now))
     }
 }

@@ -384,6 +384,8 @@ public actor CaptureSession {
     /// The framing detector's branch on the camera tee (CaptureSession+Framing.swift), while it runs.
     var framingBranch: AttachedBranch?
     var framingFailed = false
+    /// The two detectors' faces, merged into one list a quick frame.
+    var faceSightings = FaceSightings()
 
     // MARK: State
 
@@ -525,8 +527,8 @@ public actor CaptureSession {
             // and arrival is what the aligner's pacing was tuned with.
             _ = audioTime
             eventSink.yield(.speech(text: text, isFinal: isFinal, at: runningTime))
-        case .faces(let quads):
-            facesSeen(quads)
+        case .faces(let quads, let detector):
+            facesSeen(quads, detector: detector)
         case .endOfStream:
             break
         }

@@ -221,7 +221,7 @@ final class FramingTests: XCTestCase {
     /// A detector that fails while the run goes on (an error from inside its branch after 20 frames) is
     /// one line naming the package; the preview and the subject view lose no frame, the run ends well.
     func testADetectorThatFailsMidRunIsOneLineAndTheRunGoesOn() throws {
-        let pipelines = try pipelines { $0.replacingOccurrences(of: "! videorate drop-only=true", with: "! identity error-after=20 ! videorate drop-only=true") }
+        let pipelines = try pipelines { $0.replacingOccurrences(of: "! videorate name=framing_rate ", with: "! identity error-after=20 ! videorate name=framing_rate ") }
         let clip = try FaceClips.clip("camera-left", [.init(size: 223, faceX: 0.2, eyeY: 1.0 / 3)])
         let (events, run) = try framingRun(clip, seconds: 4, extra: ["--pipelines", pipelines, "--json"])
         let lines = run.stderr.split(separator: "\n").filter { $0.contains("framing") }

@@ -209,7 +209,7 @@ final class FramingFaultTests: XCTestCase {
     }
 
     func testTheDetectorsBranchIsInTheElementContract() throws {
-        XCTAssertEqual(Set(GraphElement.required(inFile: "framing")), ["framing_queue", "framing_detector", "framing_sink"])
+        XCTAssertEqual(Set(GraphElement.required(inFile: "framing")), ["framing_queue", "framing_detector", "framing_fine_detector", "framing_sink"])
         XCTAssertTrue(GraphElement.required(inFile: "camera-file").contains("{{name}}"))
     }
 }
