@@ -73,8 +73,25 @@ final class SubjectCurtainDesktopTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(readings.count, 3, "several screenshots over 2 s")
         XCTAssertTrue(readings.contains { $0.contains("standing") }, "the curtain's standby line: \(readings)")
 
+        // The curtain follows the subject's monitor through hotplug, as the view does.
+        var mark2 = app.count
+        try desktop.unplugSubjectMonitor()
+        let gone = try app.wait("the monitor gone", after: mark2) { $0["event"] as? String == "subject-monitor" }
+        XCTAssertEqual(gone.event["shows"] as? String, "desktop")
+        mark2 = app.count
+        try desktop.plugSubjectMonitor()
+        let back = try app.wait("the curtain back", after: mark2) { $0["event"] as? String == "subject-monitor" }
+        XCTAssertEqual(back.event["shows"] as? String, "curtain")
+        var again = ""
+        try waitFor("the curtain on the monitor plugged back", timeout: 20, interval: 0.3) {
+            again = try readSubject(desktop, "replugged")
+            let dark = subjectStats(try desktop.screenshot()).dark
+            return again.contains("standing") && dark > 0.95
+        }
+        XCTAssertFalse(readsSecret(again))
+
         try desktop.key("F11")
-        try app.wait("the view back", after: curtain.index + 1) { $0["event"] as? String == "availability" && $0["shown"] as? Bool == true }
+        try app.wait("the view back", after: back.index + 1) { $0["event"] as? String == "availability" && $0["shown"] as? Bool == true }
         _ = try waitForScreen(desktop, "the teleprompter back") { self.isTeleprompter(self.subjectStats($0)) }
         XCTAssertFalse(readsSecret(try readSubject(desktop, "back")))
 
