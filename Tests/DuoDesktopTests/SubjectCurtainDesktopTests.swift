@@ -30,6 +30,15 @@ final class SubjectCurtainDesktopTests: XCTestCase {
         return ocr.stdout.replacingOccurrences(of: "\n", with: " ")
     }
 
+    /// Whether the subject view's window is on the screen (xwininfo's map state), not what it draws.
+    private func subjectWindowViewable(_ desktop: VirtualDesktop) throws -> Bool {
+        let found = try desktop.run("xdotool", ["search", "--name", "^duo-capture subject$"])
+        for id in found.stdout.split(separator: "\n") where try desktop.run("xwininfo", ["-id", String(id)]).stdout.contains("IsViewable") {
+            return true
+        }
+        return false
+    }
+
     private func readsSecret(_ text: String) -> Bool { text.contains("PELICAN") || text.contains("LAGOON") }
 
     /// Another program's window on the subject's monitor, in a font large enough to read; waits until
@@ -54,13 +63,14 @@ final class SubjectCurtainDesktopTests: XCTestCase {
         let app = try startApp(desktop, [])
         try app.wait("the subject view") { $0["event"] as? String == "availability" && $0["shown"] as? Bool == true }
         _ = try waitForScreen(desktop, "the teleprompter") { self.isTeleprompter(self.subjectStats($0)) }
+        XCTAssertTrue(try subjectWindowViewable(desktop), "the subject window is found while shown")
 
         let mark = app.count
         try desktop.key("Escape")
         try app.wait("the view to hide", after: mark) { $0["event"] as? String == "availability" && $0["shown"] as? Bool == false }
         let curtain = try app.wait("the curtain", after: mark) { $0["event"] as? String == "subject-monitor" }
         XCTAssertEqual(curtain.event["shows"] as? String, "curtain")
-        _ = try waitForScreen(desktop, "the teleprompter to go") { !self.isTeleprompter(self.subjectStats($0)) }
+        try waitFor("the subject window to be unmapped", timeout: 20) { try !self.subjectWindowViewable(desktop) }
         var readings: [String] = []
         let start = Date()
         while Date().timeIntervalSince(start) < 2.2 || readings.count < 4 {
@@ -112,6 +122,7 @@ final class SubjectCurtainDesktopTests: XCTestCase {
         try desktop.key("Escape")
         let hidden = try app.wait("the desktop", after: mark) { $0["event"] as? String == "subject-monitor" }
         XCTAssertEqual(hidden.event["shows"] as? String, "desktop")
+        try waitFor("the subject window to hide", timeout: 20) { try !self.subjectWindowViewable(desktop) }
         var last = ""
         try waitFor("the window behind to show", timeout: 20, interval: 0.3) {
             last = try readSubject(desktop, "off")
