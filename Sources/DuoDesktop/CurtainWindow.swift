@@ -2,11 +2,11 @@ import CGtk
 import DuoCore
 import DuoRender
 
-/// The subject's curtain on the desktop: a window of its own, fullscreen on the subject's monitor, under the
-/// subject window, that `CurtainPainter` paints dark with the curtain's one line. Up whenever
-/// `SubjectCurtain` says the monitor is the run's (the view or the curtain), so the desktop behind never
-/// shows between the two; it has no tick callback and is drawn only when GTK exposes it (mapped, resized)
-/// or its text changes, so it costs nothing while up.
+/// The subject's curtain on the desktop: a window of its own, fullscreen on the subject's monitor, that
+/// `CurtainPainter` paints dark with the curtain's one line. Up while `SubjectCurtain` says the monitor
+/// shows the curtain (DesktopUI maps it before the view goes and unmaps it after the view came, so the
+/// desktop behind never shows between the two); it has no tick callback and is drawn only when GTK
+/// exposes it (mapped, resized) or its text changes, so it costs nothing while up.
 ///
 /// Thread: GTK main thread (MainActor while gtk_main runs; see GtkMain).
 @MainActor
@@ -19,8 +19,6 @@ final class CurtainWindow {
     var model: CurtainModel {
         didSet { if model != oldValue, placedOn != nil { gtk_widget_queue_draw(window) } }
     }
-    /// Times it was painted (for the figures: the curtain is not redrawn per frame).
-    private(set) var paints = 0
 
     init(model: CurtainModel) {
         self.model = model
@@ -56,11 +54,6 @@ final class CurtainWindow {
         gtk_widget_show(window)
     }
 
-    /// Puts the subject window back over the curtain (after the curtain was placed again).
-    func keepBelow(_ subject: UnsafeMutablePointer<GtkWidget>) {
-        if gtk_widget_get_visible(subject) != 0, let w = gtk_widget_get_window(subject) { gdk_window_raise(w) }
-    }
-
     func close() {
         connections.removeAll()
         gtk_widget_destroy(window)
@@ -71,10 +64,7 @@ final class CurtainWindow {
         let w = widget!.assumingMemoryBound(to: GtkWidget.self)
         let scale = Double(gtk_widget_get_scale_factor(w))
         let width = Double(gtk_widget_get_allocated_width(w)), height = Double(gtk_widget_get_allocated_height(w))
-        let model = onGtkThread(with: me) { me in
-            me.paints += 1
-            return me.model
-        }
+        let model = onGtkThread(with: me) { $0.model }
         CurtainPainter.draw(model, cr: cr!, width: width, height: height, logicalScale: scale)
         return 1
     }

@@ -398,10 +398,12 @@ public final class DesktopUI {
         hud.reasons = accessory.reasons
         hud.subjectMonitor = accessory.inputs.subjectMonitor
         guard let change else { return updateCurtain() }
+        // The curtain goes up before the view goes, and down after it came: the monitor never shows the desktop between.
         if change.shown != subjectVisible {
-            if change.shown { placeSubject() } else { hideSubject() }
+            if change.shown { placeSubject(); updateCurtain() } else { updateCurtain(); hideSubject() }
+        } else {
+            updateCurtain()
         }
-        updateCurtain()
         onAccessoryChange(change, hud)
     }
 
@@ -413,20 +415,17 @@ public final class DesktopUI {
         gtk_window_set_default_size(subjectWindow.asWindow, gint(subject.width), gint(subject.height))
         gtk_window_fullscreen_on_monitor(subjectWindow.asWindow, screen, gint(subject.index))
         gtk_widget_show(subjectWindow)
-        curtainWindow?.keepBelow(subjectWindow)
     }
 
-    /// The curtain under the subject window, up while the run holds the subject's monitor (SubjectCurtain),
-    /// following that monitor through hotplug.
+    /// The curtain, up while the subject's monitor shows it (SubjectCurtain: the view hidden), following
+    /// that monitor through hotplug. Down while the view is up: a compositor such as sway keeps one
+    /// fullscreen window per output, so the two never share it.
     private func updateCurtain() {
         let changed = curtainRule.update(accessory)
         let inputs = accessory.inputs
-        let monitor = subjectMonitorUnplugged || !curtainRule.holdsMonitor ? nil
+        let monitor = subjectMonitorUnplugged || curtainRule.shows != .curtain ? nil
             : choice.subjectMonitor(in: monitors).flatMap { $0.connector == inputs.subjectMonitor && $0.connector != inputs.operatorMonitor ? $0 : nil }
-        if let curtainWindow, monitor != curtainWindow.placedOn {
-            curtainWindow.place(on: monitor)
-            curtainWindow.keepBelow(subjectWindow)
-        }
+        if let curtainWindow, monitor != curtainWindow.placedOn { curtainWindow.place(on: monitor) }
         if let changed { onSubjectMonitorShows(changed) }
     }
 
