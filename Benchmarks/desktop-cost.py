@@ -25,12 +25,18 @@ driver, openbox), all in one run and on the same machine state.
    largest gap between shown frames). Then the 720p30 desktop/headless ratio of section 2 for both
    (target 1.15x), and a steady preview at 1080p60 (largest gap at most two shown intervals).
 
+5. The curtain (issue 33). The same scrolling take with the operator window not fullscreen (--windowed), so
+   the subject view is hidden: the subject's monitor shows the curtain (this build's default) against
+   the desktop (--subject-curtain off: the view hidden as before). Printed: each side's CPU (duo-capture +
+   Xorg) and curtain - hidden; the curtain is drawn once, so this should be within noise.
+
 Runs alternate and repeat REPEATS times; medians are compared (this machine is shared and noisy).
 Needs root (Xorg) and the desktop packages (Scripts/install-deps.sh --desktop).
 DUO_BENCH_APP=BINARY measures that binary instead of a fresh release build.
 
 Usage: python3 Benchmarks/desktop-cost.py [INTERVAL] [TAKE] [REPEATS] [SECTIONS]
-       (defaults 10, 20, 3, all; SECTIONS is a comma-separated list of subject, operator, selfview)
+       (defaults 10, 20, 3, all; SECTIONS is a comma-separated list of subject, operator, selfview,
+       curtain)
        python3 Benchmarks/desktop-cost.py preview [INTERVAL] [TAKE] [REPEATS]
 """
 import json, os, resource, shutil, signal, statistics, subprocess, sys, tempfile, time
@@ -41,7 +47,7 @@ args = sys.argv[2:] if preview_mode else sys.argv[1:]
 interval = float(args[0]) if len(args) > 0 else 10
 take = float(args[1]) if len(args) > 1 else 20
 repeats = int(args[2]) if len(args) > 2 else 3
-sections = set((args[3] if len(args) > 3 else "subject,operator,selfview").split(","))
+sections = set((args[3] if len(args) > 3 else "subject,operator,selfview,curtain").split(","))
 app = os.environ.get("DUO_BENCH_APP")
 if not app:
     subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture", "--static-swift-stdlib"], cwd=root,
@@ -123,8 +129,10 @@ def wait_for_event(path, name, proc, timeout=30):
         time.sleep(0.05)
     sys.exit(f"benchmark: no {name} event within {timeout} s")
 
-def subject_run(desk, accessory, extra=()):
-    """CPU share of a core, duo-capture and Xorg, over `interval` seconds of a scrolling take."""
+def subject_run(desk, accessory, extra=(), expect_shown=None, expect_monitor=None):
+    """CPU share of a core, duo-capture and Xorg, over `interval` seconds of a scrolling take. The view is
+    expected shown unless the accessory is off (or as `expect_shown` says); `expect_monitor`, when given, is
+    what the last `subject-monitor` event must say (view, curtain or desktop)."""
     work = tempfile.mkdtemp(prefix="duo-bench-take-", dir=desk.dir)
     events = os.path.join(work, "events.jsonl")
     proc = subprocess.Popen([app, "--camera", "inner", "--format", "1280x720@30", "--script", script, "--accessory", accessory,
@@ -138,8 +146,12 @@ def subject_run(desk, accessory, extra=()):
     proc.send_signal(signal.SIGINT)
     proc.wait(60)
     shown = any(json.loads(l).get("shown") for l in open(events) if '"shown"' in l)
-    if shown != (accessory != "off"):
-        sys.exit(f"benchmark: the subject view was {'shown' if shown else 'hidden'} with --accessory {accessory}")
+    if shown != (accessory != "off" if expect_shown is None else expect_shown):
+        sys.exit(f"benchmark: the subject view was {'shown' if shown else 'hidden'} with --accessory {accessory} {' '.join(extra)}")
+    if expect_monitor is not None:
+        said = last_event(events, "subject-monitor")
+        if not said or said.get("shows") != expect_monitor:
+            sys.exit(f"benchmark: the subject's monitor showed {said and said.get('shows')}, not {expect_monitor}, with {' '.join(extra)}")
     return (a1 - a0) / (t1 - t0), (x1 - x0) / (t1 - t0)
 
 def whole_run(cmd, env, xorg_pid=None):
@@ -282,5 +294,20 @@ try:
         med = {k: (statistics.median(a for a, _ in v), statistics.median(x for _, x in v)) for k, v in rows.items()}
         extra = statistics.median((a + x) - (oa + ox) for (a, x), (oa, ox) in zip(rows["small"], rows["off"]))
         print(f"{size:<17}{med['small'][0]:>7.0%} {med['small'][1]:>6.0%} {med['off'][0]:>8.0%} {med['off'][1]:>6.0%} {extra:>+7.0%}")
+  if "curtain" in sections:
+    print()
+    print(f"curtain: CPU over {interval:g} s of a scrolling 720p30 take, operator window not fullscreen (view hidden), "
+          f"share of one core (median of {repeats}); expected within noise")
+    print(f"{'subject monitor':<17}{'curtain app':>12}{'curtain X':>10}{'hidden app':>11}{'hidden X':>9}{'curtain-hidden':>16}")
+    for size in ("1920x1080", "3840x2160"):
+        desk.subject_monitor(size)
+        rows = {"on": [], "off": []}
+        for _ in range(repeats):
+            for curtain in ("on", "off"):
+                rows[curtain].append(subject_run(desk, "teleprompter", ("--windowed", "--subject-curtain", curtain), expect_shown=False,
+                                                 expect_monitor="curtain" if curtain == "on" else "desktop"))
+        med = {k: (statistics.median(a for a, _ in v), statistics.median(x for _, x in v)) for k, v in rows.items()}
+        extra = statistics.median((a + x) - (oa + ox) for (a, x), (oa, ox) in zip(rows["on"], rows["off"]))
+        print(f"{size:<17}{med['on'][0]:>11.0%} {med['on'][1]:>9.0%} {med['off'][0]:>10.0%} {med['off'][1]:>8.0%} {extra:>+15.1%}")
 finally:
     desk.stop()

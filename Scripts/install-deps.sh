@@ -10,6 +10,8 @@
 #   pipewire, pipewire-bin, wireplumber: the PipeWire camera and microphone tests start a private daemon
 #   (gstreamer1.0-pipewire and gstreamer1.0-libcamera, the cameras' GStreamer elements, are always installed).
 #   gstreamer1.0-plugins-base-apps: gst-discoverer-1.0, which reads takes back in the desktop tests.
+#   x11-utils: xdpyinfo, xprop and xmessage (another program's window on the subject's monitor, which the
+#   curtain must hide from the subject).
 #   ToolInventoryTests fails when a test starts a program from a package this list neither names nor pulls in.
 #   python3-pip: the framing tests fetch a public-domain portrait from PyPI (scikit-image's astronaut).
 #   python-matplotlib-data: a second public-domain portrait (Grace Hopper's, in its sample_data) for the

@@ -21,10 +21,13 @@ public struct DesktopOptions: Sendable {
     /// `--operator-display FILE`: the operator monitor's reserved regions (a display profile, as
     /// `--display-profile` is the subject's): the HUD and the controls stay clear of them.
     public var operatorDisplayPath: String?
+    /// `--subject-curtain on|off`: while the accessory is enabled, the subject's monitor shows a curtain
+    /// when the view is hidden (on), or the desktop (off).
+    public var subjectCurtain = true
 
     public init() {}
 
-    static let names: Set<String> = ["--operator-monitor", "--subject-monitor", "--events", "--windowed", "--allow-notifications", "--operator-display"]
+    static let names: Set<String> = ["--operator-monitor", "--subject-monitor", "--events", "--windowed", "--allow-notifications", "--operator-display", "--subject-curtain"]
     static let flags: Set<String> = ["--windowed", "--allow-notifications"]
 
     mutating func parse(_ name: String, _ value: String) throws(DuoError) {
@@ -35,6 +38,7 @@ public struct DesktopOptions: Sendable {
         case "--windowed": windowed = true
         case "--allow-notifications": allowNotifications = true
         case "--operator-display": operatorDisplayPath = value
+        case "--subject-curtain": subjectCurtain = try SubjectCurtain.parse(value)
         default: preconditionFailure("not a desktop option: \(name)")
         }
     }
@@ -50,9 +54,13 @@ public struct DesktopOptions: Sendable {
             "  --operator-display FILE              the operator monitor's insets and occlusions (a display profile",
             "                                       like Assets/displays/*.json): the HUD and the controls keep clear",
             "  --allow-notifications                leave desktop notifications alone; by default their banners are",
-            "                                       off while the subject view is shown or a take runs (GNOME:",
+            "                                       off while the subject view or curtain is up or a take runs (GNOME:",
             "                                       show-banners, given back afterwards, after a crash at the next",
             "                                       start; elsewhere the freedesktop notifications Inhibit)",
+            "  --subject-curtain on|off             on (default): while the accessory is enabled, the subject's",
+            "                                       monitor shows a dark curtain (the standby line and the",
+            "                                       accessory) whenever the view is hidden, never the desktop",
+            "                                       behind; off gives the monitor back to the desktop then",
             "  --events FILE                        write events as JSON lines, headless or on the desktop: commands,",
             "                                       countdowns, takes started and ended, swaps, status, errors,",
             "                                       availability with its reasons (docs/events.md lists them all)",

@@ -104,11 +104,17 @@ enum DesktopRun {
                     var config = DesktopUI.Configuration(operatorMonitor: desktop.operatorMonitor, subjectMonitor: desktop.subjectMonitor,
                                                          accessoryEnabled: enabled)
                     config.startFullscreen = !desktop.windowed
+                    if desktop.subjectCurtain {
+                        config.curtain = CurtainModel.whitelisted(from: .whitelisted(from: PrompterSessionState(accessory: options.subject.accessory)))
+                    }
                     let ui = try DesktopUI(config)
                     log("duo-capture: desktop on \(Monitors.backend) (GDK_BACKEND chooses)")
                     events.emit("monitors", ["backend": Monitors.backend, "monitors": ui.monitors.map { ["index": $0.index, "connector": $0.connector,
                                                                               "geometry": "\($0.width)x\($0.height)+\($0.x)+\($0.y)"] }])
                     face.attach(ui, director: director)
+                    let held = ui.onSubjectMonitorShows
+                    ui.onSubjectMonitorShows = { held($0); events.emit("subject-monitor", ["shows": $0.rawValue]) }
+                    events.emit("subject-monitor", ["shows": ui.subjectMonitorShows.rawValue])
                     ui.onControls = { shown, buttons in events.emit("controls", ["shown": shown, "buttons": buttons]) }
                     face.onPreview = { fps, of, gap, interval in
                         events.emit("preview", ["fps": (fps * 10).rounded() / 10, "of": of, "largestGapMs": (gap * 10).rounded() / 10,
@@ -224,6 +230,7 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
             director.send(.accessory(change, subjectMonitor: hud.subjectMonitor))
             updateBanners()
         }
+        ui.onSubjectMonitorShows = { [self] _ in updateBanners() }
         let banners = NotificationBanners(stateDirectory: (XDGPaths.stateHome() as NSString).appendingPathComponent("duo-capture"), log: log)
         if let restored = banners.restoreLeftover() { log(restored) }
         gtk.banners = banners
@@ -270,10 +277,11 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
         }
     }
 
-    /// Notification banners off while the subject view is shown or a take runs (or counts down).
+    /// Notification banners off while the run holds the subject's monitor (view or curtain) or a take runs
+    /// (or counts down).
     @MainActor private func updateBanners() {
         guard let ui, let banners = gtk.banners else { return }
-        if let silence = gtk.doNotDisturb.update(subjectShown: ui.subjectShown, recording: gtk.takeRunning) { banners.set(silence) }
+        if let silence = gtk.doNotDisturb.update(monitorHeld: ui.subjectMonitorHeld, recording: gtk.takeRunning) { banners.set(silence) }
     }
 
     func setAccessory(enabled: Bool) { GtkMain.post { [self] in ui?.setEnabled(enabled) } }

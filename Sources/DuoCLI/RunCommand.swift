@@ -1,4 +1,5 @@
 import DuoCore
+import DuoDesktop
 import DuoMedia
 import DuoRender
 import Foundation
@@ -9,7 +10,13 @@ import Foundation
 /// Thread: main task; the director and the session are actors.
 enum RunCommand {
     static func run(_ options: Options, log: @escaping @Sendable (String) -> Void) async throws(DuoError) -> String {
-        if !options.headless { try DesktopRun.requireDisplay() }
+        if !options.headless {
+            try DesktopRun.requireDisplay()
+        } else if let restored = NotificationBanners.restoreLeftover(stateDirectory: (XDGPaths.stateHome() as NSString).appendingPathComponent("duo-capture")) {
+            // Banners a killed desktop run left off are given back by any later run, headless ones too
+            // (a desktop run does it as its windows open).
+            log(restored)
+        }
         let options = try choosingScript(options, log: log)
         let kind: any RunKind = options.headless ? HeadlessRun() : DesktopRun.Kind(options: options, log: log)
         return try await compose(options, kind, log: log)

@@ -16,6 +16,8 @@ public final class DesktopUI {
         public var subjectMonitor: MonitorRef?
         public var accessoryEnabled: Bool
         public var startFullscreen = true
+        /// What the curtain says (made from the whitelisted model); nil: `--subject-curtain off`.
+        public var curtain: CurtainModel?
         public init(operatorMonitor: MonitorRef?, subjectMonitor: MonitorRef?, accessoryEnabled: Bool) {
             self.operatorMonitor = operatorMonitor; self.subjectMonitor = subjectMonitor
             self.accessoryEnabled = accessoryEnabled
@@ -82,8 +84,16 @@ public final class DesktopUI {
     private var subjectPictureShown = false
     private var subjectSize: (Int, Int)?
     private var subjectVisible = false
-    /// Whether the subject window is up on its monitor (do not disturb follows it).
+    /// Whether the subject window is up on its monitor.
     public var subjectShown: Bool { subjectVisible }
+    /// Whether the run holds the subject's monitor, view or curtain (do not disturb follows it).
+    public var subjectMonitorHeld: Bool { curtainRule.holdsMonitor }
+    /// What the subject's monitor shows now: the desktop, the view or the curtain.
+    public var subjectMonitorShows: SubjectCurtain.Shows { curtainRule.shows }
+    /// Called on the GTK thread when `subjectMonitorHeld` or what the monitor shows changes.
+    public var onSubjectMonitorShows: (SubjectCurtain.Shows) -> Void = { _ in }
+    private var curtainRule: SubjectCurtain
+    private var curtainWindow: CurtainWindow?
     private var subjectShownOn: String?
     private(set) var fullscreenRequested = true
     /// The window manager's word: the operator window is fullscreen (minimised or not).
@@ -102,6 +112,7 @@ public final class DesktopUI {
         choice = try MonitorChoice.resolve(monitors, operator: config.operatorMonitor, subject: config.subjectMonitor)
         accessory = AccessoryState(enabled: config.accessoryEnabled)
         fullscreenRequested = config.startFullscreen
+        curtainRule = SubjectCurtain(enabled: config.curtain != nil)
 
         operatorWindow = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         gtk_window_set_title(operatorWindow.asWindow, "duo-capture operator")
@@ -134,6 +145,7 @@ public final class DesktopUI {
             connect(UnsafeMutableRawPointer(display), "monitor-added", Self.monitorAddedCallback, self)
             connect(UnsafeMutableRawPointer(display), "monitor-removed", Self.monitorAddedCallback, self)
         }
+        curtainWindow = config.curtain.map(CurtainWindow.init(model:))
         refresh()
     }
 
@@ -317,6 +329,7 @@ public final class DesktopUI {
         connections.removeAll()
         controlBar?.close()
         pictureView?.close()
+        curtainWindow?.close()
         gtk_widget_destroy(subjectWindow)
         gtk_widget_destroy(operatorWindow)
     }
@@ -387,9 +400,12 @@ public final class DesktopUI {
         hud.available = accessory.available
         hud.reasons = accessory.reasons
         hud.subjectMonitor = accessory.inputs.subjectMonitor
-        guard let change else { return }
+        guard let change else { return updateCurtain() }
+        // The curtain goes up before the view goes, and down after it came: the monitor never shows the desktop between.
         if change.shown != subjectVisible {
-            if change.shown { placeSubject() } else { hideSubject() }
+            if change.shown { placeSubject(); updateCurtain() } else { updateCurtain(); hideSubject() }
+        } else {
+            updateCurtain()
         }
         onAccessoryChange(change, hud)
     }
@@ -402,6 +418,18 @@ public final class DesktopUI {
         gtk_window_set_default_size(subjectWindow.asWindow, gint(subject.width), gint(subject.height))
         gtk_window_fullscreen_on_monitor(subjectWindow.asWindow, screen, gint(subject.index))
         gtk_widget_show(subjectWindow)
+    }
+
+    /// The curtain, up while the subject's monitor shows it (SubjectCurtain: the view hidden), following
+    /// that monitor through hotplug. Down while the view is up: a compositor such as sway keeps one
+    /// fullscreen window per output, so the two never share it.
+    private func updateCurtain() {
+        let changed = curtainRule.update(accessory)
+        let inputs = accessory.inputs
+        let monitor = subjectMonitorUnplugged || curtainRule.shows != .curtain ? nil
+            : choice.subjectMonitor(in: monitors).flatMap { $0.connector == inputs.subjectMonitor && $0.connector != inputs.operatorMonitor ? $0 : nil }
+        if let curtainWindow, monitor != curtainWindow.placedOn { curtainWindow.place(on: monitor) }
+        if let changed { onSubjectMonitorShows(changed) }
     }
 
     private func hideSubject() {

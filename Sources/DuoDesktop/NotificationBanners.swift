@@ -11,8 +11,8 @@ import Foundation
 /// Thread: GTK main thread (GSettings objects stay on the thread that made them).
 @MainActor
 public final class NotificationBanners {
-    static let schema = "org.gnome.desktop.notifications"
-    static let key = "show-banners"
+    nonisolated static let schema = "org.gnome.desktop.notifications"
+    nonisolated static let key = "show-banners"
 
     private let markerPath: String
     private let log: (String) -> Void
@@ -28,35 +28,66 @@ public final class NotificationBanners {
 
     /// The GNOME settings object, when the schema is installed (nil elsewhere: GSettings aborts on an
     /// unknown schema, so it is looked up first).
-    private func settings() -> UnsafeMutablePointer<GSettings>? {
+    private nonisolated static func settings() -> UnsafeMutablePointer<GSettings>? {
         // GNOME's settings are written through the session bus (dconf): without one they would not stick.
-        guard Self.sessionBusReachable, let source = g_settings_schema_source_get_default(),
-              let found = g_settings_schema_source_lookup(source, Self.schema, 1) else { return nil }
+        guard sessionBusReachable, let source = g_settings_schema_source_get_default(),
+              let found = g_settings_schema_source_lookup(source, schema, 1) else { return nil }
         g_settings_schema_unref(found)
-        return g_settings_new(Self.schema)
+        return g_settings_new(schema)
     }
 
     /// Whether there is a session bus to reach (where GLib looks: DBUS_SESSION_BUS_ADDRESS, else
     /// $XDG_RUNTIME_DIR/bus). Without one GLib would try to start one (dbus-launch) and dconf could not
     /// store anything.
-    static var sessionBusReachable: Bool {
+    nonisolated static var sessionBusReachable: Bool {
         let env = ProcessInfo.processInfo.environment
         if let address = env["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
         guard let runtime = env["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
         return FileManager.default.fileExists(atPath: (runtime as NSString).appendingPathComponent("bus"))
     }
 
-    /// At start: a marker left by a run that ended without giving the setting back (a crash, SIGKILL)
-    /// is given back now. Returns what was done, for the log (nil when there was nothing).
-    public func restoreLeftover() -> String? {
+    /// This run, as its marker names it: the pid and the boot id.
+    nonisolated static var thisRun: DoNotDisturb.RunTag {
+        let boot = (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return DoNotDisturb.RunTag(pid: getpid(), bootID: boot.isEmpty ? "unknown" : boot)
+    }
+
+    /// Whether `pid` is a duo-capture process now (`/proc/PID/comm`, which the kernel cuts to 15 bytes:
+    /// `duo-capture-testhub` reads `duo-capture-tes`).
+    nonisolated static func isDuoCapture(_ pid: Int32) -> Bool {
+        guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return false }
+        return comm.hasPrefix("duo-capture")
+    }
+
+    /// At start (headless or desktop): a marker left by a run that ended without giving the setting back (a
+    /// crash, SIGKILL) is given back now, and only then deleted. A marker of a run still alive (a second
+    /// run started during it) is left alone; without a session bus the marker is kept for a run that has
+    /// one. Returns what was done, for the log (nil when there was nothing).
+    public nonisolated static func restoreLeftover(stateDirectory: String) -> String? {
+        let markerPath = (stateDirectory as NSString).appendingPathComponent(DoNotDisturb.markerName)
         guard let text = try? String(contentsOfFile: markerPath, encoding: .utf8) else { return nil }
-        defer { try? FileManager.default.removeItem(atPath: markerPath) }
-        guard let left = DoNotDisturb.parseMarker(text), left.schema == Self.schema, left.key == Self.key,
-              let s = settings() else { return nil }
+        guard let left = DoNotDisturb.parseMarker(text), left.schema == schema, left.key == key else {
+            try? FileManager.default.removeItem(atPath: markerPath)
+            return "duo-capture: removed \(markerPath): not a notifications marker this version writes"
+        }
+        let me = thisRun
+        if DoNotDisturb.leftover(left, bootID: me.bootID, ownPid: me.pid, alive: isDuoCapture) == .leaveAlone {
+            return "duo-capture: desktop notification banners are held off by the running duo-capture \(left.run?.pid ?? 0); left to it"
+        }
+        guard let s = settings() else {
+            return "duo-capture: desktop notification banners were left off by an earlier run that did not end cleanly; kept for a run with a session bus to turn them back on (\(markerPath))"
+        }
         defer { g_object_unref(UnsafeMutableRawPointer(s)) }
-        g_settings_set_boolean(s, Self.key, left.previous ? 1 : 0)
+        g_settings_set_boolean(s, key, left.previous ? 1 : 0)
         g_settings_sync()
+        try? FileManager.default.removeItem(atPath: markerPath)
         return "duo-capture: desktop notification banners were left off by an earlier run that did not end cleanly; turned back \(left.previous ? "on" : "off")"
+    }
+
+    /// The desktop run's start: `restoreLeftover(stateDirectory:)` for this run's directory.
+    public func restoreLeftover() -> String? {
+        Self.restoreLeftover(stateDirectory: (markerPath as NSString).deletingLastPathComponent)
     }
 
     /// Banners off (true) or given back (false).
@@ -65,20 +96,20 @@ public final class NotificationBanners {
     }
 
     private func silenceNow() {
-        if let s = settings() {
+        if let s = Self.settings() {
             defer { g_object_unref(UnsafeMutableRawPointer(s)) }
             guard g_settings_get_boolean(s, Self.key) != 0 else { return }   // already off: the user's choice, left alone
             // Written down before the change, so a crash between the two still gets it given back.
             let directory = (markerPath as NSString).deletingLastPathComponent
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: markerPath, contents: Data(DoNotDisturb.marker(schema: Self.schema, key: Self.key, previous: true).utf8)) else {
+            guard FileManager.default.createFile(atPath: markerPath, contents: Data(DoNotDisturb.marker(schema: Self.schema, key: Self.key, previous: true, run: Self.thisRun).utf8)) else {
                 log("duo-capture: cannot write \(markerPath), so desktop notifications are left on (they could not be given back after a crash)")
                 return
             }
             g_settings_set_boolean(s, Self.key, 0)
             g_settings_sync()
             changedSetting = true
-            log("duo-capture: desktop notification banners off while the subject view is shown or a take runs (\(Self.schema) \(Self.key); --allow-notifications keeps them)")
+            log("duo-capture: desktop notification banners off while the subject's monitor shows the view or the curtain, or a take runs (\(Self.schema) \(Self.key); --allow-notifications keeps them)")
             return
         }
         cookie = Self.sessionBusReachable ? duo_notifications_inhibit("the subject view is shown or a take runs") : 0
@@ -91,7 +122,7 @@ public final class NotificationBanners {
     }
 
     private func giveBack() {
-        if changedSetting, let s = settings() {
+        if changedSetting, let s = Self.settings() {
             g_settings_set_boolean(s, Self.key, 1)
             g_settings_sync()
             g_object_unref(UnsafeMutableRawPointer(s))
