@@ -84,8 +84,6 @@ public final class DesktopUI {
     private var subjectPictureShown = false
     private var subjectSize: (Int, Int)?
     private var subjectVisible = false
-    /// Whether the subject window is up on its monitor.
-    public var subjectShown: Bool { subjectVisible }
     /// Whether the run holds the subject's monitor, view or curtain (do not disturb follows it).
     public var subjectMonitorHeld: Bool { curtainRule.holdsMonitor }
     /// What the subject's monitor shows now: the desktop, the view or the curtain.
