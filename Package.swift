@@ -9,7 +9,7 @@
 //                                       │      └──▶ CDuoShim ─▶ CGStreamer (system library)
 //                                       ├─▶ DuoPlatform ─▶ DuoCore
 //                                       │      └──▶ CGLib (system library)
-//                                       └─▶ DuoRemote ─▶ DuoCore (the web remote and OSC)
+//                                       └─▶ DuoWebRemote ─▶ DuoCore (the web remote and OSC)
 //                                              └──▶ CSoup (libsoup-3.0, system library)
 //
 //   duo-capture-testhub (tests, QA timelines, benchmarks; never installed) ─▶ DuoTestHub ─▶ DuoCLI …
@@ -74,7 +74,7 @@ let package = Package(
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
         // The remote control's network adapter (--remote-control, --osc): every soup_*/g_* call of the
         // page and WebSocket server on its own GLib main context thread, and the OSC UDP socket.
-        .target(name: "DuoRemote", dependencies: ["DuoCore", "CSoup"]),
+        .target(name: "DuoWebRemote", dependencies: ["DuoCore", "CSoup"]),
         .target(
             name: "DuoMedia",
             dependencies: ["DuoCore", "CDuoShim", "CGStreamer"],
@@ -91,7 +91,7 @@ let package = Package(
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // Operator and subject windows, monitors and hotplug, fullscreen state, keys: every gtk_*/gdk_* call.
         .target(name: "DuoDesktop", dependencies: ["DuoCore", "DuoRender", "CGtk", "CDuoSession"]),
-        .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender", "DuoDesktop", "DuoPlatform", "DuoRemote"]),
+        .target(name: "DuoCLI", dependencies: ["DuoCore", "DuoMedia", "DuoRender", "DuoDesktop", "DuoPlatform", "DuoWebRemote"]),
         // Overlay cost benchmark (build with -c release): Benchmarks/overlay-cost.sh runs it.
         .executableTarget(name: "duo-bench-overlay", dependencies: ["DuoRender", "DuoCore"], path: "Benchmarks/duo-bench-overlay"),
         // Seeded fuzz run of the parsers (Benchmarks/fuzz.sh runs it for a bounded time).
@@ -105,7 +105,7 @@ let package = Package(
 
         .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"]),
         .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore", "DuoPlatform"]),
-        .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore", "DuoTestHub", "DuoPlatform", "DuoRemote"]),
+        .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore", "DuoTestHub", "DuoPlatform", "DuoWebRemote"]),
         // End to end on a real two-monitor X desktop (Xorg + dummy driver + openbox), driving the binary.
         .testTarget(name: "DuoDesktopTests", dependencies: ["DuoDesktop", "DuoCore"], exclude: ["Fixtures"]),
         .testTarget(name: "DuoRenderTests", dependencies: ["DuoRender", "DuoCore"], exclude: ["Golden"]),

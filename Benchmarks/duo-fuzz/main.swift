@@ -94,7 +94,7 @@ while Date() < deadline {
         osc.packets += 1
         do {
             for message in try OSCMessage.parse(packet) {
-                do { _ = try RemoteCommands.osc(message); osc.ok += 1 } catch { oneLine(error, "\(packet)") }
+                do { _ = try WebRemoteCommands.osc(message); osc.ok += 1 } catch { oneLine(error, "\(packet)") }
             }
         } catch { oneLine(error, "\(packet)") }
 

@@ -1,6 +1,6 @@
 import DuoCore
 import DuoMedia
-import DuoRemote
+import DuoWebRemote
 import Foundation
 import XCTest
 #if canImport(Glibc)

@@ -113,13 +113,13 @@ actor FakeCapture: CapturePort {
 /// A remote display that answers as the test says, one answer per ask, and counts the asks.
 ///
 /// Thread: any; a lock guards its script.
-final class ScriptedDisplay: RemoteHandshakePort, @unchecked Sendable {
+final class ScriptedDisplay: RemoteDisplayHandshakePort, @unchecked Sendable {
     private let lock = Lock()
-    private var answers: [RemoteHandshakeClient.Outcome]
+    private var answers: [RemoteDisplayHandshakeClient.Outcome]
     private var asked = 0
-    init(_ answers: [RemoteHandshakeClient.Outcome]) { self.answers = answers }
+    init(_ answers: [RemoteDisplayHandshakeClient.Outcome]) { self.answers = answers }
     var asks: Int { lock.withLock { asked } }
-    func ask(_ address: SRTAddress, passphrase: String?) -> RemoteHandshakeClient.Outcome {
+    func ask(_ address: SRTAddress, passphrase: String?) -> RemoteDisplayHandshakeClient.Outcome {
         lock.withLock {
             asked += 1
             return answers.isEmpty ? .unreachable("no answer") : answers.removeFirst()
@@ -216,7 +216,7 @@ final class RunDirectorTests: XCTestCase {
 
     private func director(_ configure: (inout RunDirector.Settings) -> Void = { _ in }, plan given: GraphPlan? = nil,
                           subject configureSubject: (inout SubjectSetup) -> Void = { _ in }, face: any RunFace = HeadlessFace(),
-                          format: PromptStrip.Format = .i420, handshake: any RemoteHandshakePort = NetworkHandshake(),
+                          format: PromptStrip.Format = .i420, handshake: any RemoteDisplayHandshakePort = NetworkHandshake(),
                           devices: ScriptedDevices? = nil, voice: any VoicePort = PocketsphinxVoice()) throws -> (RunDirector, FakeCapture) {
         let plan = try given ?? plan()
         var settings = RunDirector.Settings()

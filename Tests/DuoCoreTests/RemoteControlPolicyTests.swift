@@ -41,7 +41,7 @@ final class RemoteControlPolicyTests: XCTestCase {
     }
 
     func testOSCAddressesBecomeTheControlSocketsCommands() throws {
-        let cases: [(OSCMessage, RemoteCommands.OSCRequest)] = [
+        let cases: [(OSCMessage, WebRemoteCommands.OSCRequest)] = [
             (OSCMessage("/duo/record"), .command(.record)), (OSCMessage("/duo/stop", [.int(1)]), .command(.stop)),
             (OSCMessage("/duo/speed", [.float(1.5)]), .command(.speedFactor(1.5))),
             (OSCMessage("/duo/speed", [.int(2)]), .command(.speedFactor(2))),
@@ -49,7 +49,7 @@ final class RemoteControlPolicyTests: XCTestCase {
             (OSCMessage("/duo/marker/next"), .command(.jump(.next))), (OSCMessage("/duo/marker/previous"), .command(.jump(.previous))),
             (OSCMessage("/duo/follow", [.string("voice")]), .command(.follow(voice: true))), (OSCMessage("/duo/state"), .state),
         ]
-        for (message, expected) in cases { XCTAssertEqual(try RemoteCommands.osc(message), expected, message.address) }
+        for (message, expected) in cases { XCTAssertEqual(try WebRemoteCommands.osc(message), expected, message.address) }
         let refused: [(OSCMessage, String)] = [
             (OSCMessage("/duo/dance"), "unknown address /duo/dance"), (OSCMessage("/duo/speed", [.string("fast")]), "one number"),
             (OSCMessage("/duo/speed", [.float(9)]), "0.25 to 4"), (OSCMessage("/duo/speed"), "one number"),
@@ -58,7 +58,7 @@ final class RemoteControlPolicyTests: XCTestCase {
             (OSCMessage("/duo/x\ny\u{1B}[2J"), "unknown address /duo/x?y?[2J;"),
         ]
         for (message, problem) in refused {
-            XCTAssertThrowsError(try RemoteCommands.osc(message)) { error in
+            XCTAssertThrowsError(try WebRemoteCommands.osc(message)) { error in
                 XCTAssertTrue(((error as? DuoError)?.message ?? "").contains(problem), "\(error)")
             }
         }
@@ -66,8 +66,8 @@ final class RemoteControlPolicyTests: XCTestCase {
 
     /// Nothing a remote sends ends the run, opens a file or stops a take but stop.
     func testARemoteMayNotQuitOpenFilesOrToggle() throws {
-        XCTAssertEqual(try RemoteCommands.parse(json: #"{"cmd":"speed","factor":1.5}"#), .speedFactor(1.5))
-        XCTAssertEqual(try RemoteCommands.parse(json: #"{"cmd":"stop"}"#), .stop)
+        XCTAssertEqual(try WebRemoteCommands.parse(json: #"{"cmd":"speed","factor":1.5}"#), .speedFactor(1.5))
+        XCTAssertEqual(try WebRemoteCommands.parse(json: #"{"cmd":"stop"}"#), .stop)
         XCTAssertEqual(try ControlCommand.parse(#"{"cmd":"speed","factor":0.25}"#), .speedFactor(0.25))
         for line in [#"{"cmd":"speed","factor":4.5}"#, #"{"cmd":"speed","factor":"1.5"}"#, #"{"cmd":"speed","factor":true}"#] {
             XCTAssertThrowsError(try ControlCommand.parse(line), line) { error in
@@ -75,14 +75,14 @@ final class RemoteControlPolicyTests: XCTestCase {
             }
         }
         for line in [#"{"cmd":"quit"}"#, #"{"cmd":"toggle"}"#, #"{"cmd":"script","path":"/etc/passwd"}"#, #"{"cmd":"fullscreen","on":true}"#] {
-            XCTAssertThrowsError(try RemoteCommands.parse(json: line), line) { error in
+            XCTAssertThrowsError(try WebRemoteCommands.parse(json: line), line) { error in
                 XCTAssertTrue(((error as? DuoError)?.message ?? "").contains("is not taken from a remote"), "\(error)")
             }
         }
     }
 
     func testTheTokenIsRandomAndComparedWhole() throws {
-        let a = RemoteToken.random(), b = RemoteToken.random()
+        let a = WebRemoteToken.random(), b = WebRemoteToken.random()
         XCTAssertNotEqual(a, b)
         XCTAssertEqual(a.value.count, 32)
         XCTAssertTrue(a.matches(a.value))
@@ -90,9 +90,9 @@ final class RemoteControlPolicyTests: XCTestCase {
         XCTAssertFalse(a.matches(String(a.value.dropLast())))
         XCTAssertFalse(a.matches(a.value + "0"))
         XCTAssertFalse(a.matches(""))
-        XCTAssertEqual(try RemoteToken.parse(fileText: "studio-remote-2026-token\nrest", path: "t").value, "studio-remote-2026-token")
-        XCTAssertThrowsError(try RemoteToken.parse(fileText: "short\n", path: "t"))
-        XCTAssertThrowsError(try RemoteToken.parse(fileText: "has spaces in the middle of it\n", path: "t"))
+        XCTAssertEqual(try WebRemoteToken.parse(fileText: "studio-remote-2026-token\nrest", path: "t").value, "studio-remote-2026-token")
+        XCTAssertThrowsError(try WebRemoteToken.parse(fileText: "short\n", path: "t"))
+        XCTAssertThrowsError(try WebRemoteToken.parse(fileText: "has spaces in the middle of it\n", path: "t"))
     }
 
     func testRefusalsAreSaidOncePerWindowAndTheirMemoryIsBounded() {
@@ -117,7 +117,7 @@ final class RemoteControlPolicyTests: XCTestCase {
     }
 
     func testTheStateFollowsTheEventsAndIsFedBack() {
-        var state = RemoteRunState()
+        var state = WebRemoteRunState()
         XCTAssertEqual(state.oscFeedback.arguments.first, .string("idle"))
         state.observe(["event": "countdown", "t": 1.0])
         XCTAssertEqual(state.stateName, "countdown")
@@ -126,6 +126,6 @@ final class RemoteControlPolicyTests: XCTestCase {
         XCTAssertEqual(state.oscFeedback, OSCMessage("/duo/state", [.string("recording"), .int(2), .float(2.5), .string("240 wpm"), .int(0), .float(0.25)]))
         state.observe(["event": "take-ended", "t": 7.0])
         XCTAssertEqual(state.stateName, "idle")
-        XCTAssertFalse(RemoteRunState.forwarded.contains("monitors"))
+        XCTAssertFalse(WebRemoteRunState.forwarded.contains("monitors"))
     }
 }

@@ -16,17 +16,17 @@ final class RemoteHandshakeModelTests: XCTestCase {
     }
 
     func testTheRenderedSizeIsEvenAndWithinLimits() {
-        XCTAssertEqual(RemoteHandshake.renderSize(width: 1281, height: 721)?.width, 1280)
-        XCTAssertEqual(RemoteHandshake.renderSize(width: 1281, height: 721)?.height, 720)
-        XCTAssertEqual(RemoteHandshake.renderSize(width: 1920, height: 1080).map { [$0.width, $0.height] }, [1920, 1080])
-        XCTAssertEqual(RemoteHandshake.renderSize(width: 15360, height: 8640).map { [$0.width, $0.height] }, [7680, 4320])
-        XCTAssertEqual(RemoteHandshake.renderSize(width: 20000, height: 1000).map { [$0.width, $0.height] }, [7680, 384], "shape kept")
-        XCTAssertEqual(RemoteHandshake.renderSize(width: 3, height: 5).map { [$0.width, $0.height] }, [16, 16])
-        XCTAssertNil(RemoteHandshake.renderSize(width: 1 << 62, height: 1 << 62))
-        XCTAssertNil(RemoteHandshake.renderSize(width: 0, height: 720))
-        XCTAssertNil(RemoteHandshake.renderSize(width: 1280, height: -720))
-        XCTAssertEqual(RemoteHandshake.refresh(1 << 40), 60)
-        XCTAssertEqual(RemoteHandshake.refresh(144), 144)
+        XCTAssertEqual(RemoteDisplayHandshake.renderSize(width: 1281, height: 721)?.width, 1280)
+        XCTAssertEqual(RemoteDisplayHandshake.renderSize(width: 1281, height: 721)?.height, 720)
+        XCTAssertEqual(RemoteDisplayHandshake.renderSize(width: 1920, height: 1080).map { [$0.width, $0.height] }, [1920, 1080])
+        XCTAssertEqual(RemoteDisplayHandshake.renderSize(width: 15360, height: 8640).map { [$0.width, $0.height] }, [7680, 4320])
+        XCTAssertEqual(RemoteDisplayHandshake.renderSize(width: 20000, height: 1000).map { [$0.width, $0.height] }, [7680, 384], "shape kept")
+        XCTAssertEqual(RemoteDisplayHandshake.renderSize(width: 3, height: 5).map { [$0.width, $0.height] }, [16, 16])
+        XCTAssertNil(RemoteDisplayHandshake.renderSize(width: 1 << 62, height: 1 << 62))
+        XCTAssertNil(RemoteDisplayHandshake.renderSize(width: 0, height: 720))
+        XCTAssertNil(RemoteDisplayHandshake.renderSize(width: 1280, height: -720))
+        XCTAssertEqual(RemoteDisplayHandshake.refresh(1 << 40), 60)
+        XCTAssertEqual(RemoteDisplayHandshake.refresh(144), 144)
     }
 
     func testRefusalsAreSlowedPerAddressAndSummedUpOncePerMinute() {

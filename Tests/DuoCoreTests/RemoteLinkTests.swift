@@ -6,22 +6,22 @@ import XCTest
 final class RemoteLinkTests: XCTestCase {
     func testTheShownAddressIsOneAPhoneCanOpen() {
         let lan = "http://192.168.1.20:8080/?token=t", loop = "http://127.0.0.1:8080/?token=t"
-        XCTAssertEqual(RemoteLink.preferred([loop, lan]), lan, "a LAN address before loopback")
-        XCTAssertEqual(RemoteLink.preferred([lan, "http://10.0.0.2:8080/?token=t"]), lan, "the first LAN one")
-        XCTAssertEqual(RemoteLink.preferred(["http://[::1]:8080/?token=t", loop]), "http://[::1]:8080/?token=t", "only loopback: the first")
-        XCTAssertEqual(RemoteLink.preferred(["http://localhost:8080/?token=t", "http://[fd00::2]:8080/?token=t"]), "http://[fd00::2]:8080/?token=t")
-        XCTAssertNil(RemoteLink.preferred([]))
-        XCTAssertTrue(RemoteLink.offHint.contains("--remote-control PORT"))
+        XCTAssertEqual(WebRemoteLink.preferred([loop, lan]), lan, "a LAN address before loopback")
+        XCTAssertEqual(WebRemoteLink.preferred([lan, "http://10.0.0.2:8080/?token=t"]), lan, "the first LAN one")
+        XCTAssertEqual(WebRemoteLink.preferred(["http://[::1]:8080/?token=t", loop]), "http://[::1]:8080/?token=t", "only loopback: the first")
+        XCTAssertEqual(WebRemoteLink.preferred(["http://localhost:8080/?token=t", "http://[fd00::2]:8080/?token=t"]), "http://[fd00::2]:8080/?token=t")
+        XCTAssertNil(WebRemoteLink.preferred([]))
+        XCTAssertTrue(WebRemoteLink.offHint.contains("--remote-control PORT"))
         // A loopback address is shown with what a phone needs instead.
         let matrix = QRMatrix(size: 21, modules: Array(repeating: false, count: 441))!
-        XCTAssertTrue(RemoteLinkCard(url: loop, matrix: matrix).caption.contains("--remote-control 0.0.0.0:PORT"))
-        XCTAssertTrue(RemoteLinkCard(url: lan, matrix: matrix).caption.hasPrefix("Scan with the phone"))
+        XCTAssertTrue(WebRemoteLinkCard(url: loop, matrix: matrix).caption.contains("--remote-control 0.0.0.0:PORT"))
+        XCTAssertTrue(WebRemoteLinkCard(url: lan, matrix: matrix).caption.hasPrefix("Scan with the phone"))
     }
 
     func testTheCardIsLaidOutInWholeModulesAboutAThirdOfTheHeight() throws {
         let matrix = try XCTUnwrap(QRMatrix(size: 33, modules: Array(repeating: false, count: 33 * 33)))
         XCTAssertEqual(matrix.version, 4)
-        let card = RemoteLinkCard(url: "http://x/", matrix: matrix)
+        let card = WebRemoteLinkCard(url: "http://x/", matrix: matrix)
         for (w, h) in [(1280, 720), (1920, 1080), (3840, 2160), (800, 600)] {
             let l = card.layout(width: w, height: h, textHeight: 50, textWidth: 500)
             XCTAssertEqual(l.symbol.side, l.module * 41, "\(w)x\(h)")
@@ -48,6 +48,6 @@ final class RemoteLinkTests: XCTestCase {
         XCTAssertEqual(ControlCommand.remoteLink(on: nil).name, "remote-link")
         XCTAssertEqual(OperatorControl.link.command, .remoteLink(on: nil))
         XCTAssertEqual(OperatorControl.link.key, "L")
-        XCTAssertThrowsError(try RemoteCommands.parse(json: #"{"cmd":"remote-link"}"#), "a phone cannot show the address on the operator window")
+        XCTAssertThrowsError(try WebRemoteCommands.parse(json: #"{"cmd":"remote-link"}"#), "a phone cannot show the address on the operator window")
     }
 }

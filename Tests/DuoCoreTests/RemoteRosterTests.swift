@@ -7,7 +7,7 @@ final class RemoteRosterTests: XCTestCase {
     private let s: Int64 = 1_000_000_000
 
     func testADisplayIsAskedOnceAtATimeAndRetriedByWhyItIsAway() {
-        var r = RemoteRoster(listening: [false])
+        var r = RemoteDisplayRoster(listening: [false])
         XCTAssertEqual(r.due(at: 0), [.ask(0)])
         XCTAssertEqual(r.due(at: 0), [], "not asked again while its answer is awaited")
         r.answered(0)
@@ -33,7 +33,7 @@ final class RemoteRosterTests: XCTestCase {
     }
 
     func testAListeningAddressIsTakenWithoutAsking() {
-        var r = RemoteRoster(listening: [true, false])
+        var r = RemoteDisplayRoster(listening: [true, false])
         XCTAssertEqual(r.due(at: 0), [.listen(0), .ask(1)])
         r.connect(0, width: 1920, height: 1080)
         XCTAssertEqual(r.due(at: 1 * s), [], "the listener is connected; the other is still being asked")

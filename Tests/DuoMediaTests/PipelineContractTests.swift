@@ -43,7 +43,10 @@ final class PipelineContractTests: XCTestCase {
         var literal: [String] = []
         for folder in ["DuoMedia", "DuoCLI", "DuoCore"] {
             let dir = sources.appendingPathComponent(folder)
-            for file in try FileManager.default.contentsOfDirectory(atPath: dir.path) where file.hasSuffix(".swift") && !["MediaInspector.swift", "JoinedFileCheck.swift"].contains(file) {
+            // Recursive: each target keeps its files in sub-folders by concern.
+            let files = FileManager.default.enumerator(atPath: dir.path)?.compactMap { $0 as? String } ?? []
+            XCTAssertFalse(files.isEmpty, "no sources under \(dir.path)")
+            for file in files where file.hasSuffix(".swift") && !["MediaInspector.swift", "JoinedFileCheck.swift"].contains((file as NSString).lastPathComponent) {
                 let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
                 for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.contains("child(named: \"") {
                     literal.append("\(folder)/\(file):\(n + 1)")

@@ -58,7 +58,7 @@ final class RemoteHandshakeServerTests: XCTestCase {
     /// idle connection made the next sender time out and the trickle locked every sender out.)
     func testAnIdleOrTricklingPeerLocksNobodyOut() throws {
         let port = try freePort()
-        let server = try RemoteHandshakeServer(port: port, width: 1281, height: 721, refresh: 60, passphrase: passphrase,
+        let server = try RemoteDisplayHandshakeServer(port: port, width: 1281, height: 721, refresh: 60, passphrase: passphrase,
                                                onRefused: { _, _ in })
         defer { server.stop() }
         let idle = try connectRaw(port)
@@ -84,9 +84,9 @@ final class RemoteHandshakeServerTests: XCTestCase {
         var accepted = 0
         let asking = Date()
         for _ in 0..<15 {
-            if case .accepted(let display) = RemoteHandshakeClient.ask(SRTAddress(host: "127.0.0.1", port: port), passphrase: passphrase) {
+            if case .accepted(let display) = RemoteDisplayHandshakeClient.ask(SRTAddress(host: "127.0.0.1", port: port), passphrase: passphrase) {
                 accepted += 1
-                XCTAssertEqual(display, RemoteHandshakeClient.Display(width: 1280, height: 720, refresh: 60), "an odd monitor is rendered for at an even size")
+                XCTAssertEqual(display, RemoteDisplayHandshakeClient.Display(width: 1280, height: 720, refresh: 60), "an odd monitor is rendered for at an even size")
             }
         }
         XCTAssertEqual(accepted, 15, "every sender is accepted though two peers hold connections open")
@@ -103,13 +103,13 @@ final class RemoteHandshakeServerTests: XCTestCase {
     func testWrongPassphrasesAreSlowedAndSummedUp() throws {
         let port = try freePort()
         let said = Said(), summed = Said()
-        let server = try RemoteHandshakeServer(port: port, width: 1280, height: 720, refresh: 60, passphrase: passphrase,
+        let server = try RemoteDisplayHandshakeServer(port: port, width: 1280, height: 720, refresh: 60, passphrase: passphrase,
                                                onRefused: { who, reason in said.add("\(who): \(reason)") },
                                                onSummary: { who, count in summed.add(HandshakeRefusals.summary(address: who, count: count)) })
         var seconds: [Double] = []
         for _ in 0..<6 {
             let start = Date()
-            let outcome = RemoteHandshakeClient.ask(SRTAddress(host: "127.0.0.1", port: port), passphrase: "not-the-right-one")
+            let outcome = RemoteDisplayHandshakeClient.ask(SRTAddress(host: "127.0.0.1", port: port), passphrase: "not-the-right-one")
             seconds.append(Date().timeIntervalSince(start))
             XCTAssertEqual(outcome, .refused("wrong passphrase; give both ends the same --passphrase-file (or DUO_SRT_PASSPHRASE)"))
         }
@@ -120,7 +120,7 @@ final class RemoteHandshakeServerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(seconds[4], 0.95, "\(seconds)")
         XCTAssertGreaterThanOrEqual(seconds[5], 1.95, "each later than the last: \(seconds)")
         let start = Date()
-        guard case .accepted = RemoteHandshakeClient.ask(SRTAddress(host: "127.0.0.1", port: port), passphrase: passphrase) else {
+        guard case .accepted = RemoteDisplayHandshakeClient.ask(SRTAddress(host: "127.0.0.1", port: port), passphrase: passphrase) else {
             return XCTFail("the right passphrase is accepted")
         }
         XCTAssertLessThan(Date().timeIntervalSince(start), 0.4, "and at once")

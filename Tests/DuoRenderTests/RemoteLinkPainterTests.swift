@@ -30,7 +30,7 @@ final class RemoteLinkPainterTests: XCTestCase {
     /// as the address; its modules are whole pixels, its symbol about a third of the window's height.
     func testTheDrawnCardDecodesToTheAddress() throws {
         let url = "http://192.0.2.2:41234/?token=Zq0-_vY3mW8kL2xP9rT4sU6n"
-        let card = RemoteLinkCard(url: url, matrix: try QRCodeEncoder.encode(url))
+        let card = WebRemoteLinkCard(url: url, matrix: try QRCodeEncoder.encode(url))
         for (width, height) in [(1280, 720), (3840, 2160)] {
             let layout = card.layout(width: width, height: height, textHeight: 60, textWidth: 600)
             let share = Double(layout.symbol.side) / Double(height)
@@ -39,7 +39,7 @@ final class RemoteLinkPainterTests: XCTestCase {
 
             let png = FileManager.default.temporaryDirectory.appendingPathComponent("duo-qr-\(UUID().uuidString).png").path
             defer { try? FileManager.default.removeItem(atPath: png) }
-            try RemoteLinkPainter.image(card, width: width, height: height).writePNG(to: png)
+            try WebRemoteLinkPainter.image(card, width: width, height: height).writePNG(to: png)
             if let dir = ProcessInfo.processInfo.environment["DUO_QR_PNG"] { try? FileManager.default.copyItem(atPath: png, toPath: "\(dir)/card-\(height).png") }
             XCTAssertEqual(try Self.zbarimg(png), [url], "\(width)x\(height)")
         }

@@ -1,0 +1,246 @@
+import DuoCore
+import DuoWebRemote
+import DuoRender
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The remote control of a run (`--remote-control`, `--osc`): a phone's page and a broadcast controller's
+/// OSC messages become the control socket's own `ControlCommand`s (sent to the director like a control
+/// client's), and what they show comes from the run's own event stream (the `EventLog` tap), plus the
+/// subject's words at the reading position: never an operator note, never a picture.
+///
+/// The pairing token is printed once to the terminal (stderr) at start; it never goes to the events file,
+/// the control socket or the debug log.
+///
+/// Thread: made on the main task; the page's and OSC's handlers run on their adapters' threads, the event
+/// tap on whichever thread emits; shared state is behind mutexes (`Locked`).
+final class WebRemote: Sendable {
+    private let web: WebRemoteServer?
+    private let osc: OSCSocket?
+    private let token: WebRemoteToken
+    /// The pairing address the operator window shows (the L key): the first one printed, a LAN one when
+    /// there is one. Holds the token: given only to the face, never logged.
+    let linkAddress: String?
+    /// The run's state as the events told it, the last status line and the reading words sent.
+    private struct Seen: Sendable {
+        var state = WebRemoteRunState()
+        var lastStatus: String?
+        var lastTake: String?
+        var words: String?
+        var oscPeer: OSCSocket.Peer?
+    }
+    private let seen = Locked(Seen())
+    private let refusals = Locked(RefusalThrottle())
+    private let webGate = Locked(CommandGate())
+    private let oscGate = Locked(CommandGate())
+    private let director: RunDirector
+    private let presenter: SubjectPresenter
+    private let clock: any RunClock
+    /// A reading-words update is on its way (at most one at a time).
+    private let wordsPending = Locked(false)
+
+    static func open(_ options: WebRemoteOptions, director: RunDirector, events: EventLog, presenter: SubjectPresenter,
+                     clock: any RunClock) throws(DuoError) -> WebRemote? {
+        guard options.web != nil || options.osc != nil else {
+            if options.tokenFile != nil { throw .usage("--remote-token-file is for --remote-control; give --remote-control PORT too") }
+            return nil
+        }
+        let token: WebRemoteToken
+        if let file = options.tokenFile {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw .usage("--remote-token-file \(file) cannot be read; give a readable file holding the token on its first line")
+            }
+            token = try WebRemoteToken.parse(fileText: text, path: file)
+        } else {
+            token = .random()
+        }
+        let remote = try WebRemote(options, token: token, director: director, presenter: presenter, clock: clock)
+        events.addTap { [remote] line in remote.observe(line) }
+        return remote
+    }
+
+    private init(_ options: WebRemoteOptions, token: WebRemoteToken, director: RunDirector, presenter: SubjectPresenter,
+                 clock: any RunClock) throws(DuoError) {
+        self.token = token
+        self.director = director
+        self.presenter = presenter
+        self.clock = clock
+        let page = try Self.page()
+        // The handlers reach this object only once it is whole: through a box set after init.
+        let me = Locked<WebRemote?>(nil)
+        if let listen = options.web {
+            web = try WebRemoteServer(host: listen.host, port: listen.port, page: page, handlers: .init(
+                authorize: { given, address in me.value?.authorize(given, address) ?? false },
+                message: { text, address in me.value?.webMessage(text, from: address) },
+                opened: { me.value?.snapshot() ?? [] },
+                problem: { what, address in me.value?.refuse("remote: \(address): \(what)", key: "\(what) \(address)") }))
+        } else {
+            web = nil
+        }
+        if let listen = options.osc {
+            do {
+                osc = try OSCSocket(host: listen.host, port: listen.port) { bytes, peer in me.value?.oscPacket(bytes, from: peer) }
+            } catch {
+                web?.close()
+                throw error
+            }
+        } else {
+            osc = nil
+        }
+        let addresses = web.map { Self.pairingAddresses($0, host: options.web?.host, token: token) } ?? []
+        linkAddress = addresses.first
+        me.set(self)
+        if let web {
+            Self.say("duo-capture: remote control listening on \(web.listening.joined(separator: ", "))\(options.web?.host == nil ? " (this machine only; give --remote-control 0.0.0.0:PORT for the LAN)" : "")")
+            // Printed once, here: the token is in no other output.
+            Self.say("duo-capture: remote control: open \(addresses.joined(separator: " or ")) on the phone (keep this address private)")
+        }
+        if let osc { Self.say("duo-capture: OSC listening on udp://\(osc.listening) (/duo/record, /duo/stop, /duo/speed 1.5, … docs/remote-control.md)") }
+    }
+
+    /// The addresses a phone may open, with the token; the one the operator window shows first (a LAN one
+    /// when there is one). Bound to every interface, the address to open is one of this machine's own
+    /// (0.0.0.0 is no address a phone can reach).
+    private static func pairingAddresses(_ web: WebRemoteServer, host: String?, token: WebRemoteToken) -> [String] {
+        var bases = web.listening.filter { !$0.contains("[") }
+        if bases.isEmpty { bases = web.listening }
+        if let host, host == "0.0.0.0" || host == "::" {
+            let port = bases.first.flatMap { $0.split(separator: ":").last?.trimmingCharacters(in: CharacterSet(charactersIn: "/")) } ?? ""
+            let lan = LocalAddresses.ipv4().map { "http://\($0):\(port)/" }
+            if !lan.isEmpty { bases = lan }
+        }
+        let addresses = bases.map { "\($0)?token=\(token.value)" }
+        guard let link = WebRemoteLink.preferred(addresses) else { return addresses }
+        return [link] + addresses.filter { $0 != link }
+    }
+
+    /// Written to stderr at once, also with --quiet: the pairing address is what the user needs to pair.
+    private static func say(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    private static func page() throws(DuoError) -> [UInt8] {
+        let folder = try ResourceLocator.find("Assets", marker: "remote/remote.html")
+        guard let data = FileManager.default.contents(atPath: "\(folder)/remote/remote.html") else {
+            throw .runtime("remote control: \(folder)/remote/remote.html cannot be read; reinstall duo-capture")
+        }
+        return Array(data)
+    }
+
+    func close() {
+        web?.close()
+        osc?.close()
+    }
+
+    // MARK: Refusals
+
+    private func refuse(_ line: String, key: String) {
+        let now = clock.now()
+        // What a remote sent is shown on one line of the terminal: no control characters, not too long.
+        var line = String(line.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        if line.count > 300 { line = String(line.prefix(300)) + "…" }
+        if let said = refusals.update({ $0.admit(key, line, at: now) }) { Self.say("duo-capture: \(said)") }
+    }
+
+    private func authorize(_ given: String?, _ address: String) -> Bool {
+        if token.matches(given) { return true }
+        refuse("remote: refused \(address): \(given == nil ? "no token" : "wrong token") (open the address printed at start)", key: "token \(address)")
+        return false
+    }
+
+    // MARK: Commands
+
+    private func webMessage(_ text: String, from address: String) -> String? {
+        let now = clock.now()
+        guard webGate.update({ $0.admit(at: now) }) else {
+            refuse("remote: \(address) sends more than \(Int(CommandGate().rate)) commands a second; the excess is dropped", key: "flood \(address)")
+            return nil
+        }
+        do {
+            director.send(.command(try WebRemoteCommands.parse(json: text), source: .remote))
+            return nil
+        } catch {
+            refuse("remote: \(address): \(error.message)", key: "\(error.message) \(address)")
+            return ControlSocket.errorLine(error.message)
+        }
+    }
+
+    private func oscPacket(_ bytes: [UInt8], from peer: OSCSocket.Peer) {
+        let now = clock.now()
+        guard oscGate.update({ $0.admit(at: now) }) else {
+            return refuse("osc: \(peer.description) sends more than \(Int(CommandGate().rate)) messages a second; the excess is dropped", key: "flood \(peer.description)")
+        }
+        do {
+            for message in try OSCMessage.parse(bytes) {
+                switch try WebRemoteCommands.osc(message) {
+                case .command(let command): director.send(.command(command, source: .osc))
+                case .state: break
+                }
+            }
+            // The last sender gets the feedback from now on, and the state at once.
+            seen.update { $0.oscPeer = peer }
+            sendFeedback()
+        } catch {
+            refuse("\(error.message) (from \(peer.description))", key: "\(error.message) \(peer.description)")
+        }
+    }
+
+    private func sendFeedback() {
+        guard let osc else { return }
+        let (peer, message) = seen.update { ($0.oscPeer, $0.state.oscFeedback) }
+        if let peer { osc.reply(message.encoded(), to: peer) }
+    }
+
+    // MARK: What the page and OSC are told
+
+    /// The lines a page gets when it connects: the last take and status events, and the reading words.
+    private func snapshot() -> [String] {
+        let s = seen.value
+        var lines = [s.lastTake, s.lastStatus].compactMap { $0 }
+        if let words = s.words { lines.append(Self.wordsLine(words)) }
+        return lines
+    }
+
+    private static func wordsLine(_ words: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: ["event": "reading", "words": words, "v": EventLog.version] as [String: Any],
+                                                options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// One event line from the run (the same the events file and the control socket get).
+    private func observe(_ line: String) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let name = object["event"] as? String, WebRemoteRunState.forwarded.contains(name) else { return }
+        let before = seen.update { s -> WebRemoteRunState in
+            let before = s.state
+            s.state.observe(object)
+            if name == "status" { s.lastStatus = line }
+            if name == "take-started" || name == "take-ended" { s.lastTake = line }
+            return before
+        }
+        web?.broadcast(line)
+        if osc != nil, before != seen.value.state, name != "status" || before.speed != seen.value.state.speed
+            || before.paused != seen.value.state.paused || Int(before.elapsed) != Int(seen.value.state.elapsed) {
+            sendFeedback()
+        }
+        if name == "status" || name == "command", web != nil { refreshWords() }
+    }
+
+    /// The subject's words at the reading position, sent when they changed (one look at a time).
+    private func refreshWords() {
+        guard wordsPending.update({ p -> Bool in defer { p = true }; return !p }) else { return }
+        let presenter = self.presenter, clock = self.clock
+        Task { [self] in
+            let words = await presenter.readingWords(at: clock.now())
+            wordsPending.set(false)
+            guard let words else { return }
+            let changed = seen.update { s -> Bool in
+                defer { s.words = words }
+                return s.words != words
+            }
+            if changed { web?.broadcast(Self.wordsLine(words)) }
+        }
+    }
+}

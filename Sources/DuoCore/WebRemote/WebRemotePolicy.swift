@@ -1,0 +1,264 @@
+//  The remote control's policy (`--remote-control`, `--osc`): which commands a phone or a broadcast
+//  controller may send, how OSC addresses become the control socket's commands, the pairing token, the
+//  command rate a remote may use, how refusals are said without flooding the log, and which events the
+//  page and OSC feedback get. Pure: the adapter (DuoWebRemote) carries bytes, DuoCLI composes.
+
+/// What a remote may ask for. Every command is the control socket's own `ControlCommand`; a remote may not
+/// end the run, open files, or use the test hub's faults, and nothing it sends stops a take except `stop`
+/// (so no `toggle` and no `quit`).
+///
+/// Thread: stateless; any thread.
+public enum WebRemoteCommands {
+    /// Command names a remote may send: what the operator does during takes, never `quit` or a file.
+    public static let allowed: Set<String> = ["record", "stop", "cancel", "pause", "speed", "jump", "font", "mirror",
+                                              "follow", "swap", "fold", "unfold", "accessory", "shot", "mark", "retake",
+                                              "reverse", "self-view"]
+
+    /// The command parsed from a page's JSON line, or why it is refused.
+    public static func parse(json line: String) throws(DuoError) -> ControlCommand {
+        let command = try ControlCommand.parse(line)
+        try check(command)
+        return command
+    }
+
+    public static func check(_ command: ControlCommand) throws(DuoError) {
+        guard allowed.contains(command.name) else {
+            throw .usage("remote: \(command.name) is not taken from a remote; it may send \(allowed.sorted().joined(separator: ", "))")
+        }
+    }
+
+    /// What an OSC message asks for.
+    public enum OSCRequest: Sendable, Equatable {
+        case command(ControlCommand)
+        /// `/duo/state`: send the state back now.
+        case state
+    }
+
+    /// The OSC addresses, for the help and the errors.
+    public static let oscAddresses = [
+        "/duo/record", "/duo/stop", "/duo/cancel", "/duo/pause", "/duo/speed <float 0.25-4>", "/duo/speed/up",
+        "/duo/speed/down", "/duo/speed/preset <int 1-5>", "/duo/marker/next", "/duo/marker/previous", "/duo/marker/start",
+        "/duo/shot/next", "/duo/shot/previous", "/duo/font/up", "/duo/font/down", "/duo/mirror", "/duo/follow [voice|time]",
+        "/duo/state",
+    ]
+
+    /// An OSC message as a command (the same one the control socket's JSON makes), or why not.
+    public static func osc(_ message: OSCMessage) throws(DuoError) -> OSCRequest {
+        let a = message.arguments
+        func none() throws(DuoError) {
+            // Companion's buttons often send one number (1 pressed): taken as a plain press.
+            guard a.isEmpty || (a.count == 1 && (a[0].number != nil || a[0] == .impulse || a[0] == .bool(true))) else {
+                throw .usage("osc: \(message.address) takes no arguments")
+            }
+        }
+        func json(_ text: String) throws(DuoError) -> OSCRequest {
+            let command = try ControlCommand.parse(text)
+            try check(command)
+            return .command(command)
+        }
+        switch message.address {
+        case "/duo/record": try none(); return .command(.record)
+        case "/duo/stop": try none(); return .command(.stop)
+        case "/duo/cancel": try none(); return .command(.cancelCountdown)
+        case "/duo/pause": try none(); return .command(.pause)
+        case "/duo/mirror": try none(); return .command(.mirror)
+        case "/duo/state": try none(); return .state
+        case "/duo/speed":
+            guard a.count == 1, let factor = a[0].number, (0.25...4).contains(factor) else {
+                throw .usage("osc: /duo/speed takes one number from 0.25 to 4 (times the default speed), such as /duo/speed 1.5")
+            }
+            return .command(.speedFactor(factor))
+        case "/duo/speed/up": try none(); return .command(.speedStep(1))
+        case "/duo/speed/down": try none(); return .command(.speedStep(-1))
+        case "/duo/speed/preset":
+            guard a.count == 1, let n = a[0].number, n == n.rounded(), (1...5).contains(n) else {
+                throw .usage("osc: /duo/speed/preset takes one whole number from 1 to 5, such as /duo/speed/preset 3")
+            }
+            return .command(.speedPreset(Int(n)))
+        case "/duo/marker/next": try none(); return .command(.jump(.next))
+        case "/duo/marker/previous": try none(); return .command(.jump(.previous))
+        case "/duo/marker/start": try none(); return .command(.jump(.start))
+        case "/duo/font/up": try none(); return .command(.fontStep(1))
+        case "/duo/font/down": try none(); return .command(.fontStep(-1))
+        case "/duo/shot/next": try none(); return try json(#"{"cmd":"shot","next":true}"#)
+        case "/duo/shot/previous": try none(); return try json(#"{"cmd":"shot","next":false}"#)
+        case "/duo/follow":
+            if a.isEmpty { return .command(.follow(voice: nil)) }
+            guard a.count == 1, case .string(let mode) = a[0], mode == "voice" || mode == "time" else {
+                throw .usage("osc: /duo/follow takes nothing (switches), or the string voice or time")
+            }
+            return .command(.follow(voice: mode == "voice"))
+        default:
+            let shown = String(message.address.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+            throw .usage("osc: unknown address \(shown); use one of \(oscAddresses.joined(separator: ", "))")
+        }
+    }
+}
+
+/// The pairing token: made at random at start (or read from `--remote-token-file`), asked of every page
+/// and WebSocket request, compared in constant time.
+///
+/// Thread: value type, Sendable.
+public struct WebRemoteToken: Sendable, Equatable {
+    public let value: String
+
+    /// 128 random bits as 32 hex digits.
+    public static func random() -> WebRemoteToken {
+        var generator = SystemRandomNumberGenerator()
+        let hex = (0..<16).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            return String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+        }
+        return WebRemoteToken(value: hex.joined())
+    }
+
+    /// A token read from a file: its first line, trimmed; at least 16 characters of URL-safe text.
+    public static func parse(fileText text: String, path: String) throws(DuoError) -> WebRemoteToken {
+        let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
+        let token = line.trimmingCharacters(in: " \t")
+        let safe = token.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "-_.~".unicodeScalars.contains($0) }
+        guard token.count >= 16, safe else {
+            throw .usage("--remote-token-file \(path): the first line must be a token of at least 16 letters, digits or - _ . ~")
+        }
+        return WebRemoteToken(value: token)
+    }
+
+    public init(value: String) { self.value = value }
+
+    /// Whether `given` is the token; the time taken does not depend on where they differ.
+    public func matches(_ given: String?) -> Bool {
+        guard let given else { return false }
+        let a = Array(value.utf8), b = Array(given.utf8)
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for i in 0..<max(a.count, b.count) { difference |= (i < a.count ? a[i] : 0) ^ (i < b.count ? b[i] : 0) }
+        return difference == 0
+    }
+}
+
+private extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+/// One log line per kind of refusal and address at most every `window` (with how many were held back):
+/// a flood of bad packets or a scan without the token writes a few lines, never thousands. At most
+/// `capacity` kinds are remembered, so many addresses cannot grow it without bound.
+///
+/// Thread: value type; kept behind a lock by its owner. Time is a parameter (nanoseconds).
+public struct RefusalThrottle: Sendable {
+    public let window: Int64
+    public let capacity: Int
+    private var lastShown: [String: Int64] = [:]
+    private var held: [String: Int] = [:]
+
+    public init(window: Int64 = 10_000_000_000, capacity: Int = 256) {
+        self.window = window
+        self.capacity = capacity
+    }
+
+    /// The line to log now for a refusal of kind `key`, or nil when one was logged within the window.
+    public mutating func admit(_ key: String, _ line: String, at now: Int64) -> String? {
+        if let last = lastShown[key], now - last < window {
+            held[key, default: 0] += 1
+            return nil
+        }
+        if lastShown[key] == nil, lastShown.count >= capacity {
+            // Forget the kinds whose window has passed; if all are recent, this one is only counted.
+            lastShown = lastShown.filter { now - $0.value < window }
+            held = held.filter { lastShown[$0.key] != nil }
+            guard lastShown.count < capacity else { return nil }
+        }
+        lastShown[key] = now
+        let count = held.removeValue(forKey: key) ?? 0
+        return count > 0 ? "\(line) (\(count) more like it since the last such line)" : line
+    }
+}
+
+/// How many commands a remote may send: `rate` a second on average, `burst` at once. A flood beyond it
+/// is dropped (and said once in a while), so the run's queue never grows with what a remote sends.
+///
+/// Thread: value type; kept behind a lock by its owner. Time is a parameter (nanoseconds).
+public struct CommandGate: Sendable {
+    public let rate: Double
+    public let burst: Double
+    private var tokens: Double
+    private var last: Int64?
+
+    public init(rate: Double = 100, burst: Double = 50) {
+        self.rate = rate
+        self.burst = burst
+        tokens = burst
+    }
+
+    /// Whether one more command may go through now.
+    public mutating func admit(at now: Int64) -> Bool {
+        if let last { tokens = min(burst, tokens + Double(max(0, now - last)) / 1e9 * rate) }
+        last = now
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+}
+
+/// What the page and OSC feedback are told: the run state folded from the run's own events (the same
+/// stream the events file and the control socket get), never notes or pictures.
+///
+/// Thread: value type; kept behind a lock by its owner.
+public struct WebRemoteRunState: Sendable, Equatable {
+    /// Events a page receives as they are (none of them carries a note or a picture).
+    public static let forwarded: Set<String> = ["started", "command", "countdown", "countdown-cancelled", "take-started",
+                                                "take-ended", "status", "follow", "error", "stopped", "swap"]
+
+    public var recording = false
+    public var countdown = false
+    public var take = 0
+    /// The run time (`t`) the take started at.
+    public var takeStartedAt: Double?
+    public var lastEventAt: Double = 0
+    public var speed = "-"
+    public var paused = true
+    public var position: Double = 0
+    public var length: Double = 0
+    public var secondsLeft: Double = 0
+
+    public init() {}
+
+    /// Takes in one event (its fields as JSON decoded them).
+    public mutating func observe(_ event: [String: Any]) {
+        if let t = event["t"] as? Double { lastEventAt = t } else if let t = event["t"] as? Int { lastEventAt = Double(t) }
+        switch event["event"] as? String {
+        case "countdown": countdown = true
+        case "countdown-cancelled": countdown = false
+        case "take-started":
+            countdown = false
+            recording = true
+            take = (event["take"] as? Int) ?? take
+            takeStartedAt = lastEventAt
+        case "take-ended":
+            recording = false
+            takeStartedAt = nil
+        case "status":
+            if let s = event["speed"] as? String { speed = s }
+            if let p = event["paused"] as? Bool { paused = p }
+            if let p = StrictJSON.double(event["position"]) { position = p }
+            if let l = StrictJSON.double(event["length"]) { length = l }
+            if let s = StrictJSON.double(event["secondsLeft"]) { secondsLeft = s }
+            if let r = event["recording"] as? Bool, !r { recording = false; takeStartedAt = nil }
+        default: break
+        }
+    }
+
+    public var stateName: String { recording ? "recording" : countdown ? "countdown" : "idle" }
+    public var progress: Double { length > 0 ? min(1, max(0, position / length)) : 0 }
+    public var elapsed: Double { takeStartedAt.map { max(0, lastEventAt - $0) } ?? 0 }
+
+    /// `/duo/state`: state name, take number, elapsed seconds, speed, paused (1/0), script progress 0–1.
+    public var oscFeedback: OSCMessage {
+        OSCMessage("/duo/state", [.string(stateName), .int(Int32(clamping: take)), .float(Float(elapsed)), .string(speed),
+                                  .int(paused ? 1 : 0), .float(Float(progress))])
+    }
+}

@@ -1,0 +1,565 @@
+import CGtk
+import DuoCore
+import DuoRender
+
+/// The two windows: the operator's (preview `gtksink` widget with the HUD drawn over it, fullscreen on
+/// the operator monitor) and the subject's (the subject branch's `gtksink` widget, fullscreen on the
+/// subject monitor, shown iff the accessory is enabled and available). Owns the accessory state and
+/// feeds it only facts: the window manager's fullscreen state (window-state-event), monitor hotplug and
+/// whether frames flow.
+///
+/// Thread: GTK main thread (MainActor while gtk_main runs; see GtkMain).
+@MainActor
+public final class DesktopUI {
+    public struct Configuration: Sendable {
+        public var operatorMonitor: MonitorRef?
+        public var subjectMonitor: MonitorRef?
+        public var accessoryEnabled: Bool
+        public var startFullscreen = true
+        /// What the curtain says (made from the whitelisted model); nil: `--subject-curtain off`.
+        public var curtain: CurtainModel?
+        public init(operatorMonitor: MonitorRef?, subjectMonitor: MonitorRef?, accessoryEnabled: Bool) {
+            self.operatorMonitor = operatorMonitor; self.subjectMonitor = subjectMonitor
+            self.accessoryEnabled = accessoryEnabled
+        }
+    }
+
+    /// Called on the GTK thread with each accessory change (availability with reasons, or enabled) and
+    /// the monitors at that moment. The controller logs it and opens or shuts the subject branch.
+    public var onAccessoryChange: (AccessoryChange, HudModel) -> Void = { _, _ in }
+    /// Called on the GTK thread with the command each key (or window close button) stands for; must only
+    /// hand it on (never block).
+    public var onCommand: (ControlCommand) -> Void = { _ in }
+    /// Called on the GTK thread when the fullscreen state the window manager reports changes.
+    public var onFullscreen: (Bool) -> Void = { _ in }
+    /// Called on the GTK thread when the subject window's size in device pixels changes (the subject
+    /// monitor's size once it is fullscreen there): the view is laid out for it.
+    public var onSubjectSize: (Int, Int) -> Void = { _, _ in }
+
+    public private(set) var accessory: AccessoryState
+    public private(set) var monitors: [MonitorInfo] = []
+    public var hud = HudModel() {
+        didSet {
+            guard hud != oldValue else { return }
+            if let area = hudArea { gtk_widget_queue_draw(area) }
+            controlBar?.update(hud, fullscreen: windowFullscreen)
+        }
+    }
+    /// The web remote's pairing card (address and QR code) over the picture, or nil (the L key toggles it
+    /// through the run's `remote-link` command). Drawn only on this window; never logged.
+    public var remoteLink: WebRemoteLinkCard? {
+        didSet { if remoteLink != oldValue, let area = hudArea { gtk_widget_queue_draw(area) } }
+    }
+    /// Whether the window may face the subject, so its private items hide (DesktopUI+Privacy.swift).
+    var privacy = OperatorPrivacy()
+    /// Called on the GTK thread with the command an on-screen button stands for (the same as its key).
+    public var onButtonCommand: (ControlCommand) -> Void = { _ in }
+    /// Called on the GTK thread when the control bar shows or hides, with each button's rectangle
+    /// (`[x, y, width, height]`, screen device pixels) while shown.
+    public var onControls: (_ shown: Bool, _ buttons: [String: [Int]]) -> Void = { _, _ in }
+    /// The on-screen controls over the bottom of the picture (made when the sinks are attached).
+    private var controlBar: ControlBar?
+    /// The operator picture (made when the sinks are attached).
+    private var pictureView: OperatorPicture?
+    /// Called on the GTK thread with the operator picture area's size in device pixels, at first and
+    /// whenever it changes (fullscreen on or off, a resize, another monitor or scale factor).
+    public var onOperatorSize: (Int, Int) -> Void = { _, _ in }
+    /// Frames of the preview the operator window painted so far, and the largest step between two of
+    /// them (their timestamps) since the last call, ns.
+    public func takePreviewFigures() -> (painted: Int64, largestGap: Int64) {
+        guard let view = pictureView else { return (0, 0) }
+        return (view.paintedFrames, view.takeLargestGap())
+    }
+
+    let choice: MonitorChoice
+    let operatorWindow: UnsafeMutablePointer<GtkWidget>
+    private let operatorOverlay: UnsafeMutablePointer<GtkWidget>
+    var hudArea: UnsafeMutablePointer<GtkWidget>?
+    private let subjectWindow: UnsafeMutablePointer<GtkWidget>
+    /// The subject window's camera picture (the preview kind only) and, over it, the subject view
+    /// drawn at the monitor's own resolution by `subjectCanvas`.
+    private var subjectPicture: UnsafeMutablePointer<GtkWidget>?
+    private var subjectArea: UnsafeMutablePointer<GtkWidget>?
+    private var subjectCanvas: SubjectCanvas?
+    private var subjectPictureShown = false
+    private var subjectSize: (Int, Int)?
+    private var subjectVisible = false
+    /// Whether the run holds the subject's monitor, view or curtain (do not disturb follows it).
+    public var subjectMonitorHeld: Bool { curtainRule.holdsMonitor }
+    /// What the subject's monitor shows now: the desktop, the view or the curtain.
+    public var subjectMonitorShows: SubjectCurtain.Shows { curtainRule.shows }
+    /// Called on the GTK thread when `subjectMonitorHeld` or what the monitor shows changes.
+    public var onSubjectMonitorShows: (SubjectCurtain.Shows) -> Void = { _ in }
+    private var curtainRule: SubjectCurtain
+    private var curtainWindow: CurtainWindow?
+    private var subjectShownOn: String?
+    private(set) var fullscreenRequested = true
+    /// The window manager's word: the operator window is fullscreen (minimised or not).
+    private var windowFullscreen = false
+    /// Every signal handler this UI connected; dropped (disconnected) when the windows close.
+    private var connections: [SignalConnection] = []
+
+    private func connect<Handler>(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: Handler, _ target: AnyObject) {
+        connections.append(SignalConnection(instance, signal, handler, target))
+    }
+
+    /// Creates both windows (the subject's hidden) and shows the operator window fullscreen on its
+    /// monitor. Throws a usage error for a monitor index that does not exist.
+    public init(_ config: Configuration) throws(DuoError) {
+        monitors = Monitors.list()
+        choice = try MonitorChoice.resolve(monitors, operator: config.operatorMonitor, subject: config.subjectMonitor)
+        accessory = AccessoryState(enabled: config.accessoryEnabled)
+        fullscreenRequested = config.startFullscreen
+        curtainRule = SubjectCurtain(enabled: config.curtain != nil)
+
+        operatorWindow = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        gtk_window_set_title(operatorWindow.asWindow, "duo-capture operator")
+        operatorOverlay = gtk_overlay_new()
+        gtk_container_add(operatorWindow.asContainer, operatorOverlay)
+
+        subjectWindow = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        gtk_window_set_title(subjectWindow.asWindow, "duo-capture subject")
+        // No title bar or frame around the subject's view, even before the window manager makes it
+        // fullscreen (Wayland's client-side decorations included).
+        gtk_window_set_decorated(subjectWindow.asWindow, 0)
+        // The subject window must never take the keyboard from the operator.
+        gtk_window_set_accept_focus(subjectWindow.asWindow, 0)
+        gtk_window_set_focus_on_map(subjectWindow.asWindow, 0)
+        let black = "window { background-color: black; }"
+        let css = gtk_css_provider_new()
+        gtk_css_provider_load_from_data(css, black, -1, nil)
+        gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(css), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+
+        connect(operatorWindow.raw, "window-state-event", Self.windowStateCallback, self)
+        connect(operatorWindow.raw, "configure-event", Self.configureCallback, self)
+        connect(operatorWindow.raw, "key-press-event", Self.keyCallback, self)
+        connect(subjectWindow.raw, "key-press-event", Self.keyCallback, self)
+        connect(operatorWindow.raw, "delete-event", Self.deleteCallback, self)
+        connect(subjectWindow.raw, "delete-event", Self.subjectDeleteCallback, self)
+        if let screen = gdk_screen_get_default() {
+            connect(UnsafeMutableRawPointer(screen), "monitors-changed", Self.monitorsChangedCallback, self)
+        }
+        if let display = gdk_display_get_default() {
+            connect(UnsafeMutableRawPointer(display), "monitor-added", Self.monitorAddedCallback, self)
+            connect(UnsafeMutableRawPointer(display), "monitor-removed", Self.monitorAddedCallback, self)
+        }
+        curtainWindow = config.curtain.map(CurtainWindow.init(model:))
+        refresh()
+    }
+
+    /// Reports the current accessory state through `onAccessoryChange` (the first event of a run).
+    public func announce() {
+        onAccessoryChange(accessory.current, hud)
+    }
+
+    // MARK: Sinks
+
+    /// Puts the operator picture (drawn by the window from the preview branch's newest frame) and the
+    /// subject `gtksink` widget into their windows, and the subject view's drawing area over the subject
+    /// picture. Must happen before the sinks start (before PLAYING), or gtksink opens a window of its
+    /// own. Then shows the operator window.
+    public func attach(operatorPicture: any LatestPicture, subjectWidget: UnsafeMutableRawPointer, subjectCanvas: SubjectCanvas) {
+        // The picture fills the window: it paints each frame centred, at the size the graph scaled it to
+        // (the area's own, reported through onOperatorSize), and follows every size change.
+        let operatorView = OperatorPicture(operatorPicture)
+        operatorView.onSize = { [unowned self] w, h in
+            let scale = Int(gtk_widget_get_scale_factor(operatorView.widget))
+            controlBar?.setBottomMargin(Int(hud.controlsBottomMargin(width: Double(w / scale), height: Double(h / scale))))
+            onOperatorSize(w, h)
+        }
+        // Laid out as the HUD lays out its safe frame: the picture's aspect, at most its scaled size.
+        operatorView.layout = { [unowned self] in hud.previewRect(width: $0, height: $1) }
+        pictureView = operatorView
+        let op = operatorView.widget
+        gtk_container_add(operatorOverlay.asContainer, op)
+        let area = gtk_drawing_area_new()!
+        gtk_widget_set_app_paintable(area, 1)
+        connect(area.raw, "draw", Self.drawCallback, self)
+        gtk_overlay_add_overlay(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), area)
+        gtk_overlay_set_overlay_pass_through(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), area, 1)
+        hudArea = area
+        attachControls(over: op)
+
+        // The subject window: the picture (hidden unless the preview kind shows it) under the view.
+        let subjectOverlay = gtk_overlay_new()!
+        gtk_container_add(subjectWindow.asContainer, subjectOverlay)
+        let picture = subjectWidget.assumingMemoryBound(to: GtkWidget.self)
+        gtk_container_add(subjectOverlay.asContainer, picture)
+        let view = gtk_drawing_area_new()!
+        gtk_widget_set_app_paintable(view, 1)
+        connect(view.raw, "draw", Self.subjectDrawCallback, self)
+        connect(view.raw, "size-allocate", Self.subjectSizeCallback, self)
+        gtk_overlay_add_overlay(UnsafeMutableRawPointer(subjectOverlay).assumingMemoryBound(to: GtkOverlay.self), view)
+        // The monitor's frame clock paces the view: once a frame it asks whether anything moved.
+        gtk_widget_add_tick_callback(view, Self.subjectTickCallback, Unmanaged.passUnretained(self).toOpaque(), nil)
+        subjectArea = view
+        subjectPicture = picture
+        self.subjectCanvas = subjectCanvas
+        gtk_widget_show_all(subjectOverlay)
+        gtk_widget_set_visible(picture, subjectPictureShown ? 1 : 0)
+        // No pointer over the subject's monitor: it would sit in front of the text.
+        gtk_widget_realize(subjectWindow)
+        if let window = gtk_widget_get_window(subjectWindow), let display = gdk_display_get_default(),
+           let blank = gdk_cursor_new_for_display(display, GDK_BLANK_CURSOR) {
+            gdk_window_set_cursor(window, blank)
+            g_object_unref(UnsafeMutableRawPointer(blank))
+        }
+        showOperator()
+    }
+
+    /// The control bar over the bottom of the picture, shown by pointer motion, touch or a click on the
+    /// window (and on the picture widget, which would otherwise keep them to itself).
+    private func attachControls(over picture: UnsafeMutablePointer<GtkWidget>) {
+        let bar = ControlBar(twoCameras: hud.cameraKeys)
+        bar.onCommand = { [unowned self] in onButtonCommand($0) }
+        bar.onOpenScript = { [unowned self] in chooseScript() }
+        bar.onLayout = { [unowned self] in onControls($0, $1) }
+        gtk_overlay_add_overlay(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), bar.widget)
+        let mask = gint(GDK_POINTER_MOTION_MASK.rawValue | GDK_BUTTON_PRESS_MASK.rawValue | GDK_TOUCH_MASK.rawValue)
+        for target in [operatorWindow, picture] {
+            gtk_widget_add_events(target, mask)
+            connect(target.raw, "motion-notify-event", Self.pointerCallback, self)
+            connect(target.raw, "button-press-event", Self.pointerCallback, self)
+            connect(target.raw, "touch-event", Self.pointerCallback, self)
+        }
+        controlBar = bar
+        bar.update(hud, fullscreen: windowFullscreen)
+    }
+
+    private static let pointerCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.controlBar?.input() }
+        return 0
+    }
+
+    /// Whether the subject window shows the camera picture under the view (the preview kind). Hidden, the
+    /// picture widget is never drawn, so redrawing the view never repaints a stale frame beneath it.
+    public func setSubjectPicture(_ shown: Bool) {
+        subjectPictureShown = shown
+        if let picture = subjectPicture { gtk_widget_set_visible(picture, shown ? 1 : 0) }
+        if let area = subjectArea { gtk_widget_queue_draw(area) }
+    }
+
+    /// The margins last given to the subject picture (device pixels: left, top, right, bottom).
+    private var pictureMargins = [0, 0, 0, 0]
+
+    /// Puts the subject window's video widget over `rect` (the self-view, device pixels), or across the
+    /// whole window (nil: the preview kind). The graph already scaled the picture to that size.
+    private func placeSubjectPicture(_ rect: (x: Int, y: Int, width: Int, height: Int)?) {
+        guard let picture = subjectPicture, let size = subjectSize else { return }
+        let margins = rect.map { [$0.x, $0.y, max(0, size.0 - $0.x - $0.width), max(0, size.1 - $0.y - $0.height)] } ?? [0, 0, 0, 0]
+        guard margins != pictureMargins else { return }
+        pictureMargins = margins
+        let scale = max(1, Int(gtk_widget_get_scale_factor(picture)))
+        gtk_widget_set_margin_start(picture, gint(margins[0] / scale))
+        gtk_widget_set_margin_top(picture, gint(margins[1] / scale))
+        gtk_widget_set_margin_end(picture, gint(margins[2] / scale))
+        gtk_widget_set_margin_bottom(picture, gint(margins[3] / scale))
+    }
+
+    private func subjectAllocated(_ widget: UnsafeMutablePointer<GtkWidget>) {
+        let scale = Int(gtk_widget_get_scale_factor(widget))
+        let size = (Int(gtk_widget_get_allocated_width(widget)) * scale, Int(gtk_widget_get_allocated_height(widget)) * scale)
+        guard size.0 > 1, size.1 > 1, subjectSize.map({ $0 != size }) ?? true else { return }
+        subjectSize = size
+        onSubjectSize(size.0, size.1)
+    }
+
+    private func showOperator() {
+        let op = choice.operatorMonitor(in: monitors)
+        if let op {
+            gtk_window_move(operatorWindow.asWindow, gint(op.x), gint(op.y))
+            gtk_window_set_default_size(operatorWindow.asWindow, gint(op.width * 3 / 4), gint(op.height * 3 / 4))
+        }
+        gtk_widget_show_all(operatorWindow)
+        if fullscreenRequested { enterFullscreen() }
+        gtk_window_present(operatorWindow.asWindow)
+    }
+
+    // MARK: Facts in
+
+    /// Frames flowing (or not): one of availability's inputs.
+    public func setFramesFlowing(_ flowing: Bool) {
+        apply(accessory.update { $0.framesFlowing = flowing })
+    }
+
+    /// The subject view's branch failed: unavailable for the rest of the run, with that reason.
+    public func setSubjectViewFailed() {
+        apply(accessory.update { $0.subjectViewFailed = true })
+    }
+
+    /// The user's choice (key T, --accessory, the control socket). Never changes availability.
+    public func setEnabled(_ on: Bool) {
+        apply(accessory.setEnabled(on))
+    }
+
+    public func toggleFullscreen() {
+        if windowFullscreen { leaveFullscreen() } else { enterFullscreen() }
+    }
+
+    /// nil toggles.
+    public func setFullscreen(_ on: Bool?) {
+        switch on {
+        case nil: toggleFullscreen()
+        case true?: enterFullscreen()
+        case false?: leaveFullscreen()
+        }
+    }
+
+    public func enterFullscreen() {
+        fullscreenRequested = true
+        // On the monitor the window is on (the user may have moved it), else the configured one.
+        if let op = windowMonitor ?? choice.operatorMonitor(in: monitors), let screen = gdk_screen_get_default() {
+            gtk_window_fullscreen_on_monitor(operatorWindow.asWindow, screen, gint(op.index))
+        } else {
+            gtk_window_fullscreen(operatorWindow.asWindow)
+        }
+    }
+
+    public func leaveFullscreen() {
+        fullscreenRequested = false
+        gtk_window_unfullscreen(operatorWindow.asWindow)
+    }
+
+    /// Closes both windows (after the pipeline has stopped, so no sink renders into a destroyed widget).
+    public func close() {
+        // The screen and display outlive the windows: their handlers must not call into a closed UI.
+        connections.removeAll()
+        controlBar?.close()
+        pictureView?.close()
+        curtainWindow?.close()
+        gtk_widget_destroy(subjectWindow)
+        gtk_widget_destroy(operatorWindow)
+    }
+
+    // MARK: State → windows
+
+    /// The test hub's subject monitor pulled out: the monitor list is read without it, so the accessory
+    /// goes unavailable (and comes back) exactly as when the monitor itself goes and returns.
+    private var subjectMonitorUnplugged = false
+
+    /// Remote subject displays: asked for and connected (a connected one counts as a subject monitor).
+    private var remotes = (asked: 0, connected: 0)
+
+    /// The operator window (for what attaches to its surface, such as the idle inhibitor).
+    public var operatorWindowWidget: UnsafeMutablePointer<GtkWidget> { operatorWindow }
+
+    public func setRemoteDisplays(asked: Int, connected: Int) {
+        guard remotes != (asked, connected) else { return }
+        remotes = (asked, connected)
+        refresh()
+    }
+
+    public func setSubjectMonitorPlugged(_ plugged: Bool) {
+        guard subjectMonitorUnplugged == plugged else { return }
+        subjectMonitorUnplugged = !plugged
+        refresh()
+    }
+
+    /// The monitor the operator window is on now (nil before it is placed): availability reads this one,
+    /// not the configured one, since the user or the window manager may move the window.
+    var windowMonitor: MonitorInfo?
+
+    private func windowMoved() {
+        guard let display = gdk_display_get_default(), let window = gtk_widget_get_window(operatorWindow),
+              let monitor = gdk_display_get_monitor_at_window(display, window) else { return }
+        var r = GdkRectangle()
+        gdk_monitor_get_geometry(monitor, &r)
+        let now = Monitors.list().first { $0.x == Int(r.x) && $0.y == Int(r.y) && $0.width == Int(r.width) && $0.height == Int(r.height) }
+        guard now != windowMonitor else { return }
+        windowMonitor = now
+        refresh()
+    }
+
+    private func refresh() {
+        monitors = Monitors.list()
+        if let placed = windowMonitor, !monitors.contains(placed) {
+            // The window's monitor went (unplugged): the window manager moves it to another; it stays
+            // fullscreen there (on whichever monitor it lands), so the operator keeps the picture and a
+            // take goes on.
+            windowMonitor = nil
+            if fullscreenRequested { gtk_window_fullscreen(operatorWindow.asWindow) }
+        }
+        let op = windowMonitor ?? choice.operatorMonitor(in: monitors)
+        let subject = subjectMonitorUnplugged ? nil : choice.subjectMonitor(in: monitors)
+        apply(accessory.update {
+            $0.operatorMonitor = op?.connector
+            $0.subjectMonitor = subject?.connector
+            $0.remoteDisplays = remotes.asked
+            $0.remoteConnected = remotes.connected
+        })
+        // A monitor change can move the subject monitor (its index) while staying available.
+        if accessory.shown, subject?.connector != subjectShownOn { placeSubject() }
+        updatePrivacy(subject: subject)
+    }
+
+    private func apply(_ change: AccessoryChange?) {
+        hud.enabled = accessory.enabled
+        hud.available = accessory.available
+        hud.reasons = accessory.reasons
+        hud.subjectMonitor = accessory.inputs.subjectMonitor
+        guard let change else { return updateCurtain() }
+        // The curtain goes up before the view goes, and down after it came: the monitor never shows the desktop between.
+        if change.shown != subjectVisible {
+            if change.shown { placeSubject(); updateCurtain() } else { updateCurtain(); hideSubject() }
+        } else {
+            updateCurtain()
+        }
+        onAccessoryChange(change, hud)
+    }
+
+    private func placeSubject() {
+        guard !subjectMonitorUnplugged, let subject = choice.subjectMonitor(in: monitors), let screen = gdk_screen_get_default() else { return }
+        subjectVisible = true
+        subjectShownOn = subject.connector
+        gtk_window_move(subjectWindow.asWindow, gint(subject.x), gint(subject.y))
+        gtk_window_set_default_size(subjectWindow.asWindow, gint(subject.width), gint(subject.height))
+        gtk_window_fullscreen_on_monitor(subjectWindow.asWindow, screen, gint(subject.index))
+        gtk_widget_show(subjectWindow)
+    }
+
+    /// The curtain, up while the subject's monitor shows it (SubjectCurtain: the view hidden), following
+    /// that monitor through hotplug. Down while the view is up: a compositor such as sway keeps one
+    /// fullscreen window per output, so the two never share it.
+    private func updateCurtain() {
+        let changed = curtainRule.update(accessory)
+        let inputs = accessory.inputs
+        let monitor = subjectMonitorUnplugged || curtainRule.shows != .curtain ? nil
+            : choice.subjectMonitor(in: monitors).flatMap { $0.connector == inputs.subjectMonitor && $0.connector != inputs.operatorMonitor ? $0 : nil }
+        if let curtainWindow, monitor != curtainWindow.placedOn { curtainWindow.place(on: monitor) }
+        if let changed { onSubjectMonitorShows(changed) }
+    }
+
+    private func hideSubject() {
+        subjectVisible = false
+        subjectShownOn = nil
+        gtk_widget_hide(subjectWindow)
+    }
+
+    // MARK: Callbacks (GTK thread)
+
+    private nonisolated static func this(_ data: UnsafeMutableRawPointer?) -> DesktopUI {
+        Unmanaged<DesktopUI>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    private static let windowStateCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, event, data in
+        let e = event!.assumingMemoryBound(to: GdkEventWindowState.self).pointee
+        let fullscreen = e.new_window_state.rawValue & GDK_WINDOW_STATE_FULLSCREEN.rawValue != 0
+        let minimised = e.new_window_state.rawValue & GDK_WINDOW_STATE_ICONIFIED.rawValue != 0
+        let ui = this(data)
+        MainActor.assumeIsolated {
+            if fullscreen != ui.windowFullscreen {
+                ui.windowFullscreen = fullscreen
+                ui.onFullscreen(fullscreen)
+                ui.controlBar?.update(ui.hud, fullscreen: fullscreen)
+            }
+            // A minimised window is not on the glass: it does not count as a fullscreen operator view.
+            let counts = fullscreen && !minimised
+            if counts != ui.accessory.inputs.operatorFullscreen {
+                ui.apply(ui.accessory.update { $0.operatorFullscreen = counts })
+            }
+        }
+        return 0
+    }
+
+    private static let configureCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.windowMoved() }
+        return 0
+    }
+
+    private static let keyCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, event, data in
+        let key = Int32(event!.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval)
+        let ui = this(data)
+        return MainActor.assumeIsolated { ui.key(key) ? 1 : 0 }
+    }
+
+    private func key(_ keyval: Int32) -> Bool {
+        if privacyKey(keyval) { return true }
+        if keyval == GDK_KEY_o || keyval == GDK_KEY_O { chooseScript(); return true }
+        guard let command = DesktopKeys.command(forKey: keyval, countingDown: hud.countdown != nil,
+                                                fullscreen: windowFullscreen) else { return false }
+        onCommand(command)
+        return true
+    }
+
+    /// The O key: a file chooser on the operator window; the chosen file goes to the run as the
+    /// `script` command, like a control client's.
+    private func chooseScript() {
+        guard chooserAllowed(), let dialog = duo_script_chooser_new(operatorWindow.asWindow) else { return }
+        placeOnOperatorMonitor(dialog)
+        let response = gtk_dialog_run(UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: GtkDialog.self))
+        let chooser = OpaquePointer(dialog)
+        if response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_filename(chooser) {
+            let path = String(cString: file)
+            g_free(file)
+            onCommand(.script(path: path))
+        }
+        gtk_widget_destroy(dialog)
+    }
+
+    private static let deleteCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in
+        // Closing the operator window quits like Q: the take is finalised, then the windows go.
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.onCommand(.quit) }
+        return 1
+    }
+
+    private static let subjectDeleteCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, data in
+        // Closing the subject window is the user turning the accessory off.
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.onCommand(.accessory(on: false)) }
+        return 1
+    }
+
+    private static let monitorsChangedCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.refresh() }
+    }
+
+    private static let monitorAddedCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _, data in
+        let ui = this(data)
+        MainActor.assumeIsolated { ui.refresh() }
+    }
+
+    private static let subjectSizeCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { widget, _, data in
+        let ui = this(data)
+        onGtkThread(with: widget!.assumingMemoryBound(to: GtkWidget.self)) { ui.subjectAllocated($0) }
+    }
+
+    private static let subjectTickCallback: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { w, _, data in
+        let ui = this(data)
+        onGtkThread(with: w) { widget in
+            guard let canvas = ui.subjectCanvas, let widget else { return }
+            ui.placeSubjectPicture(canvas.pictureRectangle)
+            switch canvas.tick() {
+            case .none: break
+            case .all: gtk_widget_queue_draw(widget)
+            case .area(let x, let y, let w, let h):
+                let scale = Int(gtk_widget_get_scale_factor(widget))
+                gtk_widget_queue_draw_area(widget, gint(x / scale), gint(y / scale), gint((w + scale - 1) / scale), gint((h + scale - 1) / scale))
+            }
+        }
+        return 1
+    }
+
+    private static let subjectDrawCallback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { widget, context, data in
+        let ui = this(data)
+        let scale = Double(gtk_widget_get_scale_factor(widget!.assumingMemoryBound(to: GtkWidget.self)))
+        onGtkThread(with: context) { cr in
+            guard let canvas = ui.subjectCanvas, let cr else { return }
+            canvas.draw(cr: cr, logicalScale: scale)
+        }
+        return 1
+    }
+
+    private static let drawCallback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { widget, cr, data in
+        let w = widget!.assumingMemoryBound(to: GtkWidget.self)
+        let width = Double(gtk_widget_get_allocated_width(w)), height = Double(gtk_widget_get_allocated_height(w))
+        let ui = this(data)
+        let (hud, link) = MainActor.assumeIsolated { ui.privacy.hidden ? (ui.hud.privateItemsHidden, nil) : (ui.hud, ui.remoteLink) }
+        HudRenderer.draw(hud, cr: cr!, width: width, height: height)
+        if let link { WebRemoteLinkPainter.draw(link, cr: cr!, width: width, height: height, scale: Double(gtk_widget_get_scale_factor(w))) }
+        return 0
+    }
+}

@@ -1,0 +1,85 @@
+import CDuoShim
+import CGStreamer
+import DuoCore
+import Foundation
+
+/// `duo-capture display`'s graph: the subject view received over SRT into a gtksink. When the stream
+/// ends or fails (the sender went, the network broke for longer than SRT's budget, a wrong passphrase),
+/// the graph is started again and waits for the sender: the display recovers by itself.
+///
+/// Thread: built on the main task; its bus is read on a thread of its own, which restarts the graph;
+/// `framesShown` from any thread.
+public final class RemoteDisplayReceiver: Sendable {
+    private let pipeline: ElementRef
+    private let counter: FrameCounter
+    private let stop = StopFlag()
+    /// What the bus thread runs, started by `start()`: restarts the graph after an error or end.
+    private let busLoop: @Sendable () -> Void
+    public let widget: SinkWidget
+
+    /// `address`: srt://:PORT listens (the sender calls); srt://HOST:PORT calls a listening sender.
+    public init(library: PipelineLibrary, address: SRTAddress, passphrase: String?, latencyMilliseconds: Int,
+                log: @escaping @Sendable (String) -> Void) throws(DuoError) {
+        GStreamer.initialize()
+        try GStreamer.require(["srtsrc", "rtph264depay", "h264parse", "avdec_h264", "gtksink"], for: "duo-capture display")
+        let uri = address.isListener ? "srt://:\(address.port)?mode=listener" : "srt://\(address.host!):\(address.port)?mode=caller"
+        let description = try library.render("display", [
+            "uri": AudioSource.launchQuoted(uri), "latency": "\(latencyMilliseconds)",
+            "encryption": passphrase.map { "passphrase=\"\(AudioSource.launchQuoted($0))\" pbkeylen=32" } ?? "",
+        ])
+        pipeline = try CaptureSession.parse(description)
+        guard let sink = pipeline.child(.displaySink), let pad = sink.staticPad("sink") else {
+            throw .input("Pipelines/display.gst must end in a gtksink named display_sink")
+        }
+        counter = FrameCounter(pad: pad)
+        // The test hub's benchmark probe, when registered (duo-capture-testhub): the sender's frame numbers.
+        if let hook = MediaHooks.displayDecoded.value, let decoded = pipeline.child(.displayDecoder)?.staticPad("src") {
+            hook(decoded.pointer)
+        }
+        guard sink.has("widget"), let w = duo_get_object_property(UnsafeMutableRawPointer(sink.pointer), "widget") else {
+            throw .input("display_sink is not a gtksink; check Pipelines/display.gst")
+        }
+        widget = SinkWidget(pointer: w)
+        let pipeline = self.pipeline, stop = self.stop
+        busLoop = {
+            guard let bus = gst_element_get_bus(pipeline.pointer) else { return }
+            defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+            var said: String?
+            while !stop.isSet {
+                guard let message = gst_bus_timed_pop_filtered(bus, 100_000_000,
+                                                               GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue)) else { continue }
+                var text = "the stream ended"
+                if duo_message_type(message) == GST_MESSAGE_ERROR {
+                    var err: UnsafeMutablePointer<GError>?
+                    var debug: UnsafeMutablePointer<gchar>?
+                    gst_message_parse_error(message, &err, &debug)
+                    text = err.map { String(cString: $0.pointee.message) } ?? "error"
+                    if let err { g_error_free(err) }
+                    g_free(debug)
+                }
+                gst_message_unref(message)
+                if said != text { log("duo-capture: display: \(text); waiting for duo-capture again"); said = text }
+                // Start again from nothing: a listener listens anew, a caller calls again.
+                pipeline.setState(GST_STATE_NULL)
+                if stop.isSet { return }
+                Thread.sleep(forTimeInterval: address.isListener ? 0.05 : 1.0)
+                pipeline.setState(GST_STATE_PLAYING)
+            }
+        }
+    }
+
+    public func start() {
+        pipeline.setState(GST_STATE_PLAYING)
+        let thread = Thread(block: busLoop)
+        thread.name = "duo-display-bus"
+        thread.start()
+    }
+
+    public func stopReceiving() {
+        stop.set()
+        pipeline.setState(GST_STATE_NULL)
+    }
+
+    /// Frames shown so far, and when the last one arrived (µs, monotonic), for "waiting" and tests.
+    public var framesShown: FrameCount { counter.read() }
+}

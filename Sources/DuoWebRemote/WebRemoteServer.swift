@@ -1,0 +1,333 @@
+import CSoup
+import DuoCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The web remote's server (`--remote-control`): one page and one WebSocket, served by libsoup 3 on a
+/// GLib main context of its own, run by a dedicated thread (the headless run has no GLib main loop, and
+/// the desktop's GTK loop must not wait on the network). Every soup_*/g_* call of the remote is in this
+/// file.
+///
+/// `GET /?token=T` is the page; `GET /ws?token=T` opens the WebSocket. Without the right token both are
+/// answered 401 before anything else happens (`authorize` decides, and says so in the log).
+///
+/// Thread: `broadcast` and `close` from any thread; the handlers run on the server's own thread
+/// ("duo-capture remote"), one at a time.
+public final class WebRemoteServer: Sendable {
+    /// What the server asks of its owner, on the server's thread.
+    public struct Handlers: Sendable {
+        /// Whether a request from `address` with this token may go on (false: it is answered 401).
+        public var authorize: @Sendable (_ token: String?, _ address: String) -> Bool
+        /// One text message from a page; the reply (an error line) goes to that page only.
+        public var message: @Sendable (_ text: String, _ address: String) -> String?
+        /// The lines a newly connected page gets first (the run's state so far).
+        public var opened: @Sendable () -> [String]
+        /// Something a client did wrong (a binary or malformed frame), to be said in one line.
+        public var problem: @Sendable (_ what: String, _ address: String) -> Void
+        public init(authorize: @escaping @Sendable (String?, String) -> Bool, message: @escaping @Sendable (String, String) -> String?,
+                    opened: @escaping @Sendable () -> [String], problem: @escaping @Sendable (String, String) -> Void) {
+            self.authorize = authorize; self.message = message; self.opened = opened; self.problem = problem
+        }
+    }
+
+    /// The addresses listened on (`http://127.0.0.1:PORT/`), without the token.
+    public let listening: [String]
+    private let loop: LoopState
+    /// Lines waiting for the server's thread to send them, and whether a drain is already scheduled.
+    private let outbox: Outbox
+    /// Lines kept at most while the server's thread is busy: a page that falls this far behind skips some.
+    static let outboxLimit = 1_000
+    /// The largest message a page may send.
+    static let maximumMessage: UInt64 = 16_384
+
+    /// Starts listening on `host` (an IP address; nil: loopback, IPv4 and IPv6) and `port` (0: any free
+    /// one). Throws a usage error saying what to change when it cannot.
+    public init(host: String?, port: Int, page: [UInt8], handlers: Handlers) throws(DuoError) {
+        let outbox = Outbox(([], false, false))
+        self.outbox = outbox
+        let loop = LoopState(page: page, handlers: handlers, outbox: outbox)
+        self.loop = loop
+        let ready = DispatchSemaphore(value: 0)
+        let result = Locked<Result<[String], DuoError>?>(nil)
+        let thread = Thread {
+            result.set(loop.start(host: host, port: port))
+            ready.signal()
+            if case .success = result.value { loop.run() }
+        }
+        thread.name = "duo-capture remote"
+        thread.start()
+        ready.wait()
+        switch result.value {
+        case .success(let uris): listening = uris
+        case .failure(let error): throw error
+        case nil: throw .runtime("remote control: the server did not start")
+        }
+    }
+
+    /// Sends one text line to every connected page. Never waits.
+    public func broadcast(_ line: String) {
+        let schedule = outbox.update { box -> Bool in
+            guard !box.closed else { return false }
+            box.lines.append(line)
+            if box.lines.count > Self.outboxLimit { box.lines.removeFirst(box.lines.count - Self.outboxLimit) }
+            guard !box.scheduled else { return false }
+            box.scheduled = true
+            return true
+        }
+        if schedule { loop.invokeDrain() }
+    }
+
+    /// Stops listening, closes every page's socket and ends the server's thread.
+    public func close() {
+        let first = outbox.update { box -> Bool in
+            defer { box.closed = true }
+            return !box.closed
+        }
+        if first { loop.stop() }
+    }
+}
+
+/// Lines waiting for the server's thread, whether a drain is scheduled, whether the server closed.
+private typealias Outbox = Locked<(lines: [String], scheduled: Bool, closed: Bool)>
+
+/// Everything on the server's thread: the GLib context, the soup server, the connected pages.
+///
+/// Thread: the pointers and the connection list are only touched on the server's thread (inside
+/// callbacks, or before the loop runs); `invokeDrain` and `stop` only call g_main_context_invoke and
+/// g_main_loop_quit, which GLib documents as callable from any thread. Hence the one unchecked claim.
+private final class LoopState: @unchecked Sendable {
+    let page: [UInt8]
+    let handlers: WebRemoteServer.Handlers
+    var context: OpaquePointer?
+    var mainLoop: OpaquePointer?
+    var server: UnsafeMutablePointer<SoupServer>?
+    /// One open WebSocket: its peer's address, its socket's descriptor (-1: unknown) and since when
+    /// (monotonic nanoseconds) it has had no room for more.
+    struct Page {
+        let connection: OpaquePointer
+        let address: String
+        let fd: Int32
+        var stalledSince: UInt64?
+    }
+    var connections: [Page] = []
+    /// A page whose socket has had no room for this long has stopped reading: it is closed, as the control
+    /// socket drops a client that falls behind, so it cannot make the server hold ever more for it.
+    static let stallLimit: UInt64 = 3_000_000_000
+    let outbox: Outbox
+
+    init(page: [UInt8], handlers: WebRemoteServer.Handlers, outbox: Outbox) {
+        self.page = page
+        self.handlers = handlers
+        self.outbox = outbox
+    }
+
+    var unmanaged: gpointer { Unmanaged.passUnretained(self).toOpaque() }
+    static func from(_ pointer: gpointer?) -> LoopState { Unmanaged<LoopState>.fromOpaque(pointer!).takeUnretainedValue() }
+
+    func start(host: String?, port: Int) -> Result<[String], DuoError> {
+        context = g_main_context_new()
+        g_main_context_push_thread_default(context)
+        server = UnsafeMutablePointer<SoupServer>(OpaquePointer(g_object_new_with_properties(soup_server_get_type(), 0, nil, nil)))
+        guard let server else { return .failure(.runtime("remote control: libsoup could not make a server")) }
+        // Refused before the WebSocket handshake: a page or socket without the token gets 401 at once.
+        // Handlers are kept per path: "/ws" (the WebSocket's) needs its own early handler.
+        for path in [nil, "/ws"] as [String?] {
+            soup_server_add_early_handler(server, path, { _, message, path, query, data in
+                LoopState.from(data).early(message, path: path.map { String(cString: $0) } ?? "/", query: query)
+            }, unmanaged, nil)
+        }
+        soup_server_add_handler(server, nil, { _, message, path, _, data in
+            LoopState.from(data).serve(message, path: path.map { String(cString: $0) } ?? "/")
+        }, unmanaged, nil)
+        soup_server_add_websocket_handler(server, "/ws", nil, nil, { _, message, _, connection, data in
+            LoopState.from(data).opened(connection, message: message, address: LoopState.remoteHost(message))
+        }, unmanaged, nil)
+        var error: UnsafeMutablePointer<GError>?
+        if let host {
+            guard let address = g_inet_socket_address_new_from_string(host, guint(port)) else {
+                return .failure(.usage("--remote-control \(host):\(port): \(host) is no IP address; give one such as 0.0.0.0 (every interface) or 192.168.1.20"))
+            }
+            soup_server_listen(server, address, SoupServerListenOptions(rawValue: 0), &error)
+            g_object_unref(address)
+        } else {
+            soup_server_listen_local(server, guint(port), SoupServerListenOptions(rawValue: 0), &error)
+        }
+        if let error {
+            let reason = String(cString: error.pointee.message)
+            g_error_free(error)
+            return .failure(.usage("--remote-control \(host.map { "\($0):" } ?? "")\(port): cannot listen (\(reason)); give another port"))
+        }
+        var uris: [String] = []
+        var list = soup_server_get_uris(server)
+        let head = list
+        while let node = list {
+            if let uri = node.pointee.data, let text = g_uri_to_string(OpaquePointer(uri)) {
+                uris.append(String(cString: text))
+                g_free(text)
+            }
+            list = node.pointee.next
+        }
+        g_slist_free_full(head, { g_uri_unref(OpaquePointer($0)) })
+        mainLoop = g_main_loop_new(context, 0)
+        return .success(uris)
+    }
+
+    func run() {
+        g_main_loop_run(mainLoop)
+        // Ended: every page's socket goes, then the server and the context.
+        for c in connections { g_object_unref(gpointer(c.connection)) }
+        connections.removeAll()
+        soup_server_disconnect(server)
+        g_object_unref(server)
+        g_main_loop_unref(mainLoop)
+        g_main_context_pop_thread_default(context)
+        g_main_context_unref(context)
+    }
+
+    func stop() {
+        g_main_context_invoke_full(context, 0, { data in
+            let state = LoopState.from(data)
+            for c in state.connections { soup_websocket_connection_close(c.connection, 1001, "duo-capture ended") }
+            g_main_loop_quit(state.mainLoop)
+            return 0
+        }, unmanaged, nil)
+    }
+
+    func invokeDrain() {
+        g_main_context_invoke_full(context, 0, { data in
+            LoopState.from(data).drain()
+            return 0
+        }, unmanaged, nil)
+    }
+
+    private func drain() {
+        let lines = outbox.update { box -> [String] in
+            box.scheduled = false
+            defer { box.lines.removeAll() }
+            return box.lines
+        }
+        let now = DispatchTime.now().uptimeNanoseconds
+        for index in connections.indices {
+            let page = connections[index]
+            if page.fd >= 0 {
+                var ready = pollfd(fd: page.fd, events: Int16(POLLOUT), revents: 0)
+                if poll(&ready, 1, 0) <= 0 || ready.revents & Int16(POLLOUT) == 0 {
+                    // No room: nothing more is queued for it; past the limit it goes.
+                    let since = page.stalledSince ?? now
+                    connections[index].stalledSince = since
+                    if now - since > Self.stallLimit, soup_websocket_connection_get_state(page.connection) == SOUP_WEBSOCKET_STATE_OPEN {
+                        handlers.problem("nothing read for \(Self.stallLimit / 1_000_000_000) s (the page fell behind reading events); its socket is closed", page.address)
+                        soup_websocket_connection_close(page.connection, 1008, "fell behind reading events")
+                    }
+                    continue
+                }
+                connections[index].stalledSince = nil
+            }
+            for line in lines { send(line, on: page.connection) }
+        }
+    }
+
+    private func send(_ line: String, on connection: OpaquePointer) {
+        guard soup_websocket_connection_get_state(connection) == SOUP_WEBSOCKET_STATE_OPEN else { return }
+        soup_websocket_connection_send_text(connection, line)
+    }
+
+    static func remoteHost(_ message: OpaquePointer?) -> String {
+        guard let message, let host = soup_server_message_get_remote_host(message) else { return "?" }
+        return String(cString: host)
+    }
+
+    private static func token(_ query: OpaquePointer?) -> String? {
+        guard let query, let value = g_hash_table_lookup(query, "token") else { return nil }
+        return String(cString: value.assumingMemoryBound(to: CChar.self))
+    }
+
+    private func early(_ message: OpaquePointer?, path: String, query: OpaquePointer?) {
+        guard let message else { return }
+        guard handlers.authorize(Self.token(query), Self.remoteHost(message)) else {
+            return respond(message, 401, "text/plain; charset=utf-8",
+                           Array("duo-capture: this remote needs its token: open the URL duo-capture printed at start (…/?token=…)\n".utf8))
+        }
+    }
+
+    private func serve(_ message: OpaquePointer?, path: String) {
+        guard let message else { return }
+        let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? ""
+        guard method == "GET" || method == "HEAD" else {
+            return respond(message, 405, "text/plain; charset=utf-8", Array("duo-capture: only GET is served here\n".utf8))
+        }
+        guard path == "/" || path == "/index.html" else {
+            return respond(message, 404, "text/plain; charset=utf-8", Array("duo-capture: not here; the remote is at /?token=…\n".utf8))
+        }
+        respond(message, 200, "text/html; charset=utf-8", page)
+    }
+
+    private func respond(_ message: OpaquePointer, _ status: UInt32, _ type: String, _ body: [UInt8]) {
+        soup_server_message_set_status(message, status, nil)
+        let headers = soup_server_message_get_response_headers(message)
+        // The token is in the URL: no cache and no Referer keep it from going further than the page.
+        soup_message_headers_replace(headers, "Cache-Control", "no-store")
+        soup_message_headers_replace(headers, "Referrer-Policy", "no-referrer")
+        soup_message_headers_replace(headers, "Content-Security-Policy", "default-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'")
+        body.withUnsafeBufferPointer { raw in
+            soup_server_message_set_response(message, type, SOUP_MEMORY_COPY, raw.baseAddress, gsize(raw.count))
+        }
+    }
+
+    private func opened(_ connection: OpaquePointer?, message: OpaquePointer?, address: String) {
+        guard let connection else { return }
+        let fd = message.flatMap { soup_server_message_get_socket($0) }.map { g_socket_get_fd($0) } ?? -1
+        if fd >= 0 {
+            // A small, fixed send buffer (the kernel doubles it): events are a few hundred bytes, a page that
+            // reads never fills it, and one that stops is noticed in seconds (stallLimit), not megabytes.
+            var size: Int32 = 32_768
+            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        g_object_ref(gpointer(connection))
+        soup_websocket_connection_set_max_incoming_payload_size(connection, guint64(WebRemoteServer.maximumMessage))
+        soup_websocket_connection_set_keepalive_interval(connection, 0)
+        connections.append(Page(connection: connection, address: address, fd: fd))
+        let onMessage: @convention(c) (OpaquePointer?, Int32, OpaquePointer?, gpointer?) -> Void = { connection, type, bytes, data in
+            LoopState.from(data).received(connection, type: type, bytes: bytes)
+        }
+        let onError: @convention(c) (OpaquePointer?, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { connection, error, data in
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown"
+            LoopState.from(data).failed(connection, reason: reason)
+        }
+        let onClosed: @convention(c) (OpaquePointer?, gpointer?) -> Void = { connection, data in
+            LoopState.from(data).closed(connection)
+        }
+        g_signal_connect_data(gpointer(connection), "message", unsafeBitCast(onMessage, to: GCallback.self), unmanaged, nil, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(gpointer(connection), "error", unsafeBitCast(onError, to: GCallback.self), unmanaged, nil, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(gpointer(connection), "closed", unsafeBitCast(onClosed, to: GCallback.self), unmanaged, nil, GConnectFlags(rawValue: 0))
+        for line in handlers.opened() { send(line, on: connection) }
+    }
+
+    private func address(of connection: OpaquePointer?) -> String {
+        connections.first { $0.connection == connection }?.address ?? "?"
+    }
+
+    private func received(_ connection: OpaquePointer?, type: Int32, bytes: OpaquePointer?) {
+        guard let connection, let bytes else { return }
+        let from = address(of: connection)
+        var size: gsize = 0
+        let data = g_bytes_get_data(bytes, &size)
+        guard type == Int32(SOUP_WEBSOCKET_DATA_TEXT.rawValue) else {
+            return handlers.problem("a binary WebSocket message (send JSON text such as {\"cmd\":\"record\"})", from)
+        }
+        let text = data.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(size)), as: UTF8.self) } ?? ""
+        if let reply = handlers.message(text, from) { send(reply, on: connection) }
+    }
+
+    private func failed(_ connection: OpaquePointer?, reason: String) {
+        handlers.problem("a bad WebSocket frame (\(reason)); the page reconnects by itself", address(of: connection))
+    }
+
+    private func closed(_ connection: OpaquePointer?) {
+        guard let index = connections.firstIndex(where: { $0.connection == connection }) else { return }
+        let gone = connections.remove(at: index)
+        g_object_unref(gpointer(gone.connection))
+    }
+}
