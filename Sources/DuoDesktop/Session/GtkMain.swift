@@ -98,7 +98,8 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     var asContainer: UnsafeMutablePointer<GtkContainer> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GtkContainer.self) }
     var raw: UnsafeMutableRawPointer { UnsafeMutableRawPointer(self) }
 
-    /// No pointer over this window (a subject's: it would sit in front of the text). Realizes it.
+    /// No pointer over this window (one on the subject's monitor: it would sit in front of the text).
+    /// Realizes it first when it is not yet.
     func hidePointer() {
         gtk_widget_realize(self)
         if let window = gtk_widget_get_window(self), let display = gdk_display_get_default(),
