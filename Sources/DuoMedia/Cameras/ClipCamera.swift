@@ -54,10 +54,7 @@ public final class ClipCamera: Sendable {
 
     /// Builds the player for `description` (GraphPlan.clipPlayerDescription); nothing plays yet.
     init(description: String, path: String, onFailure: @escaping @Sendable (String) -> Void) throws(DuoError) {
-        for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
-            throw ElementPackages.missingElementError(element, neededFor: "playing a clip as a camera (--camera file:PATH)")
-        }
-        pipeline = try CaptureSession.parse(description)
+        pipeline = try JobGraph.parse(description, neededFor: "playing a clip as a camera (--camera file:PATH)")
         self.path = path
         self.onFailure = onFailure
     }

@@ -74,9 +74,7 @@ public enum SegmentJoiner {
             return FileManager.default.fileExists(atPath: path) ? try? TakeSidecar.read(path) : nil
         }
         let description = try join.description(library: library)
-        for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
-            throw ElementPackages.missingElementError(element, neededFor: "joining a take's segments")
-        }
+        try JobGraph.requireElements(description, neededFor: "joining a take's segments")
         try join.writeJournal()
         try? FileManager.default.removeItem(atPath: join.partial)
         func fail(_ error: DuoError) -> DuoError {
