@@ -15,11 +15,14 @@ import DuoCore
 /// Thread: the capture session's actor (a SideBranch).
 final class MicrophoneLegBranch: SideBranch {
     /// One attached leg: its bin and the mixer's pad it feeds.
+    ///
+    /// Thread: value type, owned by this branch.
     private struct Leg {
         let bin: ElementRef
-        let output: PadRef
-        let mixerPad: PadRef
+        /// The leg's output (a ghost of its queue's source pad), linked to `mixerPad`.
+        let output: PadRef, mixerPad: PadRef
         let generation: Int
+        /// The buffers it delivered.
         let counter: FrameCounter
     }
 
