@@ -10,9 +10,9 @@ import DuoCore
 //   MicrophoneLegBranch.swift     a named microphone's leg on the audio mixer, taken out and put back
 //   TeeBranch.swift               attaching a bin to a running tee and detaching it at a buffer boundary
 //
-//  The capture session's fault routing (CaptureSession+Faults.swift) asks the branches first whose an
-//  element's failure is; only what none of them claims goes on to DuoCore's FaultRouting (a take, a
-//  camera, the sound, the subject view, or the graph itself).
+//  The capture session's fault routing (CaptureSession+Faults.swift) first asks each branch whether an
+//  element's failure is its own; only what none of them claims goes on to DuoCore's FaultRouting (a take,
+//  a camera, the sound, the subject view, or the graph itself).
 
 /// An element's error or warning, as the bus told it.
 ///

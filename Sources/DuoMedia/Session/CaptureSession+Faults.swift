@@ -4,9 +4,9 @@ import DuoCore
 
 //  The capture session's bus (BusWatch.swift reads it on a thread of its own): the graph reaching PLAYING,
 //  a take's end, the sound's level, speech and faces, and every failure routed to its owner, so that each
-//  part fails alone. The side branches are asked first whose a failure is (Branches/SideBranch.swift); what
-//  none claims goes to DuoCore's FaultRouting: a take ends, a camera is lost, the sound ends, the subject
-//  view shuts, and only the graph's own failure fails the run.
+//  part fails alone. Each side branch is asked first whether a failure is its own (Branches/SideBranch.swift);
+//  what none claims goes to DuoCore's FaultRouting: a take ends, a camera is lost, the sound ends, the
+//  subject view shuts, and only the graph's own failure fails the run.
 
 extension CaptureSession {
     func handle(_ event: BusEvent) async {
