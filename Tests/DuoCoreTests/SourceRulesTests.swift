@@ -12,7 +12,6 @@ final class SourceRulesTests: XCTestCase {
     /// shrinking them (issue 34). Take each off this list once it is under the limit: the test says when.
     static let knownLongFiles: [String: Int] = [
         "DuoCLI/Run/RunDirector.swift": 519,
-        "DuoMedia/Session/CaptureSession.swift": 565,
     ]
 
     func testNoSwiftFileIsOverFiveHundredLines() throws {
