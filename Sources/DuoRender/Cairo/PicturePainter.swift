@@ -1,7 +1,8 @@
 import CCairo
 import DuoCore
 
-/// Paints a BGRx picture (the operator preview) into a window's Cairo context, black around it: into
+/// Paints a BGRx picture (the operator preview) into a window's Cairo context, black around it, with the
+/// HUD layer composed over it client-side (`HudLayer`): into
 /// the rectangle the window lays the picture out in (the HUD's safe frame is drawn over the same one), so
 /// a frame of the previous size, while the graph catches up with a resize, is stretched to it for that
 /// moment rather than shown small or cropped; frames of the new size are copied 1:1.
@@ -18,21 +19,63 @@ public enum PicturePainter {
 
     /// Paints `picture` (nil: black only) into `cr` of `width`×`height` logical units, `scale` device pixels each.
     /// `into`: the picture's rectangle (logical units); nil: centred, shrunk to fit, never enlarged.
-    public static func paint(_ picture: PictureBytes?, cr: OpaquePointer, width: Double, height: Double, scale: Double, into target: FrameRect? = nil) {
+    /// `overlay`: the HUD layer, composed over the picture here, client-side, in the boxes it covers: the
+    /// display server is handed opaque pictures to copy (one plus a few small patches), never a shape.
+    public static func paint(_ picture: PictureBytes?, cr: OpaquePointer, width: Double, height: Double, scale: Double,
+                             into target: FrameRect? = nil, overlay: HudLayer? = nil) {
+        let source = picture.flatMap { p -> (OpaquePointer, FrameRect, PictureBytes)? in
+            guard p.width > 0, p.height > 0,
+                  let surface = cairo_image_surface_create_for_data(UnsafeMutablePointer(mutating: p.base.assumingMemoryBound(to: UInt8.self)),
+                                                                    CAIRO_FORMAT_RGB24, Int32(p.width), Int32(p.height), Int32(p.stride)) else { return nil }
+            return (surface, target ?? rect(pictureWidth: p.width, pictureHeight: p.height, scale: scale, width: width, height: height), p)
+        }
+        defer { if let source { cairo_surface_destroy(source.0) } }
+        cairo_save(cr)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        if let (surface, r, p) = source {
+            // Black only around the picture (every frame fills the picture's own pixels anyway).
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            cairo_rectangle(cr, 0, 0, width, height)
+            cairo_rectangle(cr, r.x, r.y, r.width, r.height)
+            cairo_fill(cr)
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+            place(surface, p, at: r, scale: scale, cr: cr)
+        } else {
+            cairo_paint(cr)
+        }
+        cairo_restore(cr)
+        guard let overlay, let layer = overlay.image, !overlay.covered.isEmpty else { return }
+        // Each covered box: the frame's pixels under it and the layer over them, composed in a small
+        // opaque image here, then copied to the window at whole device pixels.
+        cairo_save(cr)
+        cairo_scale(cr, 1 / scale, 1 / scale)
+        for box in overlay.covered {
+            guard let patch = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(box.width), Int32(box.height)) else { continue }
+            let pcr = cairo_create(patch)!
+            cairo_translate(pcr, Double(-box.x), Double(-box.y))
+            cairo_set_source_rgb(pcr, 0, 0, 0)
+            cairo_paint(pcr)
+            if let (surface, r, p) = source {
+                cairo_save(pcr)
+                cairo_scale(pcr, scale, scale)
+                place(surface, p, at: r, scale: scale, cr: pcr)
+                cairo_restore(pcr)
+            }
+            cairo_set_source_surface(pcr, layer.surface, 0, 0)
+            cairo_paint(pcr)
+            cairo_destroy(pcr)
+            cairo_set_source_surface(cr, patch, Double(box.x), Double(box.y))
+            cairo_rectangle(cr, Double(box.x), Double(box.y), Double(box.width), Double(box.height))
+            cairo_fill(cr)
+            cairo_surface_destroy(patch)
+        }
+        cairo_restore(cr)
+    }
+
+    /// The picture into its rectangle `r` (logical units) of `cr`.
+    private static func place(_ surface: OpaquePointer, _ picture: PictureBytes, at r: FrameRect, scale: Double, cr: OpaquePointer) {
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        cairo_set_source_rgb(cr, 0, 0, 0)
-        guard let picture, picture.width > 0, picture.height > 0 else { cairo_paint(cr); return }
-        guard let surface = cairo_image_surface_create_for_data(UnsafeMutablePointer(mutating: picture.base.assumingMemoryBound(to: UInt8.self)),
-                                                                CAIRO_FORMAT_RGB24, Int32(picture.width), Int32(picture.height), Int32(picture.stride)) else { return }
-        defer { cairo_surface_destroy(surface) }
-        let r = target ?? rect(pictureWidth: picture.width, pictureHeight: picture.height, scale: scale, width: width, height: height)
-        // Black only around the picture (every frame fills the picture's own pixels anyway).
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
-        cairo_rectangle(cr, 0, 0, width, height)
-        cairo_rectangle(cr, r.x, r.y, r.width, r.height)
-        cairo_fill(cr)
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
         cairo_translate(cr, r.x, r.y)
         cairo_scale(cr, r.width / Double(picture.width), r.height / Double(picture.height))
         cairo_set_source_surface(cr, surface, 0, 0)
