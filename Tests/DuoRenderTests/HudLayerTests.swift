@@ -46,10 +46,10 @@ final class HudLayerTests: XCTestCase {
     /// the pairing card, and a picture smaller than its area (the panel then partly over the black).
     func testComposedPictureEqualsTheHudDrawnOverTheFrame() throws {
         let cases: [(area: (Int, Int), picture: (Int, Int), aspect: AspectRatio?, scale: Int, link: Bool)] = [
-            ((1280, 720), (1280, 720), nil, 1, false),
-            ((1920, 1080), (1920, 1080), AspectRatio(9, 16), 1, false),
-            ((1366, 768), (1024, 576), nil, 1, true),
-            ((1200, 900), (1200, 676), AspectRatio(1, 1), 2, false),
+            ((640, 360), (640, 360), nil, 1, false),
+            ((960, 540), (960, 540), AspectRatio(9, 16), 1, false),
+            ((683, 384), (512, 288), nil, 1, true),
+            ((600, 450), (1200, 676), AspectRatio(1, 1), 2, false),
         ]
         for c in cases {
             var hud = recordingHud(width: c.picture.0, height: c.picture.1)

@@ -111,6 +111,7 @@ public final class DesktopUI {
         // The picture paints every pixel of the window (black around itself): the window's own background
         // would be one more fill of the whole frame through the display server each frame.
         gtk_widget_set_app_paintable(operatorWindow, 1)
+        gtk_widget_set_double_buffered(operatorWindow, 0)
         operatorOverlay = gtk_overlay_new()
         gtk_container_add(operatorWindow.asContainer, operatorOverlay)
         subjectWindow = SubjectWindow()
@@ -178,7 +179,13 @@ public final class DesktopUI {
         let bar = ControlBar(twoCameras: hud.cameraKeys)
         bar.onCommand = { [unowned self] in onButtonCommand($0) }
         bar.onOpenScript = { [unowned self] in chooseScript() }
-        bar.onLayout = { [unowned self] in onControls($0, $1) }
+        bar.onLayout = { [unowned self] shown, buttons in
+            // While the bar is up the window is double-buffered (the bar over the picture must not
+            // flicker); hidden, the picture is drawn straight into the window: the display server copies
+            // each frame once instead of into a fresh back buffer and then onto the window (perf, issue 36).
+            gtk_widget_set_double_buffered(operatorWindow, shown ? 1 : 0)
+            onControls(shown, buttons)
+        }
         gtk_overlay_add_overlay(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), bar.widget)
         let mask = gint(GDK_POINTER_MOTION_MASK.rawValue | GDK_BUTTON_PRESS_MASK.rawValue | GDK_TOUCH_MASK.rawValue)
         for target in [operatorWindow, picture] {

@@ -39,7 +39,7 @@ public enum PicturePainter {
             cairo_rectangle(cr, r.x, r.y, r.width, r.height)
             cairo_fill(cr)
             cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
-            place(surface, p, at: r, scale: scale, cr: cr)
+            place(surface, p, at: r, scale: scale, cr: cr, except: overlay?.image == nil ? [] : overlay?.covered ?? [])
         } else {
             cairo_paint(cr)
         }
@@ -73,16 +73,42 @@ public enum PicturePainter {
     }
 
     /// The picture into its rectangle `r` (logical units) of `cr`.
-    private static func place(_ surface: OpaquePointer, _ picture: PictureBytes, at r: FrameRect, scale: Double, cr: OpaquePointer) {
+    /// `except`: boxes (device pixels) left alone, for the patches that follow: a window drawn without a
+    /// back buffer never shows the frame there without its HUD.
+    private static func place(_ surface: OpaquePointer, _ picture: PictureBytes, at r: FrameRect, scale: Double, cr: OpaquePointer,
+                              except boxes: [HudLayer.Box] = []) {
         cairo_save(cr)
         defer { cairo_restore(cr) }
+        let unscaled = abs(r.width * scale - Double(picture.width)) < 0.5 && abs(r.height * scale - Double(picture.height)) < 0.5
+        if unscaled {
+            // Whole device pixels, replacing what is there (nothing to blend): a copy for the server.
+            cairo_scale(cr, 1 / scale, 1 / scale)
+            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+            let x = (r.x * scale).rounded(), y = (r.y * scale).rounded()
+            cairo_set_source_surface(cr, surface, x, y)
+            var whole = cairo_rectangle_int_t(x: Int32(x), y: Int32(y), width: Int32(picture.width), height: Int32(picture.height))
+            let region = cairo_region_create_rectangle(&whole)!
+            for b in boxes {
+                var hole = cairo_rectangle_int_t(x: Int32(b.x), y: Int32(b.y), width: Int32(b.width), height: Int32(b.height))
+                cairo_region_subtract_rectangle(region, &hole)
+            }
+            for i in 0..<cairo_region_num_rectangles(region) {
+                var part = cairo_rectangle_int_t()
+                cairo_region_get_rectangle(region, i, &part)
+                cairo_rectangle(cr, Double(part.x), Double(part.y), Double(part.width), Double(part.height))
+            }
+            cairo_region_destroy(region)
+            cairo_clip(cr)
+            cairo_paint(cr)
+            return
+        }
         cairo_translate(cr, r.x, r.y)
         cairo_scale(cr, r.width / Double(picture.width), r.height / Double(picture.height))
         cairo_set_source_surface(cr, surface, 0, 0)
-        // Unscaled (the usual case) a plain copy; scaled, the filter that costs least and looks fine moving.
-        // Edges padded: stretched for a moment, the picture's border pixels are not blended with nothing.
+        // Scaled, for a moment while the graph catches up with a resize: the filter that costs least and
+        // looks fine moving, edges padded so the border pixels are not blended with nothing.
         cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
-        cairo_pattern_set_filter(cairo_get_source(cr), abs(r.width * scale - Double(picture.width)) < 0.5 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
         cairo_rectangle(cr, 0, 0, Double(picture.width), Double(picture.height))
         cairo_fill(cr)
     }

@@ -15,20 +15,19 @@ public final class HudLayer {
     /// shown, the REC clock in whole seconds; the safe frame; the faces; the panel's place), not by every
     /// figure it holds.
     public struct Content: Equatable {
-        public var hud: HudModel
-        public var link: WebRemoteLinkCard?
-        public var width: Int, height: Int
+        public let hud: HudModel
+        public let link: WebRemoteLinkCard?
+        public let width: Int, height: Int
         /// Device pixels per logical unit (the widget's scale factor).
-        public var scale: Int
+        public let scale: Int
+        /// Everything of the HUD that reaches its pixels (worked out once, when the content is made).
+        private let look: Look
+
         public init(hud: HudModel, link: WebRemoteLinkCard?, width: Int, height: Int, scale: Int) {
             self.hud = hud; self.link = link; self.width = width; self.height = height; self.scale = max(1, scale)
-        }
-
-        /// Everything of the HUD that reaches its pixels.
-        private var look: Look {
-            let w = Double(width) / Double(scale), h = Double(height) / Double(scale)
+            let w = Double(width) / Double(self.scale), h = Double(height) / Double(self.scale)
             let frame = hud.safeFrame(width: w, height: h)
-            return Look(lines: hud.toned, composition: frame.composition, actionSafe: frame.actionSafe,
+            look = Look(lines: hud.toned, composition: frame.composition, actionSafe: frame.actionSafe,
                         faces: hud.faceRects(width: w, height: h), hinted: hud.framingHint != nil,
                         panel: hud.panelRegion(width: w, height: h).region)
         }
