@@ -1,20 +1,21 @@
 import CSoup
 import DuoCore
+import DuoPlatform
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The web remote's server (`--remote-control`): one page and one WebSocket, served by libsoup 3 on a
-/// GLib main context of its own, run by a dedicated thread (the headless run has no GLib main loop, and
-/// the desktop's GTK loop must not wait on the network). Every soup_*/g_* call of the remote is in this
-/// file.
+/// The web remote's server (`--remote-control`): one page and one WebSocket, served by libsoup 3 on the
+/// network loop (DuoPlatform's `NetworkLoop`: one GLib main context and thread for every listener; the
+/// headless run has no GLib main loop, and the desktop's GTK loop must not wait on the network). Every
+/// soup_*/g_* call of the remote is in this file.
 ///
 /// `GET /?token=T` is the page; `GET /ws?token=T` opens the WebSocket. Without the right token both are
 /// answered 401 before anything else happens (`authorize` decides, and says so in the log).
 ///
-/// Thread: `broadcast` and `close` from any thread; the handlers run on the server's own thread
-/// ("duo-capture remote"), one at a time.
+/// Thread: `broadcast` and `close` from any thread; the handlers run on the network loop's thread
+/// ("duo-capture network"), one at a time.
 public final class WebRemoteServer: Sendable {
     /// What the server asks of its owner, on the server's thread.
     public struct Handlers: Sendable {
@@ -34,7 +35,8 @@ public final class WebRemoteServer: Sendable {
 
     /// The addresses listened on (`http://127.0.0.1:PORT/`), without the token.
     public let listening: [String]
-    private let loop: LoopState
+    private let loop = NetworkLoop.shared
+    private let state: NetworkLoop.Resident
     /// Lines waiting for the server's thread to send them, and whether a drain is already scheduled.
     private let outbox: Outbox
     /// Lines kept at most while the server's thread is busy: a page that falls this far behind skips some.
@@ -47,22 +49,21 @@ public final class WebRemoteServer: Sendable {
     public init(host: String?, port: Int, page: [UInt8], handlers: Handlers) throws(DuoError) {
         let outbox = Outbox(([], false, false))
         self.outbox = outbox
-        let loop = LoopState(page: page, handlers: handlers, outbox: outbox)
-        self.loop = loop
-        let ready = DispatchSemaphore(value: 0)
-        let result = Locked<Result<[String], DuoError>?>(nil)
-        let thread = Thread {
-            result.set(loop.start(host: host, port: port))
-            ready.signal()
-            if case .success = result.value { loop.run() }
+        let loop = self.loop
+        let started = loop.sync { () -> Result<(NetworkLoop.Resident, [String]), DuoError> in
+            let state = LoopState(page: page, handlers: handlers, outbox: outbox)
+            switch state.start(host: host, port: port) {
+            case .success(let uris): return .success((loop.keep(state), uris))
+            case .failure(let error):
+                state.stop()
+                return .failure(error)
+            }
         }
-        thread.name = "duo-capture remote"
-        thread.start()
-        ready.wait()
-        switch result.value {
-        case .success(let uris): listening = uris
+        switch started {
+        case .success(let (state, uris)):
+            self.state = state
+            listening = uris
         case .failure(let error): throw error
-        case nil: throw .runtime("remote control: the server did not start")
         }
     }
 
@@ -76,7 +77,9 @@ public final class WebRemoteServer: Sendable {
             box.scheduled = true
             return true
         }
-        if schedule { loop.invokeDrain() }
+        guard schedule else { return }
+        let loop = self.loop, state = self.state
+        loop.async { loop.resident(state, as: LoopState.self)?.drain() }
     }
 
     /// Stops listening, closes every page's socket and ends the server's thread.
@@ -85,23 +88,25 @@ public final class WebRemoteServer: Sendable {
             defer { box.closed = true }
             return !box.closed
         }
-        if first { loop.stop() }
+        guard first else { return }
+        let loop = self.loop, state = self.state
+        loop.sync {
+            loop.resident(state, as: LoopState.self)?.stop()
+            loop.evict(state)
+        }
     }
 }
 
 /// Lines waiting for the server's thread, whether a drain is scheduled, whether the server closed.
 private typealias Outbox = Locked<(lines: [String], scheduled: Bool, closed: Bool)>
 
-/// Everything on the server's thread: the GLib context, the soup server, the connected pages.
+/// Everything on the network loop: the soup server and the connected pages. Kept by the loop
+/// (`NetworkLoop.keep`); its C callbacks reach it through an unretained pointer, valid until `stop`.
 ///
-/// Thread: the pointers and the connection list are only touched on the server's thread (inside
-/// callbacks, or before the loop runs); `invokeDrain` and `stop` only call g_main_context_invoke and
-/// g_main_loop_quit, which GLib documents as callable from any thread. Hence the one unchecked claim.
-private final class LoopState: @unchecked Sendable {
+/// Thread: the network loop's only.
+private final class LoopState {
     let page: [UInt8]
     let handlers: WebRemoteServer.Handlers
-    var context: OpaquePointer?
-    var mainLoop: OpaquePointer?
     var server: UnsafeMutablePointer<SoupServer>?
     /// One open WebSocket: its peer's address, its socket's descriptor (-1: unknown) and since when
     /// (monotonic nanoseconds) it has had no room for more.
@@ -127,8 +132,7 @@ private final class LoopState: @unchecked Sendable {
     static func from(_ pointer: gpointer?) -> LoopState { Unmanaged<LoopState>.fromOpaque(pointer!).takeUnretainedValue() }
 
     func start(host: String?, port: Int) -> Result<[String], DuoError> {
-        context = g_main_context_new()
-        g_main_context_push_thread_default(context)
+        // On the loop's thread, whose default context the loop's is: the server's sources go there.
         server = UnsafeMutablePointer<SoupServer>(OpaquePointer(g_object_new_with_properties(soup_server_get_type(), 0, nil, nil)))
         guard let server else { return .failure(.runtime("remote control: libsoup could not make a server")) }
         // Refused before the WebSocket handshake: a page or socket without the token gets 401 at once.
@@ -170,39 +174,27 @@ private final class LoopState: @unchecked Sendable {
             list = node.pointee.next
         }
         g_slist_free_full(head, { g_uri_unref(OpaquePointer($0)) })
-        mainLoop = g_main_loop_new(context, 0)
         return .success(uris)
     }
 
-    func run() {
-        g_main_loop_run(mainLoop)
-        // Ended: every page's socket goes, then the server and the context.
-        for c in connections { g_object_unref(gpointer(c.connection)) }
-        connections.removeAll()
-        soup_server_disconnect(server)
-        g_object_unref(server)
-        g_main_loop_unref(mainLoop)
-        g_main_context_pop_thread_default(context)
-        g_main_context_unref(context)
-    }
-
+    /// Closes every page's socket and the server; no callback reaches this object afterwards.
     func stop() {
-        g_main_context_invoke_full(context, 0, { data in
-            let state = LoopState.from(data)
-            for c in state.connections { soup_websocket_connection_close(c.connection, 1001, "duo-capture ended") }
-            g_main_loop_quit(state.mainLoop)
-            return 0
-        }, unmanaged, nil)
+        for c in connections {
+            g_signal_handlers_disconnect_matched(gpointer(c.connection), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, unmanaged)
+            if soup_websocket_connection_get_state(c.connection) == SOUP_WEBSOCKET_STATE_OPEN {
+                soup_websocket_connection_close(c.connection, 1001, "duo-capture ended")
+            }
+            g_object_unref(gpointer(c.connection))
+        }
+        connections.removeAll()
+        if let server {
+            soup_server_disconnect(server)
+            g_object_unref(server)
+        }
+        server = nil
     }
 
-    func invokeDrain() {
-        g_main_context_invoke_full(context, 0, { data in
-            LoopState.from(data).drain()
-            return 0
-        }, unmanaged, nil)
-    }
-
-    private func drain() {
+    func drain() {
         let lines = outbox.update { box -> [String] in
             box.scheduled = false
             defer { box.lines.removeAll() }
