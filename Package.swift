@@ -106,7 +106,7 @@ let package = Package(
         .target(name: "DuoTestHub", dependencies: ["DuoCLI", "DuoMedia", "DuoCore", "CDuoTestHub", "CGStreamer"]),
         .executableTarget(name: "duo-capture-testhub", dependencies: ["DuoCLI", "DuoTestHub"]),
 
-        .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"]),
+        .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"], exclude: ["Fixtures"]),
         .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore", "DuoPlatform"]),
         // The network loop's listeners on loopback (the handshake server, streams, datagrams over IPv4 and IPv6).
         .testTarget(name: "DuoPlatformTests", dependencies: ["DuoPlatform", "DuoCore"]),

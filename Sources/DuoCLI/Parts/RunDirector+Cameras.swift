@@ -31,7 +31,7 @@ extension RunDirector {
         let active = await capture.activeCamera
         let name = plan.secondCamera == nil ? "camera \(cameraName(index))" : "camera \(cameraLetter(index)) (\(cameraName(index)))"
         if cameraLossApplies, active != index || !health.lost.contains(other) {
-            events.emit("camera-lost", ["camera": cameraLetter(index), "label": cameraName(index), "reason": reason])
+            events.emit(.cameraLost(camera: cameraLetter(index), label: cameraName(index), reason: reason))
             var message = "\(name) lost: \(reason)"
             if active == index {
                 // Virtual mode: the same file goes on. Individual mode: the swap policy decides, as for
@@ -51,10 +51,10 @@ extension RunDirector {
         }
         if settings.cameraLoss == .exit {
             let error = DuoError.runtime("\(name) lost: \(reason); check the camera and start again")
-            events.emit("error", ["message": error.message])
+            events.emit(.error(message: error.message))
             return end(.failed(error))
         }
-        events.emit("camera-lost", ["camera": cameraLetter(index), "label": cameraName(index), "reason": reason])
+        events.emit(.cameraLost(camera: cameraLetter(index), label: cameraName(index), reason: reason))
         if pending != nil { await cancelCountdown() }
         await stopTake()
         notify("\(name) lost: \(reason); the take is finalised, waiting for the camera to come back")
@@ -107,7 +107,7 @@ extension RunDirector {
 
     func cameraRestored(_ index: Int) {
         interruptions.append((clock.now(), cameraLetter(index), "restored", nil))
-        events.emit("camera-restored", ["camera": cameraLetter(index), "label": cameraName(index)])
+        events.emit(.cameraRestored(camera: cameraLetter(index), label: cameraName(index)))
         log("duo-capture: camera \(cameraLetter(index)) (\(cameraName(index))) is back")
         face.say("camera \(cameraLetter(index)) is back")
     }
@@ -137,7 +137,7 @@ extension RunDirector {
         case .unchanged: break
         case .refused(let why): swapRefused(why)
         case .swapped(let swap, let startNewTake):
-            events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
+            events.emit(.swap(from: swap.from, to: swap.to, format: swap.format))
             // The capture mirrors by the live facing (CaptureSession+Facing); each flip is told.
             let after = await capture.activeCamera
             reportMirrors(MirrorChange.between(activeBefore: 1 - after, facesBefore: currentFaces, activeAfter: after,

@@ -55,7 +55,7 @@ extension RunDirector {
             await status(trigger: "command")
         case .selfView(let size):
             let shown = await presenter.setSelfView(size, at: now)
-            events.emit("self-view", ["size": shown.rawValue])
+            events.emit(.selfView(size: shown.rawValue))
             // The subject branch carries the picture only while a self-view shows it.
             await updateSubjectPicture()
         case .script(let path):
@@ -82,7 +82,7 @@ extension RunDirector {
     }
 
     func refuse(_ message: String) {
-        events.emit("error", ["message": "control: \(message)"])
+        events.emit(.error(message: "control: \(message)"))
     }
 }
 

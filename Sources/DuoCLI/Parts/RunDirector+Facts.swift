@@ -17,7 +17,7 @@ extension RunDirector {
     func handle(_ event: SessionEvent) async {
         switch event {
         case .failed(let error):
-            events.emit("error", ["message": error.message])
+            events.emit(.error(message: error.message))
             end(.failed(error))
         case .warning(let w): warn(w)
         case .takeEnded(let result): await takeEnded(result)
@@ -56,10 +56,9 @@ extension RunDirector {
     }
 
     func accessoryChanged(_ change: AccessoryChange, subjectMonitor: String?) async {
-        events.emit(change.cause == .enabled ? "accessory" : "availability", [
-            "enabled": change.enabled, "available": change.available, "shown": change.shown,
-            "reasons": change.reasons.map(\.rawValue), "subjectMonitor": subjectMonitor ?? NSNull(),
-        ])
+        let facts = RunEvent.Accessory(enabled: change.enabled, available: change.available, shown: change.shown,
+                                        reasons: change.reasons.map(\.rawValue), subjectMonitor: subjectMonitor)
+        events.emit(change.cause == .enabled ? .accessory(facts) : .availability(facts))
         subjectShown = change.shown
         await updateSubjectPicture()
         let state = change.available ? "available" + (subjectMonitor.map { " on \($0)" } ?? "")

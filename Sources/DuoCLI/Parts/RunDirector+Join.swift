@@ -80,8 +80,7 @@ extension RunDirector {
     }
 
     private func emitJoin(take: Int, state: String, progress: Double?, file: String, segments: [String], error: String?) {
-        events.emit("join", ["take": take, "state": state, "progress": progress ?? NSNull(), "file": file, "segments": segments,
-                             "error": error ?? NSNull()])
+        events.emit(.join(take: take, state: state, progress: progress, file: file, segments: segments, error: error))
     }
 
     /// The run's end: every join still running finishes first (its segments are safe either way).

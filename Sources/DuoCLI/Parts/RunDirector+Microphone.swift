@@ -60,7 +60,7 @@ extension RunDirector {
             await port.detachMicrophone()
             microphone.detached()
             interruptions.append((now, "microphone", "lost", reason))
-            events.emit("microphone-lost", ["label": microphoneLabel, "id": node, "reason": reason])
+            events.emit(.microphoneLost(label: microphoneLabel, id: node, reason: reason))
             notify("microphone \(microphoneLabel) lost (\(reason)); the take goes on with silence; it is taken back when it returns")
         case .reattach:
             do throws(DuoError) {
@@ -72,7 +72,7 @@ extension RunDirector {
         case .restored:
             let missing = microphone.gaps.last.flatMap { gap in gap.to.map { Double($0 - gap.from) / 1e9 } } ?? 0
             interruptions.append((now, "microphone", "restored", nil))
-            events.emit("microphone-restored", ["label": microphoneLabel, "id": node, "missingSeconds": (missing * 10).rounded() / 10])
+            events.emit(.microphoneRestored(label: microphoneLabel, id: node, missingSeconds: (missing * 10).rounded() / 10))
             log("duo-capture: microphone \(microphoneLabel) is back (sound was missing for \(String(format: "%.1f", missing)) s)")
             face.say("microphone \(microphoneLabel) is back")
         }

@@ -73,7 +73,7 @@ extension RunDirector {
     /// A `mirror` event per display whose picture flipped, and a line on the HUD.
     func reportMirrors(_ change: MirrorChange, camera: Int, cause: String) {
         for flip in change.flips {
-            events.emit("mirror", ["display": flip.display, "mirrored": flip.mirrored, "camera": cameraLetter(camera), "cause": cause])
+            events.emit(.mirror(display: flip.display, mirrored: flip.mirrored, camera: cameraLetter(camera), cause: cause))
         }
         guard !change.flips.isEmpty else { return }
         face.say(change.flips.map { "\($0.display) picture \($0.mirrored ? "mirrored" : "not mirrored")" }.joined(separator: ", "))
@@ -81,7 +81,7 @@ extension RunDirector {
 
     /// A swap refused (lock, a lost camera): the reason on the HUD and in a `swap-refused` event.
     func swapRefused(_ why: String) {
-        events.emit("swap-refused", ["reason": why])
+        events.emit(.swapRefused(reason: why))
         face.say(why)
         refuse(why)
     }

@@ -43,8 +43,8 @@ extension RunDirector {
                                                passphrase: settings.remotePassphrase, latencyMilliseconds: settings.srtLatency, drawer: drawer)
                 remotes.connect(index, width: display.width, height: display.height)
                 face.setRemoteDisplays(asked: remotes.count, connected: remotes.connectedCount)
-                events.emit("remote", ["display": address.description, "state": "connected", "width": display.width,
-                                       "height": display.height, "reason": NSNull()])
+                events.emit(.remote(display: address.description, state: "connected", width: display.width,
+                                    height: display.height, reason: nil))
                 log("duo-capture: remote display \(address) connected: the subject view at \(display.width)x\(display.height)"
                     + (settings.remotePassphrase == nil ? ", unencrypted" : ", encrypted"))
             } catch {
@@ -64,7 +64,7 @@ extension RunDirector {
     func remoteAway(_ index: Int, _ state: RemoteDisplayRoster.Away, reason: String) {
         guard remotes.away(index, state, reason: reason, at: clock.now()) else { return }
         let address = settings.remoteDisplays[index]
-        events.emit("remote", ["display": address.description, "state": state.rawValue, "width": NSNull(), "height": NSNull(), "reason": reason])
+        events.emit(.remote(display: address.description, state: state.rawValue, width: nil, height: nil, reason: reason))
         let what = state == .refused ? "refused this sender" : state == .lost ? "lost" : "not connected"
         notify("remote display \(address) \(what): \(reason); the take and the local views go on, and it is tried again",
                state == .waiting ? .plain : .warning)

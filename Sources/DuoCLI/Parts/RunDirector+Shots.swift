@@ -53,8 +53,7 @@ extension RunDirector {
         switch shotWalk?.mark(mark, take: take) {
         case .success(let t)?:
             if let file = t.file { sidecars.mark(take: t.take, path: file, mark: mark.rawValue) }
-            events.emit("mark", ["take": t.take, "shot": t.shot, "shotTake": t.shotTake, "mark": mark.rawValue,
-                                 "file": t.file ?? NSNull(), "by": by])
+            events.emit(.mark(take: t.take, shot: t.shot, shotTake: t.shotTake, mark: mark.rawValue, file: t.file, by: by))
             log("duo-capture: take \(t.take) (shot \(t.shot) take \(t.shotTake)) marked \(mark.rawValue)")
         case .failure(let why)?: refuse("mark: \(why.message)")
         case nil: break
@@ -67,8 +66,8 @@ extension RunDirector {
         guard let walk = shotWalk else { return }
         let shot = walk.current
         await presenter.showShot(shot.subject, at: clock.now())
-        events.emit("shot", ["id": shot.id, "title": shot.title, "index": walk.index + 1, "count": walk.list.shots.count,
-                             "takes": walk.takes(of: shot.id).count, "next": walk.next?.id ?? NSNull(), "trigger": trigger])
+        events.emit(.shot(id: shot.id, title: shot.title, index: walk.index + 1, count: walk.list.shots.count,
+                          takes: walk.takes(of: shot.id).count, next: walk.next?.id, trigger: trigger))
         log("duo-capture: shot \(shot.id) (\(walk.index + 1) of \(walk.list.shots.count)): \(shot.title)"
             + (walk.next.map { "; next \($0.id) \($0.title)" } ?? "; the last shot"))
         if let script = shot.script {
@@ -94,7 +93,7 @@ extension RunDirector {
 
     func shotTakeAnnounced(_ take: Int) {
         guard let t = shotWalk?.takes.last(where: { $0.take == take }) else { return }
-        events.emit("shot-take", ["take": t.take, "shot": t.shot, "shotTake": t.shotTake, "file": t.file ?? NSNull()])
+        events.emit(.shotTake(take: t.take, shot: t.shot, shotTake: t.shotTake, file: t.file))
     }
 
     /// The shot list saved while the run goes on is read again: the current shot is kept by id (a removed
@@ -112,7 +111,7 @@ extension RunDirector {
         let before = shotWalk!.current.subject
         let notice = shotWalk!.reload(list)
         for problem in list.problems { log("duo-capture: warning: shot list \(problem) (kept from the subject)") }
-        events.emit("shots-reloaded", ["count": list.shots.count, "current": shotWalk!.current.id, "notice": notice ?? NSNull()])
+        events.emit(.shotsReloaded(count: list.shots.count, current: shotWalk!.current.id, notice: notice))
         log("duo-capture: shot list \(path) reloaded; \(list.shots.count) shots")
         if let notice { notify(notice, .plain) }
         if notice != nil || before != shotWalk!.current.subject { await announceShot(trigger: "reload") }
