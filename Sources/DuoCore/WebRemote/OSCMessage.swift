@@ -73,8 +73,8 @@ public struct OSCMessage: Sendable, Equatable {
     private static func parseMessage(_ bytes: ArraySlice<UInt8>) throws(DuoError) -> OSCMessage {
         var reader = Reader(bytes)
         let raw = try reader.string()
-        // Said in errors as it can be shown on one line: control characters as '?', at most 80 characters.
-        let address = String(raw.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        // Said in errors as it can be shown on one line: control characters escaped, at most 80 characters.
+        let address = TerminalText.escaped(raw, limit: 80)
         guard address.hasPrefix("/") else {
             throw .usage("osc: the address must start with /, such as /duo/record")
         }
