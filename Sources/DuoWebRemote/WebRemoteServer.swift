@@ -37,8 +37,8 @@ public final class WebRemoteServer: Sendable {
     public let listening: [String]
     private let loop = NetworkLoop.shared
     private let state: NetworkLoop.Resident
-    /// Lines waiting for the server's thread to send them, and whether a drain is already scheduled.
-    private let outbox: Outbox
+    /// Lines waiting for the network loop to send them to every page.
+    private let outbox = LoopOutbox(limit: WebRemoteServer.outboxLimit)
     /// Lines kept at most while the server's thread is busy: a page that falls this far behind skips some.
     static let outboxLimit = 1_000
     /// The largest message a page may send.
@@ -47,11 +47,9 @@ public final class WebRemoteServer: Sendable {
     /// Starts listening on `host` (an IP address; nil: loopback, IPv4 and IPv6) and `port` (0: any free
     /// one). Throws a usage error saying what to change when it cannot.
     public init(host: String?, port: Int, page: [UInt8], handlers: Handlers) throws(DuoError) {
-        let outbox = Outbox(([], false, false))
-        self.outbox = outbox
         let loop = self.loop
         let started = loop.sync { () -> Result<(NetworkLoop.Resident, [String]), DuoError> in
-            let state = LoopState(page: page, handlers: handlers, outbox: outbox)
+            let state = LoopState(page: page, handlers: handlers)
             switch state.start(host: host, port: port) {
             case .success(let uris): return .success((loop.keep(state), uris))
             case .failure(let error):
@@ -69,26 +67,13 @@ public final class WebRemoteServer: Sendable {
 
     /// Sends one text line to every connected page. Never waits.
     public func broadcast(_ line: String) {
-        let schedule = outbox.update { box -> Bool in
-            guard !box.closed else { return false }
-            box.lines.append(line)
-            if box.lines.count > Self.outboxLimit { box.lines.removeFirst(box.lines.count - Self.outboxLimit) }
-            guard !box.scheduled else { return false }
-            box.scheduled = true
-            return true
-        }
-        guard schedule else { return }
         let loop = self.loop, state = self.state
-        loop.async { loop.resident(state, as: LoopState.self)?.drain() }
+        outbox.post(line, on: loop) { lines in loop.resident(state, as: LoopState.self)?.drain(lines) }
     }
 
-    /// Stops listening, closes every page's socket and ends the server's thread.
+    /// Stops listening and closes every page's socket (the port is free when it returns).
     public func close() {
-        let first = outbox.update { box -> Bool in
-            defer { box.closed = true }
-            return !box.closed
-        }
-        guard first else { return }
+        guard outbox.close() else { return }
         let loop = self.loop, state = self.state
         loop.sync {
             loop.resident(state, as: LoopState.self)?.stop()
@@ -96,9 +81,6 @@ public final class WebRemoteServer: Sendable {
         }
     }
 }
-
-/// Lines waiting for the server's thread, whether a drain is scheduled, whether the server closed.
-private typealias Outbox = Locked<(lines: [String], scheduled: Bool, closed: Bool)>
 
 /// Everything on the network loop: the soup server and the connected pages. Kept by the loop
 /// (`NetworkLoop.keep`); its C callbacks reach it through an unretained pointer, valid until `stop`.
@@ -120,12 +102,10 @@ private final class LoopState {
     /// A page whose socket has had no room for this long has stopped reading: it is closed, as the control
     /// socket drops a client that falls behind, so it cannot make the server hold ever more for it.
     static let stallLimit: UInt64 = 3_000_000_000
-    let outbox: Outbox
 
-    init(page: [UInt8], handlers: WebRemoteServer.Handlers, outbox: Outbox) {
+    init(page: [UInt8], handlers: WebRemoteServer.Handlers) {
         self.page = page
         self.handlers = handlers
-        self.outbox = outbox
     }
 
     var unmanaged: gpointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -194,12 +174,7 @@ private final class LoopState {
         server = nil
     }
 
-    func drain() {
-        let lines = outbox.update { box -> [String] in
-            box.scheduled = false
-            defer { box.lines.removeAll() }
-            return box.lines
-        }
+    func drain(_ lines: [String]) {
         let now = DispatchTime.now().uptimeNanoseconds
         for index in connections.indices {
             let page = connections[index]

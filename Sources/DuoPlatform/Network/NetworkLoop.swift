@@ -181,3 +181,46 @@ enum GIO {
         return (name, port)
     }
 }
+
+/// Lines for a listener's clients (the run's events), posted from any thread and handed to the loop in
+/// the order posted, a batch at a time: at most one drain is queued, and while the loop is busy at most
+/// `limit` lines wait (the oldest go first). Never waits.
+///
+/// Thread: any.
+public final class LoopOutbox: Sendable {
+    public let limit: Int
+    private let box = Locked<(lines: [String], scheduled: Bool, closed: Bool)>(([], false, false))
+
+    public init(limit: Int) { self.limit = limit }
+
+    /// Adds `line`; `drain` gets it on `loop` (with the lines posted before it and not yet drained).
+    public func post(_ line: String, on loop: NetworkLoop, drain: @escaping @Sendable ([String]) -> Void) {
+        let limit = self.limit
+        let schedule = box.update { box -> Bool in
+            guard !box.closed else { return false }
+            box.lines.append(line)
+            if box.lines.count > limit { box.lines.removeFirst(box.lines.count - limit) }
+            guard !box.scheduled else { return false }
+            box.scheduled = true
+            return true
+        }
+        guard schedule else { return }
+        let box = self.box
+        loop.async {
+            drain(box.update { box -> [String] in
+                box.scheduled = false
+                defer { box.lines.removeAll() }
+                return box.lines
+            })
+        }
+    }
+
+    /// Takes no more lines; true the first time.
+    @discardableResult
+    public func close() -> Bool {
+        box.update { box -> Bool in
+            defer { box.closed = true }
+            return !box.closed
+        }
+    }
+}

@@ -36,10 +36,8 @@ public final class StreamListener: Sendable {
     public let port: Int
     private let loop: NetworkLoop
     private let server: NetworkLoop.Resident
-    /// Lines for every client waiting for the loop, whether a drain is queued, whether it stopped.
-    private let outbox = Locked<(lines: [String], scheduled: Bool, stopped: Bool)>(([], false, false))
-    /// Lines kept at most while the loop is busy.
-    static let outboxLimit = 10_000
+    /// Lines for every client waiting for the loop (at most 10,000 while it is busy).
+    private let outbox = LoopOutbox(limit: 10_000)
 
     /// Listens on TCP `port` on every address, IPv4 and IPv6 (0: any free port). `failure` makes the
     /// error from the system's reason.
@@ -99,29 +97,13 @@ public final class StreamListener: Sendable {
 
     /// Sends one line to every connected client, in the order given. Never waits.
     public func broadcast(_ line: String) {
-        let schedule = outbox.update { box -> Bool in
-            guard !box.stopped else { return false }
-            box.lines.append(line)
-            if box.lines.count > Self.outboxLimit { box.lines.removeFirst(box.lines.count - Self.outboxLimit) }
-            guard !box.scheduled else { return false }
-            box.scheduled = true
-            return true
-        }
-        guard schedule else { return }
-        let loop = self.loop, server = self.server, outbox = self.outbox
-        loop.async {
-            let lines = outbox.update { box -> [String] in
-                box.scheduled = false
-                defer { box.lines.removeAll() }
-                return box.lines
-            }
-            loop.resident(server, as: StreamServer.self)?.broadcast(lines)
-        }
+        let loop = self.loop, server = self.server
+        outbox.post(line, on: loop) { lines in loop.resident(server, as: StreamServer.self)?.broadcast(lines) }
     }
 
     /// Stops listening and closes every client; the port (or socket) is closed when it returns.
     public func stop() {
-        outbox.update { $0.stopped = true }
+        outbox.close()
         let loop = self.loop, server = self.server
         loop.sync {
             loop.resident(server, as: StreamServer.self)?.stop()
