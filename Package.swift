@@ -107,8 +107,9 @@ let package = Package(
         .executableTarget(name: "duo-capture-testhub", dependencies: ["DuoCLI", "DuoTestHub"]),
 
         .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore", "DuoPlatform"]),
-        // The network loop's listeners on loopback (the handshake server, streams, datagrams over IPv4 and IPv6).
+        .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore"]),
+        // The platform layer: camera locks, and the network loop's listeners on loopback (the handshake
+        // server, streams, datagrams over IPv4 and IPv6).
         .testTarget(name: "DuoPlatformTests", dependencies: ["DuoPlatform", "DuoCore"]),
         // The web remote's server and the OSC port on the network loop, driven by real sockets.
         .testTarget(name: "DuoWebRemoteTests", dependencies: ["DuoWebRemote", "DuoPlatform", "DuoCore"]),

@@ -17,12 +17,7 @@ final class NetworkLoopTests: XCTestCase {
               tooLong: { client in client.send("too long") })
     }
 
-    private func socketPath() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("duo-net-\(getpid())-\(RandomToken.hex(bytes: 4))").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
-        return "\(dir)/s.sock"
-    }
+    private func socketPath() throws -> String { "\(try temporaryDirectory(self))/s.sock" }
 
     func testOneTCPPortServesIPv4AndIPv6ClientsSideBySide() throws {
         let seen = Seen()
