@@ -5,7 +5,7 @@
 /// Only OSC 1.0's types are read: `i` int32, `f` float32, `s` string, `b` blob, `h` int64, `d` double,
 /// `T` `F` `N` `I` (no data). Every problem is one line saying what a good packet looks like.
 ///
-/// Thread: value type, Sendable; parsed on the OSC socket's reader thread.
+/// Thread: value type, Sendable; parsed on the network loop's thread (the OSC port).
 public struct OSCMessage: Sendable, Equatable {
     public enum Argument: Sendable, Equatable {
         case int(Int32), float(Float), string(String), blob([UInt8]), int64(Int64), double(Double), bool(Bool), null, impulse
