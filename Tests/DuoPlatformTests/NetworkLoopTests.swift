@@ -55,6 +55,25 @@ final class NetworkLoopTests: XCTestCase {
         _ = held
     }
 
+    /// A listener with a rate per address (the web remote's and OSC's kind of limit) drops the lines
+    /// beyond it; a client from another address is not held back.
+    func testLinesBeyondTheRatePerAddressAreDropped() throws {
+        let seen = Seen()
+        let limits = ListenLimits(longest: 64, rate: 0.5, burst: 3)
+        let listener = try StreamListener.tcp(port: 0, limits: limits, handlers: .init(line: { client, line in
+            seen.add("\(client.address) \(line)")
+        }), failure: { .runtime($0) })
+        defer { listener.stop() }
+        let flooding = try TestSocket.tcp("127.0.0.1", listener.port)
+        flooding.send((0..<20).map { "line \($0)\n" }.joined())
+        let other = try TestSocket.tcp("::1", listener.port)
+        other.send("from elsewhere\n")
+        // The 20 lines came in one read, judged one after another: once 3 are seen, all were judged.
+        XCTAssertTrue(seen.wait { $0.contains("::1 from elsewhere") && $0.filter { $0.hasPrefix("127.0.0.1") }.count >= 3 })
+        XCTAssertEqual(seen.all.filter { $0.hasPrefix("127.0.0.1") }, ["127.0.0.1 line 0", "127.0.0.1 line 1", "127.0.0.1 line 2"],
+                       "a burst of 3, then one every 2 s")
+    }
+
     /// 64 clients connect at once, without waiting (a client with a connect timeout gets EAGAIN from a
     /// full backlog instead of waiting), each is answered on its own connection, and a broadcast reaches
     /// every one in order.

@@ -8,7 +8,8 @@ import Glibc
 /// A stream listener on the network loop (`NetworkLoop`): TCP (IPv4 and IPv6 on one socket) or a Unix
 /// socket, speaking lines. Every client is admitted by the listener's `Admission` (clients at once, per
 /// address), its bytes cut into lines by a `LineFramer` (a line longer than `ListenLimits.longest` is
-/// reported once and skipped), each line handed to `Handlers.line` on the loop's thread.
+/// reported once and skipped), each line handed to `Handlers.line` on the loop's thread (beyond the
+/// limits' rate per address, dropped).
 ///
 /// Sending never waits: a client with no room for a line has fallen behind and is dropped (with
 /// `fellBehind`, when there is room for that); one that took part of a line gets the rest (within
@@ -245,7 +246,14 @@ final class StreamServer {
             for piece in connection.framer.feed(buffer[0..<n]) {
                 guard connections[id] != nil else { return false }
                 switch piece {
-                case .line(let line): handlers.line(connection.client, line)
+                case .line(let line):
+                    // The listener's rate per address (none for the control socket and the handshake).
+                    let now = Int64(DispatchTime.now().uptimeNanoseconds)
+                    switch admission.message(from: connection.client.address, size: line.utf8.count, at: now) {
+                    case .accept: handlers.line(connection.client, line)
+                    case .tooLong: handlers.tooLong(connection.client)
+                    case .tooFast: break
+                    }
                 case .tooLong: handlers.tooLong(connection.client)
                 }
             }
