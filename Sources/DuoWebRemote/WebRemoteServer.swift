@@ -17,7 +17,7 @@ import Glibc
 /// Thread: `broadcast` and `close` from any thread; the handlers run on the network loop's thread
 /// ("duo-capture network"), one at a time.
 public final class WebRemoteServer: Sendable {
-    /// What the server asks of its owner, on the server's thread.
+    /// What the server asks of its owner, on the network loop's thread.
     public struct Handlers: Sendable {
         /// Whether a request from `address` with this token may go on (false: it is answered 401).
         public var authorize: @Sendable (_ token: String?, _ address: String) -> Bool
@@ -39,7 +39,7 @@ public final class WebRemoteServer: Sendable {
     private let state: NetworkLoop.Resident
     /// Lines waiting for the network loop to send them to every page.
     private let outbox = LoopOutbox(limit: WebRemoteServer.outboxLimit)
-    /// Lines kept at most while the server's thread is busy: a page that falls this far behind skips some.
+    /// Lines kept at most while the network loop is busy: a page that falls this far behind skips some.
     static let outboxLimit = 1_000
     /// The largest message a page may send.
     static let maximumMessage: UInt64 = 16_384

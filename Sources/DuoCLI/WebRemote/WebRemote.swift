@@ -14,7 +14,7 @@ import Glibc
 /// The pairing token is printed once to the terminal (stderr) at start; it never goes to the events file,
 /// the control socket or the debug log.
 ///
-/// Thread: made on the main task; the page's and OSC's handlers run on their adapters' threads, the event
+/// Thread: made on the main task; the page's and OSC's handlers run on the network loop's thread, the event
 /// tap on whichever thread emits; shared state is behind mutexes (`Locked`).
 final class WebRemote: Sendable {
     private let web: WebRemoteServer?
