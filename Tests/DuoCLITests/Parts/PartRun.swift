@@ -76,16 +76,19 @@ final class PartRun {
         await director.process(.tick)
     }
 
-    /// Carries out the director's own inputs (a part's results coming back from off the director) until
-    /// `done` says so; never sleeps: it waits for the next input.
-    func carryInputs(until done: () async throws -> Bool) async rethrows {
+    /// Carries out the director's own inputs (a part's results coming back from off the director), at
+    /// most `count` of them, until `done` says so; never sleeps: it waits for the next input, which each
+    /// detached job sends exactly once.
+    func carryInputs(_ count: Int = 1, until done: () async throws -> Bool) async rethrows {
         if try await done() { return }
+        var left = count
         for await input in director.inputs {
             switch input {
             case .tick, .command: continue
             default: await director.process(input)
             }
-            if try await done() { return }
+            left -= 1
+            if try await done() || left == 0 { return }
         }
     }
 }
