@@ -103,7 +103,7 @@ let package = Package(
         .target(name: "DuoTestHub", dependencies: ["DuoCLI", "DuoMedia", "DuoCore", "CDuoTestHub", "CGStreamer"]),
         .executableTarget(name: "duo-capture-testhub", dependencies: ["DuoCLI", "DuoTestHub"]),
 
-        .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"]),
+        .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"], exclude: ["Fixtures"]),
         .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore", "DuoPlatform"]),
         .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore", "DuoTestHub", "DuoPlatform", "DuoWebRemote"]),
         // End to end on a real two-monitor X desktop (Xorg + dummy driver + openbox), driving the binary.

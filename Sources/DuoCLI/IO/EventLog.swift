@@ -24,7 +24,7 @@ final class EventLog: Sendable {
     private let start = Date()
     private let warn: @Sendable (String) -> Void
     /// The event schema's version: every event carries it as `v` (docs/events.md).
-    static let version = 1
+    static let version = RunEvent.version
 
     /// Opens `path` for appending with a plain open: a missing (or empty) file is created (mode 0644), an
     /// existing file is added to only when it already holds duo-capture events (its first line is a JSON
@@ -69,17 +69,17 @@ final class EventLog: Sendable {
     func setTap(_ tap: @escaping @Sendable (String) -> Void) { state.update { $0.tap = tap } }
     func addTap(_ tap: @escaping @Sendable (String) -> Void) { state.update { $0.taps.append(tap) } }
 
-    func emit(_ event: String, _ fields: [String: Any] = [:]) {
+    /// Writes `event` (with its time since the run started) to the file, the control clients, the other
+    /// taps and the debug log, as one JSON line (`RunEvent.Timed.json`).
+    func emit(_ event: RunEvent) {
         let now = state.value
         let (writing, tap, taps) = (now.fd >= 0, now.tap, now.taps)
         // Every event also goes to duo-capture's debug category (GST_DEBUG=duo-capture:5, --verbose).
         let debugging = Diagnostics.debugging
         guard writing || tap != nil || !taps.isEmpty || debugging else { return }
-        var object = fields
-        object["event"] = event
-        object["v"] = Self.version
-        object["t"] = (Date().timeIntervalSince(start) * 1000).rounded() / 1000
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        let t = (Date().timeIntervalSince(start) * 1000).rounded() / 1000
+        let data = RunEvent.Timed(event, t: t).json
+        guard !data.isEmpty else { return }
         if writing { append(data + Data("\n".utf8)) }
         tap?(String(decoding: data, as: UTF8.self))
         for other in taps { other(String(decoding: data, as: UTF8.self)) }

@@ -98,7 +98,7 @@ final class CamerasPart: RunPart {
         let name = plan.secondCamera == nil ? "camera \(plan.cameraName(index))" : "camera \(plan.cameraLetter(index)) (\(plan.cameraName(index)))"
         // Two cameras (virtual or individual): one lost, the other goes on.
         if plan.secondCamera != nil, active != index || !health.lost.contains(other) {
-            run.events.emit("camera-lost", ["camera": plan.cameraLetter(index), "label": plan.cameraName(index), "reason": reason])
+            run.events.emit(.cameraLost(camera: plan.cameraLetter(index), label: plan.cameraName(index), reason: reason))
             var message = "\(name) lost: \(reason)"
             if active == index {
                 // Virtual mode: the same file goes on. Individual mode: the swap policy decides, as for
@@ -118,10 +118,10 @@ final class CamerasPart: RunPart {
         }
         if settings.loss == .exit {
             let error = DuoError.runtime("\(name) lost: \(reason); check the camera and start again")
-            run.events.emit("error", ["message": error.message])
+            run.events.emit(.error(message: error.message))
             return run.end(.failed(error))
         }
-        run.events.emit("camera-lost", ["camera": plan.cameraLetter(index), "label": plan.cameraName(index), "reason": reason])
+        run.events.emit(.cameraLost(camera: plan.cameraLetter(index), label: plan.cameraName(index), reason: reason))
         if run.takes.pending != nil { await run.cancelCountdown() }
         await run.stopTake()
         run.notify("\(name) lost: \(reason); the take is finalised, waiting for the camera to come back")
@@ -130,7 +130,7 @@ final class CamerasPart: RunPart {
     private func restored(_ index: Int, _ run: isolated RunDirector) {
         let plan = run.plan
         run.sidecars.interrupted(at: run.clock.now(), device: plan.cameraLetter(index), what: "restored", reason: nil)
-        run.events.emit("camera-restored", ["camera": plan.cameraLetter(index), "label": plan.cameraName(index)])
+        run.events.emit(.cameraRestored(camera: plan.cameraLetter(index), label: plan.cameraName(index)))
         run.log("duo-capture: camera \(plan.cameraLetter(index)) (\(plan.cameraName(index))) is back")
         run.face.say("camera \(plan.cameraLetter(index)) is back")
     }
@@ -196,7 +196,7 @@ final class CamerasPart: RunPart {
         let decision = health.observeActive(frames: frames, active: await run.capture.activeCamera, at: now)
         if case .restored = decision, let decision { await carry(decision, run) }
         if let flowing = frameFlow.observe(frames: frames, at: now) {
-            run.events.emit("frames", ["flowing": flowing, "cameraFrames": frames])
+            run.events.emit(.frames(flowing: flowing, cameraFrames: Int(frames)))
             run.face.setFramesFlowing(flowing)
         }
         if case .lost = decision, let decision { await carry(decision, run) }

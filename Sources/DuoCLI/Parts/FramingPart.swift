@@ -79,13 +79,12 @@ final class FramingPart: RunPart {
         guard due else { return }
         report = Report(faceCount: faces.count, at: now)
         let text = FramingDecision(hints: policy.shown, faces: faces, reason: "").text
-        run.events.emit("framing", [
-            "mode": policy.mode.rawValue,
-            "faces": faces.map { ["x": Self.rounded($0.x), "y": Self.rounded($0.y), "width": Self.rounded($0.width), "height": Self.rounded($0.height)] },
-            "hint": text ?? NSNull(),
-            "hints": policy.shown.map { ["person": $0.person?.rawValue ?? NSNull(), "hint": $0.hint.text] as [String: Any] },
-            "reason": decision?.reason ?? NSNull(),
-        ])
+        run.events.emit(.framing(.init(
+            mode: policy.mode.rawValue,
+            faces: faces.map { .init(x: Self.rounded($0.x), y: Self.rounded($0.y), width: Self.rounded($0.width), height: Self.rounded($0.height)) },
+            hint: text,
+            hints: policy.shown.map { .init(person: $0.person?.rawValue, hint: $0.hint.text) },
+            reason: decision?.reason)))
     }
 
     private static func rounded(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }

@@ -117,7 +117,6 @@ final class JoinsPart: RunPart {
 
     private func emit(take: Int, state: String, progress: Double?, file: String, segments: [String], error: String?,
                       _ run: isolated RunDirector) {
-        run.events.emit("join", ["take": take, "state": state, "progress": progress ?? NSNull(), "file": file, "segments": segments,
-                                 "error": error ?? NSNull()])
+        run.events.emit(.join(take: take, state: state, progress: progress, file: file, segments: segments, error: error))
     }
 }

@@ -103,7 +103,7 @@ final class MicrophonePart: RunPart {
             await port.detachMicrophone()
             health.detached()
             run.sidecars.interrupted(at: now, device: "microphone", what: "lost", reason: reason)
-            run.events.emit("microphone-lost", ["label": label, "id": node, "reason": reason])
+            run.events.emit(.microphoneLost(label: label, id: node, reason: reason))
             run.notify("microphone \(label) lost (\(reason)); the take goes on with silence; it is taken back when it returns")
         case .reattach:
             do throws(DuoError) {
@@ -115,7 +115,7 @@ final class MicrophonePart: RunPart {
         case .restored:
             let missing = health.gaps.last.flatMap { gap in gap.to.map { Double($0 - gap.from) / 1e9 } } ?? 0
             run.sidecars.interrupted(at: now, device: "microphone", what: "restored", reason: nil)
-            run.events.emit("microphone-restored", ["label": label, "id": node, "missingSeconds": (missing * 10).rounded() / 10])
+            run.events.emit(.microphoneRestored(label: label, id: node, missingSeconds: (missing * 10).rounded() / 10))
             run.log("duo-capture: microphone \(label) is back (sound was missing for \(String(format: "%.1f", missing)) s)")
             run.face.say("microphone \(label) is back")
         }

@@ -28,7 +28,7 @@ final class OperatorWindowPart: RunPart {
     func handle(_ input: RunInput, _ run: isolated RunDirector) async {
         guard case .fullscreen(let on) = input else { return }
         leave.fullscreen = on
-        run.events.emit("fullscreen", ["fullscreen": on])
+        run.events.emit(.fullscreen(on))
     }
 
     func figures(_ f: inout HudModel.Run, _ run: isolated RunDirector, at now: Int64) async {

@@ -114,7 +114,7 @@ final class PosturePart: RunPart {
         case .unchanged: break
         case .refused(let why): swapRefused(why, run)
         case .swapped(let swap, let startNewTake):
-            run.events.emit("swap", ["from": swap.from, "to": swap.to, "format": swap.format])
+            run.events.emit(.swap(from: swap.from, to: swap.to, format: swap.format))
             // The capture mirrors by the live facing (CaptureSession+Facing); each flip is told.
             let after = await run.capture.activeCamera
             let faces = currentFaces(plan)
@@ -147,7 +147,7 @@ final class PosturePart: RunPart {
     /// A `mirror` event per display whose picture flipped, and a line on the HUD.
     private func reportMirrors(_ change: MirrorChange, camera: Int, cause: String, _ run: isolated RunDirector) {
         for flip in change.flips {
-            run.events.emit("mirror", ["display": flip.display, "mirrored": flip.mirrored, "camera": run.plan.cameraLetter(camera), "cause": cause])
+            run.events.emit(.mirror(display: flip.display, mirrored: flip.mirrored, camera: run.plan.cameraLetter(camera), cause: cause))
         }
         guard !change.flips.isEmpty else { return }
         run.face.say(change.flips.map { "\($0.display) picture \($0.mirrored ? "mirrored" : "not mirrored")" }.joined(separator: ", "))
@@ -155,7 +155,7 @@ final class PosturePart: RunPart {
 
     /// A swap refused (lock, a lost camera): the reason on the HUD and in a `swap-refused` event.
     private func swapRefused(_ why: String, _ run: isolated RunDirector) {
-        run.events.emit("swap-refused", ["reason": why])
+        run.events.emit(.swapRefused(reason: why))
         run.face.say(why)
         run.refuse(why)
     }

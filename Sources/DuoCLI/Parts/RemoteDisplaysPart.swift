@@ -78,8 +78,8 @@ final class RemoteDisplaysPart: RunPart {
                                                    passphrase: settings.passphrase, latencyMilliseconds: settings.latency, drawer: drawer)
                 roster.connect(index, width: display.width, height: display.height)
                 run.face.setRemoteDisplays(asked: roster.count, connected: roster.connectedCount)
-                run.events.emit("remote", ["display": address.description, "state": "connected", "width": display.width,
-                                           "height": display.height, "reason": NSNull()])
+                run.events.emit(.remote(display: address.description, state: "connected", width: display.width,
+                                        height: display.height, reason: nil))
                 run.log("duo-capture: remote display \(address) connected: the subject view at \(display.width)x\(display.height)"
                     + (settings.passphrase == nil ? ", unencrypted" : ", encrypted"))
             } catch {
@@ -94,7 +94,7 @@ final class RemoteDisplaysPart: RunPart {
     private func away(_ index: Int, _ state: RemoteDisplayRoster.Away, reason: String, _ run: isolated RunDirector) {
         guard roster.away(index, state, reason: reason, at: run.clock.now()) else { return }
         let address = settings.displays[index]
-        run.events.emit("remote", ["display": address.description, "state": state.rawValue, "width": NSNull(), "height": NSNull(), "reason": reason])
+        run.events.emit(.remote(display: address.description, state: state.rawValue, width: nil, height: nil, reason: reason))
         let what = state == .refused ? "refused this sender" : state == .lost ? "lost" : "not connected"
         run.notify("remote display \(address) \(what): \(reason); the take and the local views go on, and it is tried again",
                    state == .waiting ? .plain : .warning)

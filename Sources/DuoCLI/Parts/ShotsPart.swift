@@ -106,7 +106,7 @@ final class ShotsPart: RunPart {
 
     func takeStarted(_ number: Int, path: String, _ run: isolated RunDirector) async {
         guard let t = walk?.takes.last(where: { $0.take == number }) else { return }
-        run.events.emit("shot-take", ["take": t.take, "shot": t.shot, "shotTake": t.shotTake, "file": t.file ?? NSNull()])
+        run.events.emit(.shotTake(take: t.take, shot: t.shot, shotTake: t.shotTake, file: t.file))
     }
 
     /// The HUD's shot lines: the current shot with its takes, the next one, the shot's private notes.
@@ -130,8 +130,7 @@ final class ShotsPart: RunPart {
         switch walk?.mark(mark, take: take) {
         case .success(let t)?:
             if let file = t.file { run.sidecars.mark(take: t.take, path: file, mark: mark.rawValue) }
-            run.events.emit("mark", ["take": t.take, "shot": t.shot, "shotTake": t.shotTake, "mark": mark.rawValue,
-                                     "file": t.file ?? NSNull(), "by": by])
+            run.events.emit(.mark(take: t.take, shot: t.shot, shotTake: t.shotTake, mark: mark.rawValue, file: t.file, by: by))
             run.log("duo-capture: take \(t.take) (shot \(t.shot) take \(t.shotTake)) marked \(mark.rawValue)")
         case .failure(let why)?: run.refuse("mark: \(why.message)")
         case nil: break
@@ -144,8 +143,8 @@ final class ShotsPart: RunPart {
         guard let walk else { return }
         let shot = walk.current
         await run.presenter.showShot(shot.subject, at: run.clock.now())
-        run.events.emit("shot", ["id": shot.id, "title": shot.title, "index": walk.index + 1, "count": walk.list.shots.count,
-                                 "takes": walk.takes(of: shot.id).count, "next": walk.next?.id ?? NSNull(), "trigger": trigger])
+        run.events.emit(.shot(id: shot.id, title: shot.title, index: walk.index + 1, count: walk.list.shots.count,
+                              takes: walk.takes(of: shot.id).count, next: walk.next?.id, trigger: trigger))
         run.log("duo-capture: shot \(shot.id) (\(walk.index + 1) of \(walk.list.shots.count)): \(shot.title)"
             + (walk.next.map { "; next \($0.id) \($0.title)" } ?? "; the last shot"))
         if let script = shot.script {
@@ -166,7 +165,7 @@ final class ShotsPart: RunPart {
         let before = walk!.current.subject
         let notice = walk!.reload(list)
         for problem in list.problems { run.log("duo-capture: warning: shot list \(problem) (kept from the subject)") }
-        run.events.emit("shots-reloaded", ["count": list.shots.count, "current": walk!.current.id, "notice": notice ?? NSNull()])
+        run.events.emit(.shotsReloaded(count: list.shots.count, current: walk!.current.id, notice: notice))
         run.log("duo-capture: shot list \(path) reloaded; \(list.shots.count) shots")
         if let notice { run.notify(notice, .plain) }
         if notice != nil || before != walk!.current.subject { await announce(trigger: "reload", run) }

@@ -49,7 +49,7 @@ final class SubjectViewPart: RunPart {
             await run.status(trigger: "command")
         case .selfView(let size):
             let shown = await run.presenter.setSelfView(size, at: now)
-            run.events.emit("self-view", ["size": shown.rawValue])
+            run.events.emit(.selfView(size: shown.rawValue))
             // The subject branch carries the picture only while a self-view shows it.
             await updatePicture(run)
         default: return false
@@ -81,10 +81,9 @@ final class SubjectViewPart: RunPart {
     }
 
     private func accessoryChanged(_ change: AccessoryChange, subjectMonitor: String?, _ run: isolated RunDirector) async {
-        run.events.emit(change.cause == .enabled ? "accessory" : "availability", [
-            "enabled": change.enabled, "available": change.available, "shown": change.shown,
-            "reasons": change.reasons.map(\.rawValue), "subjectMonitor": subjectMonitor ?? NSNull(),
-        ])
+        let facts = RunEvent.Accessory(enabled: change.enabled, available: change.available, shown: change.shown,
+                                        reasons: change.reasons.map(\.rawValue), subjectMonitor: subjectMonitor)
+        run.events.emit(change.cause == .enabled ? .accessory(facts) : .availability(facts))
         shown = change.shown
         await updatePicture(run)
         let state = change.available ? "available" + (subjectMonitor.map { " on \($0)" } ?? "")

@@ -126,7 +126,7 @@ final class VoicePart: RunPart {
         let said = [f == nil ? "time" : "voice", f?.stateName ?? "", f?.word ?? ""]
         if let last = lastFollow, last.said == said, abs(s.position - last.position) < 1 { return }
         lastFollow = (said, s.position)
-        run.events.emit("follow", ["mode": said[0], "state": f?.stateName ?? NSNull(), "word": f?.word ?? NSNull(),
-                                   "position": (s.position * 10).rounded() / 10, "at": (Double(now) / 1e6).rounded() / 1e3])
+        run.events.emit(.follow(mode: said[0], state: f?.stateName, word: f?.word,
+                                position: (s.position * 10).rounded() / 10, at: (Double(now) / 1e6).rounded() / 1e3))
     }
 }

@@ -109,16 +109,17 @@ enum DesktopRun {
                     }
                     let ui = try DesktopUI(config)
                     log("duo-capture: desktop on \(Monitors.backend) (GDK_BACKEND chooses)")
-                    events.emit("monitors", ["backend": Monitors.backend, "monitors": ui.monitors.map { ["index": $0.index, "connector": $0.connector,
-                                                                              "geometry": "\($0.width)x\($0.height)+\($0.x)+\($0.y)"] }])
+                    events.emit(.monitors(backend: Monitors.backend, monitors: ui.monitors.map {
+                        .init(index: $0.index, connector: $0.connector, geometry: "\($0.width)x\($0.height)+\($0.x)+\($0.y)")
+                    }))
                     face.attach(ui, director: director)
                     let held = ui.onSubjectMonitorShows
-                    ui.onSubjectMonitorShows = { held($0); events.emit("subject-monitor", ["shows": $0.rawValue]) }
-                    events.emit("subject-monitor", ["shows": ui.subjectMonitorShows.rawValue])
-                    ui.onControls = { shown, buttons in events.emit("controls", ["shown": shown, "buttons": buttons]) }
+                    ui.onSubjectMonitorShows = { held($0); events.emit(.subjectMonitor(shows: $0.rawValue)) }
+                    events.emit(.subjectMonitor(shows: ui.subjectMonitorShows.rawValue))
+                    ui.onControls = { shown, buttons in events.emit(.controls(shown: shown, buttons: buttons)) }
                     face.onPreview = { fps, of, gap, interval in
-                        events.emit("preview", ["fps": (fps * 10).rounded() / 10, "of": of, "largestGapMs": (gap * 10).rounded() / 10,
-                                                "intervalMs": (interval * 10).rounded() / 10])
+                        events.emit(.preview(fps: (fps * 10).rounded() / 10, of: of, largestGapMs: (gap * 10).rounded() / 10,
+                                                intervalMs: (interval * 10).rounded() / 10))
                     }
                     let run = Task.detached { await director.run() }
                     GtkMain.run()

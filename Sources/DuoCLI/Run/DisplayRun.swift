@@ -49,11 +49,11 @@ enum DisplayRun {
                     server = try RemoteDisplayHandshakeServer(port: address.port, width: monitor.width, height: monitor.height, refresh: refresh,
                                                        passphrase: passphrase, onRefused: { who, reason in
                         log("duo-capture: display: refused a sender at \(who): \(reason)")
-                        events.emit("display", ["state": "refused", "reason": reason, "frames": NSNull()])
+                        events.emit(.display(state: "refused", reason: reason, frames: nil))
                     }, onSummary: { who, count in
                         let line = HandshakeRefusals.summary(address: who, count: count)
                         log("duo-capture: display: \(line)")
-                        events.emit("display", ["state": "refused", "reason": line, "frames": NSNull()])
+                        events.emit(.display(state: "refused", reason: line, frames: nil))
                     })
                 }
                 let window = DisplayWindow(monitor: monitor, picture: receiver.widget.pointer, windowed: windowed,
@@ -61,7 +61,7 @@ enum DisplayRun {
                 window.onQuit = { GtkMain.quit() }
                 log("duo-capture: display: \(address.isListener ? "listening at \(address)" : "calling \(address)") on monitor \(monitor.connector) "
                     + "(\(monitor.width)x\(monitor.height)@\(refresh))" + (passphrase == nil ? ", unencrypted" : ", encrypted"))
-                events.emit("display", ["state": "waiting", "reason": NSNull(), "frames": 0])
+                events.emit(.display(state: "waiting", reason: nil, frames: 0))
                 return .success((receiver, server, window))
             } catch { return .failure(error) }
         }
@@ -79,7 +79,7 @@ enum DisplayRun {
                 guard now != showing else { continue }
                 showing = now
                 log("duo-capture: display: \(showing ? "showing duo-capture's subject view" : "waiting for duo-capture")")
-                events.emit("display", ["state": showing ? "showing" : "waiting", "reason": NSNull(), "frames": frames])
+                events.emit(.display(state: showing ? "showing" : "waiting", reason: nil, frames: Int(frames)))
                 let waiting = !showing
                 GtkMain.post { window.setWaiting(waiting) }
             }
@@ -90,7 +90,7 @@ enum DisplayRun {
         server?.stop()
         receiver.stopReceiving()
         await MainActor.run { window.close() }
-        events.emit("stopped", ["reason": "display closed", "exitCode": 0])
+        events.emit(.stopped(reason: "display closed", exitCode: 0))
         return ""
     }
 }

@@ -16,15 +16,15 @@ extension RunDirector {
         let counts = await capture.counts
         let interval = plan.format.frameRate.frameDurationNanoseconds
         let audioPeak = await parts.microphone.audioPeak(at: now, self)
-        events.emit("status", ["trigger": trigger, "position": s.position, "length": s.length, "paused": s.paused,
-                               "speed": s.speed, "secondsLeft": s.secondsLeft,
-                               "mirror": "\(s.mirror.horizontal ? "h" : "")\(s.mirror.vertical ? "v" : "")",
-                               "cameraFrames": counts.camera.frames, "operatorFrames": counts.operatorView.frames,
-                               "subjectFrames": counts.subjectView.frames, "recording": takes.current != nil,
-                               "cameraDropped": counts.camera.dropped(interval: interval),
-                               "previewSkipped": counts.operatorView.dropped(interval: plan.operatorFrameInterval) + counts.operatorView.sinkDropped,
-                               "subjectSkipped": counts.subjectView.dropped(interval: interval),
-                               "fontSize": s.fontSize, "audioPeak": audioPeak ?? NSNull()])
+        events.emit(.status(.init(
+            trigger: trigger, position: s.position, length: s.length, paused: s.paused, speed: s.speed, secondsLeft: s.secondsLeft,
+            mirror: "\(s.mirror.horizontal ? "h" : "")\(s.mirror.vertical ? "v" : "")", fontSize: s.fontSize,
+            cameraFrames: Int(counts.camera.frames), operatorFrames: Int(counts.operatorView.frames),
+            subjectFrames: Int(counts.subjectView.frames),
+            cameraDropped: Int(counts.camera.dropped(interval: interval)),
+            previewSkipped: Int(counts.operatorView.dropped(interval: plan.operatorFrameInterval) + counts.operatorView.sinkDropped),
+            subjectSkipped: Int(counts.subjectView.dropped(interval: interval)),
+            recording: takes.current != nil, audioPeak: audioPeak)))
     }
 
     /// `counts`: the branch counters, when the caller has just read them.

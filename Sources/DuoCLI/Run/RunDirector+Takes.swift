@@ -34,12 +34,12 @@ extension RunDirector {
         case .refuse(let why): refuse(why)
         case .countdown(let take, let seconds, let attachAt):
             log("duo-capture: recording starts in \(seconds) s")
-            events.emit("countdown", ["seconds": seconds, "take": take])
+            events.emit(.countdown(seconds: seconds, take: take))
             await presenter.countdownStarted(at: now)
             wake(at: attachAt)
         case .cancelCountdown(let take):
             await presenter.countdownCancelled(at: now)
-            events.emit("countdown-cancelled", ["take": take])
+            events.emit(.countdownCancelled(take: take))
             log("duo-capture: countdown cancelled")
         case .begin(let take, let at, let endsRun): await begin(take: take, at: at, endsRun: endsRun)
         case .stop: await stopTake()
@@ -72,7 +72,7 @@ extension RunDirector {
         let segment = plan.individual ? takes.segment(forFile: path) : nil
         sidecars.started(take: number, path: path, camera: await capture.activeCamera, segment: segment,
                          shot: parts.shots.takeBegins(number, path: path))
-        events.emit("take-started", ["take": number, "file": path])
+        events.emit(.takeStarted(take: number, file: path))
         for part in parts.all { await part.takeStarted(number, path: path, self) }
         log("duo-capture: recording take \(number) to \(path)")
         if endsRun, let end = takes.runEnd { wake(at: end) }
@@ -88,7 +88,7 @@ extension RunDirector {
     /// One thing the operator must hear of: the log (as a warning, or plain), the HUD's message line, and
     /// an `error` event for control clients and the events file when `errorEvent`.
     func notify(_ message: String, _ tone: Tone = .warning, errorEvent: Bool = false, hud: Bool = true) {
-        if errorEvent { events.emit("error", ["message": message]) }
+        if errorEvent { events.emit(.error(message: message)) }
         log("duo-capture: \(tone == .warning ? "warning: " : "")\(message)")
         if hud { face.say(message) }
     }
@@ -113,8 +113,8 @@ extension RunDirector {
         let kept = files.exists(result.path)
         // Against the take's own camera rate: a 15 fps camera's segment is not missing every other 30 fps frame.
         let dropped = result.frames.dropped(interval: result.frameInterval(or: plan.format))
-        events.emit("take-ended", ["take": result.number, "file": result.path, "frames": result.frames.frames, "dropped": dropped,
-                                   "kept": kept, "empty": result.empty, "error": result.failure?.message ?? NSNull()])
+        events.emit(.takeEnded(take: result.number, file: result.path, frames: Int(result.frames.frames), dropped: Int(dropped),
+                                kept: kept, empty: result.empty, error: result.failure?.message))
         log("duo-capture: take \(result.number) ended: \(kept ? result.path : "nothing kept"), \(result.frames.frames) frames, \(dropped) dropped"
             + (result.empty ? " (stopped before its first frame)" : ""))
         // The parts hear of it (the last segment of a take split by camera: the joins part joins them).

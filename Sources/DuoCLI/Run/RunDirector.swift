@@ -120,8 +120,8 @@ actor RunDirector {
         await capture.setSubjectPictureUse(.of(kind: await presenter.accessory, selfView: selfView, viewDrawnIntoFrames: !face.drawsSubjectView))
         // Said before the graph is asked to play: a script (or a test) knows the run is waiting for the
         // camera from here, up to `timeout` seconds.
-        events.emit("starting", ["camera": plan.camera.label, "format": plan.format.description,
-                                 "mode": "\(plan.cameraMode.format) \(plan.cameraMode.pixelFormat)", "timeout": settings.startTimeout])
+        events.emit(.starting(camera: plan.camera.label, format: plan.format.description,
+                              mode: "\(plan.cameraMode.format) \(plan.cameraMode.pixelFormat)", timeout: settings.startTimeout))
         let starting = Task {
             do throws(DuoError) {
                 try await capture.startCapture()
@@ -152,7 +152,7 @@ actor RunDirector {
             // Commands that come while the graph is still starting are carried out once it plays.
             early.append(input)
         case .command(let command, let source):
-            events.emit("command", ["cmd": command.name, "source": source.rawValue])
+            events.emit(.command(cmd: command.name, source: source.rawValue))
             await handle(command)
         case .signal(let name): end(.signal(name))
         case .started: await started()
@@ -174,8 +174,8 @@ actor RunDirector {
         startedDate = Date()
         startedAt = clock.now()
         log("duo-capture: capturing \(plan.camera.label) at \(plan.format)\(plan.requirementNote) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat)\(plan.evenSizeNote.map { "; \($0)" } ?? ""))")
-        events.emit("started", ["camera": plan.camera.label, "format": plan.format.description])
-        if !plan.requirements.isEmpty { events.emit("requirements", ["required": plan.requirements.map(\.description), "unmet": plan.unmetWishes]) }
+        events.emit(.started(camera: plan.camera.label, format: plan.format.description))
+        if !plan.requirements.isEmpty { events.emit(.requirements(required: plan.requirements.map(\.description), unmet: plan.unmetWishes)) }
         takes.runStarted(at: startedAt, recording: settings.record)
         if settings.record {
             // --record: the take starts when the countdown ends; --duration then counts from its start.
@@ -208,7 +208,7 @@ actor RunDirector {
             for entry in timeline.entries {
                 await clock.sleep(until: start + Int64(entry.at * 1e9))
                 if Task.isCancelled { return }
-                events.emit("timeline", ["at": entry.at])
+                events.emit(.timeline(at: entry.at))
                 inbox.send(.command(entry.command, source: .timeline))
             }
         })
@@ -268,7 +268,7 @@ actor RunDirector {
         if case .failed(let e) = reason { error = e }
         else if let failed = ended.first(where: { $0.failure != nil && !$0.empty }) { error = failed.failure }
         if !isStarted, error == nil { log("duo-capture: stopped before the capture graph started (\(reason.text))") }
-        events.emit("stopped", ["reason": reason.text, "exitCode": Int(error?.kind.exitCode ?? 0)])
+        events.emit(.stopped(reason: reason.text, exitCode: Int(error?.kind.exitCode ?? 0)))
         face.close()
         inbox.finish()
         return RunOutcome(reason: reason, summary: summary, error: error)
