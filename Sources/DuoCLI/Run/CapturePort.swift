@@ -30,7 +30,7 @@ extension CaptureSession: CapturePort {
     }
 }
 
-/// The real microphone port: the session's leg on the audio mixer (CaptureSession+Microphone.swift).
+/// The real microphone port: the session's leg on the audio mixer (Branches/MicrophoneLegBranch.swift).
 extension CaptureSession: MicrophonePort {}
 
 /// The real voice build: the script's language model and dictionary (cached by content), loaded into
