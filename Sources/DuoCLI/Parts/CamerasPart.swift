@@ -32,7 +32,7 @@ final class CamerasPart: RunPart {
     private var health: CameraHealth
     /// Whether frames flow, with hysteresis (hidden after a real stall, shown after a steady run).
     private var frameFlow = FrameFlow(stallAfter: CamerasPart.flowingWindow)
-    private let watchDevices: @Sendable (@escaping @Sendable () -> Void) -> (any DevicePort)?
+    private let startWatch: @Sendable (@escaping @Sendable () -> Void) -> (any DevicePort)?
     /// The device monitor's view of the cameras this run uses (nil when every camera is simulated).
     private var watch: (any DevicePort)?
     /// Locks taken on a camera plugged back at another device node.
@@ -40,7 +40,7 @@ final class CamerasPart: RunPart {
 
     init(_ settings: Settings, plan: GraphPlan, watchDevices: @escaping @Sendable (@escaping @Sendable () -> Void) -> (any DevicePort)?) {
         self.settings = settings
-        self.watchDevices = watchDevices
+        startWatch = watchDevices
         health = CameraHealth(cameraCount: plan.secondCamera == nil ? 1 : 2, frameRate: plan.format.frameRate.value,
                               reattachInterval: Self.reattachInterval)
     }
@@ -55,12 +55,12 @@ final class CamerasPart: RunPart {
         if run.plan.deviceIdentities.contains(where: { $0 != nil }) {
             // A camera that comes or goes is looked at at once, not at the next tick.
             let inbox = run.inbox
-            watch = watchDevices { inbox.send(.devicesChanged) }
+            watch = startWatch { inbox.send(.devicesChanged) }
         }
     }
 
     func tick(_ run: isolated RunDirector, at now: Int64, counts: BranchCounts) async {
-        await watchDevices(run)
+        await lookAtDevices(run)
         await watchCameras(at: now, run)
         for index in health.due(at: now) { try? await plug(index, true, run) }
         await watchFrames(now, cameraFrames: counts.camera.frames, run)
@@ -74,7 +74,7 @@ final class CamerasPart: RunPart {
     }
 
     func handle(_ input: RunInput, _ run: isolated RunDirector) async {
-        if case .devicesChanged = input { await watchDevices(woken: true, run) }
+        if case .devicesChanged = input { await lookAtDevices(woken: true, run) }
     }
 
     /// A camera's source stopped or restarted by hand (the test hub): out, it is not tried again by itself.
@@ -146,7 +146,7 @@ final class CamerasPart: RunPart {
 
     /// Cameras pulled out and plugged back, by identity: one pulled out is lost at once (not after the
     /// watchdog's wait), and one plugged back, at whatever /dev/videoN, is re-attached.
-    private func watchDevices(woken: Bool = false, _ run: isolated RunDirector) async {
+    private func lookAtDevices(woken: Bool = false, _ run: isolated RunDirector) async {
         guard let watch else { return }
         let plan = run.plan
         for change in watch.cameraChanges(woken: woken) {

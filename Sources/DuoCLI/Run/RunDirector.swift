@@ -76,14 +76,14 @@ actor RunDirector {
     var ended: [TakeResult] = []
     var recordDirectory: String?
     private(set) var isStarted = false
-    var startedDate = Date()
+    private var startedDate = Date()
     var startedAt: Int64 = 0
-    var endReason: EndReason?
+    private var endReason: EndReason?
     /// When the last `status` event was sent (one a second at least).
     var lastStatusAt: Int64?
-    var timers: [Task<Void, Never>] = []
+    private var timers: [Task<Void, Never>] = []
     /// Commands that came while the graph was starting, carried out once it plays.
-    var early: [RunInput] = []
+    private var early: [RunInput] = []
 
     init(settings: Settings, plan: GraphPlan, capture: any CapturePort, presenter: SubjectPresenter, face: any RunFace,
          clock: any RunClock, events: EventLog, files: any TakeFilesPort = DiskTakeFiles(), voice: any VoicePort = PocketsphinxVoice(),
