@@ -7,30 +7,6 @@ import DuoTestHub
 import Foundation
 import XCTest
 
-/// A desktop-like face: it draws the subject view itself and records when it shows the camera picture.
-///
-/// Thread: any; a lock guards what it records.
-final class WindowFace: RunFace, @unchecked Sendable {
-    private let lock = Lock()
-    private var shown: [Bool] = []
-    var pictures: [Bool] { lock.withLock { shown } }
-    var drawsSubjectView: Bool { true }
-    func shownAtStart(enabled: Bool) -> Bool { false }
-    var showsFigures: Bool { true }
-    func setSubjectPicture(_ on: Bool) { lock.withLock { shown.append(on) } }
-    func connect(_ report: @escaping @Sendable (RunInput) -> Void) {}
-    func show(_ run: HudModel.Run) {}
-    func setAccessory(enabled: Bool) {}
-    func setFullscreen(_ on: Bool?) -> String? { nil }
-    func setFramesFlowing(_ flowing: Bool) {}
-    func setSubjectMonitorPlugged(_ plugged: Bool) -> String? { nil }
-    func setRemoteDisplays(asked: Int, connected: Int) {}
-    func keepScreenOn(_ on: Bool, reason: String) {}
-    func subjectViewFailed(enabled: Bool) {}
-    func say(_ message: String) {}
-    func close() {}
-}
-
 /// The run director's decisions, in process, with the fake capture and a manual clock: each test runs in
 /// milliseconds and never sleeps.
 final class RunDirectorTests: XCTestCase {

@@ -93,30 +93,6 @@ final class PartRun {
     }
 }
 
-/// A face that records what the director asked of it: the screen kept on, lines said, the HUD's figures.
-///
-/// Thread: any; Locked.
-final class RecordingFace: RunFace, Sendable {
-    private let state = Locked<(screen: [String], said: [String], run: HudModel.Run?)>(([], [], nil))
-    var screen: [String] { state.value.screen }
-    var said: [String] { state.value.said }
-    var run: HudModel.Run? { state.value.run }
-    var drawsSubjectView: Bool { false }
-    func shownAtStart(enabled: Bool) -> Bool { enabled }
-    var showsFigures: Bool { true }
-    func setSubjectPicture(_ shown: Bool) {}
-    func connect(_ report: @escaping @Sendable (RunInput) -> Void) {}
-    func show(_ run: HudModel.Run) { state.update { $0.run = run } }
-    func setAccessory(enabled: Bool) {}
-    func setFullscreen(_ on: Bool?) -> String? { nil }
-    func setFramesFlowing(_ flowing: Bool) {}
-    func setRemoteDisplays(asked: Int, connected: Int) {}
-    func keepScreenOn(_ on: Bool, reason: String) { state.update { $0.screen.append("\(on ? "on" : "off"): \(reason)") } }
-    func subjectViewFailed(enabled: Bool) {}
-    func say(_ message: String) { state.update { $0.said.append(message) } }
-    func close() {}
-}
-
 /// Voice-follow's model build, done at once: a recogniser for the script's text.
 ///
 /// Thread: any; stateless.
