@@ -1,7 +1,6 @@
 @testable import DuoCLI
 import DuoCore
 import DuoMedia
-import DuoPlatform
 import DuoRender
 import DuoTestHub
 import Foundation

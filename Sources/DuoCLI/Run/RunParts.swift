@@ -4,7 +4,8 @@ import Foundation
 
 //  The run's parts, listed once: their settings from the options, the ports they reach the world
 //  through, and the order the director calls their hooks in. A new feature is a new part (Parts/) and
-//  a line in each list here.
+//  its line in `all` (plus its settings' line when it has options, and a property when the director
+//  or another part calls it by name).
 
 /// Every feature of a run, each a part that owns its state (Sources/DuoCLI/Parts/).
 ///
@@ -49,16 +50,14 @@ final class RunParts {
         var watchMicrophone: @Sendable (String, @escaping @Sendable () -> Void) -> (any MicrophoneWatchPort)?
     }
 
+    // The parts the director or another part calls by name.
     let subject: SubjectViewPart
-    let window = OperatorWindowPart()
     let cameras: CamerasPart
     let posture: PosturePart
     let microphone: MicrophonePart
-    let remotes: RemoteDisplaysPart
     let script: ScriptPart
     let voice: VoicePart
     let shots: ShotsPart
-    let framing: FramingPart
     let joins: JoinsPart
     let warnings = WarningsPart()
     /// Every part, in the order the director calls their hooks.
@@ -69,13 +68,24 @@ final class RunParts {
         cameras = CamerasPart(settings.cameras, plan: plan, watchDevices: ports.watchDevices)
         posture = PosturePart(settings.posture, plan: plan)
         microphone = MicrophonePart(plan: plan, watch: ports.watchMicrophone)
-        remotes = RemoteDisplaysPart(settings.remotes, handshake: ports.handshake)
         script = ScriptPart(settings.script)
         voice = VoicePart(settings.voice, port: ports.voice)
         shots = ShotsPart(settings.shots)
-        framing = FramingPart(plan: plan)
         joins = JoinsPart(settings.joins)
-        all = [subject, window, voice, cameras, posture, remotes, microphone, script, shots, framing, joins, warnings]
+        all = [
+            subject,
+            OperatorWindowPart(),
+            voice,
+            cameras,
+            posture,
+            RemoteDisplaysPart(settings.remotes, handshake: ports.handshake),
+            microphone,
+            script,
+            shots,
+            FramingPart(plan: plan),
+            joins,
+            warnings,
+        ]
     }
 }
 
