@@ -23,6 +23,8 @@ final class JoinsPart: RunPart {
     }
 
     /// What a join's thread reports, in order.
+    ///
+    /// Thread: value type, Sendable; sent from the join's thread to the task that follows it on the director.
     enum Update: Sendable {
         case progress(Double)
         case done(Result<JoinOutcome, DuoError>)
