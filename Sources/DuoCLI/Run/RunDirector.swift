@@ -23,7 +23,7 @@ import Foundation
 //  run through RunPart's hooks (started, tick, a command, a session fact, an input, a take's start and
 //  end, the HUD's figures, finish). The policy lives in DuoCore's state machines; the parts feed them facts
 //  and carry their decisions out through the ports (CapturePort and DuoCore's RunPorts, RunFace).
-//  A new feature is a new part and one line in RunParts.
+//  A new feature is a new part (a file in Parts/) and its line in RunParts.all.
 
 /// The run's policy, shared by the headless and desktop runs.
 ///
