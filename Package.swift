@@ -15,8 +15,8 @@
 //   duo-capture-testhub (tests, QA timelines, benchmarks; never installed) ─▶ DuoTestHub ─▶ DuoCLI …
 //                                                                               └──▶ CDuoTestHub ─▶ CGStreamer
 //
-// DuoCore is the pure layer (models, the run's vocabulary, the HUD's figures) and is tested with a manual
-// clock; every gst_*/g_* call of the media lives in DuoMedia (and the CDuoShim C target for the macros,
+// DuoCore is the pure layer (models, the run's vocabulary, the HUD's figures, the run director's ports)
+// and is tested with a manual clock; every gst_*/g_* call of the media lives in DuoMedia (and the CDuoShim C target for the macros,
 // variadics and per-buffer streaming-thread probes Swift cannot express); every cairo_*/pango_* call
 // lives in DuoRender (the subject view and the operator HUD); every gtk_*/gdk_* call lives in DuoDesktop,
 // which has no cairo calls of its own (and the CDuoSession C target for what GTK 3 does not expose: the
@@ -24,9 +24,10 @@
 // DuoPlatform holds the raw GLib/POSIX that is not GStreamer (settings file, camera locks, the remote
 // displays' handshake, exclusive file creation) and the one network loop every listener runs on
 // (NetworkLoop: GSocket sources on one GLib context thread; the control socket, the handshake, OSC and the
-// web remote's libsoup server; admission and rates by DuoCore's ListenPolicy). DuoCLI composes a run: the run director, the control
-// socket, the command line. Each C target has one
-// header per concern in its include/, saying why that part is in C.
+// web remote's libsoup server; admission and rates by DuoCore's ListenPolicy). DuoCLI composes a run: the
+// run director and its parts (one per feature, each owning its state), the real adapters behind DuoCore's
+// ports, the control socket, the command line. Each C target has one header per concern in its include/,
+// saying why that part is in C.
 import PackageDescription
 
 let package = Package(
