@@ -175,26 +175,12 @@ public final class RemoteDisplayHandshakeServer: Sendable {
 ///
 /// Thread: blocking; call from a detached task.
 public enum RemoteDisplayHandshakeClient {
-    public struct Display: Sendable, Equatable {
-        public let width: Int
-        public let height: Int
-        public let refresh: Int
-        public init(width: Int, height: Int, refresh: Int) {
-            self.width = width
-            self.height = height
-            self.refresh = refresh
-        }
-    }
-
-    public enum Outcome: Sendable, Equatable {
-        case accepted(Display)
-        /// The display said no (a wrong passphrase, encryption on one end only), or it could not prove
-        /// it holds the passphrase, or its monitor makes no sense: `reason` (safe to print: a display's
-        /// own words are escaped by `TerminalText`).
-        case refused(String)
-        /// Nothing answers there (yet).
-        case unreachable(String)
-    }
+    /// The display's monitor (DuoCore's `RemoteDisplayAnswer.Monitor`, the director's port's word).
+    public typealias Display = RemoteDisplayAnswer.Monitor
+    /// What the display answered: accepted with its monitor, refused (a wrong passphrase, encryption on one
+    /// end only, no proof of the passphrase, a monitor that makes no sense: `reason`, safe to print, a
+    /// display's own words escaped by `TerminalText`), or unreachable (nothing answers there yet).
+    public typealias Outcome = RemoteDisplayAnswer
 
     /// Asks the display at `address`. Nothing it says is believed before it proved the passphrase (when
     /// there is one); its size is then made one the sender can render (`RemoteDisplayHandshake.renderSize`).
