@@ -23,6 +23,8 @@ final class OperatorPicture {
     var overlay: () -> (hud: HudModel, link: WebRemoteLinkCard?) = { (HudModel(), nil) }
     /// The HUD and pairing card, drawn once per change.
     let hudLayer = HudLayer()
+    /// Where each frame is composed before the window gets it (shared memory on X11).
+    private let canvas = PictureCanvas()
     private var size: (Int, Int)?
     private var painted: UInt64 = 0
     private var connections: [SignalConnection] = []
@@ -69,14 +71,14 @@ final class OperatorPicture {
         hudLayer.update(overlayContent())
         let generation = picture.generation
         let drawn = picture.withPicture { bytes in
-            PicturePainter.paint(bytes, cr: cr, width: w, height: h, scale: scale, into: layout(w, h), overlay: hudLayer)
+            canvas.paint(bytes, cr: cr, width: w, height: h, scale: scale, into: layout(w, h), overlay: hudLayer)
             guard generation != painted else { return }
             painted = generation
             paintedFrames += 1
             if lastTime >= 0, bytes.time > lastTime { largestGap = max(largestGap, bytes.time - lastTime) }
             if bytes.time >= 0 { lastTime = bytes.time }
         }
-        if !drawn { PicturePainter.paint(nil, cr: cr, width: w, height: h, scale: scale, overlay: hudLayer) }
+        if !drawn { canvas.paint(nil, cr: cr, width: w, height: h, scale: scale, into: nil, overlay: hudLayer) }
     }
 
     private func allocated() {
