@@ -163,11 +163,6 @@ final class ControlSocket: Sendable {
         Glibc.close(fd)
     }
 
-    static func errorLine(_ message: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: ["event": "error", "message": message, "v": EventLog.version] as [String: Any], options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
-
     /// Sends one line without ever waiting: a client whose socket buffer (its outgoing queue, a few
     /// hundred kilobytes) is full has fallen behind and is dropped with a last error line, so one client
     /// that never reads cannot stall the run, the events file or the other clients.
