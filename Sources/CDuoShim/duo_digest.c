@@ -1,5 +1,6 @@
 // The stream digest probe: see include/duo_digest.h for why it is in C.
 #include "duo_digest.h"
+#include "duo_probe_common.h"
 #include <string.h>
 
 #define DUO_DIGEST_PRIME 0x9E3779B97F4A7C15ULL
@@ -32,12 +33,10 @@ static guint64 hash_bytes(const guint8 *data, gsize size) {
 static GstPadProbeReturn digest_probe(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
     (void)pad;
     DuoStreamDigest *d = user_data;
-    if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
-        GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
-        if (event && GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
-            GstCaps *caps = NULL;
-            gst_event_parse_caps(event, &caps);
-            const GstStructure *s = caps && gst_caps_get_size(caps) > 0 ? gst_caps_get_structure(caps, 0) : NULL;
+    GstCaps *caps;
+    if (duo_probe_event_caps(info, &caps)) {
+        if (caps) {
+            const GstStructure *s = gst_caps_get_size(caps) > 0 ? gst_caps_get_structure(caps, 0) : NULL;
             const GValue *value = s ? gst_structure_get_value(s, "codec_data") : NULL;
             guint64 h = 0;
             if (value && G_VALUE_HOLDS(value, GST_TYPE_BUFFER)) {
@@ -81,12 +80,8 @@ void duo_stream_digest_unref(DuoStreamDigest *digest) {
     if (g_atomic_int_dec_and_test(&digest->refcount)) g_free(digest);
 }
 
-static void digest_probe_destroyed(gpointer data) { duo_stream_digest_unref(data); }
-
 gulong duo_attach_stream_digest(GstPad *pad, DuoStreamDigest *digest) {
-    g_atomic_int_inc(&digest->refcount);
-    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, digest_probe, digest,
-                             digest_probe_destroyed);
+    return duo_add_counted_probe(pad, digest_probe, digest, &digest->refcount, (GDestroyNotify)duo_stream_digest_unref);
 }
 
 void duo_stream_digest_snapshot(DuoStreamDigest *d, DuoStreamDigest *out) {

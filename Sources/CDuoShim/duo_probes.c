@@ -1,20 +1,17 @@
 // Pad probes and chain functions that run on streaming threads: see include/duo_probes.h for why they
 // are in C.
 #include "duo_probes.h"
+#include "duo_probe_common.h"
 #include <gst/video/video.h>
 
 static GstPadProbeReturn count_frame(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
     (void)pad;
     DuoFrameCounter *c = user_data;
-    if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
-        GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
-        if (event && GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
-            GstCaps *caps = NULL;
-            gst_event_parse_caps(event, &caps);
-            if (c->last_caps && caps && !gst_caps_is_equal(c->last_caps, caps))
-                __atomic_fetch_add(&c->caps_changes, 1, __ATOMIC_RELAXED);
-            if (caps) gst_caps_replace(&c->last_caps, caps);
-        }
+    GstCaps *caps;
+    if (duo_probe_event_caps(info, &caps)) {
+        if (c->last_caps && caps && !gst_caps_is_equal(c->last_caps, caps))
+            __atomic_fetch_add(&c->caps_changes, 1, __ATOMIC_RELAXED);
+        if (caps) gst_caps_replace(&c->last_caps, caps);
         return GST_PAD_PROBE_OK;
     }
     GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
@@ -75,12 +72,8 @@ void duo_frame_counter_unref(DuoFrameCounter *counter) {
     }
 }
 
-static void frame_counter_probe_destroyed(gpointer data) { duo_frame_counter_unref(data); }
-
 gulong duo_attach_frame_counter(GstPad *pad, DuoFrameCounter *counter) {
-    g_atomic_int_inc(&counter->refcount);
-    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, count_frame, counter,
-                             frame_counter_probe_destroyed);
+    return duo_add_counted_probe(pad, count_frame, counter, &counter->refcount, (GDestroyNotify)duo_frame_counter_unref);
 }
 
 void duo_frame_counter_snapshot(DuoFrameCounter *c, DuoFrameCounter *out) {
@@ -210,14 +203,9 @@ static void drawer_context_free(gpointer data) {
 
 static GstPadProbeReturn draw_i420(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
     DrawerContext *d = user_data;
-    if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
-        GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
-        if (event && GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
-            GstCaps *caps = NULL;
-            gst_event_parse_caps(event, &caps);
-            d->i420 = caps && gst_video_info_from_caps(&d->info, caps)
-                && GST_VIDEO_INFO_FORMAT(&d->info) == GST_VIDEO_FORMAT_I420;
-        }
+    GstCaps *caps;
+    if (duo_probe_event_caps(info, &caps)) {
+        if (caps) d->i420 = gst_video_info_from_caps(&d->info, caps) && GST_VIDEO_INFO_FORMAT(&d->info) == GST_VIDEO_FORMAT_I420;
         return GST_PAD_PROBE_OK;
     }
     GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);

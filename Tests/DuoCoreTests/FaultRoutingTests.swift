@@ -46,4 +46,17 @@ final class FaultRoutingTests: XCTestCase {
         silent.hasAudio = false
         XCTAssertEqual(silent.owner(of: "audioconvert2"), .graph, "no audio branch: no microphone to blame")
     }
+
+    /// What the side branches claim (DuoMedia asks them first): the branch their bin names mark, from
+    /// the names alone; nothing of the main graph, whatever the graph knows of its chains.
+    func testTheBranchOwnerIsTheBinNamesAlone() {
+        XCTAssertEqual(FaultRouting.branchOwner(of: "remote2_fault", ancestors: ["remote2_bin7"]), .remote(2))
+        XCTAssertEqual(FaultRouting.branchOwner(of: "identity4", ancestors: ["voice_a87a3db3"]), .recogniser, "an unnamed element in a recogniser's bin")
+        XCTAssertEqual(FaultRouting.branchOwner(of: "framing_fault", ancestors: ["framing_bin"]), .framing)
+        XCTAssertEqual(FaultRouting.branchOwner(of: "microphone3_fault", ancestors: ["microphone3"]), .microphone)
+        XCTAssertEqual(FaultRouting.branchOwner(of: "x264enc12", ancestors: ["take12"]), .take(12))
+        for element in ["camera", "jpegdec3", "audioconvert2", "at", "subject_sink", "operator_sink", "t", "voiceover"] {
+            XCTAssertNil(FaultRouting.branchOwner(of: element), element)
+        }
+    }
 }

@@ -108,6 +108,30 @@ final class ScrollModelTests: XCTestCase {
         XCTAssertEqual(model.position(at: seconds(6)), 45, accuracy: 1e-9)
         XCTAssertEqual(model.position(at: seconds(60)), 50)
     }
+
+    /// The sidecar's markers passed: each heading the position moved beyond during the take, once, at the
+    /// time into the take it first did (to within the 20 ms sampling), at several speeds and starting
+    /// places; one already behind at the start, or not reached by the end, does not count.
+    func testMarkersPassedAreTheCrossingsDuringTheTake() {
+        let markers: [(position: Double, title: String)] = [(5, "Before"), (40, "Intro"), (90, "Middle"), (400, "End")]
+        for wpm in [100.0, 160.0, 230.0] {
+            for startAt in [0.0, 10.0, 39.5] {
+                let rate = wpm / 60
+                var model = ScrollModel(length: 1000, speed: .wordsPerMinute(wpm))
+                model.jump(to: startAt, at: 0)
+                model.start(at: seconds(2))
+                let take = (start: seconds(1.5), end: seconds(2 + 200 / rate))
+                let passed = model.markersPassed(markers, from: take.start, to: take.end)
+                let expected = startAt < 5 ? ["Before", "Intro", "Middle"] : ["Intro", "Middle"]
+                XCTAssertEqual(passed.map(\.title), expected, "wpm \(wpm) from \(startAt)")
+                for (marker, seen) in zip(markers.filter { expected.contains($0.title) }, passed) {
+                    let crossing = 0.5 + (marker.position - startAt) / rate
+                    XCTAssertEqual(seen.atSeconds, crossing, accuracy: 0.021, "\(marker.title) at \(wpm) wpm from \(startAt)")
+                }
+                XCTAssertEqual(model.markersPassed(markers, from: take.end, to: take.end), [], "an empty span passes none")
+            }
+        }
+    }
 }
 
 final class MarkerTests: XCTestCase {

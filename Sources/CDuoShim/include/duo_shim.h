@@ -12,6 +12,8 @@
 //   duo_digest.h       an encoded stream's digest (the segment join's proof that the file holds it)
 //   duo_caps.h         the video modes of a caps text
 //   duo_debug.h        duo-capture's GStreamer debug category; the speech recogniser's log silenced
+// (duo_probe_common.h, beside the .c files, is private: the caps-event and reference-holding attach
+// helpers the probes of duo_probes.c and duo_digest.c share.)
 // (duo_desktop_shim.h, gtksink's widget property for the desktop windows, stands apart. The test hub's C
 // parts, the test camera provider and the benchmark frame-code probe, are in CDuoTestHub: they are
 // linked only into duo-capture-testhub, never into duo-capture.)

@@ -26,7 +26,7 @@ extension CaptureSession: CapturePort {
     }
 }
 
-/// The real microphone port: the session's leg on the audio mixer (CaptureSession+Microphone.swift).
+/// The real microphone port: the session's leg on the audio mixer (Branches/MicrophoneLegBranch.swift).
 extension CaptureSession: MicrophonePort {}
 
 /// Voice-follow's model for a script, built (or taken from the cache) and loaded into a recogniser off

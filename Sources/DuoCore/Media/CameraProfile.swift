@@ -68,15 +68,15 @@ public struct CameraProfile: Sendable, Equatable {
 
     /// Parses a profile. Every failure is one line naming the file, the problem and the fix.
     public static func parse(_ data: Data, source: String) throws(DuoError) -> CameraProfile {
-        let file: File
-        do {
-            file = try JSONDecoder().decode(File.self, from: data)
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw .input("camera profile \(source): missing \"\(key.stringValue)\"; see Assets/cameras/inner.json for the format")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw .input("camera profile \(source): wrong type at \(Self.path(context)); see Assets/cameras/inner.json for the format")
-        } catch {
-            throw .input("camera profile \(source) is not valid JSON; see Assets/cameras/inner.json for the format")
+        let file = try JSONProblem.decode(File.self, from: data) { problem in
+            switch problem {
+            case .missing(let key, _):
+                .input("camera profile \(source): missing \"\(key)\"; see Assets/cameras/inner.json for the format")
+            case .wrongType(let path):
+                .input("camera profile \(source): wrong type at \(path.isEmpty ? "the top level" : path); see Assets/cameras/inner.json for the format")
+            case .null, .invalid, .notJSON:
+                .input("camera profile \(source) is not valid JSON; see Assets/cameras/inner.json for the format")
+            }
         }
         guard !file.id.isEmpty, file.id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw .input("camera profile \(source): \"id\" must be letters, digits, - or _")
@@ -121,8 +121,4 @@ public struct CameraProfile: Sendable, Equatable {
                              })
     }
 
-    private static func path(_ context: DecodingError.Context) -> String {
-        let p = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return p.isEmpty ? "the top level" : String(p.drop(while: { $0 == "." }))
-    }
 }

@@ -18,14 +18,11 @@ public enum FacingViewer: String, Sendable, Equatable, CaseIterable {
 /// end the run with exit 70 (CI, which must fail rather than wait).
 ///
 /// Thread: value type, Sendable.
-public enum CameraLossPolicy: String, Sendable, CaseIterable {
+public enum CameraLossPolicy: String, OptionWord, Sendable, CaseIterable {
     case wait, exit
 
-    public static func parse(_ text: String) throws(DuoError) -> CameraLossPolicy {
-        guard let p = CameraLossPolicy(rawValue: text) else {
-            throw .usage("--camera-loss \(text): give wait (finalise the take, wait for the camera) or exit (end the run, exit 70)")
-        }
-        return p
+    public static func unknownWord(_ text: String) -> String {
+        "--camera-loss \(text): give wait (finalise the take, wait for the camera) or exit (end the run, exit 70)"
     }
 }
 

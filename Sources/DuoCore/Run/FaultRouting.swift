@@ -55,21 +55,30 @@ public struct FaultRouting: Sendable, Equatable {
     /// pipeline itself excluded). `playing`: a camera's error before the graph plays is the graph's (the
     /// run cannot start), after it the camera's loss.
     public func owner(of element: String, ancestors: [String] = [], playing: Bool = true) -> FaultOwner {
-        for name in [element] + ancestors {
-            let head = String(name.prefix { $0 != "_" })
-            if let n = Self.number(head, after: "take") { return .take(n) }
-            if let n = Self.number(head, after: "remote") { return .remote(n) }
-            if head == "voice" || Self.number(head, after: "voice") != nil { return .recogniser }
-            if head == "framing" { return .framing }
-            if Self.number(head, after: "microphone") != nil { return .microphone }
-        }
-        if element == GraphElement.recogniser.rawValue { return .recogniser }
+        if let branch = Self.branchOwner(of: element, ancestors: ancestors) { return branch }
         if let camera = cameraIndex(of: element) { return playing ? .camera(camera) : .graph }
         if hasAudio, audioElements.contains(element) || element == GraphElement.audioTee.rawValue || element.hasPrefix("audio_") {
             return .microphone
         }
         if element.hasPrefix("subject_") { return .subjectView }
         return .graph
+    }
+
+    /// The branch whose bin names (or own element names) mark `element`, innermost first: a take, a
+    /// remote display, the recogniser, the framing detector or a microphone's leg; nil for an element of
+    /// the main graph. The side branches' own test of what is theirs (DuoMedia's `SideBranch.owns`), and
+    /// the first step of `owner`.
+    public static func branchOwner(of element: String, ancestors: [String] = []) -> FaultOwner? {
+        for name in [element] + ancestors {
+            let head = String(name.prefix { $0 != "_" })
+            if let n = number(head, after: "take") { return .take(n) }
+            if let n = number(head, after: "remote") { return .remote(n) }
+            if head == "voice" || number(head, after: "voice") != nil { return .recogniser }
+            if head == "framing" { return .framing }
+            if number(head, after: "microphone") != nil { return .microphone }
+        }
+        if element == GraphElement.recogniser.rawValue { return .recogniser }
+        return nil
     }
 
     /// Camera A (0) or B (1): one of its chain's elements, or named `camera…` / `camera_b…`.

@@ -25,14 +25,11 @@ public struct FaceBox: Sendable, Hashable {
 /// people each hinted to the nearer of the two zones on the composition's vertical thirds.
 ///
 /// Thread: value type, Sendable.
-public enum FramingMode: String, Sendable, Hashable, CaseIterable {
+public enum FramingMode: String, OptionWord, Sendable, Hashable, CaseIterable {
     case off, single, interview
 
-    public static func parse(_ text: String) throws(DuoError) -> FramingMode {
-        guard let mode = FramingMode(rawValue: text) else {
-            throw .usage("--framing \(text): expected off, single (one person) or interview (two people on the thirds)")
-        }
-        return mode
+    public static func unknownWord(_ text: String) -> String {
+        "--framing \(text): expected off, single (one person) or interview (two people on the thirds)"
     }
 }
 

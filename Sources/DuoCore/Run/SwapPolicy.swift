@@ -11,7 +11,7 @@
 /// - `stop`: end the take and swap; recording stops.
 ///
 /// Thread: value type, Sendable; pure.
-public enum SwapPolicy: String, Sendable, CaseIterable {
+public enum SwapPolicy: String, OptionWord, Sendable, CaseIterable {
     case lock, segment, stop
 
     public enum Decision: Sendable, Equatable {
@@ -34,10 +34,7 @@ public enum SwapPolicy: String, Sendable, CaseIterable {
         }
     }
 
-    public static func parse(_ text: String) throws(DuoError) -> SwapPolicy {
-        guard let p = SwapPolicy(rawValue: text) else {
-            throw .usage("--swap-policy \(text): expected lock, segment or stop")
-        }
-        return p
+    public static func unknownWord(_ text: String) -> String {
+        "--swap-policy \(text): expected lock, segment or stop"
     }
 }

@@ -237,6 +237,12 @@ public enum ScriptParser {
         }
         let specials = Set<Character>(["[", "\n", "<", "(", "{"]).union(lookAlikeOpeners.keys)
         var checkLineStart = true
+        /// Reading goes on at `after`, past a note or a look-alike of one; the line it stood on alone goes too.
+        func resume(after: Substring) {
+            rest = after
+            dropOwnLine()
+            checkLineStart = true
+        }
         while true {
             if checkLineStart, lineSoFarIsBlank() {
                 // A line that starts `note:` (after spaces, a quote mark or a list bullet) reads as a note.
@@ -280,9 +286,7 @@ public enum ScriptParser {
                     problem(ScriptProblem(line: line(at: stray), message: "a ]] after a note's end: everything up to it is kept from the subject as part of the note; remove the extra ]]"))
                 }
                 guard let close else { rest = ""; break }
-                rest = at[close.upperBound...]
-                dropOwnLine()
-                checkLineStart = true
+                resume(after: at[close.upperBound...])
             case "[" where startsWithNote(at.dropFirst()) != nil:
                 // [note: …] with one bracket: the writer meant a note. Kept out up to its end.
                 let lineNumber = line(at: open)
@@ -290,9 +294,7 @@ public enum ScriptParser {
                 var after = at[end...]
                 if after.first == "]" { after = after.dropFirst() }
                 problem(ScriptProblem(line: lineNumber, message: "[note … opens with one bracket: kept from the subject; write [[note: …]]"))
-                rest = after
-                dropOwnLine()
-                checkLineStart = true
+                resume(after: after)
             case "<" where at.hasPrefix("<!--"):
                 // An HTML comment: hidden by every Markdown renderer, so a private note.
                 let lineNumber = line(at: open)
@@ -304,9 +306,7 @@ public enum ScriptParser {
                     rest = ""
                     break
                 }
-                rest = at[close.upperBound...]
-                dropOwnLine()
-                checkLineStart = true
+                resume(after: at[close.upperBound...])
             case let o? where lookAlikeOpeners[o] != nil && at.dropFirst().first != o && startsWithNote(at.dropFirst()) != nil:
                 // A note's look-alike in one CJK bracket: 【note: …】, 「note: …」, ［note: …］. Kept out up to
                 // its closer (a doubled closer goes with it).
@@ -320,9 +320,7 @@ public enum ScriptParser {
                 problem(ScriptProblem(line: lineNumber, message: "\(o)note … \(c) is not a note: kept from the subject; write [[note: …]]"))
                 var after = at[at.index(after: closer)...]
                 if after.first == c { after = after.dropFirst() }
-                rest = after
-                dropOwnLine()
-                checkLineStart = true
+                resume(after: after)
             case let o? where ("({".contains(o) || lookAlikeOpeners[o] != nil) && at.dropFirst().first == o && startsWithNote(at.dropFirst(2)) != nil:
                 // Look-alikes of a note: ((note: …)), {{note: …}}, and doubled CJK brackets such as
                 // ［［note: …］］ or 【【note: …】】.
@@ -338,9 +336,7 @@ public enum ScriptParser {
                     problem(ScriptProblem(line: line(at: stray), message: "a \(c)\(c) after a note's end: everything up to it is kept from the subject; remove the extra \(c)\(c)"))
                 }
                 guard let close else { rest = ""; break }
-                rest = at[close.upperBound...]
-                dropOwnLine()
-                checkLineStart = true
+                resume(after: at[close.upperBound...])
             default:
                 output.append(at.first!)
                 rest = at.dropFirst()

@@ -179,4 +179,29 @@ public struct ScrollModel: Sendable, Hashable {
         anchorPosition = position(at: time)
         anchorTime = time
     }
+
+    /// The markers (`position` in scroll units, as `SubjectOverlay.markerUnits` gives them) the position
+    /// moved past between `start` and `end` (ns), each with the time after `start` at which it first did
+    /// (the sidecar's "markers passed"). A marker counts once the position is beyond it; markers already
+    /// behind the position at `start` do not count.
+    public func markersPassed(_ markers: [(position: Double, title: String)], from start: Int64, to end: Int64) -> [TakeSidecar.Marker] {
+        guard end > start else { return [] }
+        let startPosition = position(at: start)
+        var pending = markers.filter { $0.position >= startPosition }[...]
+        var passed: [TakeSidecar.Marker] = []
+        // The position is piecewise linear with pauses and reversals; sampling every 20 ms finds each first
+        // crossing to within one frame at 50 fps, at a cost of microseconds per minute of take.
+        let step: Int64 = 20_000_000
+        var t = start
+        while !pending.isEmpty {
+            let now = position(at: t)
+            while let next = pending.first, now > next.position {
+                passed.append(TakeSidecar.Marker(title: next.title, atSeconds: Double(t - start) / 1e9))
+                pending.removeFirst()
+            }
+            if t >= end { break }
+            t = min(end, t + step)
+        }
+        return passed
+    }
 }

@@ -1,97 +1,5 @@
 import Foundation
 
-/// The script as a speech recogniser sees it: lowercase words without punctuation ("tokens"), each tied
-/// to the script word (whitespace-separated run, as `SubjectScript.wordCount` counts them) it came from.
-/// A hyphenated word gives several tokens ("duo-capture" → "duo", "capture") with the same word index,
-/// so each piece can be found in the pronouncing dictionary.
-///
-/// Thread: value type, Sendable.
-public struct VoiceScript: Sendable, Hashable {
-    /// Recognisable words in reading order: lowercase letters, digits and inner apostrophes.
-    public let tokens: [String]
-    /// For each token, the index of the script word it is part of (0-based, `SubjectScript` word order).
-    public let wordIndices: [Int]
-    /// For each token, whether a sentence ends after it (`.`, `?`, `!`, `:`, `;` or the end of a block):
-    /// the language model's `</s>` follows it.
-    public let endsSentence: [Bool]
-    /// The number of script words (scroll units), which may exceed the last token's word index + 1 when
-    /// the script ends with words that give no token (pure punctuation).
-    public let wordCount: Int
-
-    /// Words as `SubjectScript.wordCount` counts them, in block order, each block ending a sentence.
-    public init(script: SubjectScript) {
-        var blocks: [[String]] = []
-        for block in script.blocks {
-            switch block {
-            case .heading(_, let runs), .paragraph(let runs):
-                blocks.append(runs.map(\.text).joined().split(whereSeparator: \.isWhitespace).map(String.init))
-            case .pause:
-                break
-            }
-        }
-        self.init(blocks: blocks)
-    }
-
-    /// One block of whitespace-separated words (a test's or a plain text's script).
-    public init(words: [String]) {
-        self.init(blocks: [words])
-    }
-
-    /// The words of `text`, split at whitespace, as one block.
-    public init(text: String) {
-        self.init(words: text.split(whereSeparator: \.isWhitespace).map(String.init))
-    }
-
-    init(blocks: [[String]]) {
-        var tokens: [String] = [], wordIndices: [Int] = [], endsSentence: [Bool] = []
-        var word = 0
-        for block in blocks {
-            for raw in block {
-                let pieces = VoiceScript.normalise(raw)
-                for piece in pieces {
-                    tokens.append(piece)
-                    wordIndices.append(word)
-                    endsSentence.append(false)
-                }
-                if !pieces.isEmpty, let last = raw.last(where: { !"\"'’”)]*_".contains($0) }),
-                   ".?!:;".contains(last) {
-                    endsSentence[endsSentence.count - 1] = true
-                }
-                word += 1
-            }
-            if !endsSentence.isEmpty { endsSentence[endsSentence.count - 1] = true }
-        }
-        self.tokens = tokens
-        self.wordIndices = wordIndices
-        self.endsSentence = endsSentence
-        self.wordCount = word
-    }
-
-    /// A word's recognisable pieces: lowercased, curly apostrophes made straight, split at every character
-    /// that is not a letter, digit or inner apostrophe ("Hello," → ["hello"], "duo-capture" → ["duo",
-    /// "capture"], "you’re" → ["you're"], "—" → []).
-    public static func normalise(_ word: String) -> [String] {
-        var pieces: [String] = []
-        var current = ""
-        func flush() {
-            let trimmed = current.drop { $0 == "'" }.reversed().drop { $0 == "'" }.reversed()
-            if !trimmed.isEmpty { pieces.append(String(trimmed)) }
-            current = ""
-        }
-        for ch in word.lowercased() {
-            if ch.isLetter || ch.isNumber {
-                current.append(ch)
-            } else if ch == "'" || ch == "’" || ch == "‘" {
-                current.append("'")
-            } else {
-                flush()
-            }
-        }
-        flush()
-        return pieces
-    }
-}
-
 /// How sure voice-follow is of where the speaker is.
 ///
 /// Thread: value type, Sendable.
@@ -108,8 +16,8 @@ public enum VoiceFollowState: Sendable, Hashable {
 /// Follows a speaker through a script from a recogniser's hypotheses (`pocketsphinx` messages: partial
 /// hypotheses that grow and get revised within an utterance, then a final one).
 ///
-/// Each hypothesis of an utterance is aligned again from where the utterance began (an edit-distance
-/// alignment in a window around the position, allowing misrecognised, inserted and skipped words and a
+/// Each hypothesis of an utterance is aligned again from where the utterance began (`VoiceAlignment`: an
+/// edit-distance alignment in a window around the position, allowing misrecognised, inserted and skipped words and a
 /// restart a little behind, which is how a repeated sentence is explained without moving). Long
 /// utterances are committed in steps so that the work per hypothesis stays bounded. When the latest words
 /// do not fit near the position, the rest of the script ahead is searched for them; a jump needs more
@@ -152,28 +60,15 @@ public struct VoiceAligner: Sendable {
         public init() {}
     }
 
-    // Scores of the alignment: a match earns, everything else costs.
-    static let substitutionCost = 0.6
-    static let insertionCost = 0.6
-    static let deletionCost = 0.4
-    static let backStartCost = 0.5
-    static let backStartCostPerToken = 0.1
     /// The score of a few words around a match that moves the position.
     static let commitEvidence = 1.5
     static let finalCommitEvidence = 1.0
-    /// Added, when searching far ahead, to a match whose word follows the previous word's match directly.
-    static let runBonus = 0.3
 
     public let script: VoiceScript
     public var tuning: Tuning
 
-    /// Token ids (indices into the vocabulary) of the script.
-    private let ids: [Int32]
-    private let vocabulary: [String: Int32]
-    /// What matching each token is worth: 1 for a long word found once nearby, less for short words and
-    /// words that occur often nearby ("the", "a"), which a recogniser restricted to the script also
-    /// produces from noise and ad-libs.
-    private let weights: [Double]
+    /// The script's token ids and match weights, and the alignments over them.
+    private let alignment: VoiceAlignment
 
     /// Tokens the speaker has said, as far as the alignment is sure: the next expected token. Only grows
     /// (except through `reset`).
@@ -205,17 +100,7 @@ public struct VoiceAligner: Sendable {
     public init(script: VoiceScript, startWord: Int = 0, tuning: Tuning = Tuning()) {
         self.script = script
         self.tuning = tuning
-        var vocabulary: [String: Int32] = [:]
-        var ids: [Int32] = []
-        ids.reserveCapacity(script.tokens.count)
-        for token in script.tokens {
-            let id = vocabulary[token] ?? Int32(vocabulary.count)
-            vocabulary[token] = id
-            ids.append(id)
-        }
-        self.ids = ids
-        self.vocabulary = vocabulary
-        self.weights = VoiceAligner.matchWeights(ids: ids, tokens: script.tokens)
+        alignment = VoiceAlignment(tokens: script.tokens)
         let start = VoiceAligner.firstToken(atOrAfterWord: startWord, in: script)
         committedToken = start
         baseToken = start
@@ -284,7 +169,7 @@ public struct VoiceAligner: Sendable {
     public mutating func feed(hypothesis text: String, isFinal: Bool, at time: Int64) {
         let shown = position(at: time)
         let words = text.split(whereSeparator: \.isWhitespace).flatMap { VoiceScript.normalise(String($0)) }
-        let newIds = words.map { vocabulary[$0] ?? -1 }
+        let newIds = alignment.ids(of: words)
         if newIds != hypothesis {
             if lastHeard.map({ time - $0 >= tuning.silenceNanoseconds }) ?? true { resumeTime = time }
             lastHeard = time
@@ -301,21 +186,12 @@ public struct VoiceAligner: Sendable {
         }
     }
 
-    // MARK: Alignment
-
-    private enum Op: UInt8 { case start, match, substitute, insert, delete }
-
-    private struct Step {
-        var op: Op
-        /// The token matched or substituted (match/substitute), else -1.
-        var token: Int
-        var score: Double
-    }
+    // MARK: Alignment (VoiceAlignment makes it; this decides what it means for the position)
 
     private mutating func align(at time: Int64, isFinal: Bool) {
         let segment = Array(hypothesis[baseWord...])
         guard !segment.isEmpty else { return }
-        let steps = localAlignment(segment, from: baseToken)
+        let steps = alignment.local(segment, from: baseToken, tuning: tuning)
         // A match moves the position when the words around it score enough (matches of rare words,
         // few misrecognised, inserted or passed-over words): the word and the next two, or, when it
         // follows straight on from the word before, the word and the three before. A match after
@@ -329,7 +205,7 @@ public struct VoiceAligner: Sendable {
             let ahead = steps[i..<min(i + 3, steps.count)].reduce(0) { $0 + $1.score }
             let straight = j == committedToken || (i > 0 && steps[i - 1].token == j - 1)
             let behind = steps[max(0, i - 3)...i].reduce(0) { $0 + $1.score }
-            let next = j == committedToken && weights[j] >= 0.5
+            let next = j == committedToken && alignment.weights[j] >= 0.5
             let needed = isFinal && i >= steps.count - 2 ? Self.finalCommitEvidence : Self.commitEvidence
             if ahead >= needed || (straight && (behind >= needed || next)) {
                 supportedIndex = i
@@ -339,6 +215,7 @@ public struct VoiceAligner: Sendable {
         // Words said again from just behind (a repeat: two of them in script order, not both as common
         // as "of the") are heard as the script: not a reason to be unsure.
         let behindStart = max(0, committedToken - tuning.backWindow)
+        let ids = alignment.ids, weights = alignment.weights
         func repeated(_ k: Int) -> Bool {
             guard behindStart + 1 < committedToken else { return false }
             for j in behindStart..<(committedToken - 1) where weights[j] + weights[j + 1] >= 0.8 {
@@ -352,7 +229,7 @@ public struct VoiceAligner: Sendable {
 
         // When the newest words do not fit here, they may fit far ahead (a skipped paragraph): a jump
         // there takes precedence over any small move here, and the rest of the utterance is aligned from it.
-        if let jump = skipSearch(segment, steps: steps, after: supportedIndex) {
+        if let jump = alignment.skip(segment, steps: steps, after: supportedIndex, committedToken: committedToken, tuning: tuning) {
             recent = []
             commit(jump, at: time)
             baseWord = hypothesis.count
@@ -392,163 +269,6 @@ public struct VoiceAligner: Sendable {
         recent.removeAll { time - $0.time > tuning.paceWindowNanoseconds }
     }
 
-    /// Aligns the hypothesis words with the script from token `start`, allowing the utterance to begin a
-    /// little behind (a repeat) or ahead (skipped words). Returns one step per hypothesis word.
-    private func localAlignment(_ segment: [Int32], from start: Int) -> [Step] {
-        let n = ids.count
-        let m = segment.count
-        let lo = max(0, start - tuning.backWindow)
-        let hi = min(n, start + tuning.forwardWindow + m + m / 2)
-        let width = hi - lo + 1 // pointer states lo...hi
-        let negative = -Double.greatestFiniteMagnitude / 4
-        var previous = [Double](repeating: negative, count: width)
-        var current = previous
-        var ops = [Op](repeating: .start, count: (m + 1) * width)
-        for p in 0..<width {
-            let j = lo + p
-            if j >= start {
-                previous[p] = -Double(j - start) * Self.deletionCost
-            } else {
-                previous[p] = -(Self.backStartCost + Double(start - j) * Self.backStartCostPerToken)
-            }
-            ops[p] = .start
-        }
-        for i in 0..<m {
-            let word = segment[i]
-            let row = (i + 1) * width
-            for p in 0..<width {
-                // Insertion: the word is not in the script here.
-                var best = previous[p] - Self.insertionCost
-                var op = Op.insert
-                if p > 0 {
-                    let j = lo + p - 1
-                    let diagonal = previous[p - 1] + (ids[j] == word ? weights[j] : -Self.substitutionCost)
-                    if diagonal > best || (diagonal == best && ids[j] == word) {
-                        best = diagonal
-                        op = ids[j] == word ? .match : .substitute
-                    }
-                }
-                current[p] = best
-                ops[row + p] = op
-            }
-            // Deletions: script words the recogniser (or the speaker) left out.
-            for p in 1..<max(width, 1) {
-                let deleted = current[p - 1] - Self.deletionCost
-                if deleted > current[p] {
-                    current[p] = deleted
-                    ops[row + p] = .delete
-                }
-            }
-            swap(&previous, &current)
-        }
-        // The best end (ties: the earliest, the cautious one).
-        var bestP = 0
-        for p in 1..<width where previous[p] > previous[bestP] { bestP = p }
-        var steps = [Step](repeating: Step(op: .insert, token: -1, score: -Self.insertionCost), count: m)
-        var i = m, p = bestP
-        while i > 0 {
-            switch ops[i * width + p] {
-            case .match:
-                steps[i - 1] = Step(op: .match, token: lo + p - 1, score: weights[lo + p - 1])
-                i -= 1; p -= 1
-            case .substitute:
-                steps[i - 1] = Step(op: .substitute, token: lo + p - 1, score: -Self.substitutionCost)
-                i -= 1; p -= 1
-            case .insert:
-                steps[i - 1] = Step(op: .insert, token: -1, score: -Self.insertionCost)
-                i -= 1
-            case .delete:
-                // Script words passed over before word i: charged to the word after them.
-                if i < m { steps[i].score -= Self.deletionCost }
-                p -= 1
-            case .start:
-                i = 0
-            }
-        }
-        return steps
-    }
-
-    /// When the latest words do not match here, looks for them further ahead. Returns the token after
-    /// the last word matched there, when the evidence is strong enough for the distance.
-    /// The words searched are those after the last match that moved the position (at most 16): the ones
-    /// not explained here.
-    private func skipSearch(_ segment: [Int32], steps: [Step], after supportedIndex: Int) -> Int? {
-        let tail = min(steps.count - 1 - supportedIndex, 16)
-        guard tail >= 3 else { return nil }
-        let words = Array(segment[(segment.count - tail)...])
-        let localScore = steps[(steps.count - tail)...].reduce(0) { $0 + $1.score }
-        // Only the region past the local window: nearer skips are the local alignment's.
-        let lo = min(ids.count, committedToken + tuning.forwardWindow / 2)
-        let hi = min(ids.count, committedToken + tuning.skipSearchTokens)
-        guard hi - lo >= 1 else { return nil }
-        // Local alignment (free start) of the tail words against tokens lo..<hi, ending on a match of the
-        // last word. Scores in rows of pointer states; `starts` carries where each path began.
-        let width = hi - lo + 1
-        var previous = [Double](repeating: 0, count: width)
-        var previousStart = (0..<width).map { lo + $0 }
-        var current = previous, currentStart = previousStart
-        var bestScore = -Double.infinity, bestEnd = -1, bestStart = -1
-        for (i, word) in words.enumerated() {
-            let last = i == words.count - 1
-            for p in 0..<width {
-                var best = previous[p] - Self.insertionCost
-                var from = previousStart[p]
-                var matched = false
-                if p > 0 {
-                    let j = lo + p - 1
-                    let isMatch = ids[j] == word
-                    // Words heard in the script's order (a run) are stronger evidence than scattered ones.
-                    let run = isMatch && i > 0 && j > 0 && ids[j - 1] == words[i - 1]
-                    let diagonal = previous[p - 1] + (isMatch ? weights[j] + (run ? Self.runBonus : 0) : -Self.substitutionCost)
-                    if diagonal > best || (isMatch && diagonal == best) {
-                        best = diagonal
-                        from = previousStart[p - 1]
-                        matched = isMatch
-                    }
-                }
-                if best < 0 { best = 0; from = lo + p; matched = false }
-                current[p] = best
-                currentStart[p] = from
-                if last && matched && best > bestScore {
-                    bestScore = best; bestEnd = lo + p; bestStart = from
-                }
-            }
-            if !last {
-                for p in 1..<width where current[p - 1] - Self.deletionCost > current[p] {
-                    current[p] = current[p - 1] - Self.deletionCost
-                    currentStart[p] = currentStart[p - 1]
-                }
-            }
-            swap(&previous, &current)
-            swap(&previousStart, &currentStart)
-        }
-        guard bestEnd >= 0 else { return nil }
-        let distance = max(1, bestStart - committedToken)
-        let doublings = max(0, log2(Double(distance) / Double(max(tuning.forwardWindow, 1))))
-        let needed = tuning.skipEvidence + tuning.skipEvidencePerDoubling * doublings
-        guard bestScore >= needed, bestScore - localScore >= needed else { return nil }
-        return bestEnd
-    }
-
-    /// Per token: 1/sqrt(occurrences of the word within 60 tokens either side), times 0.5 for words of
-    /// one or two letters and 0.75 for three, at least 0.1.
-    static func matchWeights(ids: [Int32], tokens: [String]) -> [Double] {
-        let radius = 60
-        var counts: [Int32: Int] = [:]
-        var weights = [Double](repeating: 1, count: ids.count)
-        // Sliding window [i - radius, i + radius].
-        for k in 0..<min(ids.count, radius + 1) { counts[ids[k], default: 0] += 1 }
-        for i in 0..<ids.count {
-            let n = counts[ids[i]] ?? 1
-            let letters = tokens[i].count
-            let length = letters <= 2 ? 0.5 : letters == 3 ? 0.75 : 1
-            weights[i] = max(0.1, length / Double(n).squareRoot())
-            let leaving = i - radius, entering = i + radius + 1
-            if leaving >= 0 { counts[ids[leaving], default: 1] -= 1 }
-            if entering < ids.count { counts[ids[entering], default: 0] += 1 }
-        }
-        return weights
-    }
 
     // MARK: Positions
 

@@ -81,22 +81,19 @@ public struct DisplayProfile: Sendable, Hashable {
     }
 
     public static func parse(data: Data, name: String = "display profile") throws(DuoError) -> DisplayProfile {
-        let file: File
-        do {
-            file = try JSONDecoder().decode(File.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw .input("\(name): missing key '\(path(context.codingPath + [key]))'; see Assets/displays/webcam-top-centre.json")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw .input("\(name): '\(path(context.codingPath))' has the wrong type; see Assets/displays/webcam-top-centre.json")
-        } catch let DecodingError.valueNotFound(_, context) {
-            throw .input("\(name): '\(path(context.codingPath))' is null; give a number; see Assets/displays/webcam-top-centre.json")
-        } catch let DecodingError.dataCorrupted(context) {
-            if context.codingPath.isEmpty {
-                throw .input("\(name) is not valid JSON; fix it or start from Assets/displays/plain.json")
+        let file = try JSONProblem.decode(File.self, from: data) { problem in
+            switch problem {
+            case .missing(_, let path):
+                .input("\(name): missing key '\(path)'; see Assets/displays/webcam-top-centre.json")
+            case .wrongType(let path):
+                .input("\(name): '\(path)' has the wrong type; see Assets/displays/webcam-top-centre.json")
+            case .null(let path):
+                .input("\(name): '\(path)' is null; give a number; see Assets/displays/webcam-top-centre.json")
+            case .invalid(let path):
+                .input("\(name): '\(path)' is invalid (kind must be camera or other; lens top, top-left, top-right, bottom or behind); see Assets/displays/webcam-top-centre.json")
+            case .notJSON:
+                .input("\(name) is not valid JSON; fix it or start from Assets/displays/plain.json")
             }
-            throw .input("\(name): '\(path(context.codingPath))' is invalid (kind must be camera or other; lens top, top-left, top-right, bottom or behind); see Assets/displays/webcam-top-centre.json")
-        } catch {
-            throw .input("\(name) is not valid JSON; fix it or start from Assets/displays/plain.json")
         }
         let insets = file.insets ?? Insets()
         for (edge, value) in [("top", insets.top), ("left", insets.left), ("bottom", insets.bottom), ("right", insets.right)] {
@@ -119,10 +116,6 @@ public struct DisplayProfile: Sendable, Hashable {
             throw .input("\(name): readingLine is \(r); give a fraction of the height from 0.05 to 0.95, or leave it out")
         }
         return DisplayProfile(insets: insets, occlusions: occlusions, readingLine: file.readingLine, lens: file.lens)
-    }
-
-    private static func path(_ keys: [CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
     }
 
     /// The lens a camera occlusion stands for: on the top edge (a corner when in the outer thirds) or the

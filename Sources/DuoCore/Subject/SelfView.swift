@@ -8,18 +8,15 @@
 ///   whole view is mirrored horizontally then, as the glass needs, unless `--mirror` says otherwise.
 ///
 /// Thread: value type, Sendable.
-public enum LensPosition: String, Sendable, Hashable, CaseIterable, Codable {
+public enum LensPosition: String, OptionWord, Sendable, Hashable, CaseIterable, Codable {
     case top
     case topLeft = "top-left"
     case topRight = "top-right"
     case bottom
     case behind
 
-    public static func parse(_ text: String) throws(DuoError) -> LensPosition {
-        guard let lens = LensPosition(rawValue: text) else {
-            throw .usage("unknown lens position '\(text)'; use --lens top, top-left, top-right, bottom or behind")
-        }
-        return lens
+    public static func unknownWord(_ text: String) -> String {
+        "unknown lens position '\(text)'; use --lens top, top-left, top-right, bottom or behind"
     }
 
     /// The same lens seen in the reader's space of a picture mirrored for beam-splitter glass.
@@ -49,14 +46,11 @@ public enum LensPosition: String, Sendable, Hashable, CaseIterable, Codable {
 /// `large` a third; `off` shows none (and the subject branch then carries no picture).
 ///
 /// Thread: value type, Sendable.
-public enum SelfViewSize: String, Sendable, Hashable, CaseIterable {
+public enum SelfViewSize: String, OptionWord, Sendable, Hashable, CaseIterable {
     case off, small, large
 
-    public static func parse(_ text: String) throws(DuoError) -> SelfViewSize {
-        guard let size = SelfViewSize(rawValue: text) else {
-            throw .usage("unknown self-view size '\(text)'; use --self-view small, large or off")
-        }
-        return size
+    public static func unknownWord(_ text: String) -> String {
+        "unknown self-view size '\(text)'; use --self-view small, large or off"
     }
 
     /// The self-view's width as a share of the monitor's width.

@@ -1,14 +1,11 @@
 /// What the subject monitor shows: `--accessory teleprompter|preview|countdown|off`.
 ///
 /// Thread: value type, Sendable.
-public enum AccessoryKind: String, Sendable, Hashable, CaseIterable {
+public enum AccessoryKind: String, OptionWord, Sendable, Hashable, CaseIterable {
     case teleprompter, preview, countdown, off
 
-    public static func parse(_ text: String) throws(DuoError) -> AccessoryKind {
-        guard let kind = AccessoryKind(rawValue: text) else {
-            throw .usage("unknown accessory '\(text)'; use --accessory teleprompter, preview, countdown or off")
-        }
-        return kind
+    public static func unknownWord(_ text: String) -> String {
+        "unknown accessory '\(text)'; use --accessory teleprompter, preview, countdown or off"
     }
 }
 
@@ -39,17 +36,14 @@ public struct MirrorFlags: Sendable, Hashable {
 /// The teleprompter's colours.
 ///
 /// Thread: value type, Sendable.
-public enum PromptTheme: String, Sendable, Hashable, CaseIterable {
+public enum PromptTheme: String, OptionWord, Sendable, Hashable, CaseIterable {
     /// Light grey text on a near-black panel, a soft amber reading band.
     case standard = "default"
     /// Pure white on pure black, bold, a yellow band: for bright studios and low vision.
     case highContrast = "high-contrast"
 
-    public static func parse(_ text: String) throws(DuoError) -> PromptTheme {
-        guard let t = PromptTheme(rawValue: text) else {
-            throw .usage("unknown theme '\(text)'; use --theme default or high-contrast")
-        }
-        return t
+    public static func unknownWord(_ text: String) -> String {
+        "unknown theme '\(text)'; use --theme default or high-contrast"
     }
 }
 

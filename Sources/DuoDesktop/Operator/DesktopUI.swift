@@ -3,8 +3,9 @@ import DuoCore
 import DuoRender
 
 /// The two windows: the operator's (preview `gtksink` widget with the HUD drawn over it, fullscreen on
-/// the operator monitor) and the subject's (the subject branch's `gtksink` widget, fullscreen on the
-/// subject monitor, shown iff the accessory is enabled and available). Owns the accessory state and
+/// the operator monitor) and the subject's (`SubjectWindow`: the subject branch's `gtksink` widget under
+/// the subject view, fullscreen on the subject monitor, shown iff the accessory is enabled and
+/// available; `CurtainWindow` while the monitor shows the curtain). Owns the accessory state and
 /// feeds it only facts: the window manager's fullscreen state (window-state-event), monitor hotplug and
 /// whether frames flow.
 ///
@@ -75,15 +76,8 @@ public final class DesktopUI {
     let operatorWindow: UnsafeMutablePointer<GtkWidget>
     private let operatorOverlay: UnsafeMutablePointer<GtkWidget>
     var hudArea: UnsafeMutablePointer<GtkWidget>?
-    private let subjectWindow: UnsafeMutablePointer<GtkWidget>
-    /// The subject window's camera picture (the preview kind only) and, over it, the subject view
-    /// drawn at the monitor's own resolution by `subjectCanvas`.
-    private var subjectPicture: UnsafeMutablePointer<GtkWidget>?
-    private var subjectArea: UnsafeMutablePointer<GtkWidget>?
-    private var subjectCanvas: SubjectCanvas?
-    private var subjectPictureShown = false
-    private var subjectSize: (Int, Int)?
-    private var subjectVisible = false
+    /// The subject's window: its camera picture and, over it, the subject view.
+    private let subjectWindow: SubjectWindow
     /// Whether the run holds the subject's monitor, view or curtain (do not disturb follows it).
     public var subjectMonitorHeld: Bool { curtainRule.holdsMonitor }
     /// What the subject's monitor shows now: the desktop, the view or the curtain.
@@ -92,7 +86,6 @@ public final class DesktopUI {
     public var onSubjectMonitorShows: (SubjectCurtain.Shows) -> Void = { _ in }
     private var curtainRule: SubjectCurtain
     private var curtainWindow: CurtainWindow?
-    private var subjectShownOn: String?
     private(set) var fullscreenRequested = true
     /// The window manager's word: the operator window is fullscreen (minimised or not).
     private var windowFullscreen = false
@@ -116,15 +109,8 @@ public final class DesktopUI {
         gtk_window_set_title(operatorWindow.asWindow, "duo-capture operator")
         operatorOverlay = gtk_overlay_new()
         gtk_container_add(operatorWindow.asContainer, operatorOverlay)
+        subjectWindow = SubjectWindow()
 
-        subjectWindow = gtk_window_new(GTK_WINDOW_TOPLEVEL)
-        gtk_window_set_title(subjectWindow.asWindow, "duo-capture subject")
-        // No title bar or frame around the subject's view, even before the window manager makes it
-        // fullscreen (Wayland's client-side decorations included).
-        gtk_window_set_decorated(subjectWindow.asWindow, 0)
-        // The subject window must never take the keyboard from the operator.
-        gtk_window_set_accept_focus(subjectWindow.asWindow, 0)
-        gtk_window_set_focus_on_map(subjectWindow.asWindow, 0)
         let black = "window { background-color: black; }"
         let css = gtk_css_provider_new()
         gtk_css_provider_load_from_data(css, black, -1, nil)
@@ -133,9 +119,9 @@ public final class DesktopUI {
         connect(operatorWindow.raw, "window-state-event", Self.windowStateCallback, self)
         connect(operatorWindow.raw, "configure-event", Self.configureCallback, self)
         connect(operatorWindow.raw, "key-press-event", Self.keyCallback, self)
-        connect(subjectWindow.raw, "key-press-event", Self.keyCallback, self)
+        connect(subjectWindow.window.raw, "key-press-event", Self.keyCallback, self)
         connect(operatorWindow.raw, "delete-event", Self.deleteCallback, self)
-        connect(subjectWindow.raw, "delete-event", Self.subjectDeleteCallback, self)
+        connect(subjectWindow.window.raw, "delete-event", Self.subjectDeleteCallback, self)
         if let screen = gdk_screen_get_default() {
             connect(UnsafeMutableRawPointer(screen), "monitors-changed", Self.monitorsChangedCallback, self)
         }
@@ -144,6 +130,7 @@ public final class DesktopUI {
             connect(UnsafeMutableRawPointer(display), "monitor-removed", Self.monitorAddedCallback, self)
         }
         curtainWindow = config.curtain.map(CurtainWindow.init(model:))
+        subjectWindow.onSize = { [unowned self] in onSubjectSize($0, $1) }
         refresh()
     }
 
@@ -180,30 +167,7 @@ public final class DesktopUI {
         hudArea = area
         attachControls(over: op)
 
-        // The subject window: the picture (hidden unless the preview kind shows it) under the view.
-        let subjectOverlay = gtk_overlay_new()!
-        gtk_container_add(subjectWindow.asContainer, subjectOverlay)
-        let picture = subjectWidget.assumingMemoryBound(to: GtkWidget.self)
-        gtk_container_add(subjectOverlay.asContainer, picture)
-        let view = gtk_drawing_area_new()!
-        gtk_widget_set_app_paintable(view, 1)
-        connect(view.raw, "draw", Self.subjectDrawCallback, self)
-        connect(view.raw, "size-allocate", Self.subjectSizeCallback, self)
-        gtk_overlay_add_overlay(UnsafeMutableRawPointer(subjectOverlay).assumingMemoryBound(to: GtkOverlay.self), view)
-        // The monitor's frame clock paces the view: once a frame it asks whether anything moved.
-        gtk_widget_add_tick_callback(view, Self.subjectTickCallback, Unmanaged.passUnretained(self).toOpaque(), nil)
-        subjectArea = view
-        subjectPicture = picture
-        self.subjectCanvas = subjectCanvas
-        gtk_widget_show_all(subjectOverlay)
-        gtk_widget_set_visible(picture, subjectPictureShown ? 1 : 0)
-        // No pointer over the subject's monitor: it would sit in front of the text.
-        gtk_widget_realize(subjectWindow)
-        if let window = gtk_widget_get_window(subjectWindow), let display = gdk_display_get_default(),
-           let blank = gdk_cursor_new_for_display(display, GDK_BLANK_CURSOR) {
-            gdk_window_set_cursor(window, blank)
-            g_object_unref(UnsafeMutableRawPointer(blank))
-        }
+        subjectWindow.attach(picture: subjectWidget, canvas: subjectCanvas)
         showOperator()
     }
 
@@ -235,34 +199,7 @@ public final class DesktopUI {
     /// Whether the subject window shows the camera picture under the view (the preview kind). Hidden, the
     /// picture widget is never drawn, so redrawing the view never repaints a stale frame beneath it.
     public func setSubjectPicture(_ shown: Bool) {
-        subjectPictureShown = shown
-        if let picture = subjectPicture { gtk_widget_set_visible(picture, shown ? 1 : 0) }
-        if let area = subjectArea { gtk_widget_queue_draw(area) }
-    }
-
-    /// The margins last given to the subject picture (device pixels: left, top, right, bottom).
-    private var pictureMargins = [0, 0, 0, 0]
-
-    /// Puts the subject window's video widget over `rect` (the self-view, device pixels), or across the
-    /// whole window (nil: the preview kind). The graph already scaled the picture to that size.
-    private func placeSubjectPicture(_ rect: (x: Int, y: Int, width: Int, height: Int)?) {
-        guard let picture = subjectPicture, let size = subjectSize else { return }
-        let margins = rect.map { [$0.x, $0.y, max(0, size.0 - $0.x - $0.width), max(0, size.1 - $0.y - $0.height)] } ?? [0, 0, 0, 0]
-        guard margins != pictureMargins else { return }
-        pictureMargins = margins
-        let scale = max(1, Int(gtk_widget_get_scale_factor(picture)))
-        gtk_widget_set_margin_start(picture, gint(margins[0] / scale))
-        gtk_widget_set_margin_top(picture, gint(margins[1] / scale))
-        gtk_widget_set_margin_end(picture, gint(margins[2] / scale))
-        gtk_widget_set_margin_bottom(picture, gint(margins[3] / scale))
-    }
-
-    private func subjectAllocated(_ widget: UnsafeMutablePointer<GtkWidget>) {
-        let scale = Int(gtk_widget_get_scale_factor(widget))
-        let size = (Int(gtk_widget_get_allocated_width(widget)) * scale, Int(gtk_widget_get_allocated_height(widget)) * scale)
-        guard size.0 > 1, size.1 > 1, subjectSize.map({ $0 != size }) ?? true else { return }
-        subjectSize = size
-        onSubjectSize(size.0, size.1)
+        subjectWindow.setPicture(shown)
     }
 
     private func showOperator() {
@@ -328,7 +265,7 @@ public final class DesktopUI {
         controlBar?.close()
         pictureView?.close()
         curtainWindow?.close()
-        gtk_widget_destroy(subjectWindow)
+        subjectWindow.close()
         gtk_widget_destroy(operatorWindow)
     }
 
@@ -389,7 +326,7 @@ public final class DesktopUI {
             $0.remoteConnected = remotes.connected
         })
         // A monitor change can move the subject monitor (its index) while staying available.
-        if accessory.shown, subject?.connector != subjectShownOn { placeSubject() }
+        if accessory.shown, subject?.connector != subjectWindow.shownOn { placeSubject() }
         updatePrivacy(subject: subject)
     }
 
@@ -400,7 +337,7 @@ public final class DesktopUI {
         hud.subjectMonitor = accessory.inputs.subjectMonitor
         guard let change else { return updateCurtain() }
         // The curtain goes up before the view goes, and down after it came: the monitor never shows the desktop between.
-        if change.shown != subjectVisible {
+        if change.shown != subjectWindow.isShown {
             if change.shown { placeSubject(); updateCurtain() } else { updateCurtain(); hideSubject() }
         } else {
             updateCurtain()
@@ -409,13 +346,8 @@ public final class DesktopUI {
     }
 
     private func placeSubject() {
-        guard !subjectMonitorUnplugged, let subject = choice.subjectMonitor(in: monitors), let screen = gdk_screen_get_default() else { return }
-        subjectVisible = true
-        subjectShownOn = subject.connector
-        gtk_window_move(subjectWindow.asWindow, gint(subject.x), gint(subject.y))
-        gtk_window_set_default_size(subjectWindow.asWindow, gint(subject.width), gint(subject.height))
-        gtk_window_fullscreen_on_monitor(subjectWindow.asWindow, screen, gint(subject.index))
-        gtk_widget_show(subjectWindow)
+        guard !subjectMonitorUnplugged, let subject = choice.subjectMonitor(in: monitors) else { return }
+        subjectWindow.show(on: subject)
     }
 
     /// The curtain, up while the subject's monitor shows it (SubjectCurtain: the view hidden), following
@@ -431,9 +363,7 @@ public final class DesktopUI {
     }
 
     private func hideSubject() {
-        subjectVisible = false
-        subjectShownOn = nil
-        gtk_widget_hide(subjectWindow)
+        subjectWindow.hide()
     }
 
     // MARK: Callbacks (GTK thread)
@@ -520,37 +450,6 @@ public final class DesktopUI {
     private static let monitorAddedCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _, data in
         let ui = this(data)
         MainActor.assumeIsolated { ui.refresh() }
-    }
-
-    private static let subjectSizeCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { widget, _, data in
-        let ui = this(data)
-        onGtkThread(with: widget!.assumingMemoryBound(to: GtkWidget.self)) { ui.subjectAllocated($0) }
-    }
-
-    private static let subjectTickCallback: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean = { w, _, data in
-        let ui = this(data)
-        onGtkThread(with: w) { widget in
-            guard let canvas = ui.subjectCanvas, let widget else { return }
-            ui.placeSubjectPicture(canvas.pictureRectangle)
-            switch canvas.tick() {
-            case .none: break
-            case .all: gtk_widget_queue_draw(widget)
-            case .area(let x, let y, let w, let h):
-                let scale = Int(gtk_widget_get_scale_factor(widget))
-                gtk_widget_queue_draw_area(widget, gint(x / scale), gint(y / scale), gint((w + scale - 1) / scale), gint((h + scale - 1) / scale))
-            }
-        }
-        return 1
-    }
-
-    private static let subjectDrawCallback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { widget, context, data in
-        let ui = this(data)
-        let scale = Double(gtk_widget_get_scale_factor(widget!.assumingMemoryBound(to: GtkWidget.self)))
-        onGtkThread(with: context) { cr in
-            guard let canvas = ui.subjectCanvas, let cr else { return }
-            canvas.draw(cr: cr, logicalScale: scale)
-        }
-        return 1
     }
 
     private static let drawCallback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { widget, cr, data in

@@ -97,4 +97,15 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     var asWindow: UnsafeMutablePointer<GtkWindow> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GtkWindow.self) }
     var asContainer: UnsafeMutablePointer<GtkContainer> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GtkContainer.self) }
     var raw: UnsafeMutableRawPointer { UnsafeMutableRawPointer(self) }
+
+    /// No pointer over this window (one on the subject's monitor: it would sit in front of the text).
+    /// Realizes it first when it is not yet.
+    func hidePointer() {
+        gtk_widget_realize(self)
+        if let window = gtk_widget_get_window(self), let display = gdk_display_get_default(),
+           let blank = gdk_cursor_new_for_display(display, GDK_BLANK_CURSOR) {
+            gdk_window_set_cursor(window, blank)
+            g_object_unref(UnsafeMutableRawPointer(blank))
+        }
+    }
 }

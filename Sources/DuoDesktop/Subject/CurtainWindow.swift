@@ -32,12 +32,7 @@ final class CurtainWindow {
         connections.append(SignalConnection(window.raw, "draw", Self.drawCallback, self))
         connections.append(SignalConnection(window.raw, "delete-event", Self.deleteCallback, self))
         // No pointer over the subject's monitor.
-        gtk_widget_realize(window)
-        if let w = gtk_widget_get_window(window), let display = gdk_display_get_default(),
-           let blank = gdk_cursor_new_for_display(display, GDK_BLANK_CURSOR) {
-            gdk_window_set_cursor(w, blank)
-            g_object_unref(UnsafeMutableRawPointer(blank))
-        }
+        window.hidePointer()
     }
 
     /// Up, fullscreen on `monitor` (again when the monitor changed under it), or down (nil).

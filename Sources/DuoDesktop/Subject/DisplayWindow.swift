@@ -44,11 +44,7 @@ public final class DisplayWindow {
         gtk_window_set_default_size(window.asWindow, gint(windowed ? monitor.width / 2 : monitor.width), gint(windowed ? monitor.height / 2 : monitor.height))
         if !windowed, let screen = gdk_screen_get_default() { gtk_window_fullscreen_on_monitor(window.asWindow, screen, gint(monitor.index)) }
         gtk_widget_show_all(window)
-        if let w = gtk_widget_get_window(window), let display = gdk_display_get_default(),
-           let blank = gdk_cursor_new_for_display(display, GDK_BLANK_CURSOR) {
-            gdk_window_set_cursor(w, blank)
-            g_object_unref(UnsafeMutableRawPointer(blank))
-        }
+        window.hidePointer()
     }
 
     /// "waiting for duo-capture" on black, or the picture: a stale last frame is never left on the glass.

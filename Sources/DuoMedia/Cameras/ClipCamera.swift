@@ -7,6 +7,8 @@ import Foundation
 //  (Pipelines/camera-file-player.gst), paced by its sink at the clip's own frame rate and looped by
 //  seeking back to the start when a pass ends; the capture graph's source (camera-file.gst) is a live
 //  inter-video source clocked by the capture graph, so a take, a swap or a stall never touches the file.
+//  The capture session starts the players before its graph plays and stops them with it
+//  (CaptureSession+Cameras.swift).
 
 /// Probes clips and plays them as cameras.
 ///
@@ -45,19 +47,15 @@ public final class ClipCamera: Sendable {
 
     private let pipeline: ElementRef
     private let path: String
-    /// Whether the loop's thread runs, and whether it was told to stop.
-    private let state = Locked((running: false, stopped: false))
-    private let finished = DispatchSemaphore(value: 0)
+    /// The player's bus reader while it plays (started by `start`), and whether it was told to stop.
+    private let reader = Locked<(thread: BusThread?, stopped: Bool)>((nil, false))
     /// Told once when the player fails after it started (the camera then shows black, as a camera that
     /// gave up would): the session turns it into a warning.
     private let onFailure: @Sendable (String) -> Void
 
     /// Builds the player for `description` (GraphPlan.clipPlayerDescription); nothing plays yet.
     init(description: String, path: String, onFailure: @escaping @Sendable (String) -> Void) throws(DuoError) {
-        for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
-            throw ElementPackages.missingElementError(element, neededFor: "playing a clip as a camera (--camera file:PATH)")
-        }
-        pipeline = try CaptureSession.parse(description)
+        pipeline = try JobGraph.parse(description, neededFor: "playing a clip as a camera (--camera file:PATH)")
         self.path = path
         self.onFailure = onFailure
     }
@@ -75,57 +73,67 @@ public final class ClipCamera: Sendable {
         }
         // A segment seek: each pass ends with SEGMENT_DONE rather than EOS, and the next pass is queued
         // without a flush, so the loop has no gap.
-        _ = seek(flush: true)
+        _ = Self.seek(pipeline, flush: true)
         pipeline.setState(GST_STATE_PLAYING)
-        let thread = Thread { [unowned self] in self.loop() }
-        thread.name = "duo-capture clip"
-        state.update { $0.running = true }
-        thread.start()
+        // The player's bus: a pass that ended starts the next one; an error stops the player (said once).
+        let pipeline = pipeline, path = path, onFailure = onFailure
+        let kinds = GstMessageType(rawValue: GST_MESSAGE_SEGMENT_DONE.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
+        let thread = BusThread(PipelineBus(pipeline), name: "duo-capture clip", kinds: kinds) { message in
+            switch message.type {
+            case GST_MESSAGE_SEGMENT_DONE:
+                // The next pass, queued behind this one.
+                if !Self.seek(pipeline, flush: false) { _ = Self.seek(pipeline, flush: true) }
+                return true
+            case GST_MESSAGE_EOS:
+                // A demuxer that cannot loop by segments ends the stream: start again from the top.
+                _ = Self.seek(pipeline, flush: true)
+                return true
+            default:
+                pipeline.setState(GST_STATE_NULL)
+                onFailure("camera clip \(path) stopped playing: \(message.problem?.message ?? "unknown error")")
+                return false
+            }
+        }
+        reader.update { $0.thread = thread }
     }
 
     @discardableResult
-    private func seek(flush: Bool) -> Bool {
+    private static func seek(_ pipeline: ElementRef, flush: Bool) -> Bool {
         var flags = GST_SEEK_FLAG_SEGMENT.rawValue
         if flush { flags |= GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue }
         return gst_element_seek(pipeline.pointer, 1.0, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
                                 GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_NONE, -1) != 0
     }
 
-    private var isStopped: Bool { state.value.stopped }
-
-    /// The player's bus: a pass that ended starts the next one; an error stops the player (said once).
-    private func loop() {
-        let bus = gst_element_get_bus(pipeline.pointer)!
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)); finished.signal() }
-        let types = GST_MESSAGE_SEGMENT_DONE.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue
-        while !isStopped {
-            guard let message = gst_bus_timed_pop_filtered(bus, 50_000_000, GstMessageType(rawValue: types)) else { continue }
-            defer { gst_message_unref(message) }
-            switch duo_message_type(message) {
-            case GST_MESSAGE_SEGMENT_DONE:
-                // The next pass, queued behind this one.
-                if !seek(flush: false) { _ = seek(flush: true) }
-            case GST_MESSAGE_EOS:
-                // A demuxer that cannot loop by segments ends the stream: start again from the top.
-                _ = seek(flush: true)
-            default:
-                var error: UnsafeMutablePointer<GError>? = nil
-                gst_message_parse_error(message, &error, nil)
-                let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-                if let error { g_error_free(error) }
-                pipeline.setState(GST_STATE_NULL)
-                onFailure("camera clip \(path) stopped playing: \(text)")
-                return
+    /// Starts a player for each of `plan`'s cameras that is a clip, before the capture graph plays (each
+    /// prerolls its first frame, so a clip that cannot be played is an error naming it, before anything
+    /// runs; the players already started are stopped then). `warn` hears a player that fails later.
+    static func startAll(for plan: GraphPlan, warn: @escaping @Sendable (String) -> Void) throws(DuoError) -> [ClipCamera] {
+        let cameras = [plan.camera] + (plan.secondCamera.map { [$0] } ?? [])
+        var started: [ClipCamera] = []
+        for index in cameras.indices {
+            guard let description = try plan.clipPlayerDescription(camera: index),
+                  case .file(let path, _, _) = cameras[index] else { continue }
+            do throws(DuoError) {
+                let clip = try ClipCamera(description: description, path: path, onFailure: warn)
+                try clip.start()
+                started.append(clip)
+            } catch {
+                for clip in started { clip.stop() }
+                throw error
             }
         }
+        return started
     }
 
     /// Stops the player and its thread. Idempotent.
     func stop() {
-        var first = false, running = false
-        state.update { s in first = !s.stopped; running = s.running; s.stopped = true }
+        let (first, thread) = reader.update { r -> (Bool, BusThread?) in
+            defer { r.stopped = true; r.thread = nil }
+            return (!r.stopped, r.thread)
+        }
         guard first else { return }
-        if running { finished.wait() }
+        thread?.cancel()
         pipeline.setState(GST_STATE_NULL)
     }
 
@@ -133,13 +141,6 @@ public final class ClipCamera: Sendable {
 
     /// The first error waiting on a pipeline's bus, if any.
     private static func firstError(_ pipeline: ElementRef) -> String? {
-        let bus = gst_element_get_bus(pipeline.pointer)!
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        guard let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
-        defer { gst_message_unref(message) }
-        var error: UnsafeMutablePointer<GError>? = nil
-        gst_message_parse_error(message, &error, nil)
-        defer { if let error { g_error_free(error) } }
-        return error.map { String(cString: $0.pointee.message) }
+        PipelineBus(pipeline).pop(GST_MESSAGE_ERROR, within: 0)?.problem?.message
     }
 }

@@ -85,19 +85,15 @@ public enum MicrophoneDiscovery {
         if let error { g_error_free(error); gst_object_unref(UnsafeMutableRawPointer(raw)); return [:] }
         let pipeline = ElementRef(taking: raw)
         defer { pipeline.setState(GST_STATE_NULL) }
-        guard pipeline.setState(GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE, let bus = gst_element_get_bus(pipeline.pointer) else { return [:] }
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        guard pipeline.setState(GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE else { return [:] }
         var peaks: [String: Double] = [:]
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            guard let message = gst_bus_timed_pop(bus, 20_000_000) else { continue }
-            defer { gst_message_unref(message) }
+        PipelineBus(pipeline).read(GST_MESSAGE_ELEMENT, until: GStreamer.monotonicMicros() + Int64(seconds * 1e6)) { message in
             var rms = 0.0, peak = 0.0
-            guard duo_level_values(message, &rms, &peak) != 0, let src = duo_message_source(message),
-                  let cName = duo_object_name(src) else { continue }
-            let name = String(cString: cName)
-            guard name.hasPrefix("peak"), let i = Int(name.dropFirst(4)), i < measured.count else { continue }
+            let name = message.sourceName
+            guard duo_level_values(message.pointer, &rms, &peak) != 0, name.hasPrefix("peak"), let i = Int(name.dropFirst(4)),
+                  i < measured.count else { return true }
             peaks[measured[i].identity] = max(peaks[measured[i].identity] ?? -.infinity, peak)
+            return true
         }
         return peaks
     }

@@ -14,7 +14,8 @@ public final class RemoteDisplayReceiver: Sendable {
     private let counter: FrameCounter
     private let stop = StopFlag()
     /// What the bus thread runs, started by `start()`: restarts the graph after an error or end.
-    private let busLoop: @Sendable () -> Void
+    private let restart: @Sendable (BusMessage) -> Bool
+    private let reader = Locked<BusThread?>(nil)
     public let widget: SinkWidget
 
     /// `address`: srt://:PORT listens (the sender calls); srt://HOST:PORT calls a listening sender.
@@ -41,43 +42,31 @@ public final class RemoteDisplayReceiver: Sendable {
         }
         widget = SinkWidget(pointer: w)
         let pipeline = self.pipeline, stop = self.stop
-        busLoop = {
-            guard let bus = gst_element_get_bus(pipeline.pointer) else { return }
-            defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-            var said: String?
-            while !stop.isSet {
-                guard let message = gst_bus_timed_pop_filtered(bus, 100_000_000,
-                                                               GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue)) else { continue }
-                var text = "the stream ended"
-                if duo_message_type(message) == GST_MESSAGE_ERROR {
-                    var err: UnsafeMutablePointer<GError>?
-                    var debug: UnsafeMutablePointer<gchar>?
-                    gst_message_parse_error(message, &err, &debug)
-                    text = err.map { String(cString: $0.pointee.message) } ?? "error"
-                    if let err { g_error_free(err) }
-                    g_free(debug)
-                }
-                gst_message_unref(message)
-                if said != text { log("duo-capture: display: \(text); waiting for duo-capture again"); said = text }
-                // Start again from nothing: a listener listens anew, a caller calls again.
-                pipeline.setState(GST_STATE_NULL)
-                if stop.isSet { return }
-                Thread.sleep(forTimeInterval: address.isListener ? 0.05 : 1.0)
-                pipeline.setState(GST_STATE_PLAYING)
-            }
+        let said = Locked<String?>(nil)
+        restart = { message in
+            let text = message.type == GST_MESSAGE_ERROR ? message.problem?.message ?? "error" : "the stream ended"
+            if said.value != text { log("duo-capture: display: \(text); waiting for duo-capture again"); said.set(text) }
+            // Start again from nothing: a listener listens anew, a caller calls again.
+            pipeline.setState(GST_STATE_NULL)
+            if stop.isSet { return false }
+            Thread.sleep(forTimeInterval: address.isListener ? 0.05 : 1.0)
+            if stop.isSet { return false }
+            pipeline.setState(GST_STATE_PLAYING)
+            return true
         }
     }
 
     public func start() {
         pipeline.setState(GST_STATE_PLAYING)
-        let thread = Thread(block: busLoop)
-        thread.name = "duo-display-bus"
-        thread.start()
+        let kinds = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue)
+        reader.set(BusThread(PipelineBus(pipeline), name: "duo-display-bus", kinds: kinds, handler: restart))
     }
 
     public func stopReceiving() {
         stop.set()
         pipeline.setState(GST_STATE_NULL)
+        // Not joined: a caller's restart may be waiting its second out; it stops without playing again.
+        reader.value?.cancel(join: false)
     }
 
     /// Frames shown so far, and when the last one arrived (µs, monotonic), for "waiting" and tests.

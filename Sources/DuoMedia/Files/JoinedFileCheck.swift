@@ -55,23 +55,13 @@ enum JoinedFileCheck {
     }
 
     static func read(_ path: String, audio: Bool, timeoutSeconds: Double) throws(DuoError) -> Result {
-        let demuxer = path.lowercased().hasSuffix(".mp4") ? "qtdemux" : "matroskademux"
-        // A sink whose stream never appears would hold preroll forever, so the sound gets a branch only
-        // when the join wrote one; a stand-in sink keeps the named element present otherwise.
-        let audioBranch = audio
-            ? "demux.audio_0 ! queue ! decodebin ! fakesink name=check_audio sync=false"
-            : "fakesrc num-buffers=0 ! fakesink name=check_audio sync=false"
-        // output-corrupt=false: a frame the decoder flags as corrupt is not counted as decoded.
-        let description = """
-            filesrc location="\(AudioSource.launchQuoted(path))" ! \(demuxer) name=demux \
+        // The sound gets a branch only when the join wrote one. output-corrupt=false: a frame the decoder
+        // flags as corrupt is not counted as decoded.
+        let description = JobGraph.takeReading(path, video: """
             demux.video_0 ! queue name=check_stored ! h264parse name=check_parse ! avdec_h264 thread-type=slice output-corrupt=false \
-            ! video/x-raw ! fakesink name=check_video sync=false \
-            \(audioBranch)
-            """
-        for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
-            throw ElementPackages.missingElementError(element, neededFor: "checking a joined take")
-        }
-        let pipeline = try CaptureSession.parse(description)
+            ! video/x-raw ! fakesink name=check_video sync=false
+            """, audio: audio, audioSink: "check_audio")
+        let pipeline = try JobGraph.parse(description, neededFor: "checking a joined take")
         guard let storedPad = pipeline.child(named: "check_stored")?.staticPad("sink"),
               let parsePad = pipeline.child(named: "check_parse")?.staticPad("src"),
               let videoPad = pipeline.child(named: "check_video")?.staticPad("sink"),
@@ -83,11 +73,9 @@ enum JoinedFileCheck {
         let video = FrameCounter(pad: videoPad)
         let sound = FrameCounter(pad: audioPad)
         defer { pipeline.setState(GST_STATE_NULL) }
-        switch pipeline.runToEnd(timeout: timeoutSeconds) {
-        case .finished: break
-        case .timedOut: throw .runtime("reading it back did not finish within \(Int(timeoutSeconds)) s")
-        case .failed(let text): throw .runtime(text)
-        }
+        try JobGraph.run(pipeline, timeoutSeconds: timeoutSeconds,
+                         timedOut: { .runtime("reading it back did not finish within \(Int(timeoutSeconds)) s") },
+                         failed: { .runtime($0) })
         // The length the container states, asked of the demuxer itself (a bin's answer is unknown as soon
         // as one of its sinks, such as the stand-in, does not know).
         var duration: gint64 = -1

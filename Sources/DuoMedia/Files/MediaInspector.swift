@@ -39,23 +39,12 @@ public enum MediaInspector {
     public static func decode(_ path: String, timeoutSeconds: Double = 60) throws(DuoError) -> DecodedMedia {
         GStreamer.initialize()
         try InputFile.requireRegular(path, "take", hint: "give a .mkv or .mp4 take recorded by duo-capture")
-        let demuxer = path.hasSuffix(".mp4") ? "qtdemux" : "matroskademux"
-        let escaped = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        // A sink whose stream never appears would hold preroll and EOS forever, so only streams the file
-        // has get a branch; a stand-in sink keeps the named element present otherwise.
+        // Only streams the file has get a branch (a stand-in sink keeps the name present otherwise).
         let hasAudio = try audioStreamCount(path) > 0
-        let audioBranch = hasAudio
-            ? "demux.audio_0 ! queue ! decodebin ! fakesink name=audio_sink sync=false"
-            : "fakesrc num-buffers=0 ! fakesink name=audio_sink sync=false"
-        let description = """
-            filesrc location="\(escaped)" ! \(demuxer) name=demux \
-            demux.video_0 ! queue ! h264parse name=parse ! avdec_h264 ! video/x-raw ! fakesink name=video_sink sync=false \
-            \(audioBranch)
-            """
-        for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
-            throw ElementPackages.missingElementError(element, neededFor: "decoding takes")
-        }
-        let pipeline = try CaptureSession.parse(description)
+        let description = JobGraph.takeReading(path, video: """
+            demux.video_0 ! queue ! h264parse name=parse ! avdec_h264 ! video/x-raw ! fakesink name=video_sink sync=false
+            """, audio: hasAudio, audioSink: "audio_sink")
+        let pipeline = try JobGraph.parse(description, neededFor: "decoding takes")
         guard let videoPad = pipeline.child(named: "video_sink")?.staticPad("sink"),
               let parsePad = pipeline.child(named: "parse")?.staticPad("src"),
               let audioPad = pipeline.child(named: "audio_sink")?.staticPad("sink") else {
@@ -65,11 +54,9 @@ public enum MediaInspector {
         let encoded = FrameCounter(pad: parsePad)
         let audio = FrameCounter(pad: audioPad)
         defer { pipeline.setState(GST_STATE_NULL) }
-        switch pipeline.runToEnd(timeout: timeoutSeconds) {
-        case .finished: break
-        case .timedOut: throw .runtime("decoding \(path) did not finish within \(Int(timeoutSeconds)) s")
-        case .failed(let text): throw .runtime("\(path) does not decode: \(text)")
-        }
+        try JobGraph.run(pipeline, timeoutSeconds: timeoutSeconds,
+                         timedOut: { .runtime("decoding \(path) did not finish within \(Int(timeoutSeconds)) s") },
+                         failed: { .runtime("\(path) does not decode: \($0)") })
         var duration: gint64 = -1
         let known = gst_element_query_duration(pipeline.pointer, GST_FORMAT_TIME, &duration) != 0 && duration >= 0
         let (width, height) = Self.pictureSize(at: videoPad)

@@ -26,23 +26,17 @@ public enum Remuxer {
             demux.video_0 ! queue ! h264parse ! mp4mux name=mux faststart=true ! filesink location=\(quoted(output))
             """
         if hasAudio { description += "  demux.audio_0 ! queue ! mux." }
-        for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
-            throw ElementPackages.missingElementError(element, neededFor: "remuxing to MP4")
-        }
-        let pipeline = try CaptureSession.parse(description)
+        let pipeline = try JobGraph.parse(description, neededFor: "remuxing to MP4")
         defer { pipeline.setState(GST_STATE_NULL) }
-        switch pipeline.runToEnd(timeout: timeoutSeconds) {
-        case .finished:
-            break
-        case .timedOut:
+        // A take half written is no take: stopped, and gone.
+        func fail(_ error: DuoError) -> DuoError {
             pipeline.setState(GST_STATE_NULL)
             try? FileManager.default.removeItem(atPath: output)
-            throw .runtime("remuxing \(input) did not finish within \(Int(timeoutSeconds)) s")
-        case .failed(let text):
-            pipeline.setState(GST_STATE_NULL)
-            try? FileManager.default.removeItem(atPath: output)
-            throw .input("\(input) cannot be remuxed to MP4: \(text); it must be an H.264 Matroska file such as a duo-capture take")
+            return error
         }
+        try JobGraph.run(pipeline, timeoutSeconds: timeoutSeconds,
+                         timedOut: { fail(.runtime("remuxing \(input) did not finish within \(Int(timeoutSeconds)) s")) },
+                         failed: { fail(.input("\(input) cannot be remuxed to MP4: \($0); it must be an H.264 Matroska file such as a duo-capture take")) })
     }
 
     /// `take.mkv` → `take.mp4`, or `take-2.mp4`, `take-3.mp4`… when that exists: never overwrites.

@@ -74,9 +74,7 @@ public enum SegmentJoiner {
             return FileManager.default.fileExists(atPath: path) ? try? TakeSidecar.read(path) : nil
         }
         let description = try join.description(library: library)
-        for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
-            throw ElementPackages.missingElementError(element, neededFor: "joining a take's segments")
-        }
+        try JobGraph.requireElements(description, neededFor: "joining a take's segments")
         try join.writeJournal()
         try? FileManager.default.removeItem(atPath: join.partial)
         func fail(_ error: DuoError) -> DuoError {
@@ -102,25 +100,15 @@ public enum SegmentJoiner {
         do {
             defer { pipeline.setState(GST_STATE_NULL) }
             pipeline.setState(GST_STATE_PLAYING)
-            let bus = gst_element_get_bus(pipeline.pointer)!
-            defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
             let deadline = GStreamer.monotonicMicros() + Int64(timeoutSeconds * 1e6)
             let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
             progress(0)
-            while true {
-                guard GStreamer.monotonicMicros() < deadline else { outcome = "did not finish within \(Int(timeoutSeconds)) s"; break }
-                if let message = gst_bus_timed_pop_filtered(bus, GstClockTime(250_000_000), types) {
-                    defer { gst_message_unref(message) }
-                    if duo_message_type(message) == GST_MESSAGE_ERROR {
-                        var error: UnsafeMutablePointer<GError>? = nil
-                        gst_message_parse_error(message, &error, nil)
-                        outcome = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-                        if let error { g_error_free(error) }
-                    }
-                    break
-                }
-                progress(min(0.99, Double(frames.read().frames) / expected))
+            let ended = PipelineBus(pipeline).read(types, until: deadline, poll: 0.25,
+                                                   idle: { progress(min(0.99, Double(frames.read().frames) / expected)) }) { message in
+                if message.type == GST_MESSAGE_ERROR { outcome = message.problem?.message ?? "unknown error" }
+                return false
             }
+            if !ended { outcome = "did not finish within \(Int(timeoutSeconds)) s" }
             // What the rate conversion did (join.gst's videorate), read before the graph stops.
             repeated = Int64(clamping: rate?.uint64("duplicate") ?? 0)
             dropped = Int64(clamping: rate?.uint64("drop") ?? 0)

@@ -29,61 +29,36 @@ public enum BusEvent: Sendable, Equatable {
     case pipelineState(String)
 }
 
-/// Reads a pipeline's bus on a dedicated thread and hands each parsed event to `handler`. The watch runs
-/// until `cancel()` or deinit; both join the thread, so no callback runs after the token is gone.
+/// Reads a pipeline's bus on a thread of its own (BusThread) and hands each parsed event to `handler`.
+/// The watch runs until `cancel()` or deinit; both join the thread, so no callback runs after the token
+/// is gone.
 ///
 /// Thread: owns one background thread; `handler` is called on it, in bus order.
 public final class BusWatch: Sendable {
-    private let busHandle: MTSafePointer<GstBus>
-    private var bus: UnsafeMutablePointer<GstBus> { busHandle.raw }
-    private let pipelineIdentity: UInt
-    private let handler: @Sendable (BusEvent) -> Void
-    private let stopped = StopFlag(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let reader: BusThread
 
     init(pipeline: ElementRef, handler: @escaping @Sendable (BusEvent) -> Void) {
-        busHandle = MTSafePointer(gst_element_get_bus(pipeline.pointer))
-        pipelineIdentity = pipeline.identity
-        self.handler = handler
-        let t = Thread { [unowned self] in self.run() }
-        t.name = "duo-capture bus"
-        t.start()
-    }
-
-    private var isStopped: Bool { stopped.value }
-
-    private func run() {
-        while !isStopped {
-            // No timeout: the thread sleeps until a message comes (cancel() posts one), instead of waking
-            // twenty times a second to look at a quiet bus.
-            guard let message = gst_bus_timed_pop(bus, GstClockTime.max) else { continue }
-            if let event = parse(message) { handler(event) }
-            gst_message_unref(message)
+        let identity = pipeline.identity
+        reader = BusThread(PipelineBus(pipeline), name: "duo-capture bus") { message in
+            if let event = Self.parse(message, pipelineIdentity: identity) { handler(event) }
+            return true
         }
-        finished.signal()
     }
 
-    private func parse(_ message: UnsafeMutablePointer<GstMessage>) -> BusEvent? {
-        let type = duo_message_type(message)
-        let src = duo_message_source(message)
-        let srcName = src.flatMap { duo_object_name($0) }.map { String(cString: $0) } ?? "?"
-        switch type {
+    private static func parse(_ message: BusMessage, pipelineIdentity: UInt) -> BusEvent? {
+        let src = message.source
+        let srcName = message.sourceName
+        switch message.type {
         case GST_MESSAGE_ERROR, GST_MESSAGE_WARNING:
-            var error: UnsafeMutablePointer<GError>? = nil
-            var debug: UnsafeMutablePointer<gchar>? = nil
-            if type == GST_MESSAGE_ERROR { gst_message_parse_error(message, &error, &debug) } else { gst_message_parse_warning(message, &error, &debug) }
-            defer { if let error { g_error_free(error) }; g_free(debug) }
-            let text = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error"
-            let dbg = debug.map { String(cString: $0) } ?? ""
+            guard let problem = message.problem else { return nil }
             let bins = src.map(Self.bins(of:)) ?? []
-            if type == GST_MESSAGE_WARNING { return .warning(source: srcName, message: text, bins: bins) }
-            let domain = error.flatMap { g_quark_to_string($0.pointee.domain) }.map { String(cString: $0) } ?? ""
-            let code = error.map { $0.pointee.code } ?? 0
-            return .error(source: srcName, sourceIdentity: UInt(bitPattern: src), message: text, debug: dbg,
-                          domainCode: "\(domain):\(code)", bins: bins)
+            if message.type == GST_MESSAGE_WARNING { return .warning(source: srcName, message: problem.message, bins: bins) }
+            return .error(source: srcName, sourceIdentity: UInt(bitPattern: src), message: problem.message, debug: problem.debug,
+                          domainCode: problem.domainCode, bins: bins)
         case GST_MESSAGE_EOS:
             return .endOfStream
         case GST_MESSAGE_ELEMENT:
+            let message = message.pointer
             if let eosSource = duo_forwarded_eos_source(message) {
                 return .childEndOfStream(sourceIdentity: UInt(bitPattern: eosSource))
             }
@@ -102,7 +77,7 @@ public final class BusWatch: Sendable {
         case GST_MESSAGE_STATE_CHANGED:
             guard UInt(bitPattern: src) == pipelineIdentity else { return nil }
             var old = GST_STATE_NULL, new = GST_STATE_NULL, pending = GST_STATE_NULL
-            gst_message_parse_state_changed(message, &old, &new, &pending)
+            gst_message_parse_state_changed(message.pointer, &old, &new, &pending)
             return .pipelineState(String(cString: gst_element_state_get_name(new)))
         default:
             return nil
@@ -120,21 +95,5 @@ public final class BusWatch: Sendable {
     }
 
     /// Stops reading and waits for the bus thread to finish. Idempotent.
-    public func cancel() {
-        let first = stopped.update { stopped -> Bool in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        // A pipeline set to NULL leaves its bus flushing, which would drop the wake-up: the graph is over
-        // by then, so the bus takes messages again for this last one.
-        gst_bus_set_flushing(bus, 0)
-        gst_bus_post(bus, gst_message_new_application(nil, gst_structure_new_empty("duo-bus-watch-stop")))
-        finished.wait()
-    }
-
-    deinit {
-        cancel()
-        gst_object_unref(UnsafeMutableRawPointer(bus))
-    }
+    public func cancel() { reader.cancel() }
 }

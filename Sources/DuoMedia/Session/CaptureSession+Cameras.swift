@@ -5,7 +5,8 @@ import Foundation
 
 //  The capture session's camera inputs: the selector between two cameras (a swap changes no caps
 //  downstream), each camera's frames, its source stopped and restarted (a camera lost and found again,
-//  at another device node too), and its live rotation.
+//  at another device node too), its live rotation, a camera that never started, and the players of
+//  cameras that are clips (`--camera file:PATH`, ClipCamera.swift).
 
 extension CaptureSession {
     /// Switches the virtual camera to camera `index` (0 = A, 1 = B), or to the other one. Both cameras
@@ -78,5 +79,32 @@ extension CaptureSession {
             throw .runtime("the capture session is not running")
         }
         flip.setFromString("video-direction", GraphPlan.rotationDirection((camera.rotation + degrees) % 360))
+    }
+
+    /// Starts a player for each camera that is a clip, before the graph plays (ClipCamera.startAll).
+    func startClipCameras() throws(DuoError) {
+        let sink = eventSink
+        clipCameras = try ClipCamera.startAll(for: plan) { sink.yield(.warning($0)) }
+    }
+
+    /// The first camera that gave no frame yet, as the error that says so (CameraStartWait): its mode,
+    /// and for a PipeWire node whether a format was ever agreed (its source's pad has caps); nil when
+    /// every camera gave frames. `waited`: "within N s", nil when the source gave up by itself.
+    func cameraNeverStarted(waited: String?) -> DuoError? {
+        guard let p = pipeline else { return nil }
+        let frames = plan.secondCamera == nil ? [counters["camera"]?.read().frames ?? 0]
+            : [counters["camera0"]?.read().frames ?? 0, counters["camera1"]?.read().frames ?? 0]
+        guard let index = frames.firstIndex(of: 0) else { return nil }
+        let source = index == 0 ? plan.camera : (plan.secondCamera ?? plan.camera)
+        let mode = index == 0 ? plan.cameraMode : (plan.secondCameraMode ?? plan.cameraMode)
+        let agreed = p.child(named: GraphElement.cameraSource.forCamera(index))?.staticPad("src").flatMap(\.currentCapsMode)
+        let wait: CameraStartWait = agreed == nil && source.isPipeWire ? .format : .frame(agreed: agreed)
+        let intake = p.child(named: GraphElement.cameraRotate.forCamera(index))?.staticPad("sink").map(CameraIntake.accepted) ?? .any
+        return wait.error(camera: source, mode: mode, waited: waited, graphTakes: intake.takes(mode))
+    }
+
+    /// Each camera's source element (A, and B when there is one).
+    func cameraSources(_ p: ElementRef) -> [ElementRef] {
+        [0, 1].compactMap { p.child(named: GraphElement.cameraSource.forCamera($0)) }
     }
 }

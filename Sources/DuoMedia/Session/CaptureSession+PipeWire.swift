@@ -1,7 +1,18 @@
 import CGStreamer
 import DuoCore
 
+//  The capture session's clock: with a PipeWire camera or a named microphone the graph keeps the system
+//  clock rather than the one a PipeWire source offers.
+
 extension CaptureSession {
+    /// A named microphone's graph keeps the system clock: a PipeWire source offers its own clock, and the
+    /// graph must not lose its clock when the microphone's leg is taken out.
+    func keepSystemClock(_ p: ElementRef) {
+        guard plan.audio.microphoneNode != nil, let clock = gst_system_clock_obtain() else { return }
+        gst_pipeline_use_clock(UnsafeMutableRawPointer(p.pointer).assumingMemoryBound(to: GstPipeline.self), clock)
+        gst_object_unref(UnsafeMutableRawPointer(clock))
+    }
+
     /// pipewiresrc offers its own clock, and a pipeline picks it: its running time leapt ahead at the
     /// start (a 2 s run ended after 0.2 s of frames, seen with PipeWire 0.3.65), and durations,
     /// countdowns and watchdogs all count in it. With a PipeWire camera the pipeline keeps the system

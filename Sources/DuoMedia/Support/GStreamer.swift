@@ -205,35 +205,43 @@ extension ElementRef {
     /// element message on the way (a `level` element's readings, say).
     func runToEnd(timeout seconds: Double, onElement: ((UnsafeMutablePointer<GstMessage>) -> Void)? = nil) -> FiniteRunOutcome {
         setState(GST_STATE_PLAYING)
-        let bus = gst_element_get_bus(pointer)!
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
         var types = GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue
         if onElement != nil { types |= GST_MESSAGE_ELEMENT.rawValue }
-        let deadline = GStreamer.monotonicMicros() + Int64(seconds * 1e6)
-        var message: UnsafeMutablePointer<GstMessage>?
-        while message == nil {
-            let left = deadline - GStreamer.monotonicMicros()
-            guard left > 0, let next = gst_bus_timed_pop_filtered(bus, GstClockTime(left) * 1000, GstMessageType(rawValue: types)) else {
-                return .timedOut
+        var outcome = FiniteRunOutcome.timedOut
+        PipelineBus(self).read(GstMessageType(rawValue: types), until: GStreamer.monotonicMicros() + Int64(seconds * 1e6)) { message in
+            switch message.type {
+            case GST_MESSAGE_ELEMENT:
+                onElement?(message.pointer)
+                return true
+            case GST_MESSAGE_ERROR:
+                outcome = .failed(message.problem?.message ?? "unknown error")
+            default:
+                outcome = .finished
             }
-            if duo_message_type(next) == GST_MESSAGE_ELEMENT {
-                onElement?(next)
-                gst_message_unref(next)
-            } else {
-                message = next
-            }
+            return false
         }
-        guard let message else { return .timedOut }
-        defer { gst_message_unref(message) }
-        guard duo_message_type(message) == GST_MESSAGE_ERROR else { return .finished }
-        var error: UnsafeMutablePointer<GError>? = nil
-        gst_message_parse_error(message, &error, nil)
-        defer { if let error { g_error_free(error) } }
-        return .failed(error.map { String(cString: $0.pointee.message) } ?? "unknown error")
+        return outcome
     }
 }
 
 extension ElementRef {
     /// The element the code knows by this name (see GraphElement: the contract with Pipelines/).
     func child(_ element: GraphElement) -> ElementRef? { child(named: element.rawValue) }
+}
+
+extension CaptureSession {
+    /// Parses a gst-launch description into a pipeline (every graph of this module: the capture graph,
+    /// a clip's player, a join, a decode): a description that does not parse is an input error.
+    static func parse(_ description: String) throws(DuoError) -> ElementRef {
+        var error: UnsafeMutablePointer<GError>? = nil
+        let element = gst_parse_launch(description, &error)
+        if let error {
+            let text = String(cString: error.pointee.message)
+            g_error_free(error)
+            if let element { gst_object_unref(UnsafeMutableRawPointer(element)) }
+            throw .input("the pipeline description does not parse: \(text); check the files in Pipelines/")
+        }
+        guard let element else { throw .input("the pipeline description does not parse; check the files in Pipelines/") }
+        return ElementRef(taking: element)
+    }
 }

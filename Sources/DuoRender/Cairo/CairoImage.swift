@@ -45,6 +45,18 @@ public final class CairoImage: @unchecked Sendable {
         cairo_surface_flush(surface)
     }
 
+    /// A `width` × `height` plain dark picture with `body` drawn over it: how the operator's overlays
+    /// (the HUD, the pairing card) are rendered for tests and previews.
+    static func overDarkPicture(width: Int, height: Int, _ body: (OpaquePointer) -> Void) -> CairoImage {
+        let image = CairoImage(width: width, height: height)
+        image.draw { cr in
+            cairo_set_source_rgb(cr, 0.2, 0.25, 0.3)
+            cairo_paint(cr)
+            body(cr)
+        }
+        return image
+    }
+
     /// Writes the image as PNG (`cairo_surface_write_to_png`).
     public func writePNG(to path: String) throws(DuoError) {
         let status = cairo_surface_write_to_png(surface, path)

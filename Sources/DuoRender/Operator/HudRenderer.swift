@@ -102,12 +102,6 @@ public enum HudRenderer {
 
     /// The HUD drawn over a plain dark picture of `width` × `height` (tests, and `render-hud` previews).
     public static func image(_ hud: HudModel, width: Int, height: Int) -> CairoImage {
-        let image = CairoImage(width: width, height: height)
-        image.draw { cr in
-            cairo_set_source_rgb(cr, 0.2, 0.25, 0.3)
-            cairo_paint(cr)
-            draw(hud, cr: cr, width: Double(width), height: Double(height))
-        }
-        return image
+        .overDarkPicture(width: width, height: height) { draw(hud, cr: $0, width: Double(width), height: Double(height)) }
     }
 }

@@ -67,12 +67,6 @@ public enum WebRemoteLinkPainter {
 
     /// The card drawn over a plain dark picture of `width` × `height` (tests).
     public static func image(_ card: WebRemoteLinkCard, width: Int, height: Int) -> CairoImage {
-        let image = CairoImage(width: width, height: height)
-        image.draw { cr in
-            cairo_set_source_rgb(cr, 0.2, 0.25, 0.3)
-            cairo_paint(cr)
-            draw(card, cr: cr, width: Double(width), height: Double(height))
-        }
-        return image
+        .overDarkPicture(width: width, height: height) { draw(card, cr: $0, width: Double(width), height: Double(height)) }
     }
 }

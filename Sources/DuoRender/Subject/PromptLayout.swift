@@ -13,24 +13,11 @@ public struct SubjectPalette: Sendable, Hashable {
     public let band: RGBA
     public let boldText: Bool
 
-    public init(_ theme: PromptTheme) {
-        switch theme {
-        case .standard:
-            panel = RGBA(0.06, 0.06, 0.07)
-            text = RGBA(0.90, 0.90, 0.88)
-            heading = RGBA(0.55, 0.80, 1.00)
-            cue = RGBA(1.00, 0.70, 0.25)
-            band = RGBA(1.00, 0.78, 0.25, 0.22)
-            boldText = false
-        case .highContrast:
-            panel = RGBA(0, 0, 0)
-            text = RGBA(1, 1, 1)
-            heading = RGBA(1, 1, 0)
-            cue = RGBA(1, 1, 0)
-            band = RGBA(1, 1, 0, 0.30)
-            boldText = true
-        }
-    }
+    /// The themes' palettes (`PromptTheme`).
+    static let standard = SubjectPalette(panel: RGBA(0.06, 0.06, 0.07), text: RGBA(0.90, 0.90, 0.88), heading: RGBA(0.55, 0.80, 1.00),
+                                         cue: RGBA(1.00, 0.70, 0.25), band: RGBA(1.00, 0.78, 0.25, 0.22), boldText: false)
+    static let highContrast = SubjectPalette(panel: RGBA(0, 0, 0), text: RGBA(1, 1, 1), heading: RGBA(1, 1, 0),
+                                             cue: RGBA(1, 1, 0), band: RGBA(1, 1, 0, 0.30), boldText: true)
 
     /// Colours of the safe-frame outlines, the recording light and the countdown backdrop.
     static let composition = RGBA(1, 1, 1, 0.85)
@@ -41,6 +28,16 @@ public struct SubjectPalette: Sendable, Hashable {
     static let occlusion = RGBA(0.35, 0.35, 0.38, 0.6)
     /// The framing hint's words: a bright amber, legible over any picture on its backdrop.
     static let framingHint = RGBA(1.00, 0.85, 0.30)
+}
+
+// In an extension, so the struct keeps its memberwise initialiser for the palettes above.
+extension SubjectPalette {
+    public init(_ theme: PromptTheme) {
+        switch theme {
+        case .standard: self = .standard
+        case .highContrast: self = .highContrast
+        }
+    }
 }
 
 /// Fonts for the subject view, by fontconfig family name (no font files are shipped): DejaVu Sans for Latin,
@@ -122,11 +119,7 @@ public final class PromptLayout: @unchecked Sendable {
         self.layout = layout
         let palette = self.palette
 
-        let font = pango_font_description_from_string(subjectFontFamilies)
-        pango_font_description_set_absolute_size(font, fontSize * Double(PANGO_SCALE))
-        if palette.boldText { pango_font_description_set_weight(font, PANGO_WEIGHT_BOLD) }
-        pango_layout_set_font_description(layout, font)
-        pango_font_description_free(font)
+        setSubjectFont(layout, fontSize: fontSize, bold: palette.boldText)
         pango_layout_set_width(layout, Int32(width) * PANGO_SCALE)
         pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         pango_layout_set_auto_dir(layout, 1)
@@ -321,63 +314,4 @@ public final class PromptLayout: @unchecked Sendable {
             }
         }
     }
-}
-
-/// Lays out and renders one short label (the recording time, a countdown number) as a tight sprite.
-///
-/// Thread: call off the streaming thread; the result is immutable.
-func renderLabel(_ text: String, fontSize: Double, bold: Bool, colour: RGBA, mirror: MirrorFlags,
-                 backdrop: RGBA? = nil, padding: Double = 0, dot: RGBA? = nil) -> CairoImage {
-    // The calling thread's own default font map (Pango font maps are per thread; not owned here).
-    let fontMap = pango_cairo_font_map_get_default()
-    let context = pango_font_map_create_context(fontMap)!
-    configureFontOptions(context)
-    let layout = pango_layout_new(context)
-    let font = pango_font_description_from_string(subjectFontFamilies)
-    pango_font_description_set_absolute_size(font, fontSize * Double(PANGO_SCALE))
-    if bold { pango_font_description_set_weight(font, PANGO_WEIGHT_BOLD) }
-    pango_layout_set_font_description(layout, font)
-    pango_font_description_free(font)
-    pango_layout_set_text(layout, text, -1)
-    var logical = PangoRectangle()
-    pango_layout_get_pixel_extents(layout, nil, &logical)
-    let dotSize = dot == nil ? 0 : Double(logical.height) * 0.55
-    let dotGap = dot == nil ? 0 : dotSize * 0.6
-    let w = Int((Double(logical.width) + 2 * padding + dotSize + dotGap).rounded(.up)) + 1
-    let h = Int((Double(logical.height) + 2 * padding).rounded(.up)) + 1
-    let image = CairoImage(width: max(w, 2), height: max(h, 2))
-    image.draw { cr in
-        // Sprites are blitted, not row-mapped, so both mirror axes are baked in.
-        if mirror.horizontal {
-            cairo_translate(cr, Double(image.width), 0)
-            cairo_scale(cr, -1, 1)
-        }
-        if mirror.vertical {
-            cairo_translate(cr, 0, Double(image.height))
-            cairo_scale(cr, 1, -1)
-        }
-        if let backdrop {
-            backdrop.setSource(cr)
-            let r = min(Double(image.height), Double(image.width)) / 4
-            let W = Double(image.width), H = Double(image.height)
-            cairo_new_sub_path(cr)
-            cairo_arc(cr, W - r, r, r, -Double.pi / 2, 0)
-            cairo_arc(cr, W - r, H - r, r, 0, Double.pi / 2)
-            cairo_arc(cr, r, H - r, r, Double.pi / 2, Double.pi)
-            cairo_arc(cr, r, r, r, Double.pi, 3 * Double.pi / 2)
-            cairo_close_path(cr)
-            cairo_fill(cr)
-        }
-        if let dot {
-            dot.setSource(cr)
-            cairo_arc(cr, padding + dotSize / 2, Double(image.height) / 2, dotSize / 2, 0, 2 * Double.pi)
-            cairo_fill(cr)
-        }
-        colour.setSource(cr)
-        cairo_move_to(cr, padding + dotSize + dotGap - Double(logical.x), padding - Double(logical.y))
-        pango_cairo_show_layout(cr, layout)
-    }
-    g_object_unref(UnsafeMutableRawPointer(layout))
-    g_object_unref(UnsafeMutableRawPointer(context))
-    return image
 }

@@ -4,7 +4,7 @@ import Foundation
 /// The subject view's state and its commands: the session state (private fields included), the
 /// whitelisted view model derived from it, and the live overlay that draws it into subject frames.
 /// Every command takes the pipeline running time at which it happens, so scroll positions line up with
-/// the frames' timestamps.
+/// the frames' timestamps. Scripts are read and laid out off the actor (SubjectPresenter+ScriptReading.swift).
 ///
 /// Thread: an actor; commands come from the CLI, the keys of the operator window and the control socket.
 /// The overlay it feeds is drawn on the streaming thread from a lock-protected snapshot.
@@ -166,31 +166,7 @@ public actor SubjectPresenter {
         publish(at: time)
     }
 
-    // MARK: Script reload
-
-    /// What reading and laying out a script needs, taken from the presenter in an instant: the file, and
-    /// the view as it is now with that script in it.
-    ///
-    /// Thread: value type, Sendable.
-    public struct ScriptRequest: Sendable {
-        public let path: String
-        /// Another script opened (else the one on screen, saved again).
-        public let opening: Bool
-        let state: PrompterSessionState
-        let overlay: SubjectOverlay
-        let forVoice: Bool
-    }
-
-    /// A script read and laid out off the presenter (and off the run director), ready to go on screen.
-    ///
-    /// Thread: value type, Sendable; made by `prepare(_:)` on any thread.
-    public struct PreparedScript: Sendable {
-        public let request: ScriptRequest
-        let parsed: ParsedScript
-        let scene: SubjectScene?
-        let voiceScript: VoiceScript?
-        public var problems: [ScriptProblem] { parsed.problems }
-    }
+    // MARK: Script reload (the request and its reading off the actor: SubjectPresenter+ScriptReading.swift)
 
     /// A request to read the script on screen again (nil without one).
     public func reloadRequest() -> ScriptRequest? {
@@ -204,20 +180,6 @@ public actor SubjectPresenter {
         next.scriptPath = path
         next.accessory = .teleprompter
         return ScriptRequest(path: path, opening: true, state: next, overlay: overlay, forVoice: voiceAvailable)
-    }
-
-    /// Reads and lays out the requested script: seconds for a 2 MB script, so off the presenter and the
-    /// director (a detached task). A file that does not parse throws its one-line error.
-    ///
-    /// Thread: any but the streaming thread.
-    public nonisolated static func prepare(_ request: ScriptRequest) throws(DuoError) -> PreparedScript {
-        let parsed = try ScriptParser.load(path: request.path)
-        var state = request.state
-        state.script = parsed
-        let viewModel = SubjectViewModel.whitelisted(from: state)
-        let scene = viewModel.kind == .teleprompter ? request.overlay.layOut(viewModel) : nil
-        let voiceScript = request.forVoice && parsed.subject.separatesWords ? VoiceScript(script: parsed.subject) : nil
-        return PreparedScript(request: request, parsed: parsed, scene: scene, voiceScript: voiceScript)
     }
 
     /// Puts a prepared script on screen. A reload (the file saved while running) keeps the reading
@@ -482,23 +444,7 @@ public actor SubjectPresenter {
             if case .heading(_, let runs) = script.blocks[index] { return runs.map(\.text).joined() }
             return ""
         }
-        let startPosition = scroll.position(at: start)
-        var pending = zip(markers, titles).filter { $0.0 >= startPosition }.map { $0 }
-        var passed: [TakeSidecar.Marker] = []
-        // The position is piecewise linear with pauses and reversals; sampling every 20 ms finds each first
-        // crossing to within one frame at 50 fps, at a cost of microseconds per minute of take.
-        let step: Int64 = 20_000_000
-        var t = start
-        while !pending.isEmpty {
-            let position = scroll.position(at: t)
-            while let next = pending.first, position > next.0 {
-                passed.append(TakeSidecar.Marker(title: next.1, atSeconds: Double(t - start) / 1e9))
-                pending.removeFirst()
-            }
-            if t >= end { break }
-            t = min(end, t + step)
-        }
-        return passed
+        return scroll.markersPassed(zip(markers, titles).map { ($0, $1) }, from: start, to: end)
     }
 
     // MARK: Operator view
