@@ -24,8 +24,6 @@ final class EventLog: Sendable {
     private let path: String?
     private let start = Date()
     private let warn: @Sendable (String) -> Void
-    /// The event schema's version: every event carries it as `v` (docs/events.md).
-    static let version = RunEvent.version
 
     /// Opens `path` for appending with a plain open: a missing (or empty) file is created (mode 0644), an
     /// existing file is added to only when it already holds duo-capture events (its first line is a JSON
