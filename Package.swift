@@ -15,16 +15,16 @@
 //   duo-capture-testhub (tests, QA timelines, benchmarks; never installed) ─▶ DuoTestHub ─▶ DuoCLI …
 //                                                                               └──▶ CDuoTestHub ─▶ CGStreamer
 //
-// DuoCore is the pure layer (models, the run's vocabulary, the HUD's figures) and is tested with a manual
-// clock; every gst_*/g_* call of the media lives in DuoMedia (and the CDuoShim C target for the macros,
+// DuoCore is the pure layer (models, the run's vocabulary, the HUD's figures, the run director's ports)
+// and is tested with a manual clock; every gst_*/g_* call of the media lives in DuoMedia (and the CDuoShim C target for the macros,
 // variadics and per-buffer streaming-thread probes Swift cannot express); every cairo_*/pango_* call
 // lives in DuoRender (the subject view and the operator HUD); every gtk_*/gdk_* call lives in DuoDesktop,
 // which has no cairo calls of its own (and the CDuoSession C target for what GTK 3 does not expose: the
 // display's backend and Wayland output names, keeping the screen on through Wayland, X11 and D-Bus).
 // DuoPlatform holds the raw GLib/POSIX that is not GStreamer (settings file, camera locks, the remote
-// displays' handshake, exclusive file creation). DuoCLI composes a run: the run director, the control
-// socket, the command line. Each C target has one
-// header per concern in its include/, saying why that part is in C.
+// displays' handshake, exclusive file creation). DuoCLI composes a run: the run director and its parts
+// (one per feature, each owning its state), the real adapters behind DuoCore's ports, the control socket,
+// the command line. Each C target has one header per concern in its include/, saying why that part is in C.
 import PackageDescription
 
 let package = Package(

@@ -53,10 +53,10 @@ final class MicrophoneDirectorTests: XCTestCase {
         var subject = SubjectSetup()
         subject.accessory = .countdown
         let capture = FakeCapture(plan: plan, clock: clock)
-        let d = RunDirector(settings: settings, plan: plan, capture: capture, presenter: try SubjectPresenter(subject, width: 320, height: 240),
-                            face: HeadlessFace(), clock: clock, events: try EventLog(path: "\(dir)/events.jsonl"), log: { _ in })
         let watch = ScriptedMicrophone()
-        await d.setMicrophoneWatch { node, _ in node == "usb-mic" ? watch : nil }
+        let d = RunDirector(settings: settings, plan: plan, capture: capture, presenter: try SubjectPresenter(subject, width: 320, height: 240),
+                            face: HeadlessFace(), clock: clock, events: try EventLog(path: "\(dir)/events.jsonl"),
+                            watchMicrophone: { node, _ in node == "usb-mic" ? watch : nil }, log: { _ in })
         let legs = FakeMicrophoneLegs.shared
         legs.attach()   // the session attaches the first leg as the graph starts
         await d.process(.started)

@@ -43,8 +43,7 @@ final class ShotDirectorTests: XCTestCase {
         var settings = RunDirector.Settings()
         settings.recordDirectory = directory
         settings.countdown = try Countdown(seconds: 0)
-        settings.shots = try ShotList.load(path: shotsPath)
-        settings.shotsPath = shotsPath
+        settings.parts.shots = .init(list: try ShotList.load(path: shotsPath), path: shotsPath)
         var subject = SubjectSetup()
         subject.accessory = .countdown
         let presenter = try SubjectPresenter(subject, width: 320, height: 240, format: .i420)

@@ -12,6 +12,8 @@ final class SidecarWriter: Sendable {
     private let log: @Sendable (String) -> Void
     /// Each open take's sidecar, and the camera it records from (its frame interval is the file's).
     private let open = Locked<[Int: (sidecar: TakeSidecar, camera: Int)]>([:])
+    /// Every device lost and restored during the run (running time), for the takes they happened in.
+    private let interruptions = Locked<[(at: Int64, device: String, what: String, reason: String?)]>([])
 
     init(plan: GraphPlan, countdown: Countdown, log: @escaping @Sendable (String) -> Void) {
         self.plan = plan
@@ -62,10 +64,15 @@ final class SidecarWriter: Sendable {
         write(sidecar, path)
     }
 
-    /// `interruptions`: devices lost and restored during the run, with their running times.
+    /// A device (camera A or B, the microphone) was lost or restored at running time `at`: every take
+    /// recording then lists it.
+    func interrupted(at: Int64, device: String, what: String, reason: String?) {
+        interruptions.update { $0.append((at, device, what, reason)) }
+    }
+
     /// `segments`: with the take's last segment, every segment's file name.
     func ended(_ result: TakeResult, markers: [TakeSidecar.Marker] = [],
-               interruptions: [(at: Int64, device: String, what: String, reason: String?)] = [], segments: [String]? = nil,
+               segments: [String]? = nil,
                soundGaps: [(from: Double, to: Double)] = []) {
         var taken: (sidecar: TakeSidecar, camera: Int)?
         open.update { taken = $0.removeValue(forKey: result.number) }
@@ -73,7 +80,7 @@ final class SidecarWriter: Sendable {
         let camera = taken?.camera ?? 0
         s.segments = segments
         s.markersPassed = markers
-        let during = interruptions.filter { $0.at >= result.startRunningTime && $0.at <= result.endRunningTime }
+        let during = interruptions.value.filter { $0.at >= result.startRunningTime && $0.at <= result.endRunningTime }
         s.interruptions = during.isEmpty ? nil : during.map {
             .init(atSeconds: Double($0.at - result.startRunningTime) / 1e9, device: $0.device, what: $0.what, reason: $0.reason)
         }

@@ -4,7 +4,7 @@ import DuoMedia
 /// One camera swap, as both runs (headless and desktop) carry it out: the target camera, the swap policy's
 /// decision for a running take, the take stopped if the policy says so, and the selector switched.
 ///
-/// Thread: called from the run director's actor; awaits the capture port.
+/// Thread: called from the posture part, on the run director's actor; awaits the capture port.
 enum CameraSwitch {
     enum Outcome {
         /// Already on that camera: nothing to do.

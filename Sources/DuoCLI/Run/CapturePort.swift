@@ -6,6 +6,10 @@ import Foundation
 import Glibc
 #endif
 
+//  The real adapters behind the run director's ports (the protocols are DuoCore's, in Run/CapturePort.swift
+//  and Run/RunPorts.swift there): the GStreamer session, pocketsphinx, the TCP handshake, the device
+//  monitors and the disk.
+
 /// The real capture port: the GStreamer session.
 extension CaptureSession: CapturePort {
     public func startCapture() async throws(DuoError) { try await start(beforePlaying: nil) }
@@ -29,16 +33,6 @@ extension CaptureSession: CapturePort {
 /// The real microphone port: the session's leg on the audio mixer (Branches/MicrophoneLegBranch.swift).
 extension CaptureSession: MicrophonePort {}
 
-/// Voice-follow's model for a script, built (or taken from the cache) and loaded into a recogniser off
-/// the director: the real build and pocketsphinx in a run, a stand-in in the director's tests.
-///
-/// Thread: implementations are Sendable; `prepare` blocks (the director calls it off its actor).
-protocol VoicePort: Sendable {
-    /// The recogniser for the script at `path` (nil: the script cannot be followed), with what to tell
-    /// the operator.
-    func prepare(scriptPath path: String, plan: GraphPlan, notices: inout [String]) throws(DuoError) -> (any PreparedRecogniser)?
-}
-
 /// The real voice build: the script's language model and dictionary (cached by content), loaded into
 /// pocketsphinx.
 ///
@@ -50,49 +44,37 @@ struct PocketsphinxVoice: VoicePort {
     }
 }
 
-/// How the director asks a remote display for its monitor (the TCP handshake that also checks the
-/// passphrase): the network in a run, a scripted display in the director's tests.
-///
-/// Thread: implementations are Sendable; `ask` blocks (the director calls it off its actor).
-protocol RemoteDisplayHandshakePort: Sendable {
-    func ask(_ address: SRTAddress, passphrase: String?) -> RemoteDisplayHandshakeClient.Outcome
-}
-
 /// The real handshake, over TCP.
 ///
 /// Thread: any; stateless.
 struct NetworkHandshake: RemoteDisplayHandshakePort {
-    func ask(_ address: SRTAddress, passphrase: String?) -> RemoteDisplayHandshakeClient.Outcome {
-        RemoteDisplayHandshakeClient.ask(address, passphrase: passphrase)
+    func ask(_ address: SRTAddress, passphrase: String?) -> RemoteDisplayAnswer {
+        switch RemoteDisplayHandshakeClient.ask(address, passphrase: passphrase) {
+        case .accepted(let d): .accepted(.init(width: d.width, height: d.height, refresh: d.refresh))
+        case .refused(let why): .refused(why)
+        case .unreachable(let why): .unreachable(why)
+        }
     }
 }
 
-/// The cameras that come and go while a run goes on (the device monitor), and the lock taken on one that
-/// returns at another device node: the real monitor in a run, a scripted one in the director's tests.
-///
-/// Thread: owned by the run director's actor.
-protocol DevicePort: AnyObject, Sendable {
-    /// What came and went since the last look (`woken`: a wake said something changed).
-    func changes(woken: Bool) -> [CameraWatch.Change]
-    /// Takes the owner lock on a camera found at `device`; held while the returned object lives.
-    func lock(device: String, label: String) throws(DuoError) -> AnyObject
-}
-
+/// The real device port: the device monitor's cameras, told in DuoCore's words.
 extension CameraWatch: DevicePort {
-    func lock(device: String, label: String) throws(DuoError) -> AnyObject { try CameraLock(device: device, label: label) }
+    public func cameraChanges(woken: Bool) -> [CameraDeviceChange] {
+        changes(woken: woken).map { change in
+            func device(_ c: DiscoveredCamera) -> CameraDevice {
+                CameraDevice(name: c.name, devicePath: c.devicePath, identity: c.identity, api: c.api)
+            }
+            switch change {
+            case .added(let camera): return .added(device(camera))
+            case .removed(let camera): return .removed(device(camera))
+            }
+        }
+    }
+    public func lock(device: String, label: String) throws(DuoError) -> AnyObject { try CameraLock(device: device, label: label) }
 }
 
-/// Where takes go, behind a port: the record folder made ready on the first take, each take's file name
-/// claimed before it is written, a file that could not start discarded, and whether a take's file was
-/// kept. The disk in a run; the same in the director's tests (they record into a scratch folder).
-///
-/// Thread: any; synchronous file-system calls.
-protocol TakeFilesPort: Sendable {
-    func prepareDirectory(_ requested: String?) throws(DuoError) -> String
-    func claim(_ naming: TakeNaming, take number: Int) -> String
-    func discard(_ path: String)
-    func exists(_ path: String) -> Bool
-}
+/// The real microphone watch: the device monitor's Audio/Source list.
+extension MicrophoneWatch: MicrophoneWatchPort {}
 
 /// The disk: the record folder prepared by SessionSetup, names claimed by DuoPlatform's TakeFileClaim.
 ///

@@ -161,7 +161,7 @@ struct RunSummary: Encodable {
     }
 }
 
-/// A take whose segments were joined into one file (RunDirector+Join): its number, the joined file (full
+/// A take whose segments were joined into one file (Parts/JoinsPart): its number, the joined file (full
 /// path), its segments' names and the joined take's sidecar.
 ///
 /// Thread: value type, Sendable.

@@ -6,7 +6,9 @@ import Foundation
 import Glibc
 #endif
 
-//  The run director's takes: the TakeSchedule's decisions carried out through the capture and take-file ports.
+//  The run director's take core: the TakeSchedule's decisions carried out through the capture and take-file
+//  ports (a countdown, a take begun at its end, stopped, ended by itself), each take's sidecar and events,
+//  and the parts told (RunPart.takeStarted/takeEnded); and how a line reaches the operator.
 //
 //  Thread: the run director's actor.
 
@@ -46,14 +48,14 @@ extension RunDirector {
 
     /// Cancels a countdown that has not started its take: nothing is recorded, nothing is left behind.
     func cancelCountdown() async {
-        guard pending != nil else { return }
+        guard takes.pending != nil else { return }
         await carry(takes.cancel())
     }
 
     func begin(take number: Int, at start: Int64, endsRun: Bool) async {
         guard let dir = recordDirectory else { return }
         // With a shot list the file carries the shot and counts takes within it (…-shot03-take02.mkv).
-        let shotName = shotNaming(number)
+        let shotName = parts.shots.naming(number)
         let path = files.claim(TakeNaming(directory: dir, fileExtension: plan.container.rawValue, shot: shotName?.shot),
                                take: shotName?.shotTake ?? number)
         let actual: Int64
@@ -65,13 +67,13 @@ extension RunDirector {
             return
         }
         takes.began(take: number, at: actual, endsRun: endsRun)
-        await updateScreenOn()
         await presenter.takeStarted(at: actual)
         // Individual mode: the files of one take split by camera share an id and count their segments.
         let segment = plan.individual ? takes.segment(forFile: path) : nil
-        sidecars.started(take: number, path: path, camera: await capture.activeCamera, segment: segment, shot: shotTakeBegan(number, path: path))
+        sidecars.started(take: number, path: path, camera: await capture.activeCamera, segment: segment,
+                         shot: parts.shots.takeBegins(number, path: path))
         events.emit(.takeStarted(take: number, file: path))
-        shotTakeAnnounced(number)
+        for part in parts.all { await part.takeStarted(number, path: path, self) }
         log("duo-capture: recording take \(number) to \(path)")
         if endsRun, let end = takes.runEnd { wake(at: end) }
     }
@@ -92,7 +94,7 @@ extension RunDirector {
     }
 
     func stopTake() async {
-        guard current != nil, let result = await capture.endTake() else { return }
+        guard takes.current != nil, let result = await capture.endTake() else { return }
         await takeEnded(result)
     }
 
@@ -100,14 +102,13 @@ extension RunDirector {
     func takeEnded(_ result: TakeResult) async {
         guard !ended.contains(where: { $0.number == result.number }) else { return }
         takes.ended(take: result.number)
-        await updateScreenOn()
         ended.append(result)
         // The markers are read before the presenter hears of the end (which resets the scroll).
         let markers = await presenter.markersPassed(from: result.startRunningTime, to: result.endRunningTime)
         await presenter.takeEnded(at: result.endRunningTime)
         // The last segment of a take split by camera lists every segment's file.
-        sidecars.ended(result, markers: markers, interruptions: interruptions, segments: plan.individual ? takes.finishedSegments : nil,
-                       soundGaps: microphone.gaps(from: result.startRunningTime, to: result.endRunningTime))
+        sidecars.ended(result, markers: markers, segments: plan.individual ? takes.finishedSegments : nil,
+                       soundGaps: parts.microphone.gaps(from: result.startRunningTime, to: result.endRunningTime))
         if let failure = result.failure { notify(failure.message, .plain) }
         let kept = files.exists(result.path)
         // Against the take's own camera rate: a 15 fps camera's segment is not missing every other 30 fps frame.
@@ -116,7 +117,7 @@ extension RunDirector {
                                 kept: kept, empty: result.empty, error: result.failure?.message))
         log("duo-capture: take \(result.number) ended: \(kept ? result.path : "nothing kept"), \(result.frames.frames) frames, \(dropped) dropped"
             + (result.empty ? " (stopped before its first frame)" : ""))
-        // The last segment of a take split by camera: the segments are joined into one file (RunDirector+Join).
-        if plan.individual, let segments = takes.finishedSegments { startJoin(segments, take: result.number - segments.count + 1) }
+        // The parts hear of it (the last segment of a take split by camera: the joins part joins them).
+        for part in parts.all { await part.takeEnded(result, self) }
     }
 }

@@ -6,13 +6,17 @@ import Foundation
 import Glibc
 #endif
 
-//  The run director's commands: each ControlCommand (keys, the control socket, timelines) carried out, or refused with why.
+//  The run director's commands and session facts: each ControlCommand (keys, the control socket, timelines, the web
+//  remote) and SessionEvent carried out by the take core or the part it belongs to, or refused with why; and what a
+//  registered extension (the test hub) may do to a run.
 //
 //  Thread: the run director's actor.
 
 extension RunDirector {
     // MARK: Commands
 
+    /// A command: the take core's (record, stop, countdown, quit) and a registered extension's here, any
+    /// other carried out (or refused, saying why) by the part it belongs to; then the HUD's figures.
     func handle(_ command: ControlCommand) async {
         let now = clock.now()
         switch command {
@@ -26,59 +30,31 @@ extension RunDirector {
             await carry(takes.cancel())
         case .quit:
             end(.quit)
-        case .accessory(let on):
-            accessoryEnabled = on ?? !accessoryEnabled
-            face.setAccessory(enabled: accessoryEnabled)
-        case .fullscreen(let on, let confirm):
-            switch fullscreenLeave.request(on, confirmed: confirm, busy: takes.isBusy, at: now) {
-            case .carryOut: if let why = face.setFullscreen(on) { refuse(why) }
-            case .askAgain: refuse(FullscreenLeave.refusal)
-            }
-        case .remoteLink(let on):
-            if let why = face.setRemoteLink(on) { refuse(why) }
-        case .swap, .fold, .unfold:
-            // Posture picks the camera by direction (RunDirector+Posture): folded, the one facing the subject.
-            await swapCommand(command == .fold ? .fold : command == .unfold ? .unfold : nil)
-        case .restartSwap(let posture):
-            await restartSwap(posture)
-        case .faces(let camera, let viewer):
-            await setFacing(camera: camera, viewer)
         case .extended(let extended):
             // Parsed by a registered extension (the test hub), so carried out by it.
             guard let handler = RunExtensions.handler.value else { return refuse("\(extended.name): no extension carries it out") }
             if let why = await handler.handle(extended, in: extensionContext) { refuse("\(extended.name): \(why)") }
-        case .follow(let voice):
-            if let why = await presenter.setFollow(voice: voice, at: now) { refuse("follow: \(why)") } else { await reportFollow() }
-        case .mirror:
-            await presenter.cycleMirror(at: now)
-            await capture.setSubjectViewMirror(await presenter.mirror)
-            await status(trigger: "command")
-        case .selfView(let size):
-            let shown = await presenter.setSelfView(size, at: now)
-            events.emit(.selfView(size: shown.rawValue))
-            // The subject branch carries the picture only while a self-view shows it.
-            await updateSubjectPicture()
-        case .script(let path):
-            await openScript(path, at: now)
-        case .shot, .mark, .retake:
-            await handleShot(command)
-        case .speedStep, .speedPreset, .speedFactor, .pause, .reverse, .jump, .fontStep:
-            guard hasScript else { return refuse("no teleprompter script in this run; open one with O or {\"cmd\":\"script\",\"path\":…}, or give --script FILE") }
-            switch command {
-            case .speedStep(let step): await presenter.stepSpeed(step, at: now)
-            case .speedPreset(let n): await presenter.preset(n, at: now)
-            case .speedFactor(let factor): await presenter.setSpeedFactor(factor, at: now)
-            case .pause: await presenter.togglePause(at: now)
-            case .reverse: await presenter.reverse(at: now)
-            case .jump(.next): await presenter.nextMarker(at: now)
-            case .jump(.previous): await presenter.previousMarker(at: now)
-            case .jump(.start): await presenter.restart(at: now)
-            case .fontStep(let step): await presenter.stepFontSize(step, at: now)
-            default: break
+        default:
+            for part in parts.all {
+                if await part.handle(command, self) { break }
             }
-            await status(trigger: "command")
         }
         await showFigures()
+    }
+
+    /// A fact the media reported: a fatal error and a take's end here, any other to the part it belongs to.
+    func handle(_ event: SessionEvent) async {
+        switch event {
+        case .failed(let error):
+            events.emit(.error(message: error.message))
+            end(.failed(error))
+        case .takeEnded(let result): await takeEnded(result)
+        case .takeStarted: break
+        default:
+            for part in parts.all {
+                if await part.handle(event, self) { break }
+            }
+        }
     }
 
     func refuse(_ message: String) {
@@ -91,7 +67,7 @@ extension RunDirector {
     var extensionContext: RunExtensionContext {
         RunExtensionContext(
             capture: capture, cameraIdentities: plan.deviceIdentities, cameraCount: plan.secondCamera == nil ? 1 : 2,
-            watchingDevices: cameraWatch != nil,
+            watchingDevices: parts.cameras.watching,
             holdCamera: { [self] index, plugged throws(DuoError) in try await holdCamera(index, plugged) },
             subjectMonitor: { [face] plugged in
                 (face as? SubjectMonitorControl)?.setSubjectMonitorPlugged(plugged)
@@ -101,8 +77,7 @@ extension RunDirector {
 
     /// A camera's source stopped or restarted by hand: out, it is not tried again by itself.
     func holdCamera(_ index: Int, _ plugged: Bool) async throws(DuoError) {
-        try await plug(index, plugged)
-        health.hubPlugged(index, plugged)
+        try await parts.cameras.hold(index, plugged, self)
     }
 }
 

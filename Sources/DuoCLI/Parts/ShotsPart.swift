@@ -1,0 +1,174 @@
+import DuoCore
+import Foundation
+
+//  The shot list as a run part (`--shots`): the walk through its shots (ShotWalk decides), the current shot's
+//  card on the subject view, each take tied to its shot (file name, sidecar, events), marks, re-takes, and
+//  the list reloaded when it is saved (FileWatch), keeping the current shot by id.
+//
+//   shot/mark/retake commands ─┐                       ┌─▶ take core (names, record, stop), sidecars (marks)
+//   tick (saved?) ─────────────┼─▶ ShotsPart ─ walk ───┼─▶ presenter (the shot's card), script part (its script)
+//   takes starting ────────────┘   (ShotWalk)          └─▶ events (shot, shot-take, mark, shots-reloaded), HUD
+
+/// The shot list walked.
+///
+/// Thread: the run director's actor (owned by its RunParts, called only from it).
+final class ShotsPart: RunPart {
+    /// Thread: value type, Sendable.
+    struct Settings: Sendable {
+        /// `--shots`: the shot list walked, and its file (watched: saved, it is reloaded keeping the shot).
+        var list: ShotList?
+        var path: String?
+        init() {}
+        init(list: ShotList?, path: String?) {
+            self.list = list
+            self.path = path
+        }
+        init(_ options: Options) { self.init(list: options.shots, path: options.shotsPath) }
+    }
+
+    private let settings: Settings
+    /// The current shot, each shot's takes and marks (nil: no shot list in this run).
+    private var walk: ShotWalk?
+    private var watch: FileWatch?
+
+    init(_ settings: Settings) {
+        self.settings = settings
+        walk = settings.list.map(ShotWalk.init)
+        watch = settings.path.map { FileWatch($0) }
+    }
+
+    /// The graph plays: the first shot is announced (event, subject card, HUD), and the list's malformed
+    /// note markup is said (it was kept from the subject).
+    func started(_ run: isolated RunDirector) async {
+        guard let walk else { return }
+        for problem in walk.list.problems { run.log("duo-capture: warning: shot list \(problem) (kept from the subject)") }
+        await announce(trigger: "start", run)
+    }
+
+    func tick(_ run: isolated RunDirector, at now: Int64, counts: BranchCounts) async {
+        guard walk != nil, watch?.due(at: now) == true else { return }
+        await reloadIfSaved(now, run)
+    }
+
+    func handle(_ command: ControlCommand, _ run: isolated RunDirector) async -> Bool {
+        switch command {
+        case .shot, .mark, .retake: break
+        default: return false
+        }
+        guard walk != nil else {
+            run.refuse("no shot list in this run; give --shots FILE (a Markdown list of '## 01 — Title' shots)")
+            return true
+        }
+        let takes = run.takes
+        switch command {
+        case .shot(let next, let id):
+            if takes.isBusy {
+                run.refuse("take \(takes.pending?.take ?? takes.current?.take ?? 0) is \(takes.pending != nil ? "counting down" : "recording"); stop it before moving to another shot")
+                return true
+            }
+            let move = id.map { walk!.go(to: $0) } ?? walk!.step(forward: next ?? true)
+            switch move {
+            case .refuse(let why): run.refuse("shot: \(why)")
+            case .moved: await announce(trigger: "command", run)
+            }
+        case .mark(let good, let take):
+            mark(good ? .good : .noGood, take: take, by: "operator", run)
+        case .retake:
+            if takes.pending != nil {
+                run.refuse("retake: a countdown is running; it records the shot already")
+                return true
+            }
+            if let running = takes.current?.take {
+                await run.carry(run.takes.stop())
+                if walk?.takes.last(where: { $0.take == running })?.mark == nil { mark(.noGood, take: running, by: "retake", run) }
+            } else if let replaced = walk?.retakeReplaces {
+                mark(.noGood, take: replaced.take, by: "retake", run)
+            }
+            await run.record()
+        default: break
+        }
+        return true
+    }
+
+    /// The shot and its take number for a take about to begin (nil without a shot list).
+    func naming(_ take: Int) -> (shot: String, shotTake: Int)? {
+        walk.map { ($0.current.id, $0.nextShotTake) }
+    }
+
+    /// Take `take` begins into `path`: it is the current shot's (for its sidecar; nil without a shot list).
+    func takeBegins(_ take: Int, path: String) -> (id: String, take: Int, list: String?)? {
+        guard walk != nil else { return nil }
+        let t = walk!.takeBegan(take)
+        walk!.setFile(path, take: take)
+        let list = settings.path.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        return (t.shot, t.shotTake, list)
+    }
+
+    func takeStarted(_ number: Int, path: String, _ run: isolated RunDirector) async {
+        guard let t = walk?.takes.last(where: { $0.take == number }) else { return }
+        run.events.emit(.shotTake(take: t.take, shot: t.shot, shotTake: t.shotTake, file: t.file))
+    }
+
+    /// The HUD's shot lines: the current shot with its takes, the next one, the shot's private notes.
+    func figures(_ f: inout HudModel.Run, _ run: isolated RunDirector, at now: Int64) async {
+        guard let walk else { return }
+        let shot = walk.current, taken = walk.takes(of: shot.id)
+        let good = taken.filter { $0.mark == .good }.count, noGood = taken.filter { $0.mark == .noGood }.count
+        var line = "shot \(shot.id) \(shot.title)  (\(walk.index + 1)/\(walk.list.shots.count))  \(taken.count) take\(taken.count == 1 ? "" : "s")"
+        if good + noGood > 0 { line += " (\(good) good, \(noGood) no good)" }
+        if let framing = shot.framing { line += "  \(framing.rawValue)" }
+        if let aspect = shot.aspect { line += " \(aspect)" }
+        if let seconds = shot.expectedSeconds { line += "  length \(Int(seconds) / 60):\(String(format: "%02d", Int(seconds) % 60))" }
+        f.shot = line
+        f.nextShot = walk.next.map { "next \($0.id) \($0.title)  \(walk.takes(of: $0.id).count) takes  (N next, B back, G good, X no good, A re-take)" }
+            ?? "last shot  (B back, G good, X no good, A re-take)"
+        f.shotNotes = shot.notes
+    }
+
+    /// Marks a take (the latest by default): the walk, its sidecar, a `mark` event.
+    private func mark(_ mark: ShotWalk.Mark, take: Int?, by: String, _ run: isolated RunDirector) {
+        switch walk?.mark(mark, take: take) {
+        case .success(let t)?:
+            if let file = t.file { run.sidecars.mark(take: t.take, path: file, mark: mark.rawValue) }
+            run.events.emit(.mark(take: t.take, shot: t.shot, shotTake: t.shotTake, mark: mark.rawValue, file: t.file, by: by))
+            run.log("duo-capture: take \(t.take) (shot \(t.shot) take \(t.shotTake)) marked \(mark.rawValue)")
+        case .failure(let why)?: run.refuse("mark: \(why.message)")
+        case nil: break
+        }
+    }
+
+    /// The current shot is said: a `shot` event, the log, its card on the subject view, and its script
+    /// opened when it names one that is not on screen.
+    private func announce(trigger: String, _ run: isolated RunDirector) async {
+        guard let walk else { return }
+        let shot = walk.current
+        await run.presenter.showShot(shot.subject, at: run.clock.now())
+        run.events.emit(.shot(id: shot.id, title: shot.title, index: walk.index + 1, count: walk.list.shots.count,
+                              takes: walk.takes(of: shot.id).count, next: walk.next?.id, trigger: trigger))
+        run.log("duo-capture: shot \(shot.id) (\(walk.index + 1) of \(walk.list.shots.count)): \(shot.title)"
+            + (walk.next.map { "; next \($0.id) \($0.title)" } ?? "; the last shot"))
+        if let script = shot.script {
+            let base = ((settings.path ?? ".") as NSString).deletingLastPathComponent
+            let path = script.hasPrefix("/") ? script : (base as NSString).appendingPathComponent(script)
+            if path != run.parts.script.path { await run.parts.script.open(path, run) }
+        }
+    }
+
+    /// The shot list saved while the run goes on is read again: the current shot is kept by id (a removed
+    /// one falls to the next, with a notice); a save that does not parse keeps the old list and says why.
+    private func reloadIfSaved(_ now: Int64, _ run: isolated RunDirector) async {
+        guard let path = watch?.path, watch?.look(at: now) != nil else { return }
+        let list: ShotList
+        do throws(DuoError) { list = try ShotList.load(path: path) } catch {
+            return run.notify("shot list \(path) was saved but cannot be read (\(error.message)); the previous list stays", .plain, errorEvent: true)
+        }
+        let before = walk!.current.subject
+        let notice = walk!.reload(list)
+        for problem in list.problems { run.log("duo-capture: warning: shot list \(problem) (kept from the subject)") }
+        run.events.emit(.shotsReloaded(count: list.shots.count, current: walk!.current.id, notice: notice))
+        run.log("duo-capture: shot list \(path) reloaded; \(list.shots.count) shots")
+        if let notice { run.notify(notice, .plain) }
+        if notice != nil || before != walk!.current.subject { await announce(trigger: "reload", run) }
+        await run.showFigures()
+    }
+}

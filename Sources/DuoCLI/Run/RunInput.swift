@@ -1,0 +1,91 @@
+import DuoCore
+import DuoRender
+import Foundation
+
+//  The run director's vocabulary: what reaches it (RunInput, from any thread), where a command came from,
+//  why a run ended and how (RunOutcome).
+
+/// Why a run ended.
+///
+/// Thread: value type, Sendable.
+enum EndReason: Sendable, Equatable {
+    case duration, quit, signal(String), failed(DuoError)
+    var text: String {
+        switch self {
+        case .duration: "duration reached"
+        case .quit: "quit command"
+        case .signal(let s): "\(s) received"
+        case .failed: "failed"
+        }
+    }
+}
+
+/// Where a command came from, as the `command` event reports it.
+///
+/// Thread: value type, Sendable.
+enum CommandSource: String, Sendable { case key, control, timeline, remote, osc, button }
+
+/// Everything that reaches the director, from any thread.
+///
+/// Thread: value type, Sendable.
+enum RunInput: Sendable {
+    case command(ControlCommand, source: CommandSource)
+    case signal(String)
+    /// The graph is playing.
+    case started
+    case startFailed(DuoError)
+    case session(SessionEvent)
+    /// The face's report: the accessory's state changed (enabled by the user, or availability).
+    case accessory(AccessoryChange, subjectMonitor: String?)
+    /// The face's report: the operator window's fullscreen state changed.
+    case fullscreen(Bool)
+    /// The face's report: the subject window's size, device pixels (the subject monitor's): the view is
+    /// laid out for it.
+    case subjectSize(width: Int, height: Int)
+    /// Time has passed: countdowns, durations and watchdogs are checked against the clock.
+    case tick
+    /// The device monitor saw a camera or the microphone come or go.
+    case devicesChanged
+    /// A remote display answered (or not) the handshake.
+    case remoteAnswer(Int, RemoteDisplayAnswer)
+    /// Voice-follow's recogniser for the script now on screen, its model built and loaded off the
+    /// director (nil: it cannot be followed), with what to tell the operator.
+    case voiceModel(Result<(any PreparedRecogniser)?, DuoError>, notices: [String], ticket: Int)
+    /// A script read and laid out off the director (saved again, or another opened), for load `ticket`.
+    case scriptPrepared(Result<SubjectPresenter.PreparedScript, DuoError>, ticket: Int)
+}
+
+/// How a run ended, and what it tells the user and the shell.
+///
+/// Thread: value type, Sendable; made once by `RunDirector.finish`.
+struct RunOutcome: Sendable {
+    let reason: EndReason
+    let summary: RunSummary?
+    /// The error that decides the exit code (nil: exit 0).
+    let error: DuoError?
+    var exitCode: Int32 { error?.kind.exitCode ?? 0 }
+}
+
+/// The director's queue of inputs: `send` from any thread never blocks; an end (quit, a signal) is also
+/// noted aside, so it goes ahead of everything queued before it.
+///
+/// Thread: any; the stream's continuation and the noted end are thread-safe.
+final class RunInbox: Sendable {
+    let inputs: AsyncStream<RunInput>
+    private let sink: AsyncStream<RunInput>.Continuation
+    /// An end that arrived: checked before each queued input, so it goes ahead of them.
+    let urgentEnd = Locked<EndReason?>(nil)
+
+    init() { (inputs, sink) = AsyncStream.makeStream(of: RunInput.self, bufferingPolicy: .unbounded) }
+
+    func send(_ input: RunInput) {
+        switch input {
+        case .command(.quit, _): urgentEnd.update { $0 = $0 ?? .quit }
+        case .signal(let name): urgentEnd.update { $0 = $0 ?? .signal(name) }
+        default: break
+        }
+        sink.yield(input)
+    }
+
+    func finish() { sink.finish() }
+}
