@@ -9,7 +9,7 @@
 //                                       │      └──▶ CDuoShim ─▶ CGStreamer (system library)
 //                                       ├─▶ DuoPlatform ─▶ DuoCore
 //                                       │      └──▶ CGLib (system library)
-//                                       └─▶ DuoWebRemote ─▶ DuoCore (the web remote and OSC)
+//                                       └─▶ DuoWebRemote ─▶ DuoPlatform (the web remote and OSC, on its network loop)
 //                                              └──▶ CSoup (libsoup-3.0, system library)
 //
 //   duo-capture-testhub (tests, QA timelines, benchmarks; never installed) ─▶ DuoTestHub ─▶ DuoCLI …
@@ -22,9 +22,12 @@
 // which has no cairo calls of its own (and the CDuoSession C target for what GTK 3 does not expose: the
 // display's backend and Wayland output names, keeping the screen on through Wayland, X11 and D-Bus).
 // DuoPlatform holds the raw GLib/POSIX that is not GStreamer (settings file, camera locks, the remote
-// displays' handshake, exclusive file creation). DuoCLI composes a run: the run director and its parts
-// (one per feature, each owning its state), the real adapters behind DuoCore's ports, the control socket,
-// the command line. Each C target has one header per concern in its include/, saying why that part is in C.
+// displays' handshake, exclusive file creation) and the one network loop every listener runs on
+// (NetworkLoop: GSocket sources on one GLib context thread; the control socket, the handshake, OSC and the
+// web remote's libsoup server; admission and rates by DuoCore's ListenPolicy). DuoCLI composes a run: the
+// run director and its parts (one per feature, each owning its state), the real adapters behind DuoCore's
+// ports, the control socket, the command line. Each C target has one header per concern in its include/,
+// saying why that part is in C.
 import PackageDescription
 
 let package = Package(
@@ -68,13 +71,14 @@ let package = Package(
         // files and HMAC, and the camera portal's D-Bus call (CameraPortal).
         .systemLibrary(name: "CGLib", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // The platform layer: raw GLib/POSIX that is not GStreamer. The settings file (GKeyFile), camera
-        // owner locks, the remote displays' TCP handshake and exclusive file creation.
+        // owner locks, the remote displays' TCP handshake, exclusive file creation, and the network loop
+        // (Network/: NetworkLoop, StreamListener, DatagramListener, UnixSocketFile).
         .target(name: "DuoPlatform", dependencies: ["DuoCore", "CGLib"]),
         // libsoup 3 (Debian: libsoup-3.0-dev) for the remote control's page and WebSocket.
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
         // The remote control's network adapter (--remote-control, --osc): every soup_*/g_* call of the
-        // page and WebSocket server on its own GLib main context thread, and the OSC UDP socket.
-        .target(name: "DuoWebRemote", dependencies: ["DuoCore", "CSoup"]),
+        // page and WebSocket server, on DuoPlatform's network loop, and the OSC port (a DatagramListener).
+        .target(name: "DuoWebRemote", dependencies: ["DuoCore", "DuoPlatform", "CSoup"]),
         .target(
             name: "DuoMedia",
             dependencies: ["DuoCore", "CDuoShim", "CGStreamer"],
@@ -104,7 +108,12 @@ let package = Package(
         .executableTarget(name: "duo-capture-testhub", dependencies: ["DuoCLI", "DuoTestHub"]),
 
         .testTarget(name: "DuoCoreTests", dependencies: ["DuoCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore", "DuoPlatform"]),
+        .testTarget(name: "DuoMediaTests", dependencies: ["DuoMedia", "DuoCore"]),
+        // The platform layer: camera locks, and the network loop's listeners on loopback (the handshake
+        // server, streams, datagrams over IPv4 and IPv6).
+        .testTarget(name: "DuoPlatformTests", dependencies: ["DuoPlatform", "DuoCore"]),
+        // The web remote's server and the OSC port on the network loop, driven by real sockets.
+        .testTarget(name: "DuoWebRemoteTests", dependencies: ["DuoWebRemote", "DuoPlatform", "DuoCore"]),
         .testTarget(name: "DuoCLITests", dependencies: ["DuoCLI", "DuoMedia", "DuoRender", "DuoCore", "DuoTestHub", "DuoPlatform", "DuoWebRemote"]),
         // End to end on a real two-monitor X desktop (Xorg + dummy driver + openbox), driving the binary.
         .testTarget(name: "DuoDesktopTests", dependencies: ["DuoDesktop", "DuoCore"], exclude: ["Fixtures"]),

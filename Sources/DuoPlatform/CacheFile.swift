@@ -1,3 +1,4 @@
+import DuoCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -50,7 +51,7 @@ public enum CacheFile {
     /// never written through).
     public static func replace(_ path: String, with bytes: [UInt8]) throws {
         let directory = (path as NSString).deletingLastPathComponent
-        let temporary = "\(directory)/.\((path as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let temporary = "\(directory)/.\((path as NSString).lastPathComponent).\(getpid()).\(RandomToken.hex(bytes: 4)).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission) }
         var written = 0

@@ -40,7 +40,7 @@ public enum CameraPortal {
         }
         // The request's object path is known before the call (sender and token), so the answer cannot
         // arrive before we listen for it.
-        let token = "duo_capture_\(getpid())_\(Int.random(in: 0..<1_000_000))"
+        let token = "duo_capture_\(getpid())_\(RandomToken.hex(bytes: 4))"
         let sender = g_dbus_connection_get_unique_name(bus).map { String(cString: $0) } ?? ""
         let path = "/org/freedesktop/portal/desktop/request/"
             + sender.dropFirst().replacingOccurrences(of: ".", with: "_") + "/" + token

@@ -9,7 +9,7 @@ import Glibc
 /// sender that connects; the sender's client asks before it streams. The proof is an HMAC-SHA256 of the
 /// challenge keyed by the passphrase (GLib's `g_compute_hmac_for_string`).
 ///
-/// Thread: `RemoteDisplayHandshakeServer` accepts on a thread of its own; `RemoteDisplayHandshakeClient.ask` blocks
+/// Thread: `RemoteDisplayHandshakeServer` serves on the network loop (`NetworkLoop`); `RemoteDisplayHandshakeClient.ask` blocks
 /// its caller for at most its timeout (call it off any actor that must stay responsive).
 public enum HandshakeWire {
     static func proof(passphrase: String, challenge: String) -> String {
@@ -21,9 +21,7 @@ public enum HandshakeWire {
         }
     }
 
-    static func challenge() -> String {
-        (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
-    }
+    static func challenge() -> String { RandomToken.hex(bytes: 16) }
 
     /// One line (up to 4 KiB) from a socket before `deadline` (monotonic seconds, `now()`), or nil: a
     /// peer sending a byte now and then gets no more time than one sending nothing.
@@ -46,6 +44,11 @@ public enum HandshakeWire {
         return nil
     }
 
+    /// `value` as one JSON line (without its newline).
+    static func line<T: Encodable>(_ value: T) -> String {
+        String(decoding: (try? JSONEncoder().encode(value)) ?? Data(), as: UTF8.self)
+    }
+
     static func writeLine<T: Encodable>(_ fd: Int32, _ value: T) {
         guard var data = try? JSONEncoder().encode(value) else { return }
         data.append(10)
@@ -66,17 +69,16 @@ public enum HandshakeWire {
     }
 }
 
-/// The display's side: answers every sender that connects to TCP `port` with its size and challenge,
-/// judges the answer, proves its own passphrase back, and reports refusals (a wrong passphrase) to
-/// `onRefused`: the first few per address and minute one by one, the rest summed up in `onSummary`
-/// (address, count) and answered ever later (`HandshakeRefusals`).
+/// The display's side: answers every sender that connects to TCP `port` (IPv4 and IPv6) with its size
+/// and challenge, judges the answer, proves its own passphrase back, and reports refusals (a wrong
+/// passphrase) to `onRefused`: the first few per address and minute one by one, the rest summed up in
+/// `onSummary` (address, count) and answered ever later (`HandshakeRefusals`).
 ///
-/// Each sender is served on a thread of its own, at most `Limits.connections` at once (4 per address),
-/// and gets `Limits.hello` seconds in all to answer: an idle or trickling connection keeps nobody else
-/// out.
+/// Senders are served side by side on the network loop (`StreamListener`), at most `Limits.connections`
+/// at once (4 per address: the one `Admission`), and each gets `Limits.hello` seconds in all to answer:
+/// an idle or trickling connection keeps nobody else out.
 ///
-/// Thread: accepts on a thread of its own, serves each connection on its own thread; `stop()` from
-/// any thread; the callbacks come on those threads.
+/// Thread: `stop()` from any thread; the callbacks come on the network loop's thread.
 public final class RemoteDisplayHandshakeServer: Sendable {
     public struct Limits: Sendable {
         public var connections = 16
@@ -84,142 +86,88 @@ public final class RemoteDisplayHandshakeServer: Sendable {
         /// Seconds a sender has for the whole exchange (reading the hello, answering).
         public var hello = 3.0
         public init() {}
-    }
 
-    /// What the server threads share, behind a mutex (`Locked`).
-    ///
-    /// Thread: any.
-    private final class Shared: Sendable {
-        private struct State: Sendable {
-            var active = 0
-            var byAddress: [String: Int] = [:]
-            var refusals = HandshakeRefusals()
-        }
-        private let state = Locked(State())
-
-        func admit(_ who: String, _ limits: Limits) -> Bool {
-            var admitted = false
-            state.update { s in
-                guard s.active < limits.connections, s.byAddress[who, default: 0] < limits.perAddress else { return }
-                s.active += 1
-                s.byAddress[who, default: 0] += 1
-                admitted = true
-            }
-            return admitted
-        }
-
-        func leave(_ who: String) {
-            state.update { s in
-                s.active -= 1
-                s.byAddress[who, default: 1] -= 1
-                if s.byAddress[who] == 0 { s.byAddress[who] = nil }
-            }
-        }
-
-        func refuse(_ who: String) -> (say: Bool, delay: Double) {
-            var answer: (say: Bool, delay: Double) = (false, 0)
-            state.update { answer = $0.refusals.refuse(who, at: HandshakeWire.now()) }
-            return answer
-        }
-        func due(flush: Bool) -> [(address: String, count: Int)] {
-            var due: [(address: String, count: Int)] = []
-            state.update { due = $0.refusals.due(at: HandshakeWire.now(), flush: flush) }
-            return due
+        var listen: ListenLimits {
+            var limits = ListenLimits.displayHandshake
+            limits.clients = connections
+            limits.perAddress = perAddress
+            return limits
         }
     }
 
-    private let fd: Int32
-    private let stopped = StopFlag()
-    private let finished = DispatchSemaphore(value: 0)
+    /// The senders being served (their hello, whether they answered) and the refusals, on the loop.
+    private struct Served: Sendable {
+        var greetings: [StreamClient: RemoteDisplayHandshake.Hello] = [:]
+        var refusals = HandshakeRefusals()
+        var stopped = false
+    }
+
+    private let listener: StreamListener
+    private let served: Locked<Served>
+    private let onSummary: @Sendable (String, Int) -> Void
 
     public init(port: Int, width: Int, height: Int, refresh: Int, passphrase: String?, limits: Limits = Limits(),
                 onRefused: @escaping @Sendable (String, String) -> Void,
                 onSummary: @escaping @Sendable (String, Int) -> Void = { _, _ in }) throws(DuoError) {
-        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw .runtime("cannot open a TCP socket for the display's handshake") }
-        var on: Int32 = 1, off: Int32 = 0
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &off, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in6()
-        address.sin6_family = sa_family_t(AF_INET6)
-        address.sin6_port = in_port_t(UInt16(port).bigEndian)
-        address.sin6_addr = in6addr_any
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-        }
-        guard bound == 0, listen(fd, 32) == 0 else {
-            close(fd)
-            throw .runtime("TCP port \(port) is in use (the display answers senders there, beside SRT's UDP port); pick another --listen port")
-        }
-        self.fd = fd
-        let stopped = self.stopped, finished = self.finished, shared = Shared()
-        let serve: @Sendable (Int32, String) -> Void = { client, who in
-            let deadline = HandshakeWire.now() + limits.hello
-            HandshakeWire.setTimeout(client, seconds: 1)
-            let greeting = RemoteDisplayHandshake.Hello(width: width, height: height, refresh: refresh, encrypted: passphrase != nil,
-                                                 challenge: HandshakeWire.challenge())
-            HandshakeWire.writeLine(client, greeting)
-            guard let line = HandshakeWire.readLine(client, deadline: deadline),
-                  let answer = try? JSONDecoder().decode(RemoteDisplayHandshake.Answer.self, from: Data(line.utf8)) else { return }
+        let served = Locked(Served())
+        self.served = served
+        self.onSummary = onSummary
+        let answer: @Sendable (StreamClient, String) -> Void = { client, line in
+            guard let greeting = served.update({ $0.greetings.removeValue(forKey: client) }) else { return }
+            guard let answer = try? JSONDecoder().decode(RemoteDisplayHandshake.Answer.self, from: Data(line.utf8)) else {
+                return client.close()
+            }
             var verdict = RemoteDisplayHandshake.judge(answer, expected: passphrase.map { HandshakeWire.proof(passphrase: $0, challenge: greeting.challenge) })
             guard verdict.ok else {
-                let (say, delay) = shared.refuse(who)
-                if say, let reason = verdict.reason { onRefused(who, reason) }
-                let until = HandshakeWire.now() + delay
-                while HandshakeWire.now() < until && !stopped.isSet { usleep(20_000) }
-                HandshakeWire.writeLine(client, verdict)
+                let (say, delay) = served.update { $0.refusals.refuse(client.address, at: HandshakeWire.now()) }
+                if say, let reason = verdict.reason { onRefused(client.address, reason) }
+                let refusal = verdict
+                client.after(delay) { client in
+                    client.send(HandshakeWire.line(refusal))
+                    client.close()
+                }
                 return
             }
             if let passphrase, let theirs = answer.challenge, theirs.utf8.count <= 256 {
                 verdict.proof = HandshakeWire.proof(passphrase: passphrase,
-                                                 challenge: RemoteDisplayHandshake.displayProofText(greeting, senderChallenge: theirs))
+                                                    challenge: RemoteDisplayHandshake.displayProofText(greeting, senderChallenge: theirs))
             }
-            HandshakeWire.writeLine(client, verdict)
+            client.send(HandshakeWire.line(verdict))
+            client.close()
         }
-        let thread = Thread {
-            defer {
-                for (who, count) in shared.due(flush: true) { onSummary(who, count) }
-                close(fd)
-                finished.signal()
+        let hello = limits.hello
+        listener = try StreamListener.tcp(port: port, limits: limits.listen, handlers: .init(opened: { client in
+            let greeting = RemoteDisplayHandshake.Hello(width: width, height: height, refresh: refresh, encrypted: passphrase != nil,
+                                                        challenge: HandshakeWire.challenge())
+            served.update { $0.greetings[client] = greeting }
+            client.send(HandshakeWire.line(greeting))
+            // The whole exchange within `hello` seconds: a sender that has not answered by then is closed.
+            client.after(hello) { client in
+                if served.update({ $0.greetings.removeValue(forKey: client) }) != nil { client.close() }
             }
-            while !stopped.isSet {
-                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&p, 1, 500)
-                for (who, count) in shared.due(flush: false) { onSummary(who, count) }
-                guard !stopped.isSet else { return }
-                guard ready > 0 else { continue }
-                var peer = sockaddr_in6()
-                var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-                let client = withUnsafeMutablePointer(to: &peer) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &length) }
-                }
-                guard client >= 0 else { continue }
-                var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-                var addr = peer.sin6_addr
-                inet_ntop(AF_INET6, &addr, &text, socklen_t(INET6_ADDRSTRLEN))
-                let who = String(cString: text).replacingOccurrences(of: "::ffff:", with: "")
-                // Too many at once (from anywhere, or from this address): closed at once, tried again later.
-                guard shared.admit(who, limits) else { close(client); continue }
-                let worker = Thread {
-                    serve(client, who)
-                    close(client)
-                    shared.leave(who)
-                }
-                worker.name = "duo-display-sender"
-                worker.start()
-            }
+        }, line: answer, tooLong: { client in
+            served.update { _ = $0.greetings.removeValue(forKey: client) }
+            client.close()
+        }), failure: { _ in
+            .runtime("TCP port \(port) is in use (the display answers senders there, beside SRT's UDP port); pick another --listen port")
+        })
+        NetworkLoop.shared.every(0.5) {
+            let (stopped, due) = served.update { s in (s.stopped, s.stopped ? [] : s.refusals.due(at: HandshakeWire.now())) }
+            for (who, count) in due { onSummary(who, count) }
+            return !stopped
         }
-        thread.name = "duo-display-handshake"
-        thread.start()
     }
 
-    /// Stops accepting (the port is free when it returns); senders being served finish within their
-    /// deadline; refusals not yet summed up are summed up now.
+    /// Stops accepting (the port is free when it returns) and closes the senders being served;
+    /// refusals not yet summed up are summed up now.
     public func stop() {
-        guard !stopped.isSet else { return }
-        stopped.set()
-        shutdown(fd, Int32(SHUT_RDWR))
-        _ = finished.wait(timeout: .now() + 2)
+        let due = served.update { s -> [(address: String, count: Int)] in
+            guard !s.stopped else { return [] }
+            s.stopped = true
+            return s.refusals.due(at: HandshakeWire.now(), flush: true)
+        }
+        listener.stop()
+        for (who, count) in due { onSummary(who, count) }
     }
 }
 
@@ -227,26 +175,12 @@ public final class RemoteDisplayHandshakeServer: Sendable {
 ///
 /// Thread: blocking; call from a detached task.
 public enum RemoteDisplayHandshakeClient {
-    public struct Display: Sendable, Equatable {
-        public let width: Int
-        public let height: Int
-        public let refresh: Int
-        public init(width: Int, height: Int, refresh: Int) {
-            self.width = width
-            self.height = height
-            self.refresh = refresh
-        }
-    }
-
-    public enum Outcome: Sendable, Equatable {
-        case accepted(Display)
-        /// The display said no (a wrong passphrase, encryption on one end only), or it could not prove
-        /// it holds the passphrase, or its monitor makes no sense: `reason` (safe to print: a display's
-        /// own words are escaped by `TerminalText`).
-        case refused(String)
-        /// Nothing answers there (yet).
-        case unreachable(String)
-    }
+    /// The display's monitor (DuoCore's `RemoteDisplayAnswer.Monitor`, the director's port's word).
+    public typealias Display = RemoteDisplayAnswer.Monitor
+    /// What the display answered: accepted with its monitor, refused (a wrong passphrase, encryption on one
+    /// end only, no proof of the passphrase, a monitor that makes no sense: `reason`, safe to print, a
+    /// display's own words escaped by `TerminalText`), or unreachable (nothing answers there yet).
+    public typealias Outcome = RemoteDisplayAnswer
 
     /// Asks the display at `address`. Nothing it says is believed before it proved the passphrase (when
     /// there is one); its size is then made one the sender can render (`RemoteDisplayHandshake.renderSize`).

@@ -1,22 +1,23 @@
 import CSoup
 import DuoCore
+import DuoPlatform
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The web remote's server (`--remote-control`): one page and one WebSocket, served by libsoup 3 on a
-/// GLib main context of its own, run by a dedicated thread (the headless run has no GLib main loop, and
-/// the desktop's GTK loop must not wait on the network). Every soup_*/g_* call of the remote is in this
-/// file.
+/// The web remote's server (`--remote-control`): one page and one WebSocket, served by libsoup 3 on the
+/// network loop (DuoPlatform's `NetworkLoop`: one GLib main context and thread for every listener; the
+/// headless run has no GLib main loop, and the desktop's GTK loop must not wait on the network). Every
+/// soup_*/g_* call of the remote is in this file.
 ///
 /// `GET /?token=T` is the page; `GET /ws?token=T` opens the WebSocket. Without the right token both are
 /// answered 401 before anything else happens (`authorize` decides, and says so in the log).
 ///
-/// Thread: `broadcast` and `close` from any thread; the handlers run on the server's own thread
-/// ("duo-capture remote"), one at a time.
+/// Thread: `broadcast` and `close` from any thread; the handlers run on the network loop's thread
+/// ("duo-capture network"), one at a time.
 public final class WebRemoteServer: Sendable {
-    /// What the server asks of its owner, on the server's thread.
+    /// What the server asks of its owner, on the network loop's thread.
     public struct Handlers: Sendable {
         /// Whether a request from `address` with this token may go on (false: it is answered 401).
         public var authorize: @Sendable (_ token: String?, _ address: String) -> Bool
@@ -34,10 +35,11 @@ public final class WebRemoteServer: Sendable {
 
     /// The addresses listened on (`http://127.0.0.1:PORT/`), without the token.
     public let listening: [String]
-    private let loop: LoopState
-    /// Lines waiting for the server's thread to send them, and whether a drain is already scheduled.
-    private let outbox: Outbox
-    /// Lines kept at most while the server's thread is busy: a page that falls this far behind skips some.
+    private let loop = NetworkLoop.shared
+    private let state: NetworkLoop.Resident
+    /// Lines waiting for the network loop to send them to every page.
+    private let outbox = LoopOutbox(limit: WebRemoteServer.outboxLimit)
+    /// Lines kept at most while the network loop is busy: a page that falls this far behind skips some.
     static let outboxLimit = 1_000
     /// The largest message a page may send.
     static let maximumMessage: UInt64 = 16_384
@@ -45,63 +47,48 @@ public final class WebRemoteServer: Sendable {
     /// Starts listening on `host` (an IP address; nil: loopback, IPv4 and IPv6) and `port` (0: any free
     /// one). Throws a usage error saying what to change when it cannot.
     public init(host: String?, port: Int, page: [UInt8], handlers: Handlers) throws(DuoError) {
-        let outbox = Outbox(([], false, false))
-        self.outbox = outbox
-        let loop = LoopState(page: page, handlers: handlers, outbox: outbox)
-        self.loop = loop
-        let ready = DispatchSemaphore(value: 0)
-        let result = Locked<Result<[String], DuoError>?>(nil)
-        let thread = Thread {
-            result.set(loop.start(host: host, port: port))
-            ready.signal()
-            if case .success = result.value { loop.run() }
+        let loop = self.loop
+        let started = loop.sync { () -> Result<(NetworkLoop.Resident, [String]), DuoError> in
+            let state = LoopState(page: page, handlers: handlers)
+            switch state.start(host: host, port: port) {
+            case .success(let uris): return .success((loop.keep(state), uris))
+            case .failure(let error):
+                state.stop()
+                return .failure(error)
+            }
         }
-        thread.name = "duo-capture remote"
-        thread.start()
-        ready.wait()
-        switch result.value {
-        case .success(let uris): listening = uris
+        switch started {
+        case .success(let (state, uris)):
+            self.state = state
+            listening = uris
         case .failure(let error): throw error
-        case nil: throw .runtime("remote control: the server did not start")
         }
     }
 
     /// Sends one text line to every connected page. Never waits.
     public func broadcast(_ line: String) {
-        let schedule = outbox.update { box -> Bool in
-            guard !box.closed else { return false }
-            box.lines.append(line)
-            if box.lines.count > Self.outboxLimit { box.lines.removeFirst(box.lines.count - Self.outboxLimit) }
-            guard !box.scheduled else { return false }
-            box.scheduled = true
-            return true
-        }
-        if schedule { loop.invokeDrain() }
+        let loop = self.loop, state = self.state
+        outbox.post(line, on: loop) { lines in loop.resident(state, as: LoopState.self)?.drain(lines) }
     }
 
-    /// Stops listening, closes every page's socket and ends the server's thread.
+    /// Stops listening and closes every page's socket (the port is free when it returns).
     public func close() {
-        let first = outbox.update { box -> Bool in
-            defer { box.closed = true }
-            return !box.closed
+        guard outbox.close() else { return }
+        let loop = self.loop, state = self.state
+        loop.sync {
+            loop.resident(state, as: LoopState.self)?.stop()
+            loop.evict(state)
         }
-        if first { loop.stop() }
     }
 }
 
-/// Lines waiting for the server's thread, whether a drain is scheduled, whether the server closed.
-private typealias Outbox = Locked<(lines: [String], scheduled: Bool, closed: Bool)>
-
-/// Everything on the server's thread: the GLib context, the soup server, the connected pages.
+/// Everything on the network loop: the soup server and the connected pages. Kept by the loop
+/// (`NetworkLoop.keep`); its C callbacks reach it through an unretained pointer, valid until `stop`.
 ///
-/// Thread: the pointers and the connection list are only touched on the server's thread (inside
-/// callbacks, or before the loop runs); `invokeDrain` and `stop` only call g_main_context_invoke and
-/// g_main_loop_quit, which GLib documents as callable from any thread. Hence the one unchecked claim.
-private final class LoopState: @unchecked Sendable {
+/// Thread: the network loop's only.
+private final class LoopState {
     let page: [UInt8]
     let handlers: WebRemoteServer.Handlers
-    var context: OpaquePointer?
-    var mainLoop: OpaquePointer?
     var server: UnsafeMutablePointer<SoupServer>?
     /// One open WebSocket: its peer's address, its socket's descriptor (-1: unknown) and since when
     /// (monotonic nanoseconds) it has had no room for more.
@@ -115,20 +102,17 @@ private final class LoopState: @unchecked Sendable {
     /// A page whose socket has had no room for this long has stopped reading: it is closed, as the control
     /// socket drops a client that falls behind, so it cannot make the server hold ever more for it.
     static let stallLimit: UInt64 = 3_000_000_000
-    let outbox: Outbox
 
-    init(page: [UInt8], handlers: WebRemoteServer.Handlers, outbox: Outbox) {
+    init(page: [UInt8], handlers: WebRemoteServer.Handlers) {
         self.page = page
         self.handlers = handlers
-        self.outbox = outbox
     }
 
     var unmanaged: gpointer { Unmanaged.passUnretained(self).toOpaque() }
     static func from(_ pointer: gpointer?) -> LoopState { Unmanaged<LoopState>.fromOpaque(pointer!).takeUnretainedValue() }
 
     func start(host: String?, port: Int) -> Result<[String], DuoError> {
-        context = g_main_context_new()
-        g_main_context_push_thread_default(context)
+        // On the loop's thread, whose default context the loop's is: the server's sources go there.
         server = UnsafeMutablePointer<SoupServer>(OpaquePointer(g_object_new_with_properties(soup_server_get_type(), 0, nil, nil)))
         guard let server else { return .failure(.runtime("remote control: libsoup could not make a server")) }
         // Refused before the WebSocket handshake: a page or socket without the token gets 401 at once.
@@ -170,44 +154,27 @@ private final class LoopState: @unchecked Sendable {
             list = node.pointee.next
         }
         g_slist_free_full(head, { g_uri_unref(OpaquePointer($0)) })
-        mainLoop = g_main_loop_new(context, 0)
         return .success(uris)
     }
 
-    func run() {
-        g_main_loop_run(mainLoop)
-        // Ended: every page's socket goes, then the server and the context.
-        for c in connections { g_object_unref(gpointer(c.connection)) }
-        connections.removeAll()
-        soup_server_disconnect(server)
-        g_object_unref(server)
-        g_main_loop_unref(mainLoop)
-        g_main_context_pop_thread_default(context)
-        g_main_context_unref(context)
-    }
-
+    /// Closes every page's socket and the server; no callback reaches this object afterwards.
     func stop() {
-        g_main_context_invoke_full(context, 0, { data in
-            let state = LoopState.from(data)
-            for c in state.connections { soup_websocket_connection_close(c.connection, 1001, "duo-capture ended") }
-            g_main_loop_quit(state.mainLoop)
-            return 0
-        }, unmanaged, nil)
-    }
-
-    func invokeDrain() {
-        g_main_context_invoke_full(context, 0, { data in
-            LoopState.from(data).drain()
-            return 0
-        }, unmanaged, nil)
-    }
-
-    private func drain() {
-        let lines = outbox.update { box -> [String] in
-            box.scheduled = false
-            defer { box.lines.removeAll() }
-            return box.lines
+        for c in connections {
+            g_signal_handlers_disconnect_matched(gpointer(c.connection), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, unmanaged)
+            if soup_websocket_connection_get_state(c.connection) == SOUP_WEBSOCKET_STATE_OPEN {
+                soup_websocket_connection_close(c.connection, 1001, "duo-capture ended")
+            }
+            g_object_unref(gpointer(c.connection))
         }
+        connections.removeAll()
+        if let server {
+            soup_server_disconnect(server)
+            g_object_unref(server)
+        }
+        server = nil
+    }
+
+    func drain(_ lines: [String]) {
         let now = DispatchTime.now().uptimeNanoseconds
         for index in connections.indices {
             let page = connections[index]

@@ -49,11 +49,7 @@ struct PocketsphinxVoice: VoicePort {
 /// Thread: any; stateless.
 struct NetworkHandshake: RemoteDisplayHandshakePort {
     func ask(_ address: SRTAddress, passphrase: String?) -> RemoteDisplayAnswer {
-        switch RemoteDisplayHandshakeClient.ask(address, passphrase: passphrase) {
-        case .accepted(let d): .accepted(.init(width: d.width, height: d.height, refresh: d.refresh))
-        case .refused(let why): .refused(why)
-        case .unreachable(let why): .unreachable(why)
-        }
+        RemoteDisplayHandshakeClient.ask(address, passphrase: passphrase)
     }
 }
 

@@ -15,7 +15,7 @@ import Glibc
 /// The pairing token is printed once to the terminal (stderr) at start; it never goes to the events file,
 /// the control socket or the debug log.
 ///
-/// Thread: made on the main task; the page's and OSC's handlers run on their adapters' threads, the event
+/// Thread: made on the main task; the page's and OSC's handlers run on the network loop's thread, the event
 /// tap on whichever thread emits; shared state is behind mutexes (`Locked`).
 final class WebRemote: Sendable {
     private let web: WebRemoteServer?
@@ -33,9 +33,11 @@ final class WebRemote: Sendable {
         var oscPeer: OSCSocket.Peer?
     }
     private let seen = Locked(Seen())
-    private let refusals = Locked(RefusalThrottle())
-    private let webGate = Locked(CommandGate())
-    private let oscGate = Locked(CommandGate())
+    /// One line per kind of refusal and address every 10 s (with how many were held back).
+    private let refusals = Locked(Throttle(window: 10_000_000_000, capacity: 256))
+    /// What each address may send (`ListenLimits.webRemote`, `.osc`: 100 a second, 50 at once).
+    private let webAdmission = Locked(Admission(.webRemote))
+    private let oscAdmission = Locked(Admission(.osc))
     private let director: RunDirector
     private let presenter: SubjectPresenter
     private let clock: any RunClock
@@ -98,7 +100,7 @@ final class WebRemote: Sendable {
             // Printed once, here: the token is in no other output.
             Self.say("duo-capture: remote control: open \(addresses.joined(separator: " or ")) on the phone (keep this address private)")
         }
-        if let osc { Self.say("duo-capture: OSC listening on udp://\(osc.listening) (/duo/record, /duo/stop, /duo/speed 1.5, … docs/remote-control.md)") }
+        if let osc { Self.say("duo-capture: OSC listening on \(osc.addresses.map { "udp://\($0)" }.joined(separator: " and ")) (/duo/record, /duo/stop, /duo/speed 1.5, … docs/remote-control.md)") }
     }
 
     /// The addresses a phone may open, with the token; the one the operator window shows first (a LAN one
@@ -139,10 +141,9 @@ final class WebRemote: Sendable {
 
     private func refuse(_ line: String, key: String) {
         let now = clock.now()
-        // What a remote sent is shown on one line of the terminal: no control characters, not too long.
-        var line = String(line.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
-        if line.count > 300 { line = String(line.prefix(300)) + "…" }
-        if let said = refusals.update({ $0.admit(key, line, at: now) }) { Self.say("duo-capture: \(said)") }
+        // What a remote sent is shown on one line of the terminal: every control character escaped, not too long.
+        let line = TerminalText.escaped(line, limit: 300)
+        if let said = refusals.update({ $0.line(key, line, at: now) }) { Self.say("duo-capture: \(said)") }
     }
 
     private func authorize(_ given: String?, _ address: String) -> Bool {
@@ -155,8 +156,13 @@ final class WebRemote: Sendable {
 
     private func webMessage(_ text: String, from address: String) -> String? {
         let now = clock.now()
-        guard webGate.update({ $0.admit(at: now) }) else {
-            refuse("remote: \(address) sends more than \(Int(CommandGate().rate)) commands a second; the excess is dropped", key: "flood \(address)")
+        switch webAdmission.update({ $0.message(from: address, size: text.utf8.count, at: now) }) {
+        case .accept: break
+        case .tooFast:
+            refuse("remote: \(address) sends more than \(Int(ListenLimits.webRemote.rate ?? 0)) commands a second; the excess is dropped", key: "flood \(address)")
+            return nil
+        case .tooLong:
+            refuse("remote: \(address): a message longer than \(ListenLimits.webRemote.longest) bytes", key: "long \(address)")
             return nil
         }
         do {
@@ -170,8 +176,12 @@ final class WebRemote: Sendable {
 
     private func oscPacket(_ bytes: [UInt8], from peer: OSCSocket.Peer) {
         let now = clock.now()
-        guard oscGate.update({ $0.admit(at: now) }) else {
-            return refuse("osc: \(peer.description) sends more than \(Int(CommandGate().rate)) messages a second; the excess is dropped", key: "flood \(peer.description)")
+        switch oscAdmission.update({ $0.message(from: peer.address, size: bytes.count, at: now) }) {
+        case .accept: break
+        case .tooFast:
+            return refuse("osc: \(peer.description) sends more than \(Int(ListenLimits.osc.rate ?? 0)) messages a second; the excess is dropped", key: "flood \(peer.address)")
+        case .tooLong:
+            return refuse("osc: \(peer.description): a datagram longer than \(ListenLimits.osc.longest) bytes", key: "long \(peer.address)")
         }
         do {
             for message in try OSCMessage.parse(bytes) {

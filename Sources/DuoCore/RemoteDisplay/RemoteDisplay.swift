@@ -168,47 +168,40 @@ public enum SRTPassphrase {
 /// The display's record of refused senders, by address: the first few refusals in a minute are said
 /// one by one, later ones are answered ever later (0.5 s, doubling up to 8 s: guessing the passphrase
 /// gets slow) and counted into one summary line per address and minute, so a flood of wrong
-/// passphrases neither floods the log nor gets an answer at once.
+/// passphrases neither floods the log nor gets an answer at once. The counting is the one `Throttle`'s.
 ///
-/// Thread: value type; the handshake server keeps it under its lock. Times are seconds on any
+/// Thread: value type; the handshake server keeps it on the network loop. Times are seconds on any
 /// monotonic clock.
 public struct HandshakeRefusals: Sendable {
     public let window: Double
     /// Refusals said one by one (and answered at once) per address and window.
     public let said: Int
     public let longestDelay: Double
-    private var recent: [String: [Double]] = [:]
-    private var counted: [String: (since: Double, count: Int)] = [:]
+    private var throttle: Throttle
 
     public init(window: Double = 60, said: Int = 3, longestDelay: Double = 8) {
         self.window = window
         self.said = said
         self.longestDelay = longestDelay
+        throttle = Throttle(window: Self.ticks(window), burst: said, capacity: 4_096, summarize: true)
     }
+
+    private static func ticks(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
 
     /// Records a refusal of `address` at `now`: whether to say it (else it is counted for the summary),
     /// and how long to hold the answer.
     public mutating func refuse(_ address: String, at now: Double) -> (say: Bool, delay: Double) {
-        var times = (recent[address] ?? []).filter { $0 > now - window }
-        let before = times.count
-        times.append(now)
-        recent[address] = times
-        guard before >= said else { return (true, 0) }
-        let entry = counted[address] ?? (since: now, count: 0)
-        counted[address] = (entry.since, entry.count + 1)
-        return (false, min(longestDelay, 0.5 * Double(1 << min(before - said, 16))))
+        let verdict = throttle.record(address, at: Self.ticks(now))
+        guard !verdict.show else { return (true, 0) }
+        // The first held back waits 0.5 s, each next one twice as long; uncounted (a full table): the longest.
+        let beyond = verdict.attempt == 0 ? 16 : verdict.attempt - said - 1
+        return (false, min(longestDelay, 0.5 * Double(1 << min(max(0, beyond), 16))))
     }
 
     /// The summaries due at `now` (each address's window over; every one when `flush`), addresses
     /// forgotten once their window passed.
     public mutating func due(at now: Double, flush: Bool = false) -> [(address: String, count: Int)] {
-        var lines: [(address: String, count: Int)] = []
-        for (address, entry) in counted where flush || now - entry.since >= window {
-            lines.append((address, entry.count))
-            counted[address] = nil
-        }
-        for (address, times) in recent where !times.contains(where: { $0 > now - window }) { recent[address] = nil }
-        return lines.sorted { $0.address < $1.address }
+        throttle.due(at: Self.ticks(now), flush: flush).map { ($0.key, $0.count) }
     }
 
     /// The summary's line.

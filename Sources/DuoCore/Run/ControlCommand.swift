@@ -39,7 +39,7 @@ import Foundation
 /// `KeyBindings` in DuoDesktop), the timeline replays them, and the run director carries them out the same
 /// way whichever way they came. `accessory` and `fullscreen` without `on` toggle (the T and F11 keys).
 ///
-/// Thread: value type, Sendable; parsed on the socket's reader thread.
+/// Thread: value type, Sendable; parsed on the network loop's thread (the control socket, the web remote).
 public enum ControlCommand: Sendable, Equatable {
     public enum Jump: String, Sendable { case next, previous, start }
 

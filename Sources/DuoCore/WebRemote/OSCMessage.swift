@@ -5,7 +5,7 @@
 /// Only OSC 1.0's types are read: `i` int32, `f` float32, `s` string, `b` blob, `h` int64, `d` double,
 /// `T` `F` `N` `I` (no data). Every problem is one line saying what a good packet looks like.
 ///
-/// Thread: value type, Sendable; parsed on the OSC socket's reader thread.
+/// Thread: value type, Sendable; parsed on the network loop's thread (the OSC port).
 public struct OSCMessage: Sendable, Equatable {
     public enum Argument: Sendable, Equatable {
         case int(Int32), float(Float), string(String), blob([UInt8]), int64(Int64), double(Double), bool(Bool), null, impulse
@@ -73,8 +73,8 @@ public struct OSCMessage: Sendable, Equatable {
     private static func parseMessage(_ bytes: ArraySlice<UInt8>) throws(DuoError) -> OSCMessage {
         var reader = Reader(bytes)
         let raw = try reader.string()
-        // Said in errors as it can be shown on one line: control characters as '?', at most 80 characters.
-        let address = String(raw.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        // Said in errors as it can be shown on one line: control characters escaped, at most 80 characters.
+        let address = TerminalText.escaped(raw, limit: 80)
         guard address.hasPrefix("/") else {
             throw .usage("osc: the address must start with /, such as /duo/record")
         }

@@ -1,6 +1,6 @@
 //  The remote control's policy (`--remote-control`, `--osc`): which commands a phone or a broadcast
 //  controller may send, how OSC addresses become the control socket's commands, the pairing token, the
-//  command rate a remote may use, how refusals are said without flooding the log, and which events the
+//  command rate a remote may use (per address, through `Admission`), and which events the
 //  page and OSC feedback get. Pure: the adapter (DuoWebRemote) carries bytes, DuoCLI composes.
 
 /// What a remote may ask for. Every command is the control socket's own `ControlCommand`; a remote may not
@@ -84,8 +84,7 @@ public enum WebRemoteCommands {
             }
             return .command(.follow(voice: mode == "voice"))
         default:
-            let shown = String(message.address.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
-            throw .usage("osc: unknown address \(shown); use one of \(oscAddresses.joined(separator: ", "))")
+            throw .usage("osc: unknown address \(TerminalText.escaped(message.address, limit: 80)); use one of \(oscAddresses.joined(separator: ", "))")
         }
     }
 }
@@ -98,14 +97,7 @@ public struct WebRemoteToken: Sendable, Equatable {
     public let value: String
 
     /// 128 random bits as 32 hex digits.
-    public static func random() -> WebRemoteToken {
-        var generator = SystemRandomNumberGenerator()
-        let hex = (0..<16).map { _ in
-            let byte = UInt8.random(in: 0...255, using: &generator)
-            return String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
-        }
-        return WebRemoteToken(value: hex.joined())
-    }
+    public static func random() -> WebRemoteToken { WebRemoteToken(value: RandomToken.hex(bytes: 16)) }
 
     /// A token read from a file: its first line, trimmed; at least 16 characters of URL-safe text.
     public static func parse(fileText text: String, path: String) throws(DuoError) -> WebRemoteToken {
@@ -139,40 +131,6 @@ private extension String {
     }
 }
 
-/// One log line per kind of refusal and address at most every `window` (with how many were held back):
-/// a flood of bad packets or a scan without the token writes a few lines, never thousands. At most
-/// `capacity` kinds are remembered, so many addresses cannot grow it without bound.
-///
-/// Thread: value type; kept behind a lock by its owner. Time is a parameter (nanoseconds).
-public struct RefusalThrottle: Sendable {
-    public let window: Int64
-    public let capacity: Int
-    private var lastShown: [String: Int64] = [:]
-    private var held: [String: Int] = [:]
-
-    public init(window: Int64 = 10_000_000_000, capacity: Int = 256) {
-        self.window = window
-        self.capacity = capacity
-    }
-
-    /// The line to log now for a refusal of kind `key`, or nil when one was logged within the window.
-    public mutating func admit(_ key: String, _ line: String, at now: Int64) -> String? {
-        if let last = lastShown[key], now - last < window {
-            held[key, default: 0] += 1
-            return nil
-        }
-        if lastShown[key] == nil, lastShown.count >= capacity {
-            // Forget the kinds whose window has passed; if all are recent, this one is only counted.
-            lastShown = lastShown.filter { now - $0.value < window }
-            held = held.filter { lastShown[$0.key] != nil }
-            guard lastShown.count < capacity else { return nil }
-        }
-        lastShown[key] = now
-        let count = held.removeValue(forKey: key) ?? 0
-        return count > 0 ? "\(line) (\(count) more like it since the last such line)" : line
-    }
-}
-
 /// How many commands a remote may send: `rate` a second on average, `burst` at once. A flood beyond it
 /// is dropped (and said once in a while), so the run's queue never grows with what a remote sends.
 ///
@@ -196,6 +154,12 @@ public struct CommandGate: Sendable {
         guard tokens >= 1 else { return false }
         tokens -= 1
         return true
+    }
+
+    /// Whether the gate is back to its whole burst at `now` (forgetting it changes nothing).
+    public func isFull(at now: Int64) -> Bool {
+        guard let last else { return true }
+        return tokens + Double(max(0, now - last)) / 1e9 * rate >= burst
     }
 }
 

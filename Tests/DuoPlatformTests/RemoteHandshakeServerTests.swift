@@ -1,5 +1,4 @@
 import DuoCore
-import DuoMedia
 import DuoPlatform
 import Foundation
 import XCTest
