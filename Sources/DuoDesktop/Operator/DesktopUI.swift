@@ -12,6 +12,9 @@ import DuoRender
 /// Thread: GTK main thread (MainActor while gtk_main runs; see GtkMain).
 @MainActor
 public final class DesktopUI {
+    /// Whether the operator window may skip GTK's back buffer while the control bar is hidden: X11 only.
+    static var drawsUnbuffered: Bool { Monitors.backend == "x11" }
+
     public struct Configuration: Sendable {
         public var operatorMonitor: MonitorRef?
         public var subjectMonitor: MonitorRef?
@@ -111,7 +114,9 @@ public final class DesktopUI {
         // The picture paints every pixel of the window (black around itself): the window's own background
         // would be one more fill of the whole frame through the display server each frame.
         gtk_widget_set_app_paintable(operatorWindow, 1)
-        gtk_widget_set_double_buffered(operatorWindow, 0)
+        // Drawn straight into the window on X11 only: a Wayland surface gets its buffers through GDK's
+        // frame (begin/end draw), so a toplevel that is not double-buffered there never maps.
+        if Self.drawsUnbuffered { gtk_widget_set_double_buffered(operatorWindow, 0) }
         operatorOverlay = gtk_overlay_new()
         gtk_container_add(operatorWindow.asContainer, operatorOverlay)
         subjectWindow = SubjectWindow()
@@ -183,7 +188,7 @@ public final class DesktopUI {
             // While the bar is up the window is double-buffered (the bar over the picture must not
             // flicker); hidden, the picture is drawn straight into the window: the display server copies
             // each frame once instead of into a fresh back buffer and then onto the window (perf, issue 36).
-            gtk_widget_set_double_buffered(operatorWindow, shown ? 1 : 0)
+            if Self.drawsUnbuffered { gtk_widget_set_double_buffered(operatorWindow, shown ? 1 : 0) }
             onControls(shown, buttons)
         }
         gtk_overlay_add_overlay(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), bar.widget)
