@@ -1,2 +1,3 @@
 #include <glib.h>
 #include <gio/gio.h>
+#include <glib-unix.h>

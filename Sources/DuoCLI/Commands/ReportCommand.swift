@@ -1,5 +1,6 @@
 import DuoCore
 import DuoMedia
+import DuoPlatform
 import Foundation
 
 /// `duo-capture report DIR`: writes DIR/report.html for the takes in DIR (every .mkv and .mp4, with their

@@ -1,6 +1,7 @@
 import DuoCore
 import DuoDesktop
 import DuoMedia
+import DuoPlatform
 import DuoRender
 import Foundation
 
@@ -137,24 +138,8 @@ struct HeadlessRun: RunKind {
     }
 }
 
-/// Turns POSIX signals into callbacks on a dispatch queue, instead of the default abrupt exit.
-///
-/// Thread: made and cancelled on the task that runs the command (not Sendable: it never leaves it);
-/// handlers run on a private serial queue.
-final class SignalWatch {
-    private var sources: [DispatchSourceSignal] = []
-    private let queue = DispatchQueue(label: "duo-capture.signals")
-
-    init(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
-        for s in signals {
-            signal(s, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: s, queue: queue)
-            source.setEventHandler { handler(s) }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
+/// The run's signal watch (DuoPlatform's `SignalWatch`: GLib's unix signal sources).
+extension SignalWatch {
     /// SIGINT, SIGTERM and SIGHUP (the terminal closed, ssh dropped) end the run cleanly: the running take
     /// is finalised first.
     static func ending(_ director: RunDirector) -> SignalWatch {
@@ -162,8 +147,4 @@ final class SignalWatch {
         return SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { director.send(.signal(names[$0] ?? "signal \($0)")) }
     }
 
-    func cancel() {
-        for s in sources { s.cancel() }
-        sources.removeAll()
-    }
 }
