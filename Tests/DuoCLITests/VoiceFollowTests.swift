@@ -161,6 +161,15 @@ final class VoiceFollowTests: XCTestCase {
                                    "--follow", "voice", "--audio", "none", "--duration", "1"])
         XCTAssertEqual(none.status, 64)
         XCTAssertTrue(none.stderr.hasPrefix("duo-capture: error: --follow voice needs sound"), none.stderr)
+        // The default, --audio auto, on a machine with no microphone (no sound card here; a private runtime
+        // folder, so no PipeWire or PulseAudio; a fresh home, so none remembered): said as what it is.
+        let bare = try scratchDirectory(self)
+        let auto = try duoCapture(["--headless", "--source", "videotestsrc", "--script", Self.script.path, "--accessory", "teleprompter",
+                                   "--follow", "voice", "--duration", "1"],
+                                  environment: ["XDG_RUNTIME_DIR": bare, "HOME": bare, "XDG_CONFIG_HOME": "\(bare)/config",
+                                                "XDG_STATE_HOME": "\(bare)/state", "XDG_CACHE_HOME": "\(bare)/cache"])
+        XCTAssertEqual(auto.status, 64, auto.stderr)
+        XCTAssertTrue(auto.stderr.contains("--follow voice needs a microphone and none was found: plug one in"), auto.stderr)
         let chinese = URL(fileURLWithPath: Self.script.path).deletingLastPathComponent().appendingPathComponent("chinese.txt").path
         let dir = try scratchDirectory(self)
         let other = try duoCapture(["--headless", "--source", "videotestsrc", "--script", chinese, "--accessory", "teleprompter",

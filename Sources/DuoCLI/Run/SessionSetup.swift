@@ -331,6 +331,10 @@ enum VoiceModelSetup {
             throw .usage("--follow voice needs --script FILE: the teleprompter follows the speaker through it")
         }
         guard audio != .none else {
+            // `--audio auto` (the default) that found no microphone says so, rather than asking for itself.
+            if case .auto = options.audio {
+                throw .usage("--follow voice needs a microphone and none was found: plug one in (duo-capture microphones lists them), give --audio file:PATH to follow a recording, or use --follow time")
+            }
             throw .usage("--follow voice needs sound: --audio auto (the default microphone), --audio file:PATH or a GStreamer source")
         }
         try GStreamer.require(["pocketsphinx"], for: "voice-follow (--follow voice)")
