@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs duo-capture like a desktop program: the release binary in PREFIX/bin; Pipelines/ and Assets/
 # in PREFIX/share/duo-capture/ (where the binary finds them); a .desktop entry; a man page made from
-# --help (help2man); bash completion. Installs the Debian packages it needs first (Scripts/install-deps.sh).
+# --help (Scripts/make-man.sh); bash completion. Installs the Debian packages it needs first (Scripts/install-deps.sh).
 # Usage: Scripts/install.sh [--prefix DIR] [--binary FILE]
 #   --prefix  where to install (default /usr/local)
 #   --binary  install this duo-capture instead of building one in release (tests install the debug build)
@@ -19,10 +19,6 @@ while (($#)); do
   esac
 done
 bash Scripts/install-deps.sh
-if ! command -v help2man >/dev/null; then
-  sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
-  $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends help2man
-fi
 if [[ -z "$bin" ]]; then
   # Swift's runtime linked in, as the .deb ships it: one binary that starts ~15 ms sooner (fewer
   # shared objects to map and relocate) and does not break when the toolchain moves.
@@ -38,7 +34,5 @@ rm -rf "$prefix/share/duo-capture/Pipelines" "$prefix/share/duo-capture/Assets"
 cp -R Pipelines Assets "$prefix/share/duo-capture/"
 sed "s|@BINDIR@|$prefix/bin|" Packaging/duo-capture.desktop > "$prefix/share/applications/duo-capture.desktop"
 install -m 0644 Packaging/duo-capture.bash-completion "$prefix/share/bash-completion/completions/duo-capture"
-help2man --no-info --no-discard-stderr --name "camera capture for two monitors: the operator's view and the subject's teleprompter" \
-  --version-string "$("$prefix/bin/duo-capture" --version | head -1 | cut -d' ' -f2)" \
-  "$prefix/bin/duo-capture" | gzip -9n > "$prefix/share/man/man1/duo-capture.1.gz"
+bash Scripts/make-man.sh "$prefix/bin/duo-capture" | gzip -9n > "$prefix/share/man/man1/duo-capture.1.gz"
 echo "install.sh: duo-capture installed in $prefix (binary, share/duo-capture, desktop entry, man page, bash completion)"

@@ -42,6 +42,31 @@ final class InstallTests: XCTestCase {
         try assertRunsByName(binDirectory: "\(prefix)/bin")
     }
 
+    /// The installed man page is made from --help with real sections and in UTF-8: `man` shows NAME,
+    /// SYNOPSIS, DESCRIPTION, OPTIONS, EXAMPLES, FILES and SEE ALSO as headings, the help's —, … and →
+    /// as themselves (help2man made them "???" and put everything under DESCRIPTION), and options as
+    /// typed. Installs only (no recording): a few seconds.
+    func testTheInstalledManPageHasItsSectionsInUTF8() throws {
+        let prefix = try scratchDirectory(self)
+        let install = try shell("bash Scripts/install.sh --prefix '\(prefix)' --binary '\(builtBinary)'", in: root.path)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        let page = "\(prefix)/share/man/man1/duo-capture.1.gz"
+        let raw = try shell("zcat '\(page)'", in: prefix)
+        XCTAssertFalse(raw.stdout.contains("???"), "the page's source has ??? where the help has UTF-8")
+        let man = try shell("man -l '\(page)'", in: prefix, environment: ["MANWIDTH": "100", "MANPAGER": "cat", "LC_ALL": "C.UTF-8"])
+        XCTAssertEqual(man.status, 0, man.stderr)
+        let headings = man.stdout.split(separator: "\n").map(String.init).filter { $0.first?.isUppercase == true }
+        for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "EXAMPLES", "FILES", "SEE ALSO"] {
+            XCTAssertTrue(headings.contains(section), "no \(section) section; headings: \(headings)")
+        }
+        XCTAssertFalse(man.stdout.contains("???"), String(man.stdout.prefix(600)))
+        for text in ["—", "…", "duo-capture --headless --source videotestsrc", "--subject-remote srt://HOST:PORT"] {
+            XCTAssertTrue(man.stdout.contains(text), "the rendered page lacks \(text)")
+        }
+        // Each option is a term of its own, not run into the prose: "--record" starts a line.
+        XCTAssertTrue(man.stdout.contains("\n       --record\n"), "--record is not a term of its own")
+    }
+
     /// As a user types it after installing: `duo-capture` found on PATH, from a folder that is neither
     /// the binary's nor a checkout, in a fresh account (HOME set, no XDG variables): it finds its data,
     /// records into $HOME/Videos/duo-capture and keeps its state under $HOME, not the password file's home.
@@ -82,6 +107,9 @@ final class InstallTests: XCTestCase {
         addTeardownBlock { _ = try? self.shell("dpkg --purge duo-capture", in: "/") }
         let install = try shell("dpkg -i '\(out)/\(deb)'", in: out)
         XCTAssertEqual(install.status, 0, install.stderr)
+        let page = try shell("zcat /usr/share/man/man1/duo-capture.1.gz", in: out)
+        XCTAssertTrue(page.stdout.contains(".SH OPTIONS") && page.stdout.contains(".SH EXAMPLES"), "the .deb's man page has no OPTIONS/EXAMPLES")
+        XCTAssertFalse(page.stdout.contains("???"), "the .deb's man page has ??? where the help has UTF-8")
         let files = try shell("dpkg -L duo-capture", in: out).stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(files.contains("/usr/bin/duo-capture") && files.contains("/usr/share/duo-capture/Pipelines/record.gst"), "\(files.prefix(10))")
         let run = try shell("/usr/bin/duo-capture --headless --camera inner --format 320x180@30 --duration 0.5", in: out, environment: ["DUO_CAPTURE_DATA": ""])

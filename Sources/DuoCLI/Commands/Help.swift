@@ -2,6 +2,18 @@
 ///
 /// Thread: constant text; any thread.
 enum Help {
+    /// Every long option the help names (`--accessory`, …), in order of first mention: the words a
+    /// misspelt option is compared with for "did you mean".
+    static let optionNames: [String] = {
+        var names: [String] = [], seen: Set<String> = []
+        for word in text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") }) where word.hasPrefix("--") {
+            var name = String(word)
+            while name.hasSuffix("-") { name.removeLast() }
+            if name.count > 3, seen.insert(name).inserted { names.append(name) }
+        }
+        return names
+    }()
+
     static let text = """
     duo-capture — camera capture for two monitors: the operator's full interface on one, a teleprompter,
     countdown, safe frame and recording light for the person being filmed on the other. Takes are

@@ -288,7 +288,12 @@ public struct Options: Sendable {
                 try o.desktop.parse(name, DesktopOptions.flags.contains(name) ? "" : try value(name))
             default:
                 if arg.hasPrefix("-") {
-                    throw .usage("unknown option \(arg); run duo-capture --help for the list")
+                    throw .usage(Suggestion.adding(to: "unknown option \(arg)", for: arg, among: Help.optionNames)
+                                 + "; run duo-capture --help for the list")
+                }
+                // The first word, not a command but near one, was most likely a command mistyped.
+                if arg == arguments.first, let near = Suggestion.nearest(to: arg, among: commands.sorted()) {
+                    throw .usage("unknown command \(arg); did you mean \(near)? run duo-capture --help for the commands")
                 }
                 throw .usage("unexpected argument \(arg); run duo-capture --help for the commands")
             }
