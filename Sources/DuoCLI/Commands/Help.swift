@@ -182,7 +182,11 @@ enum Help {
                                            /duo/speed/up|down, /duo/marker/next|previous,
                                            /duo/shot/next|previous, /duo/state; the last sender gets
                                            /duo/state feedback (state, take, elapsed, speed, paused,
-                                           progress). Loopback unless ADDRESS is given
+                                           progress). Loopback unless ADDRESS is given; OSC has no
+                                           authentication, so another ADDRESS says so at start
+      --osc-allow ADDRESS[/BITS]           take OSC only from this address or prefix (repeatable), such
+                                           as 192.168.1.20 or 192.168.1.0/24; others are dropped and
+                                           never answered
 
     SUBJECT VIEW (the accessory on the subject's monitor)
       --accessory teleprompter|preview|countdown|off

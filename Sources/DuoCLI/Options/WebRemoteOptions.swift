@@ -17,16 +17,19 @@ public struct WebRemoteOptions: Sendable {
     public var tokenFile: String?
     /// `--osc [ADDRESS:]PORT`: OSC over UDP.
     public var osc: Listen?
+    /// `--osc-allow ADDRESS[/BITS]` (repeatable): the only senders OSC takes (empty: any that can reach it).
+    public var oscAllow: [AddressRange] = []
 
     public init() {}
 
-    static let names: Set<String> = ["--remote-control", "--remote-token-file", "--osc"]
+    static let names: Set<String> = ["--remote-control", "--remote-token-file", "--osc", "--osc-allow"]
 
     mutating func parse(_ name: String, _ value: String) throws(DuoError) {
         switch name {
         case "--remote-control": web = try Self.listen(value, option: name)
         case "--osc": osc = try Self.listen(value, option: name)
         case "--remote-token-file": tokenFile = value
+        case "--osc-allow": oscAllow.append(try AddressRange(parsing: value))
         default: preconditionFailure("not a remote option: \(name)")
         }
     }

@@ -47,6 +47,8 @@ public struct Admission: Sendable {
         case tooLong
         /// Beyond the address's rate: dropped.
         case tooFast
+        /// More messages at once (an OSC bundle's) than the address may ever send at once: refused whole.
+        case tooMany
     }
 
     public let limits: ListenLimits
@@ -77,25 +79,29 @@ public struct Admission: Sendable {
         byAddress[address] = count > 1 ? count - 1 : nil
     }
 
-    /// Whether a message of `size` bytes from `address` is taken at `now`.
-    public mutating func message(from address: String, size: Int, at now: Int64) -> Verdict {
+    /// Whether a datagram or line of `size` bytes from `address`, holding `count` messages (an OSC
+    /// bundle's: each counts against the rate), is taken at `now`: all of them or none.
+    public mutating func message(from address: String, size: Int, count: Int = 1, at now: Int64) -> Verdict {
         guard size <= limits.longest else { return .tooLong }
         guard let rate = limits.rate else { return .accept }
+        guard Double(count) <= limits.burst else { return .tooMany }
         if gates[address] == nil, gates.count >= capacity {
             // Forget the addresses whose gate has filled up again (they start afresh just the same).
             gates = gates.filter { !$0.value.isFull(at: now) }
             // All busy: the newcomers share one gate, so the total stays bounded.
-            if gates.count >= capacity { return gates["", default: CommandGate(rate: rate, burst: limits.burst)].admitting(at: now, into: &gates, "") }
+            if gates.count >= capacity {
+                return gates["", default: CommandGate(rate: rate, burst: limits.burst)].admitting(count, at: now, into: &gates, "")
+            }
         }
-        return gates[address, default: CommandGate(rate: rate, burst: limits.burst)].admitting(at: now, into: &gates, address)
+        return gates[address, default: CommandGate(rate: rate, burst: limits.burst)].admitting(count, at: now, into: &gates, address)
     }
 }
 
 private extension CommandGate {
     /// `admit`, keeping the gate's new state under `key`.
-    func admitting(at now: Int64, into gates: inout [String: CommandGate], _ key: String) -> Admission.Verdict {
+    func admitting(_ count: Int, at now: Int64, into gates: inout [String: CommandGate], _ key: String) -> Admission.Verdict {
         var gate = self
-        let ok = gate.admit(at: now)
+        let ok = gate.admit(count, at: now)
         gates[key] = gate
         return ok ? .accept : .tooFast
     }

@@ -152,12 +152,12 @@ public struct CommandGate: Sendable {
         tokens = burst
     }
 
-    /// Whether one more command may go through now.
-    public mutating func admit(at now: Int64) -> Bool {
+    /// Whether `count` more commands (one, or a bundle's) may go through now: all of them or none.
+    public mutating func admit(_ count: Int = 1, at now: Int64) -> Bool {
         if let last { tokens = min(burst, tokens + Double(max(0, now - last)) / 1e9 * rate) }
         last = now
-        guard tokens >= 1 else { return false }
-        tokens -= 1
+        guard tokens >= Double(count) else { return false }
+        tokens -= Double(count)
         return true
     }
 
