@@ -127,13 +127,15 @@ final class RemoteControlPolicyTests: XCTestCase {
     func testTheStateFollowsTheEventsAndIsFedBack() {
         var state = WebRemoteRunState()
         XCTAssertEqual(state.oscFeedback.arguments.first, .string("idle"))
-        state.observe(["event": "countdown", "t": 1.0])
+        state.observe(.init(.countdown(seconds: 3, take: 2), t: 1.0))
         XCTAssertEqual(state.stateName, "countdown")
-        state.observe(["event": "take-started", "take": 2, "t": 4.0])
-        state.observe(["event": "status", "t": 6.5, "speed": "240 wpm", "paused": false, "position": 25.0, "length": 100.0, "recording": true])
+        state.observe(.init(.takeStarted(take: 2, file: "take02.mkv"), t: 4.0))
+        state.observe(.init(.status(.init(trigger: "periodic", position: 25, length: 100, paused: false, speed: "240 wpm", secondsLeft: 30,
+                                          mirror: "", fontSize: 48, cameraFrames: 195, operatorFrames: 195, subjectFrames: 0,
+                                          cameraDropped: 0, previewSkipped: 0, subjectSkipped: 0, recording: true, audioPeak: nil)), t: 6.5))
         XCTAssertEqual(state.oscFeedback, OSCMessage("/duo/state", [.string("recording"), .int(2), .float(2.5), .string("240 wpm"), .int(0), .float(0.25)]))
-        state.observe(["event": "take-ended", "t": 7.0])
+        state.observe(.init(.takeEnded(take: 2, file: "take02.mkv", frames: 90, dropped: 0, kept: true, empty: false, error: nil), t: 7.0))
         XCTAssertEqual(state.stateName, "idle")
-        XCTAssertFalse(WebRemoteRunState.forwarded.contains("monitors"))
+        XCTAssertFalse(WebRemoteRunState.forwarded.contains(.monitors))
     }
 }

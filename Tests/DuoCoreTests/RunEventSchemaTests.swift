@@ -68,7 +68,6 @@ final class RunEventSchemaTests: XCTestCase {
 
     func testEveryCaseIsDocumentedAndEveryDocumentedEventHasACase() throws {
         let documented = Set(try schema().events.keys)
-        XCTAssertEqual(documented.count, 37, "docs/events.md's table rows")
         XCTAssertEqual(Set(RunEvent.Kind.allCases.map(\.rawValue)), documented,
                        "RunEvent has a case for exactly the events docs/events.md documents")
         // The samples cover every case once (a case added without a sample fails here).

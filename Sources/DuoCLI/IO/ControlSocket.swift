@@ -70,11 +70,6 @@ final class ControlSocket: Sendable {
         }
     }
 
-    static func errorLine(_ message: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: ["event": "error", "message": message, "v": EventLog.version] as [String: Any], options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
-
     /// Sends one JSON line to every connected client (never waiting: see `StreamListener`).
     func broadcast(_ line: String) {
         listener.broadcast(line)

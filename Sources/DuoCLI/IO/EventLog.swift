@@ -7,24 +7,23 @@ import Glibc
 
 /// Events as JSON lines (`--events FILE`), one object per line with `event` and `t` (seconds since the
 /// run started), written and flushed at once so tests and scripts can follow the file while it grows.
+/// The other receivers (the control socket's clients, the web remote and OSC feedback) are taps that
+/// get the typed event with its time (`RunEvent.Timed`) and encode or read what they need themselves.
 ///
 /// Thread: any; the file and the tap sit behind a mutex (`Locked`), so writes are serialised.
 final class EventLog: Sendable {
-    /// The events file, opened for appending; -1 without one, or after a write failed.
     /// The events file, opened for appending (-1 without one, or after a write failed), and what also
-    /// receives every event line (the control socket's clients).
+    /// receives every event (the control socket's clients).
     private struct State: Sendable {
         var fd: Int32 = -1
-        var tap: (@Sendable (String) -> Void)?
-        /// More receivers of every event line (the remote control's pages and OSC feedback).
-        var taps: [@Sendable (String) -> Void] = []
+        var tap: (@Sendable (RunEvent.Timed) -> Void)?
+        /// More receivers of every event (the web remote's pages and OSC feedback).
+        var taps: [@Sendable (RunEvent.Timed) -> Void] = []
     }
     private let state = Locked(State())
     private let path: String?
     private let start = Date()
     private let warn: @Sendable (String) -> Void
-    /// The event schema's version: every event carries it as `v` (docs/events.md).
-    static let version = RunEvent.version
 
     /// Opens `path` for appending with a plain open: a missing (or empty) file is created (mode 0644), an
     /// existing file is added to only when it already holds duo-capture events (its first line is a JSON
@@ -66,24 +65,25 @@ final class EventLog: Sendable {
         return object["event"] is String
     }
 
-    func setTap(_ tap: @escaping @Sendable (String) -> Void) { state.update { $0.tap = tap } }
-    func addTap(_ tap: @escaping @Sendable (String) -> Void) { state.update { $0.taps.append(tap) } }
+    func setTap(_ tap: @escaping @Sendable (RunEvent.Timed) -> Void) { state.update { $0.tap = tap } }
+    func addTap(_ tap: @escaping @Sendable (RunEvent.Timed) -> Void) { state.update { $0.taps.append(tap) } }
 
-    /// Writes `event` (with its time since the run started) to the file, the control clients, the other
-    /// taps and the debug log, as one JSON line (`RunEvent.Timed.json`).
+    /// Writes `event`, with its time since the run started, to the file and the debug log as one JSON
+    /// line (`RunEvent.Timed.json`), and hands the typed value to the taps.
     func emit(_ event: RunEvent) {
         let now = state.value
         let (writing, tap, taps) = (now.fd >= 0, now.tap, now.taps)
         // Every event also goes to duo-capture's debug category (GST_DEBUG=duo-capture:5, --verbose).
         let debugging = Diagnostics.debugging
         guard writing || tap != nil || !taps.isEmpty || debugging else { return }
-        let t = (Date().timeIntervalSince(start) * 1000).rounded() / 1000
-        let data = RunEvent.Timed(event, t: t).json
-        guard !data.isEmpty else { return }
-        if writing { append(data + Data("\n".utf8)) }
-        tap?(String(decoding: data, as: UTF8.self))
-        for other in taps { other(String(decoding: data, as: UTF8.self)) }
-        if debugging { Diagnostics.debug("event \(String(decoding: data, as: UTF8.self))") }
+        let timed = RunEvent.Timed(event, t: (Date().timeIntervalSince(start) * 1000).rounded() / 1000)
+        if writing || debugging {
+            let data = timed.json
+            if writing { append(data + Data("\n".utf8)) }
+            if debugging { Diagnostics.debug("event \(String(decoding: data, as: UTF8.self))") }
+        }
+        tap?(timed)
+        for other in taps { other(timed) }
     }
 
     /// One whole line per write (O_APPEND), or nothing: a line the disk had room for only part of is cut

@@ -102,7 +102,7 @@ extension ControlSocket {
                      log: @Sendable (String) -> Void) throws(DuoError) -> ControlSocket? {
         guard let path else { return nil }
         let socket = try ControlSocket(path: path) { director.send(.command($0, source: .control)) }
-        events.setTap { line in socket.broadcast(line) }
+        events.setTap { event in socket.broadcast(event) }
         log("duo-capture: control socket \(socket.path)")
         return socket
     }

@@ -27,7 +27,7 @@ import Foundation
 
 /// The run's policy, shared by the headless and desktop runs.
 ///
-/// Thread: an actor. `send` may be called from any thread (GTK, the control socket's readers, signals,
+/// Thread: an actor. `send` may be called from any thread (GTK, the network loop (control socket, web remote, OSC), signals,
 /// timers); inputs are carried out one at a time in arrival order, except that an end (quit, a signal)
 /// goes ahead of everything queued, and nothing queued runs after it. Its parts run on it.
 actor RunDirector {

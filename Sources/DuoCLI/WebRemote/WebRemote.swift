@@ -8,7 +8,8 @@ import Glibc
 
 /// The remote control of a run (`--remote-control`, `--osc`): a phone's page and a broadcast controller's
 /// OSC messages become the control socket's own `ControlCommand`s (sent to the director like a control
-/// client's), and what they show comes from the run's own event stream (the `EventLog` tap), plus the
+/// client's), and what they show comes from the run's own events (the `EventLog` tap: each `RunEvent`
+/// with its time, folded into `WebRemoteRunState` for OSC feedback and encoded for the pages), plus the
 /// subject's words at the reading position: never an operator note, never a picture.
 ///
 /// The pairing token is printed once to the terminal (stderr) at start; it never goes to the events file,
@@ -61,7 +62,7 @@ final class WebRemote: Sendable {
             token = .random()
         }
         let remote = try WebRemote(options, token: token, director: director, presenter: presenter, clock: clock)
-        events.addTap { [remote] line in remote.observe(line) }
+        events.addTap { [remote] event in remote.observe(event) }
         return remote
     }
 
@@ -245,29 +246,37 @@ final class WebRemote: Sendable {
         return lines
     }
 
+    /// `{"event":"reading","v":1,"words":…}`: the page's own line (no event of the run).
     private static func wordsLine(_ words: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: ["event": "reading", "words": words, "v": EventLog.version] as [String: Any],
-                                                options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        struct Reading: Encodable {
+            let event = "reading"
+            let words: String
+            let v = RunEvent.version
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(Reading(words: words))) ?? Data(), as: UTF8.self)
     }
 
-    /// One event line from the run (the same the events file and the control socket get).
-    private func observe(_ line: String) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let name = object["event"] as? String, WebRemoteRunState.forwarded.contains(name) else { return }
+    /// One event of the run (the same the events file and the control socket get): folded into the
+    /// state OSC feedback tells, and sent to the pages as its event-log line.
+    private func observe(_ timed: RunEvent.Timed) {
+        let kind = timed.event.kind
+        guard WebRemoteRunState.forwarded.contains(kind) else { return }
+        let line = String(decoding: timed.json, as: UTF8.self)
         let before = seen.update { s -> WebRemoteRunState in
             let before = s.state
-            s.state.observe(object)
-            if name == "status" { s.lastStatus = line }
-            if name == "take-started" || name == "take-ended" { s.lastTake = line }
+            s.state.observe(timed)
+            if kind == .status { s.lastStatus = line }
+            if kind == .takeStarted || kind == .takeEnded { s.lastTake = line }
             return before
         }
         web?.broadcast(line)
-        if osc != nil, before != seen.value.state, name != "status" || before.speed != seen.value.state.speed
+        if osc != nil, before != seen.value.state, kind != .status || before.speed != seen.value.state.speed
             || before.paused != seen.value.state.paused || Int(before.elapsed) != Int(seen.value.state.elapsed) {
             sendFeedback()
         }
-        if name == "status" || name == "command", web != nil { refreshWords() }
+        if kind == .status || kind == .command, web != nil { refreshWords() }
     }
 
     /// The subject's words at the reading position, sent when they changed (one look at a time).

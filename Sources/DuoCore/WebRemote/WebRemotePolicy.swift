@@ -51,11 +51,6 @@ public enum WebRemoteCommands {
                 throw .usage("osc: \(message.address) takes no arguments")
             }
         }
-        func json(_ text: String) throws(DuoError) -> OSCRequest {
-            let command = try ControlCommand.parse(text)
-            try check(command)
-            return .command(command)
-        }
         switch message.address {
         case "/duo/record": try none(); return .command(.record)
         case "/duo/stop": try none(); return .command(.stop)
@@ -80,8 +75,8 @@ public enum WebRemoteCommands {
         case "/duo/marker/start": try none(); return .command(.jump(.start))
         case "/duo/font/up": try none(); return .command(.fontStep(1))
         case "/duo/font/down": try none(); return .command(.fontStep(-1))
-        case "/duo/shot/next": try none(); return try json(#"{"cmd":"shot","next":true}"#)
-        case "/duo/shot/previous": try none(); return try json(#"{"cmd":"shot","next":false}"#)
+        case "/duo/shot/next": try none(); return .command(.shot(next: true, id: nil))
+        case "/duo/shot/previous": try none(); return .command(.shot(next: false, id: nil))
         case "/duo/follow":
             if a.isEmpty { return .command(.follow(voice: nil)) }
             guard a.count == 1, case .string(let mode) = a[0], mode == "voice" || mode == "time" else {
@@ -174,8 +169,8 @@ public struct CommandGate: Sendable {
 /// Thread: value type; kept behind a lock by its owner.
 public struct WebRemoteRunState: Sendable, Equatable {
     /// Events a page receives as they are (none of them carries a note or a picture).
-    public static let forwarded: Set<String> = ["started", "command", "countdown", "countdown-cancelled", "take-started",
-                                                "take-ended", "status", "follow", "error", "stopped", "swap"]
+    public static let forwarded: Set<RunEvent.Kind> = [.started, .command, .countdown, .countdownCancelled, .takeStarted,
+                                                       .takeEnded, .status, .follow, .error, .stopped, .swap]
 
     public var recording = false
     public var countdown = false
@@ -191,27 +186,27 @@ public struct WebRemoteRunState: Sendable, Equatable {
 
     public init() {}
 
-    /// Takes in one event (its fields as JSON decoded them).
-    public mutating func observe(_ event: [String: Any]) {
-        if let t = event["t"] as? Double { lastEventAt = t } else if let t = event["t"] as? Int { lastEventAt = Double(t) }
-        switch event["event"] as? String {
-        case "countdown": countdown = true
-        case "countdown-cancelled": countdown = false
-        case "take-started":
+    /// Takes in one event of the run, at its time.
+    public mutating func observe(_ timed: RunEvent.Timed) {
+        lastEventAt = timed.t
+        switch timed.event {
+        case .countdown: countdown = true
+        case .countdownCancelled: countdown = false
+        case .takeStarted(let number, _):
             countdown = false
             recording = true
-            take = (event["take"] as? Int) ?? take
+            take = number
             takeStartedAt = lastEventAt
-        case "take-ended":
+        case .takeEnded:
             recording = false
             takeStartedAt = nil
-        case "status":
-            if let s = event["speed"] as? String { speed = s }
-            if let p = event["paused"] as? Bool { paused = p }
-            if let p = StrictJSON.double(event["position"]) { position = p }
-            if let l = StrictJSON.double(event["length"]) { length = l }
-            if let s = StrictJSON.double(event["secondsLeft"]) { secondsLeft = s }
-            if let r = event["recording"] as? Bool, !r { recording = false; takeStartedAt = nil }
+        case .status(let s):
+            speed = s.speed
+            paused = s.paused
+            position = s.position
+            length = s.length
+            secondsLeft = s.secondsLeft
+            if !s.recording { recording = false; takeStartedAt = nil }
         default: break
         }
     }
