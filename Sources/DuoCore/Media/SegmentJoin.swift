@@ -93,7 +93,7 @@ public struct SegmentJoin: Sendable, Equatable {
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let j = Journal(segments: segments, output: output, keepSegments: keepSegments, command: command)
         do { try e.encode(j).write(to: URL(fileURLWithPath: journal), options: .atomic) } catch {
-            throw .runtime("cannot write \(journal): \(error.localizedDescription); check free space in the record folder")
+            throw .runtime("cannot write \(journal): \(WriteProblem.describe(error))")
         }
     }
 

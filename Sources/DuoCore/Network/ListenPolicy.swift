@@ -29,8 +29,9 @@ public struct ListenLimits: Sendable, Equatable {
     public static let control = ListenLimits(longest: 65_536)
     /// The remote display's handshake: 16 senders at once, 4 from one address, lines up to 4 KiB.
     public static let displayHandshake = ListenLimits(clients: 16, perAddress: 4, longest: 4_096)
-    /// The web remote's WebSocket: messages up to 16 KiB, 100 a second (50 at once) from one address.
-    public static let webRemote = ListenLimits(longest: 16_384, rate: 100, burst: 50)
+    /// The web remote (page and WebSocket): 128 connections at once, 32 from one address (a phone's browser
+    /// opens a few); messages up to 16 KiB, 100 a second (50 at once) from one address.
+    public static let webRemote = ListenLimits(clients: 128, perAddress: 32, longest: 16_384, rate: 100, burst: 50)
     /// OSC: one datagram is one packet (UDP's largest), 100 a second (50 at once) from one address.
     public static let osc = ListenLimits(longest: OSCMessage.maximumSize, rate: 100, burst: 50)
 }
