@@ -47,7 +47,8 @@ enum Help {
                                            with a progress bar; the segments and their sidecars are
                                            removed once it is proved (it holds every frame encoded and
                                            each decodes; --keep-segments keeps them, --output FILE
-                                           names it), and its one sidecar is the take's (its number,
+                                           names it, never an existing file without --force; a taken
+                                           FIRST-joined.mkv moves on to FIRST-joined-2.mkv), and its one sidecar is the take's (its number,
                                            swaps, markers, segments); also finishes a join a kill cut
                                            short (the next start says so)
       duo-capture check-script FILE        list a script's words, headings and private notes, and every
