@@ -48,9 +48,9 @@ enum Help {
                                            removed once it is proved (it holds every frame encoded and
                                            each decodes; --keep-segments keeps them, --output FILE
                                            names it, never an existing file without --force; a taken
-                                           FIRST-joined.mkv moves on to FIRST-joined-2.mkv), and its one sidecar is the take's (its number,
-                                           swaps, markers, segments); also finishes a join a kill cut
-                                           short (the next start says so)
+                                           FIRST-joined.mkv moves on to FIRST-joined-2.mkv), and its one
+                                           sidecar is the take's (its number, swaps, markers, segments);
+                                           also finishes a join a kill cut short (the next start says so)
       duo-capture check-script FILE        list a script's words, headings and private notes, and every
                                            malformed note ([[nto: …]], [note: …], ((note: …)), a line
                                            starting note:, a stray or missing ]]) that was kept from the
@@ -263,9 +263,9 @@ enum Help {
       control {"cmd":"shot","next":true|false} or {"id":"03"}, {"cmd":"mark","good":true} (and
       "take":N), {"cmd":"retake"}. Takes are named duo-…-shot03-take02.mkv (the take within the shot);
       sidecars carry shot, shotTake and mark (a mark after the take ended rewrites it).
-      --allow-any-script                   a shot's script: may name a file outside the shot list's folder,
-                                           or one that is not .md/.txt (refused at start otherwise:
-                                           every shot's script is checked before the run)
+      --allow-any-script                   a shot's script: may name a file outside the shot list's
+                                           folder, or one that is not .md/.txt (refused at start
+                                           otherwise: every shot's script is checked before the run)
 
     DESKTOP (without --headless: needs a display)
     \(DesktopOptions.help)
