@@ -477,11 +477,19 @@ final class RemoteControlTests: XCTestCase {
         }
         let dir = try scratchDirectory(self)
         try Data("short\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/token"))
+        chmod("\(dir)/token", 0o600)
+        // Issue 35: a token others can read, and one too weak to be 128 bits, are refused.
+        try Data("aaaaaaaaaaaaaaaaaaaaaaaaaaaa\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/weak"))
+        chmod("\(dir)/weak", 0o600)
+        try Data("studio-phone-token-2026\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/readable"))
+        chmod("\(dir)/readable", 0o644)
         let cases: [([String], String)] = [
+            (["--remote-control", "0", "--remote-token-file", "\(dir)/weak"], "too few characters"),
+            (["--remote-control", "0", "--remote-token-file", "\(dir)/readable"], "can be read by others (mode 644); run chmod 600"),
             (["--remote-control", "80800"], "expected [ADDRESS:]PORT"),
             (["--remote-control", "phone.local:8080"], "is no IP address"),
             (["--osc", "0.0.0.0:x"], "expected [ADDRESS:]PORT"),
-            (["--remote-control", "0", "--remote-token-file", "\(dir)/token"], "at least 16"),
+            (["--remote-control", "0", "--remote-token-file", "\(dir)/token"], "at least 22"),
             (["--remote-control", "0", "--remote-token-file", "\(dir)/missing"], "cannot be read"),
             (["--remote-token-file", "\(dir)/token"], "give --remote-control PORT too"),
         ]
@@ -498,6 +506,7 @@ final class RemoteControlTests: XCTestCase {
     func testATokenFileGivesTheToken() throws {
         let dir = try scratchDirectory(self)
         try Data("studio-phone-token-2026\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/token"))
+        chmod("\(dir)/token", 0o600)
         let remote = try RemoteRun(self, extra: ["--remote-token-file", "\(dir)/token"], osc: false)
         defer { if remote.run.process.isRunning { remote.run.process.terminate() } }
         XCTAssertEqual(remote.token, "studio-phone-token-2026")

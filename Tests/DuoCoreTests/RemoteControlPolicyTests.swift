@@ -100,6 +100,11 @@ final class RemoteControlPolicyTests: XCTestCase {
         XCTAssertFalse(a.matches(""))
         XCTAssertEqual(try WebRemoteToken.parse(fileText: "studio-remote-2026-token\nrest", path: "t").value, "studio-remote-2026-token")
         XCTAssertThrowsError(try WebRemoteToken.parse(fileText: "short\n", path: "t"))
+        // Issue 35: a token that cannot hold 128 bits is refused (16 letters, or one letter repeated).
+        XCTAssertThrowsError(try WebRemoteToken.parse(fileText: "abcdefghij012345\n", path: "t"))
+        XCTAssertThrowsError(try WebRemoteToken.parse(fileText: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", path: "t"))
+        XCTAssertEqual(WebRemoteToken.random().value.count, 32, "128 bits as hex")
+        XCTAssertNotEqual(WebRemoteToken.random(), WebRemoteToken.random())
         XCTAssertThrowsError(try WebRemoteToken.parse(fileText: "has spaces in the middle of it\n", path: "t"))
     }
 

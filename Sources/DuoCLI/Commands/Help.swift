@@ -176,8 +176,10 @@ enum Help {
                                            nowhere else; anything without it gets 401; the L key shows
                                            it as a QR code on the operator window
                                            (docs/remote-control.md)
-      --remote-token-file FILE             the pairing token from FILE's first line (16+ letters, digits
-                                           or -_.~) instead of a new random one each run
+      --remote-token-file FILE             the pairing token from FILE's first line (22+ letters, digits
+                                           or -_.~, random) instead of a new random one each run; the
+                                           file must be readable only by you (chmod 600), as the
+                                           passphrase file (--allow-readable-passphrase takes it anyway)
       --osc [ADDRESS:]PORT                 OSC 1.0 over UDP (Bitfocus Companion, consoles): /duo/record,
                                            /duo/stop, /duo/pause, /duo/speed 1.5 (times the default),
                                            /duo/speed/up|down, /duo/marker/next|previous,

@@ -302,6 +302,7 @@ public struct Options: Sendable {
         if o.secondSource != nil, o.source == o.secondSource, o.source != .testSource {
             throw .usage("cameras A and B are the same; give two different --camera values")
         }
+        o.remote.allowReadableTokenFile = o.allowReadablePassphrase
         o.subject.aspect = o.aspect ?? o.subject.aspect
         o.subject.speedMemory = SpeedMemory.standard()
         o.subject.countdown = o.countdown

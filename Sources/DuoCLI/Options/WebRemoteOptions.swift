@@ -15,6 +15,8 @@ public struct WebRemoteOptions: Sendable {
     public var web: Listen?
     /// `--remote-token-file FILE`: the pairing token, instead of a random one.
     public var tokenFile: String?
+    /// `--allow-readable-passphrase`, which also takes a token file others can read (refused otherwise).
+    public var allowReadableTokenFile = false
     /// `--osc [ADDRESS:]PORT`: OSC over UDP.
     public var osc: Listen?
     /// `--osc-allow ADDRESS[/BITS]` (repeatable): the only senders OSC takes (empty: any that can reach it).

@@ -54,6 +54,11 @@ final class WebRemote: Sendable {
         }
         let token: WebRemoteToken
         if let file = options.tokenFile {
+            // Refused as the passphrase file is when others can read it (the token is the remote's only key).
+            if !options.allowReadableTokenFile, let mode = (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int,
+               mode & 0o077 != 0 {
+                throw .usage("--remote-token-file \(file) can be read by others (mode \(String(mode & 0o777, radix: 8))); run chmod 600 \(file) (or give --allow-readable-passphrase)")
+            }
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw .usage("--remote-token-file \(file) cannot be read; give a readable file holding the token on its first line")
             }

@@ -99,13 +99,20 @@ public struct WebRemoteToken: Sendable, Equatable {
     /// 128 random bits as 32 hex digits.
     public static func random() -> WebRemoteToken { WebRemoteToken(value: RandomToken.hex(bytes: 16)) }
 
-    /// A token read from a file: its first line, trimmed; at least 16 characters of URL-safe text.
+    /// The shortest token a file may hold: 22 characters of 64 kinds are 132 bits when random.
+    public static let shortestFileToken = 22
+
+    /// A token read from a file: its first line, trimmed; at least 22 characters of URL-safe text, of at
+    /// least 10 different characters (issue 35: `aaaaaaaaaaaaaaaa` was taken), so it can hold 128 bits.
     public static func parse(fileText text: String, path: String) throws(DuoError) -> WebRemoteToken {
         let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
         let token = line.trimmingCharacters(in: " \t")
         let safe = token.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "-_.~".unicodeScalars.contains($0) }
-        guard token.count >= 16, safe else {
-            throw .usage("--remote-token-file \(path): the first line must be a token of at least 16 letters, digits or - _ . ~")
+        guard token.count >= shortestFileToken, safe else {
+            throw .usage("--remote-token-file \(path): the first line must be a token of at least \(shortestFileToken) letters, digits or - _ . ~ (make one with: head -c 16 /dev/urandom | xxd -p)")
+        }
+        guard Set(token).count >= 10 else {
+            throw .usage("--remote-token-file \(path): the token repeats too few characters to be guessed hard; make a random one with: head -c 16 /dev/urandom | xxd -p")
         }
         return WebRemoteToken(value: token)
     }
