@@ -288,6 +288,12 @@ private final class LoopState {
         soup_websocket_connection_send_text(connection, line)
     }
 
+    /// The port the request came in on.
+    static func localPort(_ message: OpaquePointer) -> Int {
+        guard let address = soup_server_message_get_local_address(message) else { return 0 }
+        return Int(g_inet_socket_address_get_port(UnsafeMutableRawPointer(address).assumingMemoryBound(to: GInetSocketAddress.self)))
+    }
+
     static func remoteHost(_ message: OpaquePointer?) -> String {
         guard let message, let host = soup_server_message_get_remote_host(message) else { return "?" }
         return String(cString: host)
@@ -300,6 +306,14 @@ private final class LoopState {
 
     private func early(_ message: OpaquePointer?, path: String, query: OpaquePointer?) {
         guard let message else { return }
+        // Host and Origin first: a DNS name pointed here, or another site's page, gets 403 (`WebRemoteOrigin`).
+        let headers = soup_server_message_get_request_headers(message)
+        let host = soup_message_headers_get_one(headers, "Host").map { String(cString: $0) }
+        let origin = soup_message_headers_get_one(headers, "Origin").map { String(cString: $0) }
+        if let why = WebRemoteOrigin.refusal(host: host, origin: origin, port: Self.localPort(message), webSocket: path == "/ws") {
+            handlers.problem("refused: \(why)", Self.remoteHost(message))
+            return respond(message, 403, "text/plain; charset=utf-8", Array("duo-capture: refused: \(why)\n".utf8))
+        }
         guard handlers.authorize(Self.token(query), Self.remoteHost(message)) else {
             return respond(message, 401, "text/plain; charset=utf-8",
                            Array("duo-capture: this remote needs its token: open the URL duo-capture printed at start (…/?token=…)\n".utf8))

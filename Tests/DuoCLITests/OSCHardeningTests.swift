@@ -163,3 +163,24 @@ final class OSCHardeningTests: XCTestCase {
         XCTAssertNil(inbox.nextAhead())
     }
 }
+
+/// The web remote's WebSocket and page against other sites (issue 35): with the right token, a foreign
+/// `Origin` (or `null`) and a `Host` naming another machine (DNS rebinding) are refused with 403 and
+/// never open the socket; the page's own address and Origin still do.
+final class WebRemoteOriginRunTests: XCTestCase {
+    func testForeignOriginAndHostAreRefused() throws {
+        let remote = try RemoteRun(self, osc: false)
+        defer { if remote.run.process.isRunning { remote.run.process.terminate() } }
+        let own = "127.0.0.1:\(remote.webPort)"
+        let ws = "/ws?token=\(remote.token)", page = "/?token=\(remote.token)"
+        XCTAssertEqual(try WebSocketTestClient(port: remote.webPort).request(ws, upgrade: true, host: own, headers: ["Origin: http://evil.example"]), 403)
+        XCTAssertEqual(try WebSocketTestClient(port: remote.webPort).request(ws, upgrade: true, host: own, headers: ["Origin: null"]), 403)
+        XCTAssertEqual(try WebSocketTestClient(port: remote.webPort).request(ws, upgrade: true, host: "evil.example:\(remote.webPort)",
+                                                                         headers: ["Origin: http://evil.example:\(remote.webPort)"]), 403)
+        XCTAssertEqual(try WebSocketTestClient(port: remote.webPort).request(page, upgrade: false, host: "evil.example:\(remote.webPort)"), 403)
+        XCTAssertEqual(try WebSocketTestClient(port: remote.webPort).request(ws, upgrade: true, host: own, headers: ["Origin: http://\(own)"]), 101)
+        XCTAssertEqual(try WebSocketTestClient(port: remote.webPort).request(page, upgrade: false, host: own), 200)
+        XCTAssertEqual(remote.quit(try ControlClient(path: remote.socketPath)), 0, remote.run.stderr)
+        XCTAssertTrue(remote.run.stderr.contains("refused: a WebSocket from another page"), remote.run.stderr)
+    }
+}

@@ -52,8 +52,8 @@ final class WebSocketTestClient {
     }
 
     /// Sends a GET for `target`; returns the status code and leaves the body unread.
-    func request(_ target: String, upgrade: Bool) throws -> Int {
-        var head = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    func request(_ target: String, upgrade: Bool, host: String = "127.0.0.1", headers: [String] = []) throws -> Int {
+        var head = "GET \(target) HTTP/1.1\r\nHost: \(host)\r\n" + headers.map { $0 + "\r\n" }.joined()
         if upgrade {
             head += "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
         }
