@@ -184,3 +184,31 @@ final class WebRemoteOriginRunTests: XCTestCase {
         XCTAssertTrue(remote.run.stderr.contains("refused: a WebSocket from another page"), remote.run.stderr)
     }
 }
+
+/// What the page hears (issue 35): take files by name, never their folders, and no error event of another
+/// client (a control client's failed command names its path).
+final class WebRemotePageEventsTests: XCTestCase {
+    func testThePageHearsNoFoldersAndNoForeignErrors() throws {
+        let remote = try RemoteRun(self, osc: false)
+        defer { if remote.run.process.isRunning { remote.run.process.terminate() } }
+        let page = try remote.pageSocket()
+        let control = try ControlClient(path: remote.socketPath)
+        control.send(#"{"cmd":"script","path":"/nonexistent/secret-folder/talk.md"}"#)
+        _ = try control.next("error")
+        control.send(#"{"cmd":"record"}"#)
+        let started = try page.next("take-started")
+        let file = try XCTUnwrap(started["file"] as? String)
+        XCTAssertFalse(file.contains("/"), file)
+        XCTAssertTrue(file.hasSuffix(".mkv"), file)
+        control.send(#"{"cmd":"stop"}"#)
+        let ended = try page.next("take-ended")
+        XCTAssertEqual(ended["file"] as? String, file)
+        page.sendText(#"{"cmd":"reverse"}"#)
+        let reply = try page.next("error")
+        XCTAssertTrue((reply["message"] as? String ?? "").contains("reverse is not taken from a remote"), "\(reply)")
+        XCTAssertEqual(remote.quit(control), 0, remote.run.stderr)
+        let heard = String(decoding: page.received, as: UTF8.self)
+        XCTAssertFalse(heard.contains(remote.dir), "a folder reached the page")
+        XCTAssertFalse(heard.contains("secret-folder"), "another client's error reached the page")
+    }
+}

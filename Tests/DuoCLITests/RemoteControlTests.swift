@@ -283,7 +283,10 @@ final class RemoteControlTests: XCTestCase {
         let command = try control.next("command")
         XCTAssertEqual(command["cmd"] as? String, "record")
         XCTAssertEqual(command["source"] as? String, "remote")
-        let file = try XCTUnwrap(try page.next("take-started")["file"] as? String)
+        // The page hears the take's file name, not its folder (issue 35); the file is in the record folder.
+        let name = try XCTUnwrap(try page.next("take-started")["file"] as? String)
+        XCTAssertFalse(name.contains("/"), name)
+        let file = "\(remote.dir)/\(name)"
         page.sendText(#"{"cmd":"speed","step":1}"#)
         let status = try page.next("status") { $0["trigger"] as? String == "command" }
         XCTAssertEqual(status["speed"] as? String, "190 wpm")

@@ -268,7 +268,9 @@ final class WebRemote: Sendable {
     private func observe(_ timed: RunEvent.Timed) {
         let kind = timed.event.kind
         guard WebRemoteRunState.forwarded.contains(kind) else { return }
-        let line = String(decoding: timed.json, as: UTF8.self)
+        // The page's own version: file names without folders, no other client's errors.
+        let page = WebRemoteRunState.pageEvent(timed.event).map { RunEvent.Timed($0, t: timed.t) }
+        let line = page.map { String(decoding: $0.json, as: UTF8.self) }
         let before = seen.update { s -> WebRemoteRunState in
             let before = s.state
             s.state.observe(timed)
@@ -276,7 +278,7 @@ final class WebRemote: Sendable {
             if kind == .takeStarted || kind == .takeEnded { s.lastTake = line }
             return before
         }
-        web?.broadcast(line)
+        if let line { web?.broadcast(line) }
         if osc != nil, before != seen.value.state, kind != .status || before.speed != seen.value.state.speed
             || before.paused != seen.value.state.paused || Int(before.elapsed) != Int(seen.value.state.elapsed) {
             sendFeedback()

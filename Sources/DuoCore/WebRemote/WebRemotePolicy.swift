@@ -9,10 +9,11 @@
 ///
 /// Thread: stateless; any thread.
 public enum WebRemoteCommands {
-    /// Command names a remote may send: what the operator does during takes, never `quit` or a file.
-    public static let allowed: Set<String> = ["record", "stop", "cancel", "pause", "speed", "jump", "font", "mirror",
-                                              "follow", "swap", "fold", "unfold", "accessory", "shot", "mark", "retake",
-                                              "reverse", "self-view"]
+    /// Command names a remote may send: what the operator does during takes, never `quit` or a file. The
+    /// one table: docs/remote-control.md lists exactly these (a test compares them), in this order.
+    public static let table = ["record", "stop", "cancel", "pause", "speed", "jump", "font", "mirror",
+                               "follow", "swap", "fold", "unfold", "accessory", "shot"]
+    public static let allowed = Set(table)
 
     /// The command parsed from a page's JSON line, or why it is refused.
     public static func parse(json line: String) throws(DuoError) -> ControlCommand {
@@ -178,6 +179,21 @@ public struct WebRemoteRunState: Sendable, Equatable {
     /// Events a page receives as they are (none of them carries a note or a picture).
     public static let forwarded: Set<RunEvent.Kind> = [.started, .command, .countdown, .countdownCancelled, .takeStarted,
                                                        .takeEnded, .status, .follow, .error, .stopped, .swap]
+
+    /// The event as a page gets it (issue 35), or nil when a page gets none of it: take files by name only,
+    /// never their folders (nor the user's name in them), and no `error` event (another client's failed
+    /// command, with its path): a page hears only its own errors, as replies to its own messages.
+    public static func pageEvent(_ event: RunEvent) -> RunEvent? {
+        func name(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
+        switch event {
+        case .error: return nil
+        case .takeStarted(let take, let file): return .takeStarted(take: take, file: name(file))
+        case .takeEnded(let take, let file, let frames, let dropped, let kept, let empty, let error):
+            return .takeEnded(take: take, file: name(file), frames: frames, dropped: dropped, kept: kept, empty: empty,
+                              error: error.map { _ in "the take failed; the operator's terminal says why" })
+        default: return forwarded.contains(event.kind) ? event : nil
+        }
+    }
 
     public var recording = false
     public var countdown = false
