@@ -30,6 +30,18 @@ driver, openbox), all in one run and on the same machine state.
    the desktop (--subject-curtain off: the view hidden as before). Printed: each side's CPU (duo-capture +
    Xorg) and curtain - hidden; the curtain is drawn once, so this should be within noise.
 
+6. The desktop's whole cost (`cost` mode, issue 36). 1280x720@30 and 1920x1080@30 cameras (videotestsrc) on a
+   1280x720, 1920x1080 and 3840x2160 operator monitor, during a take and in standby: CPU of duo-capture
+   plus Xorg with the operator window fullscreen against the same run headless (no X server), over
+   INTERVAL s; each round measures the headless run once, then the three monitors (alternating rounds).
+   Printed per row: desktop app, desktop X, headless (shares of a core), desktop/headless (target at most
+   1.15x), the peak memory ratio (VmHWM, target at most 1.5x), and the X server's CPU against a bare
+   `ximagesink` showing a picture of the same size at 30 fps (target within 2x). Then the headless app
+   against the bare graph `duo-capture pipeline` prints with its operator branch a plain queue ! fakesink,
+   both for the same number of frames (target at most 1.00x).
+   To see where the time goes: perf (Debian package linux-perf) on the app and Xorg during a run, e.g.
+   perf record -g -p PID -- sleep 10; perf report --no-children --sort dso,symbol.
+
 Runs alternate and repeat REPEATS times; medians are compared (this machine is shared and noisy).
 Needs root (Xorg) and the desktop packages (Scripts/install-deps.sh --desktop).
 DUO_BENCH_APP=BINARY measures that binary instead of a fresh release build.
@@ -38,12 +50,14 @@ Usage: python3 Benchmarks/desktop-cost.py [INTERVAL] [TAKE] [REPEATS] [SECTIONS]
        (defaults 10, 20, 3, all; SECTIONS is a comma-separated list of subject, operator, selfview,
        curtain)
        python3 Benchmarks/desktop-cost.py preview [INTERVAL] [TAKE] [REPEATS]
+       python3 Benchmarks/desktop-cost.py cost [INTERVAL] [FRAMES] [REPEATS]   (defaults 10, 300, 3)
 """
 import json, os, resource, shutil, signal, statistics, subprocess, sys, tempfile, time
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 preview_mode = len(sys.argv) > 1 and sys.argv[1] == "preview"
-args = sys.argv[2:] if preview_mode else sys.argv[1:]
+cost_mode = len(sys.argv) > 1 and sys.argv[1] == "cost"
+args = sys.argv[2:] if preview_mode or cost_mode else sys.argv[1:]
 interval = float(args[0]) if len(args) > 0 else 10
 take = float(args[1]) if len(args) > 1 else 20
 repeats = int(args[2]) if len(args) > 2 else 3
@@ -238,7 +252,117 @@ def preview_section(desk):
         h = statistics.median(headless_cpu)
         print(f"{label:<22}{d_app:>12.1f}{d_x:>11.1f}{d_app + d_x:>9.1f}{h:>10.1f}{(d_app + d_x) / h:>6.2f}x")
 
+def peak_memory_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+def cost_run(desk, camera, take_running, headless):
+    """(app share of a core, Xorg share, peak MB) over `interval` s of a run, the window fullscreen (or headless)."""
+    work = tempfile.mkdtemp(prefix="duo-bench-cost-", dir=desk.dir)
+    events = os.path.join(work, "events.jsonl")
+    cmd = [app, "--source", "videotestsrc", "--format", camera, "--accessory", "off", "--events", events,
+           "--record-dir", work, "--quiet"] + (["--record", "--countdown", "0"] if take_running else []) + (["--headless"] if headless else [])
+    env = {k: v for k, v in desk.env.items() if k != "DISPLAY"} if headless else desk.env
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=root)
+    wait_for_event(events, "take-started" if take_running else "started", proc)
+    if not headless:
+        wait_for_event(events, "fullscreen", proc)
+    time.sleep(2)  # the window settles (fullscreen, first frames) before measuring
+    a0, x0, t0 = cpu_seconds(proc.pid), cpu_seconds(desk.xorg.pid), time.time()
+    time.sleep(interval)
+    a1, x1, t1 = cpu_seconds(proc.pid), cpu_seconds(desk.xorg.pid), time.time()
+    peak = peak_memory_mb(proc.pid)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(60)
+    return (a1 - a0) / (t1 - t0), 0 if headless else (x1 - x0) / (t1 - t0), peak
+
+def ximagesink_run(desk, size):
+    """Xorg's share of a core while a bare ximagesink shows a size-sized 30 fps picture."""
+    w, h = size.split("x")
+    proc = subprocess.Popen(["gst-launch-1.0", "-q", "videotestsrc", "is-live=true", "!",
+                             f"video/x-raw,format=BGRx,width={w},height={h},framerate=30/1", "!", "ximagesink"],
+                            env=desk.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(2)
+    x0, t0 = cpu_seconds(desk.xorg.pid), time.time()
+    time.sleep(interval)
+    x1, t1 = cpu_seconds(desk.xorg.pid), time.time()
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    return (x1 - x0) / (t1 - t0)
+
+def cost_section(desk, frames):
+    import re
+    desk.subject_monitor(None)
+    cameras, monitors = ("1280x720@30", "1920x1080@30"), ("1280x720", "1920x1080", "3840x2160")
+    print(f"desktop cost (issue 36): CPU over {interval:g} s, share of one core, median of {repeats} alternating rounds; "
+          f"load {os.getloadavg()[0]:.1f} at start")
+    ximage = {m: [] for m in monitors}
+    rows = {}
+    for _ in range(repeats):
+        for monitor in monitors:
+            desk.xrandr("--output", "DUMMY0", "--mode", monitor, "--pos", "0x0", "--primary")
+            desk.xrandr("-q")
+            ximage[monitor].append(ximagesink_run(desk, monitor))
+        for camera in cameras:
+            for state in ("take", "standby"):
+                h = cost_run(desk, camera, state == "take", True)
+                for monitor in monitors:
+                    desk.xrandr("--output", "DUMMY0", "--mode", monitor, "--pos", "0x0", "--primary")
+                    desk.xrandr("-q")
+                    d = cost_run(desk, camera, state == "take", False)
+                    rows.setdefault((camera, monitor, state), []).append((d, h))
+    xi = {m: statistics.median(v) for m, v in ximage.items()}
+    print(f"{'camera':<14}{'monitor':>10}{'state':>9}{'app':>6}{'X':>6}{'headless':>9}{'ratio':>7}{'mem MB':>8}{'mem ratio':>10}"
+          f"{'ximagesink X':>13}{'X/ximage':>9}")
+    for (camera, monitor, state), r in rows.items():
+        d_app = statistics.median(d[0] for d, _ in r)
+        d_x = statistics.median(d[1] for d, _ in r)
+        h_app = statistics.median(h[0] for _, h in r)
+        ratio = statistics.median((d[0] + d[1]) / h[0] for d, h in r)
+        mem = statistics.median(d[2] for d, _ in r)
+        mem_ratio = statistics.median(d[2] / h[2] for d, h in r)
+        print(f"{camera:<14}{monitor:>10}{state:>9}{d_app:>6.0%}{d_x:>6.0%}{h_app:>9.0%}{ratio:>6.2f}x{mem:>8.0f}{mem_ratio:>9.2f}x"
+              f"{xi[monitor]:>13.1%}{d_x / xi[monitor] if xi[monitor] > 0 else float('nan'):>8.2f}x")
+    print(f"load {os.getloadavg()[0]:.1f} at end")
+    print()
+    print(f"headless app against the bare graph with a plain fakesink operator branch: {frames} frames of a take, CPU s "
+          f"(median of {repeats} alternating runs); target at most 1.00x")
+    print(f"{'camera':<14}{'app':>7}{'bare':>7}{'ratio':>7}")
+    headless_env = {k: v for k, v in desk.env.items() if k != "DISPLAY"}
+    for camera in cameras:
+        fps = int(camera.split("@")[1])
+        app_cpu, bare_cpu = [], []
+        for _ in range(repeats):
+            work = tempfile.mkdtemp(prefix="duo-bench-bare-", dir=desk.dir)
+            graph = subprocess.run([app, "pipeline", "--source", "videotestsrc", "--format", camera, "--record-dir", work],
+                                   stdout=subprocess.PIPE, text=True, check=True, env=headless_env).stdout.strip()
+            graph = graph.replace("gst-launch-1.0 -e ", "", 1).replace("is-live=true", f"is-live=true num-buffers={frames}", 1)
+            graph = re.sub(r'location="[^"]*"', f'location="{os.path.join(work, "bare.mkv")}"', graph)
+            # The operator branch, whatever this build puts in it, replaced by a plain queue ! fakesink.
+            graph, n = re.subn(r"queue name=operator_queue .*?! fakesink name=operator_sink sync=true",
+                               "queue name=operator_queue max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream "
+                               "! fakesink name=operator_sink sync=true", graph)
+            if n != 1:
+                sys.exit("benchmark: no operator branch found in the printed graph")
+            bare_cpu.append(whole_run(["sh", "-c", f"gst-launch-1.0 -q -e {graph}"], headless_env)[0])
+            app_cpu.append(whole_run([app, "--headless", "--quiet", "--source", "videotestsrc", "--format", camera, "--record",
+                                      "--countdown", "0", "--record-dir", work, "--duration", str(frames / fps)], headless_env)[0])
+        a, b = statistics.median(app_cpu), statistics.median(bare_cpu)
+        print(f"{camera:<14}{a:>7.2f}{b:>7.2f}{a / b:>6.2f}x")
+
 desk = Desktop()
+if cost_mode:
+    try:
+        cost_section(desk, int(args[1]) if len(args) > 1 else 300)
+    finally:
+        desk.stop()
+    sys.exit(0)
 if preview_mode:
     try:
         preview_section(desk)

@@ -60,6 +60,19 @@ final class OperatorControlsTests: XCTestCase {
         try app.wait("the take", after: mark, timeout: 20) { $0["event"] as? String == "take-started" }
         let moving = try app.wait("the script to scroll", after: mark) { $0["event"] as? String == "status" && ($0["position"] as? Double ?? 0) > 1 }
 
+        // The HUD is composed into the picture (issue 36) and looks as it did drawn over it: the REC line in
+        // red in its panel at the top left, the safe frame's white border on the picture's edge, and the
+        // panel drawn again when what it says changes (the REC clock turning each second).
+        let panel = (x: 0, y: 0, w: 640, h: 120)
+        let recording = try waitForScreen(desktop, "the REC line on the HUD") { s in self.redPixels(s, panel) > 30 }
+        recording.keep("controls-recording")
+        XCTAssertGreaterThan(redPixels(recording, panel), 30, "the REC line, red")
+        let border = recording.pixel(1, 650), inside = recording.pixel(12, 650)   // over the dark blue bar
+        XCTAssertGreaterThan(border.r, inside.r + 25, "the safe frame's white line on the picture's left edge: \(border) vs \(inside)")
+        let turned = try waitForScreen(desktop, "the REC clock to turn") { s in self.difference(s, recording, panel) > 0.5 }
+        turned.keep("controls-clock-turned")
+        XCTAssertGreaterThan(difference(turned, recording, panel), 0.5, "the panel follows what it says")
+
         // Faster: the speed goes up, as with the Up key.
         mark = app.count
         try click("faster")
@@ -105,6 +118,18 @@ final class OperatorControlsTests: XCTestCase {
         try desktop.key("q")
         try waitFor("duo-capture to exit", timeout: 30) { !app.process.isRunning }
         XCTAssertEqual(app.process.terminationStatus, 0, desktop.tail("duo-capture.log"))
+    }
+
+    /// Pixels of the HUD's live (red) tone in a region: the REC line.
+    private func redPixels(_ s: Screenshot, _ r: (x: Int, y: Int, w: Int, h: Int)) -> Int {
+        var n = 0
+        for y in r.y..<(r.y + r.h) {
+            for x in r.x..<(r.x + r.w) {
+                let p = s.pixel(x, y)
+                if p.r > 200 && p.g < 130 && p.b < 130 { n += 1 }
+            }
+        }
+        return n
     }
 
     /// Mean absolute RGB difference of two screenshots over a region (sampled every 4 pixels).

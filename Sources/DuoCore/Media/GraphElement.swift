@@ -84,7 +84,7 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .subjectValve, .subjectSink: [("subject-headless", rawValue), ("subject-desktop", rawValue)]
         case .subjectWindow: [("subject-desktop", rawValue)]
         case .operatorSize: [("operator-desktop", rawValue)]
-        case .operatorMirror: [("operator-headless", rawValue), ("operator-desktop", rawValue)]
+        case .operatorMirror: [("operator-mirror", rawValue), ("operator-desktop", rawValue)]
         case .subjectMirror: [("subject-headless", rawValue), ("subject-desktop", rawValue)]
         case .subjectSize, .subjectScale: [("subject-headless", rawValue), ("subject-desktop", rawValue)]
         case .audioTee, .audioSink: [("audio", rawValue)]

@@ -320,11 +320,16 @@ public struct GraphPlan: Sendable {
     /// it can be replaced when the script changes.
     public func liveDescription(includingVoice: Bool = true) throws(DuoError) -> String {
         let mirrored = mirrors(activeCamera: 0)
-        let op = try library.render("operator-\(sinks.rawValue)", [
-            "operator_caps": pictureCaps(operatorPictureSize ?? (format.width, format.height)),
-            "operator_mirror": mirrored.operatorPreview ? "horiz" : "identity",
-            "operator_max_rate": "\(operatorMaxRate ?? Int(Int32.max))",
-        ])
+        let operatorMirror = mirrored.operatorPreview ? "horiz" : "identity"
+        let op = sinks == .headless
+            ? try library.render("operator-headless", [
+                "operator_reader": operatorPictureRead ? try library.render("operator-mirror", ["operator_mirror": operatorMirror]) + " " : "",
+            ])
+            : try library.render("operator-desktop", [
+                "operator_caps": pictureCaps(operatorPictureSize ?? (format.width, format.height)),
+                "operator_mirror": operatorMirror,
+                "operator_max_rate": "\(operatorMaxRate ?? Int(Int32.max))",
+            ])
         let subject = try library.render("subject-\(sinks.rawValue)", [
             "subject_width": "\(subjectSize.width)", "subject_height": "\(subjectSize.height)",
             "subject_caps": pictureCaps(subjectPictureSize ?? subjectSize),
@@ -381,6 +386,9 @@ public struct GraphPlan: Sendable {
     public var operatorPictureSize: (width: Int, height: Int)?
     /// The desktop operator preview's frame rate cap (`PreviewPacing`); nil: every camera frame.
     public var operatorMaxRate: Int?
+    /// Headless: whether something reads the operator picture's pixels (a test sampling its luma), so it
+    /// is mirrored as the desktop's would be. Otherwise no one sees it and it gets no per-frame work.
+    public var operatorPictureRead = false
     /// The interval between the operator preview's frames, ns: the camera's, or the cap's.
     public var operatorFrameInterval: Int64 {
         let camera = format.frameRate.frameDurationNanoseconds

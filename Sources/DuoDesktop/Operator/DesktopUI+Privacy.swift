@@ -18,7 +18,7 @@ extension DesktopUI {
             $0.windowMonitor = windowMonitor?.connector
             $0.subjectMonitor = subject?.connector
         }
-        if change.hidden != nil, let area = hudArea { gtk_widget_queue_draw(area) }
+        if change.hidden != nil { overlayChanged() }
         if change.returnToOperatorMonitor { returnToOperatorMonitor() }
     }
 
@@ -38,7 +38,7 @@ extension DesktopUI {
     /// N while the private items are hidden shows them; otherwise N is the shot list's key.
     func privacyKey(_ keyval: Int32) -> Bool {
         guard keyval == GDK_KEY_n || keyval == GDK_KEY_N, privacy.reveal() else { return false }
-        if let area = hudArea { gtk_widget_queue_draw(area) }
+        overlayChanged()
         return true
     }
 

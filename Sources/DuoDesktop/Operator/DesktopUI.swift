@@ -2,8 +2,8 @@ import CGtk
 import DuoCore
 import DuoRender
 
-/// The two windows: the operator's (preview `gtksink` widget with the HUD drawn over it, fullscreen on
-/// the operator monitor) and the subject's (`SubjectWindow`: the subject branch's `gtksink` widget under
+/// The two windows: the operator's (`OperatorPicture`: the preview with the HUD and pairing card composed
+/// into it client-side, the control bar over it; fullscreen on the operator monitor) and the subject's (`SubjectWindow`: the subject branch's `gtksink` widget under
 /// the subject view, fullscreen on the subject monitor, shown iff the accessory is enabled and
 /// available; `CurtainWindow` while the monitor shows the curtain). Owns the accessory state and
 /// feeds it only facts: the window manager's fullscreen state (window-state-event), monitor hotplug and
@@ -42,14 +42,14 @@ public final class DesktopUI {
     public var hud = HudModel() {
         didSet {
             guard hud != oldValue else { return }
-            if let area = hudArea { gtk_widget_queue_draw(area) }
+            overlayChanged()
             controlBar?.update(hud, fullscreen: windowFullscreen)
         }
     }
     /// The web remote's pairing card (address and QR code) over the picture, or nil (the L key toggles it
     /// through the run's `remote-link` command). Drawn only on this window; never logged.
     public var remoteLink: WebRemoteLinkCard? {
-        didSet { if remoteLink != oldValue, let area = hudArea { gtk_widget_queue_draw(area) } }
+        didSet { if remoteLink != oldValue { overlayChanged() } }
     }
     /// Whether the window may face the subject, so its private items hide (DesktopUI+Privacy.swift).
     var privacy = OperatorPrivacy()
@@ -75,7 +75,8 @@ public final class DesktopUI {
     let choice: MonitorChoice
     let operatorWindow: UnsafeMutablePointer<GtkWidget>
     private let operatorOverlay: UnsafeMutablePointer<GtkWidget>
-    var hudArea: UnsafeMutablePointer<GtkWidget>?
+    /// The HUD and pairing card changed (or may be seen differently): the picture composes them again.
+    func overlayChanged() { pictureView?.overlayChanged() }
     /// The subject's window: its camera picture and, over it, the subject view.
     private let subjectWindow: SubjectWindow
     /// Whether the run holds the subject's monitor, view or curtain (do not disturb follows it).
@@ -107,6 +108,10 @@ public final class DesktopUI {
 
         operatorWindow = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         gtk_window_set_title(operatorWindow.asWindow, "duo-capture operator")
+        // The picture paints every pixel of the window (black around itself): the window's own background
+        // would be one more fill of the whole frame through the display server each frame.
+        gtk_widget_set_app_paintable(operatorWindow, 1)
+        gtk_widget_set_double_buffered(operatorWindow, 0)
         operatorOverlay = gtk_overlay_new()
         gtk_container_add(operatorWindow.asContainer, operatorOverlay)
         subjectWindow = SubjectWindow()
@@ -156,15 +161,12 @@ public final class DesktopUI {
         }
         // Laid out as the HUD lays out its safe frame: the picture's aspect, at most its scaled size.
         operatorView.layout = { [unowned self] in hud.previewRect(width: $0, height: $1) }
+        // The HUD and pairing card are composed into the picture (OperatorPicture, HudLayer): no widget
+        // over it draws shapes through the display server each frame.
+        operatorView.overlay = { [unowned self] in privacy.hidden ? (hud.privateItemsHidden, nil) : (hud, remoteLink) }
         pictureView = operatorView
         let op = operatorView.widget
         gtk_container_add(operatorOverlay.asContainer, op)
-        let area = gtk_drawing_area_new()!
-        gtk_widget_set_app_paintable(area, 1)
-        connect(area.raw, "draw", Self.drawCallback, self)
-        gtk_overlay_add_overlay(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), area)
-        gtk_overlay_set_overlay_pass_through(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), area, 1)
-        hudArea = area
         attachControls(over: op)
 
         subjectWindow.attach(picture: subjectWidget, canvas: subjectCanvas)
@@ -177,7 +179,13 @@ public final class DesktopUI {
         let bar = ControlBar(twoCameras: hud.cameraKeys)
         bar.onCommand = { [unowned self] in onButtonCommand($0) }
         bar.onOpenScript = { [unowned self] in chooseScript() }
-        bar.onLayout = { [unowned self] in onControls($0, $1) }
+        bar.onLayout = { [unowned self] shown, buttons in
+            // While the bar is up the window is double-buffered (the bar over the picture must not
+            // flicker); hidden, the picture is drawn straight into the window: the display server copies
+            // each frame once instead of into a fresh back buffer and then onto the window (perf, issue 36).
+            gtk_widget_set_double_buffered(operatorWindow, shown ? 1 : 0)
+            onControls(shown, buttons)
+        }
         gtk_overlay_add_overlay(UnsafeMutableRawPointer(operatorOverlay).assumingMemoryBound(to: GtkOverlay.self), bar.widget)
         let mask = gint(GDK_POINTER_MOTION_MASK.rawValue | GDK_BUTTON_PRESS_MASK.rawValue | GDK_TOUCH_MASK.rawValue)
         for target in [operatorWindow, picture] {
@@ -450,15 +458,5 @@ public final class DesktopUI {
     private static let monitorAddedCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _, data in
         let ui = this(data)
         MainActor.assumeIsolated { ui.refresh() }
-    }
-
-    private static let drawCallback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { widget, cr, data in
-        let w = widget!.assumingMemoryBound(to: GtkWidget.self)
-        let width = Double(gtk_widget_get_allocated_width(w)), height = Double(gtk_widget_get_allocated_height(w))
-        let ui = this(data)
-        let (hud, link) = MainActor.assumeIsolated { ui.privacy.hidden ? (ui.hud.privateItemsHidden, nil) : (ui.hud, ui.remoteLink) }
-        HudRenderer.draw(hud, cr: cr!, width: width, height: height)
-        if let link { WebRemoteLinkPainter.draw(link, cr: cr!, width: width, height: height, scale: Double(gtk_widget_get_scale_factor(w))) }
-        return 0
     }
 }

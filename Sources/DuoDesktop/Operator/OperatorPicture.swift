@@ -6,7 +6,9 @@ import DuoRender
 /// (`LatestPicture`, from an appsink) on the monitor's frame clock, and reports its size in device pixels
 /// whenever it changes (fullscreen on or off, a resize, another monitor or scale factor) so the graph
 /// scales the following frames to it, once. It counts the frames it painted and the largest step between
-/// them (their timestamps): what the operator really saw.
+/// them (their timestamps): what the operator really saw. The HUD and the pairing card are composed over
+/// the picture here from a layer drawn only when they change (`HudLayer`), so each frame the display
+/// server copies pictures and draws nothing.
 ///
 /// Thread: GTK main thread.
 @MainActor
@@ -17,6 +19,12 @@ final class OperatorPicture {
     var onSize: (Int, Int) -> Void = { _, _ in }
     /// Where the picture goes in a width×height area (logical units): the HUD's layout of the preview.
     var layout: (Double, Double) -> FrameRect? = { _, _ in nil }
+    /// What the overlays show now (the HUD as the privacy rule lets it be seen, the pairing card).
+    var overlay: () -> (hud: HudModel, link: WebRemoteLinkCard?) = { (HudModel(), nil) }
+    /// The HUD and pairing card, drawn once per change.
+    let hudLayer = HudLayer()
+    /// Where each frame is composed before the window gets it (shared memory on X11).
+    private let canvas = PictureCanvas()
     private var size: (Int, Int)?
     private var painted: UInt64 = 0
     private var connections: [SignalConnection] = []
@@ -43,19 +51,34 @@ final class OperatorPicture {
 
     func close() { connections.removeAll() }
 
+    /// The overlays may have changed: if what they draw did (not merely a figure the HUD holds), the
+    /// whole area is drawn again, the layer first.
+    func overlayChanged() {
+        guard hudLayer.differs(overlayContent()) else { return }
+        gtk_widget_queue_draw(widget)
+    }
+
+    private func overlayContent() -> HudLayer.Content {
+        let scale = Int(gtk_widget_get_scale_factor(widget))
+        let shown = overlay()
+        return HudLayer.Content(hud: shown.hud, link: shown.link, width: Int(gtk_widget_get_allocated_width(widget)) * scale,
+                                height: Int(gtk_widget_get_allocated_height(widget)) * scale, scale: scale)
+    }
+
     private func draw(_ cr: OpaquePointer) {
         let scale = Double(gtk_widget_get_scale_factor(widget))
         let w = Double(gtk_widget_get_allocated_width(widget)), h = Double(gtk_widget_get_allocated_height(widget))
+        hudLayer.update(overlayContent())
         let generation = picture.generation
         let drawn = picture.withPicture { bytes in
-            PicturePainter.paint(bytes, cr: cr, width: w, height: h, scale: scale, into: layout(w, h))
+            canvas.paint(bytes, cr: cr, width: w, height: h, scale: scale, into: layout(w, h), overlay: hudLayer)
             guard generation != painted else { return }
             painted = generation
             paintedFrames += 1
             if lastTime >= 0, bytes.time > lastTime { largestGap = max(largestGap, bytes.time - lastTime) }
             if bytes.time >= 0 { lastTime = bytes.time }
         }
-        if !drawn { PicturePainter.paint(nil, cr: cr, width: w, height: h, scale: scale) }
+        if !drawn { canvas.paint(nil, cr: cr, width: w, height: h, scale: scale, into: nil, overlay: hudLayer) }
     }
 
     private func allocated() {

@@ -112,6 +112,8 @@ public actor CaptureSession {
     ///   - subjectBranchOpen: whether the subject branch runs from the start (see `setSubjectBranchOpen`).
     public init(plan: GraphPlan, subjectDrawer: (any I420FrameDrawer)? = nil, subjectBranchOpen: Bool = true,
                 sampleLuma: Bool = false, startTimeout: Double = 10) {
+        var plan = plan
+        plan.operatorPictureRead = sampleLuma   // a reader of the headless operator picture: it is mirrored
         self.plan = plan
         self.startTimeout = startTimeout
         self.initialSubjectOpen = subjectBranchOpen
