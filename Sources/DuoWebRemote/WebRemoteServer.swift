@@ -61,6 +61,8 @@ public final class WebRemoteServer: Sendable {
         case .success(let (state, uris)):
             self.state = state
             listening = uris
+            // Connections that never send a complete request are closed (`IdleConnections`).
+            loop.every(0.25) { [loop] in loop.resident(state, as: LoopState.self)?.sweep() != nil }
         case .failure(let error): throw error
         }
     }
@@ -99,9 +101,15 @@ private final class LoopState {
         var stalledSince: UInt64?
     }
     var connections: [Page] = []
+    /// Every HTTP connection soup accepted, by its socket (kept referenced while tracked), and the policy
+    /// that closes the ones that send no complete request in time or go over the caps.
+    var sockets: [UInt: UnsafeMutablePointer<GSocket>] = [:]
+    var idle = IdleConnections<UInt>(ListenLimits.webRemote)
     /// A page whose socket has had no room for this long has stopped reading: it is closed, as the control
     /// socket drops a client that falls behind, so it cannot make the server hold ever more for it.
     static let stallLimit: UInt64 = 3_000_000_000
+    /// Connections the kernel holds for the server before it takes them.
+    static let backlog: Int32 = 256
 
     init(page: [UInt8], handlers: WebRemoteServer.Handlers) {
         self.page = page
@@ -122,6 +130,14 @@ private final class LoopState {
                 LoopState.from(data).early(message, path: path.map { String(cString: $0) } ?? "/", query: query)
             }, unmanaged, nil)
         }
+        let onRequest: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
+            LoopState.from(data).awaiting(message)
+        }
+        let onRead: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
+            LoopState.from(data).requestRead(message)
+        }
+        g_signal_connect_data(gpointer(server), "request-started", unsafeBitCast(onRequest, to: GCallback.self), unmanaged, nil, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(gpointer(server), "request-read", unsafeBitCast(onRead, to: GCallback.self), unmanaged, nil, GConnectFlags(rawValue: 0))
         soup_server_add_handler(server, nil, { _, message, path, _, data in
             LoopState.from(data).serve(message, path: path.map { String(cString: $0) } ?? "/")
         }, unmanaged, nil)
@@ -143,6 +159,16 @@ private final class LoopState {
             g_error_free(error)
             return .failure(.usage("--remote-control \(host.map { "\($0):" } ?? "")\(port): cannot listen (\(reason)); give another port"))
         }
+        // GIO listens with a backlog of 10: a burst of connections (a browser's, or a flood of idle ones)
+        // overflows it and the next client's SYN waits a second for its retry. Linux takes listen() again
+        // on a listening socket as a new backlog.
+        var sockets = soup_server_get_listeners(server)
+        let listeners = sockets
+        while let node = sockets {
+            if let socket = node.pointee.data { _ = Glibc.listen(g_socket_get_fd(socket.assumingMemoryBound(to: GSocket.self)), Self.backlog) }
+            sockets = node.pointee.next
+        }
+        g_slist_free(listeners)
         var uris: [String] = []
         var list = soup_server_get_uris(server)
         let head = list
@@ -167,11 +193,72 @@ private final class LoopState {
             g_object_unref(gpointer(c.connection))
         }
         connections.removeAll()
+        for socket in sockets.values { g_object_unref(gpointer(socket)) }
+        sockets.removeAll()
         if let server {
+            g_signal_handlers_disconnect_matched(gpointer(server), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, unmanaged)
             soup_server_disconnect(server)
             g_object_unref(server)
         }
         server = nil
+    }
+
+    // MARK: Connections waiting for a request
+
+    private static func key(_ socket: UnsafeMutablePointer<GSocket>) -> UInt { UInt(bitPattern: socket) }
+
+    /// soup waits for a request on a connection (a new one, or a kept-alive one between requests).
+    private func awaiting(_ message: OpaquePointer?) {
+        guard let message, let socket = soup_server_message_get_socket(message) else { return }
+        let id = Self.key(socket)
+        if sockets[id] == nil {
+            g_object_ref(gpointer(socket))
+            sockets[id] = socket
+        }
+        let address = Self.remoteHost(message)
+        for gone in idle.awaiting(id, from: address, at: Self.now) {
+            handlers.problem("more connections than the web remote takes at once (\(ListenLimits.webRemote.perAddress ?? 0) from one address, \(ListenLimits.webRemote.clients ?? 0) in all); the oldest idle one is closed", address)
+            shut(gone)
+        }
+    }
+
+    /// A complete request arrived: served, no deadline.
+    private func requestRead(_ message: OpaquePointer?) {
+        guard let message, let socket = soup_server_message_get_socket(message) else { return }
+        idle.served(Self.key(socket))
+    }
+
+    /// Every quarter second: connections soup closed are forgotten, overdue ones closed.
+    func sweep() {
+        for (id, socket) in sockets where g_socket_is_closed(socket) != 0 {
+            idle.closed(id)
+            sockets[id] = nil
+            g_object_unref(gpointer(socket))
+        }
+        for id in idle.overdue(at: Self.now) {
+            if let socket = sockets[id] {
+                handlers.problem("no complete request within \(idle.patience / 1_000_000_000) s; the connection is closed", Self.host(of: socket))
+            }
+            shut(id)
+        }
+    }
+
+    /// Ends a connection under soup's feet: soup reads its end, closes it and frees its descriptor.
+    private func shut(_ id: UInt) {
+        guard let socket = sockets.removeValue(forKey: id) else { return }
+        idle.closed(id)
+        g_socket_shutdown(socket, 1, 1, nil)
+        g_object_unref(gpointer(socket))
+    }
+
+    private static var now: Int64 { Int64(DispatchTime.now().uptimeNanoseconds) }
+
+    private static func host(of socket: UnsafeMutablePointer<GSocket>) -> String {
+        guard let address = g_socket_get_remote_address(socket, nil) else { return "?" }
+        defer { g_object_unref(address) }
+        guard let inet = g_inet_socket_address_get_address(UnsafeMutableRawPointer(address).assumingMemoryBound(to: GInetSocketAddress.self)), let text = g_inet_address_to_string(inet) else { return "?" }
+        defer { g_free(text) }
+        return String(cString: text)
     }
 
     func drain(_ lines: [String]) {
@@ -201,6 +288,12 @@ private final class LoopState {
         soup_websocket_connection_send_text(connection, line)
     }
 
+    /// The port the request came in on.
+    static func localPort(_ message: OpaquePointer) -> Int {
+        guard let address = soup_server_message_get_local_address(message) else { return 0 }
+        return Int(g_inet_socket_address_get_port(UnsafeMutableRawPointer(address).assumingMemoryBound(to: GInetSocketAddress.self)))
+    }
+
     static func remoteHost(_ message: OpaquePointer?) -> String {
         guard let message, let host = soup_server_message_get_remote_host(message) else { return "?" }
         return String(cString: host)
@@ -213,6 +306,14 @@ private final class LoopState {
 
     private func early(_ message: OpaquePointer?, path: String, query: OpaquePointer?) {
         guard let message else { return }
+        // Host and Origin first: a DNS name pointed here, or another site's page, gets 403 (`WebRemoteOrigin`).
+        let headers = soup_server_message_get_request_headers(message)
+        let host = soup_message_headers_get_one(headers, "Host").map { String(cString: $0) }
+        let origin = soup_message_headers_get_one(headers, "Origin").map { String(cString: $0) }
+        if let why = WebRemoteOrigin.refusal(host: host, origin: origin, port: Self.localPort(message), webSocket: path == "/ws") {
+            handlers.problem("refused: \(why)", Self.remoteHost(message))
+            return respond(message, 403, "text/plain; charset=utf-8", Array("duo-capture: refused: \(why)\n".utf8))
+        }
         guard handlers.authorize(Self.token(query), Self.remoteHost(message)) else {
             return respond(message, 401, "text/plain; charset=utf-8",
                            Array("duo-capture: this remote needs its token: open the URL duo-capture printed at start (…/?token=…)\n".utf8))

@@ -52,8 +52,8 @@ final class WebSocketTestClient {
     }
 
     /// Sends a GET for `target`; returns the status code and leaves the body unread.
-    func request(_ target: String, upgrade: Bool) throws -> Int {
-        var head = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    func request(_ target: String, upgrade: Bool, host: String = "127.0.0.1", headers: [String] = []) throws -> Int {
+        var head = "GET \(target) HTTP/1.1\r\nHost: \(host)\r\n" + headers.map { $0 + "\r\n" }.joined()
         if upgrade {
             head += "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
         }
@@ -175,7 +175,7 @@ final class RemoteRun {
     /// The host of the pairing address printed.
     private(set) var pairingHost = ""
 
-    init(_ test: XCTestCase, extra: [String] = [], script: String? = nil, osc: Bool = true) throws {
+    init(_ test: XCTestCase, extra: [String] = [], script: String? = nil, osc: Bool = true, launcher: [String] = []) throws {
         dir = try scratchDirectory(test)
         socketPath = "\(dir)/control.sock"
         events = "\(dir)/events.jsonl"
@@ -186,7 +186,8 @@ final class RemoteRun {
         }
         run = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--countdown", "0",
                                  "--record-dir", dir, "--control", socketPath, "--events", events, "--remote-control", "0",
-                                 "--json", "--quiet"] + (osc ? ["--osc", "0"] : []) + scriptArguments + extra, directory: dir)
+                                 "--json", "--quiet"] + (osc ? ["--osc", "0"] : []) + scriptArguments + extra, directory: dir,
+                           launcher: launcher)
         try run.wait(for: "the pairing address") { run.stderr.contains("?token=") && (!osc || run.stderr.contains("OSC listening")) }
         try run.wait(for: "the control socket") { FileManager.default.fileExists(atPath: socketPath) }
         let err = run.stderr
@@ -282,7 +283,10 @@ final class RemoteControlTests: XCTestCase {
         let command = try control.next("command")
         XCTAssertEqual(command["cmd"] as? String, "record")
         XCTAssertEqual(command["source"] as? String, "remote")
-        let file = try XCTUnwrap(try page.next("take-started")["file"] as? String)
+        // The page hears the take's file name, not its folder (issue 35); the file is in the record folder.
+        let name = try XCTUnwrap(try page.next("take-started")["file"] as? String)
+        XCTAssertFalse(name.contains("/"), name)
+        let file = "\(remote.dir)/\(name)"
         page.sendText(#"{"cmd":"speed","step":1}"#)
         let status = try page.next("status") { $0["trigger"] as? String == "command" }
         XCTAssertEqual(status["speed"] as? String, "190 wpm")
@@ -476,11 +480,19 @@ final class RemoteControlTests: XCTestCase {
         }
         let dir = try scratchDirectory(self)
         try Data("short\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/token"))
+        chmod("\(dir)/token", 0o600)
+        // Issue 35: a token others can read, and one too weak to be 128 bits, are refused.
+        try Data("aaaaaaaaaaaaaaaaaaaaaaaaaaaa\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/weak"))
+        chmod("\(dir)/weak", 0o600)
+        try Data("studio-phone-token-2026\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/readable"))
+        chmod("\(dir)/readable", 0o644)
         let cases: [([String], String)] = [
+            (["--remote-control", "0", "--remote-token-file", "\(dir)/weak"], "too few characters"),
+            (["--remote-control", "0", "--remote-token-file", "\(dir)/readable"], "can be read by others (mode 644); run chmod 600"),
             (["--remote-control", "80800"], "expected [ADDRESS:]PORT"),
             (["--remote-control", "phone.local:8080"], "is no IP address"),
             (["--osc", "0.0.0.0:x"], "expected [ADDRESS:]PORT"),
-            (["--remote-control", "0", "--remote-token-file", "\(dir)/token"], "at least 16"),
+            (["--remote-control", "0", "--remote-token-file", "\(dir)/token"], "at least 22"),
             (["--remote-control", "0", "--remote-token-file", "\(dir)/missing"], "cannot be read"),
             (["--remote-token-file", "\(dir)/token"], "give --remote-control PORT too"),
         ]
@@ -497,6 +509,7 @@ final class RemoteControlTests: XCTestCase {
     func testATokenFileGivesTheToken() throws {
         let dir = try scratchDirectory(self)
         try Data("studio-phone-token-2026\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/token"))
+        chmod("\(dir)/token", 0o600)
         let remote = try RemoteRun(self, extra: ["--remote-token-file", "\(dir)/token"], osc: false)
         defer { if remote.run.process.isRunning { remote.run.process.terminate() } }
         XCTAssertEqual(remote.token, "studio-phone-token-2026")

@@ -40,6 +40,53 @@ final class ListenPolicyTests: XCTestCase {
         XCTAssertEqual(control.message(from: "local", size: 65_537, at: 0), .tooLong)
     }
 
+    /// Issue 35: an OSC bundle's messages each count; a bundle is taken whole or not at all, and one over
+    /// the burst never.
+    func testEveryMessageOfABundleCountsAndABundleIsTakenWhole() {
+        var admission = Admission(.osc)
+        XCTAssertEqual(admission.message(from: "10.0.0.1", size: 64_000, count: 4_000, at: 0), .tooMany)
+        XCTAssertEqual(admission.message(from: "10.0.0.1", size: 800, count: 40, at: 0), .accept)
+        XCTAssertEqual(admission.message(from: "10.0.0.1", size: 800, count: 11, at: 0), .tooFast, "10 left: 11 refused whole")
+        XCTAssertEqual(admission.message(from: "10.0.0.1", size: 200, count: 10, at: 0), .accept, "the refused bundle took none")
+        XCTAssertEqual(admission.message(from: "10.0.0.1", size: 20, at: 0), .tooFast)
+        XCTAssertEqual(admission.message(from: "10.0.0.1", size: 400, count: 20, at: 200 * ms), .accept, "100 a second: 20 after 200 ms")
+        XCTAssertEqual(admission.message(from: "10.0.0.1", size: 20, at: 200 * ms), .tooFast)
+        var control = Admission(.control)
+        XCTAssertEqual(control.message(from: "local", size: 100, count: 4_000, at: 0), .accept, "no rate: no count")
+    }
+
+    /// `--osc-allow`: IPv4 and IPv6 prefixes, an IPv4 sender on an IPv6 socket, bad ones refused in one line.
+    func testAddressRangesMatchTheirPrefixOnly() throws {
+        let lan = try AddressRange(parsing: "192.168.1.0/24")
+        XCTAssertTrue(lan.contains("192.168.1.77"))
+        XCTAssertTrue(lan.contains("::ffff:192.168.1.5"), "IPv4 on an IPv6 socket")
+        XCTAssertFalse(lan.contains("192.168.2.1"))
+        XCTAssertFalse(lan.contains("127.0.0.1"))
+        XCTAssertFalse(lan.contains("fe80::1"))
+        let one = try AddressRange(parsing: "10.1.2.3")
+        XCTAssertEqual(one.bits, 32)
+        XCTAssertTrue(one.contains("10.1.2.3"))
+        XCTAssertFalse(one.contains("10.1.2.4"))
+        let odd = try AddressRange(parsing: "172.16.0.0/12")
+        XCTAssertTrue(odd.contains("172.31.255.255"))
+        XCTAssertFalse(odd.contains("172.32.0.0"))
+        let v6 = try AddressRange(parsing: "fd00:ab::/32")
+        XCTAssertTrue(v6.contains("fd00:ab:1::9"))
+        XCTAssertFalse(v6.contains("fd00:ac::1"))
+        XCTAssertTrue(try AddressRange(parsing: "::1").contains("0:0:0:0:0:0:0:1"))
+        XCTAssertTrue(try AddressRange(parsing: "0.0.0.0/0").contains("8.8.8.8"))
+        for bad in ["", "10.0.0", "10.0.0.256", "10.0.0.0/33", "fe80::/129", "1::2::3", "example.com", "10.0.0.0/x", "10.0.0.0/8/8"] {
+            XCTAssertThrowsError(try AddressRange(parsing: bad), bad) { error in
+                XCTAssertTrue((error as? DuoError)?.message.hasPrefix("--osc-allow") ?? false, "\(error)")
+            }
+        }
+        XCTAssertTrue(AddressRange.isLoopback("127.0.0.1"))
+        XCTAssertTrue(AddressRange.isLoopback("::1"))
+        XCTAssertFalse(AddressRange.isLoopback("0.0.0.0"))
+        XCTAssertFalse(AddressRange.isLoopback("::"))
+        XCTAssertFalse(AddressRange.isLoopback("192.168.1.2"))
+    }
+
     func testManyAddressesCannotGrowTheRatesWithoutBound() {
         var admission = Admission(ListenLimits(longest: 100, rate: 100, burst: 2), capacity: 4)
         for i in 0..<4 { XCTAssertEqual(admission.message(from: "a\(i)", size: 1, at: 0), .accept) }

@@ -19,6 +19,14 @@ final class RemoteControlPolicyTests: XCTestCase {
         let bundle: [UInt8] = Array("#bundle".utf8) + [0] + [0, 0, 0, 0, 0, 0, 0, 1]
             + [0, 0, 0, UInt8(record.count)] + record + [0, 0, 0, UInt8(stop.count)] + stop
         XCTAssertEqual(try OSCMessage.parse(bundle).map(\.address), ["/duo/record", "/duo/stop"])
+        // Counted without being read (issue 35: each message counts against the rate), nested bundles too.
+        XCTAssertEqual(OSCMessage.count(record), 1)
+        XCTAssertEqual(OSCMessage.count(bundle), 2)
+        let nested = Array("#bundle".utf8) + [0] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, UInt8(bundle.count)] + bundle
+            + [0, 0, 0, UInt8(stop.count)] + stop
+        XCTAssertEqual(OSCMessage.count(nested), 3)
+        XCTAssertEqual(try OSCMessage.parse(nested).count, 3)
+        XCTAssertEqual(OSCMessage.count(Array(bundle.dropLast(4))), 2, "cut short: counted as far as it goes")
     }
 
     func testMalformedPacketsAreRefusedWithOneLine() {
@@ -92,6 +100,11 @@ final class RemoteControlPolicyTests: XCTestCase {
         XCTAssertFalse(a.matches(""))
         XCTAssertEqual(try WebRemoteToken.parse(fileText: "studio-remote-2026-token\nrest", path: "t").value, "studio-remote-2026-token")
         XCTAssertThrowsError(try WebRemoteToken.parse(fileText: "short\n", path: "t"))
+        // Issue 35: a token that cannot hold 128 bits is refused (16 letters, or one letter repeated).
+        XCTAssertThrowsError(try WebRemoteToken.parse(fileText: "abcdefghij012345\n", path: "t"))
+        XCTAssertThrowsError(try WebRemoteToken.parse(fileText: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", path: "t"))
+        XCTAssertEqual(WebRemoteToken.random().value.count, 32, "128 bits as hex")
+        XCTAssertNotEqual(WebRemoteToken.random(), WebRemoteToken.random())
         XCTAssertThrowsError(try WebRemoteToken.parse(fileText: "has spaces in the middle of it\n", path: "t"))
     }
 

@@ -19,6 +19,9 @@ public enum DuoCaptureMain {
         // A reader that went away (`duo-capture … | head -n1`) must not end a run: writes to a closed
         // stdout or stderr fail quietly instead of raising SIGPIPE, and the take goes on.
         signal(SIGPIPE, SIG_IGN)
+        // The soft open-file limit up to the hard one: GStreamer's polls, the take's files and the remotes'
+        // sockets share it, and the desktop's common 1,024 is not much (issue 35).
+        DescriptorLimit.raiseToHard()
         let log: @Sendable (String) -> Void = { line in
             Diagnostics.info(line)
             let bytes = Array((line + "\n").utf8)

@@ -59,9 +59,10 @@ enum Help {
                                            with a progress bar; the segments and their sidecars are
                                            removed once it is proved (it holds every frame encoded and
                                            each decodes; --keep-segments keeps them, --output FILE
-                                           names it), and its one sidecar is the take's (its number,
-                                           swaps, markers, segments); also finishes a join a kill cut
-                                           short (the next start says so)
+                                           names it, never an existing file without --force; a taken
+                                           FIRST-joined.mkv moves on to FIRST-joined-2.mkv), and its one
+                                           sidecar is the take's (its number, swaps, markers, segments);
+                                           also finishes a join a kill cut short (the next start says so)
       duo-capture check-script FILE        list a script's words, headings and private notes, and every
                                            malformed note ([[nto: …]], [note: …], ((note: …)), a line
                                            starting note:, a stray or missing ]]) that was kept from the
@@ -187,14 +188,20 @@ enum Help {
                                            nowhere else; anything without it gets 401; the L key shows
                                            it as a QR code on the operator window
                                            (docs/remote-control.md)
-      --remote-token-file FILE             the pairing token from FILE's first line (16+ letters, digits
-                                           or -_.~) instead of a new random one each run
+      --remote-token-file FILE             the pairing token from FILE's first line (22+ letters, digits
+                                           or -_.~, random) instead of a new random one each run; the
+                                           file must be readable only by you (chmod 600), as the
+                                           passphrase file (--allow-readable-passphrase takes it anyway)
       --osc [ADDRESS:]PORT                 OSC 1.0 over UDP (Bitfocus Companion, consoles): /duo/record,
                                            /duo/stop, /duo/pause, /duo/speed 1.5 (times the default),
                                            /duo/speed/up|down, /duo/marker/next|previous,
                                            /duo/shot/next|previous, /duo/state; the last sender gets
                                            /duo/state feedback (state, take, elapsed, speed, paused,
-                                           progress). Loopback unless ADDRESS is given
+                                           progress). Loopback unless ADDRESS is given; OSC has no
+                                           authentication, so another ADDRESS says so at start
+      --osc-allow ADDRESS[/BITS]           take OSC only from this address or prefix (repeatable), such
+                                           as 192.168.1.20 or 192.168.1.0/24; others are dropped and
+                                           never answered
 
     SUBJECT VIEW (the accessory on the subject's monitor)
       --accessory teleprompter|preview|countdown|off
@@ -270,6 +277,9 @@ enum Help {
       control {"cmd":"shot","next":true|false} or {"id":"03"}, {"cmd":"mark","good":true} (and
       "take":N), {"cmd":"retake"}. Takes are named duo-…-shot03-take02.mkv (the take within the shot);
       sidecars carry shot, shotTake and mark (a mark after the take ended rewrites it).
+      --allow-any-script                   a shot's script: may name a file outside the shot list's
+                                           folder, or one that is not .md/.txt (refused at start
+                                           otherwise: every shot's script is checked before the run)
 
     DESKTOP (without --headless: needs a display)
     \(DesktopOptions.help)

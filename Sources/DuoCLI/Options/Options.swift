@@ -84,6 +84,8 @@ public struct Options: Sendable {
     /// `--shots FILE`: the session as numbered shots (or test steps), read at start and watched.
     public var shots: ShotList?
     public var shotsPath: String?
+    /// `--allow-any-script`: a shot's `script:` may name a file outside the shot list's folder, of any kind.
+    public var allowAnyScript = false
     /// The web remote and OSC (see WebRemoteOptions.swift).
     public var remote = WebRemoteOptions()
     /// The subject view: accessory kind, script, display profile, prompter settings.
@@ -145,6 +147,7 @@ public struct Options: Sendable {
             case "--headless": o.headless = true
             case "--record": o.record = true
             case "--json": o.json = true
+            case "--allow-any-script": o.allowAnyScript = true
             case "--quiet", "-q": o.quiet = true
             case "--verbose", "-v": o.verbose = true
             case "--source":
@@ -298,9 +301,13 @@ public struct Options: Sendable {
                 throw .usage("unexpected argument \(arg); run duo-capture --help for the commands")
             }
         }
+        // Every shot's script at start, not when the shot is reached (a shot list from someone else could
+        // name any file for the subject's screen and the phone).
+        if let list = o.shots, let path = o.shotsPath { try ShotScripts.check(list, listPath: path, allowAny: o.allowAnyScript) }
         if o.secondSource != nil, o.source == o.secondSource, o.source != .testSource {
             throw .usage("cameras A and B are the same; give two different --camera values")
         }
+        o.remote.allowReadableTokenFile = o.allowReadablePassphrase
         o.subject.aspect = o.aspect ?? o.subject.aspect
         o.subject.speedMemory = SpeedMemory.standard()
         o.subject.countdown = o.countdown

@@ -15,18 +15,23 @@ public struct WebRemoteOptions: Sendable {
     public var web: Listen?
     /// `--remote-token-file FILE`: the pairing token, instead of a random one.
     public var tokenFile: String?
+    /// `--allow-readable-passphrase`, which also takes a token file others can read (refused otherwise).
+    public var allowReadableTokenFile = false
     /// `--osc [ADDRESS:]PORT`: OSC over UDP.
     public var osc: Listen?
+    /// `--osc-allow ADDRESS[/BITS]` (repeatable): the only senders OSC takes (empty: any that can reach it).
+    public var oscAllow: [AddressRange] = []
 
     public init() {}
 
-    static let names: Set<String> = ["--remote-control", "--remote-token-file", "--osc"]
+    static let names: Set<String> = ["--remote-control", "--remote-token-file", "--osc", "--osc-allow"]
 
     mutating func parse(_ name: String, _ value: String) throws(DuoError) {
         switch name {
         case "--remote-control": web = try Self.listen(value, option: name)
         case "--osc": osc = try Self.listen(value, option: name)
         case "--remote-token-file": tokenFile = value
+        case "--osc-allow": oscAllow.append(try AddressRange(parsing: value))
         default: preconditionFailure("not a remote option: \(name)")
         }
     }

@@ -59,7 +59,8 @@ final class JoinsPart: RunPart {
         let paths = names.map { (dir as NSString).appendingPathComponent($0) }
         let library = plan.library, encoder = plan.encoder, container = plan.container, keep = settings.keepSegments
         let audio = plan.audio != .none
-        let output = SegmentJoin.outputPath(forFirstSegment: paths[0])
+        // Claimed before the join: a file already there (the user's, another run's) is never replaced.
+        let output = (try? JoinOutputClaim.claim(segments: paths)) ?? SegmentJoin.outputPath(forFirstSegment: paths[0])
         emit(take: take, state: "started", progress: 0, file: output, segments: names, error: nil, run)
         run.log("duo-capture: joining take \(take)'s \(names.count) segments into \(output) (in the background)")
         let (updates, sink) = AsyncStream.makeStream(of: Update.self, bufferingPolicy: .unbounded)

@@ -18,12 +18,15 @@ final class ShotsPart: RunPart {
         /// `--shots`: the shot list walked, and its file (watched: saved, it is reloaded keeping the shot).
         var list: ShotList?
         var path: String?
+        /// `--allow-any-script`: shot scripts outside the list's folder, of any kind.
+        var allowAnyScript = false
         init() {}
-        init(list: ShotList?, path: String?) {
+        init(list: ShotList?, path: String?, allowAnyScript: Bool = false) {
             self.list = list
             self.path = path
+            self.allowAnyScript = allowAnyScript
         }
-        init(_ options: Options) { self.init(list: options.shots, path: options.shotsPath) }
+        init(_ options: Options) { self.init(list: options.shots, path: options.shotsPath, allowAnyScript: options.allowAnyScript) }
     }
 
     private let settings: Settings
@@ -148,8 +151,7 @@ final class ShotsPart: RunPart {
         run.log("duo-capture: shot \(shot.id) (\(walk.index + 1) of \(walk.list.shots.count)): \(shot.title)"
             + (walk.next.map { "; next \($0.id) \($0.title)" } ?? "; the last shot"))
         if let script = shot.script {
-            let base = ((settings.path ?? ".") as NSString).deletingLastPathComponent
-            let path = script.hasPrefix("/") ? script : (base as NSString).appendingPathComponent(script)
+            let path = ShotScripts.resolve(script, listPath: settings.path ?? "./shots.md")
             if path != run.parts.script.path { await run.parts.script.open(path, run) }
         }
     }
@@ -159,7 +161,10 @@ final class ShotsPart: RunPart {
     private func reloadIfSaved(_ now: Int64, _ run: isolated RunDirector) async {
         guard let path = watch?.path, watch?.look(at: now) != nil else { return }
         let list: ShotList
-        do throws(DuoError) { list = try ShotList.load(path: path) } catch {
+        do throws(DuoError) {
+            list = try ShotList.load(path: path)
+            try ShotScripts.check(list, listPath: path, allowAny: settings.allowAnyScript)
+        } catch {
             return run.notify("shot list \(path) was saved but cannot be read (\(error.message)); the previous list stays", .plain, errorEvent: true)
         }
         let before = walk!.current.subject

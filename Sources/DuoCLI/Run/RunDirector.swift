@@ -105,6 +105,11 @@ actor RunDirector {
 
     /// Hands the director an input, from any thread; never blocks.
     nonisolated func send(_ input: RunInput) { inbox.send(input) }
+    /// Hands the director remote commands (one, or an OSC bundle's), all or none: false when too many are
+    /// queued already (`RunInbox.remoteLimit`).
+    nonisolated func sendRemote(_ commands: [ControlCommand], source: CommandSource) -> Bool {
+        inbox.sendRemote(commands.map { .command($0, source: source) })
+    }
     nonisolated var inputs: AsyncStream<RunInput> { inbox.inputs }
 
     // MARK: The run
@@ -131,7 +136,11 @@ actor RunDirector {
             }
         }
         let sessionEvents = Task { for await event in capture.events { inbox.send(.session(event)) } }
-        for await input in inputs {
+        for await input in inputs where inbox.take(input) {
+            // Local commands (keys, the control socket) go ahead of remote ones queued before them.
+            if case .command(_, let source) = input, source.isRemote {
+                while endReason == nil, let local = inbox.nextAhead() { await process(local) }
+            }
             await process(input)   // an end that arrived is taken first there
             if endReason != nil { break }
         }

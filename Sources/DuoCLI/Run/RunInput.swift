@@ -23,7 +23,11 @@ enum EndReason: Sendable, Equatable {
 /// Where a command came from, as the `command` event reports it.
 ///
 /// Thread: value type, Sendable.
-enum CommandSource: String, Sendable { case key, control, timeline, remote, osc, button }
+enum CommandSource: String, Sendable {
+    case key, control, timeline, remote, osc, button
+    /// The web remote's page and OSC: queued at most `RunInbox.remoteLimit`, behind every local command.
+    var isRemote: Bool { self == .remote || self == .osc }
+}
 
 /// Everything that reaches the director, from any thread.
 ///
@@ -67,14 +71,28 @@ struct RunOutcome: Sendable {
 }
 
 /// The director's queue of inputs: `send` from any thread never blocks; an end (quit, a signal) is also
-/// noted aside, so it goes ahead of everything queued before it.
+/// noted aside, so it goes ahead of everything queued before it. Remote commands (the web remote's, OSC's)
+/// are bounded (`remoteLimit` queued at most; more are refused whole), and the local ones (keys, the
+/// control socket, buttons, the timeline) are also noted aside, so they go ahead of remote commands queued
+/// before them: a remote flood never holds up the operator.
 ///
-/// Thread: any; the stream's continuation and the noted end are thread-safe.
+/// Thread: any; the stream's continuation and the noted inputs are thread-safe.
 final class RunInbox: Sendable {
+    /// Remote commands queued at most (a bundle of OSC's 50 at once fits).
+    static let remoteLimit = 64
+
     let inputs: AsyncStream<RunInput>
     private let sink: AsyncStream<RunInput>.Continuation
     /// An end that arrived: checked before each queued input, so it goes ahead of them.
     let urgentEnd = Locked<EndReason?>(nil)
+    /// Remote commands queued and not yet taken.
+    private let remoteQueued = Locked(0)
+    /// Local commands queued (in order), and how many of the queued ones were carried out ahead already.
+    private struct Ahead: Sendable {
+        var queue: [RunInput] = []
+        var taken = 0
+    }
+    private let ahead = Locked(Ahead())
 
     init() { (inputs, sink) = AsyncStream.makeStream(of: RunInput.self, bufferingPolicy: .unbounded) }
 
@@ -84,7 +102,53 @@ final class RunInbox: Sendable {
         case .signal(let name): urgentEnd.update { $0 = $0 ?? .signal(name) }
         default: break
         }
+        if case .command(_, let source) = input {
+            if source.isRemote {
+                _ = sendRemote([input])
+                return
+            }
+            ahead.update { $0.queue.append(input) }
+        }
         sink.yield(input)
+    }
+
+    /// Queues remote commands (one, or an OSC bundle's) all or none: false when the queue holds too many.
+    func sendRemote(_ commands: [RunInput]) -> Bool {
+        let room = remoteQueued.update { queued -> Bool in
+            guard queued + commands.count <= Self.remoteLimit else { return false }
+            queued += commands.count
+            return true
+        }
+        guard room else { return false }
+        for command in commands { sink.yield(command) }
+        return true
+    }
+
+    /// Called for each input the stream gives, before it is carried out: false when it was carried out
+    /// ahead already (a local command), so it is skipped.
+    func take(_ input: RunInput) -> Bool {
+        guard case .command(_, let source) = input else { return true }
+        if source.isRemote {
+            remoteQueued.update { $0 = max(0, $0 - 1) }
+            return true
+        }
+        return ahead.update { a -> Bool in
+            if a.taken > 0 {
+                a.taken -= 1
+                return false
+            }
+            if !a.queue.isEmpty { a.queue.removeFirst() }
+            return true
+        }
+    }
+
+    /// The next local command queued behind remote ones, to carry out first (nil: none).
+    func nextAhead() -> RunInput? {
+        ahead.update { a -> RunInput? in
+            guard !a.queue.isEmpty else { return nil }
+            a.taken += 1
+            return a.queue.removeFirst()
+        }
     }
 
     func finish() { sink.finish() }

@@ -81,7 +81,7 @@ struct SessionSetup {
             dir = try prepareRecordDirectory(options.recordDirectory)
         }
         // A join a kill cut short (its journal is still there): one line offering to finish it.
-        if let unjoined = JoinCommand.unfinishedNotice(in: dir ?? options.recordDirectory ?? defaultRecordDirectory()) { notices.append(unjoined) }
+        notices += JoinCommand.unfinishedNotices(in: dir ?? options.recordDirectory ?? defaultRecordDirectory())
         var setup = SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: first.lock, secondCameraLock: second?.lock)
         if !options.remoteDisplays.isEmpty {
             try GStreamer.require(["srtsink", "rtph264pay", "x264enc"], for: "remote subject displays (--subject-remote)")

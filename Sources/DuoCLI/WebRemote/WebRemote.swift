@@ -38,6 +38,8 @@ final class WebRemote: Sendable {
     /// What each address may send (`ListenLimits.webRemote`, `.osc`: 100 a second, 50 at once).
     private let webAdmission = Locked(Admission(.webRemote))
     private let oscAdmission = Locked(Admission(.osc))
+    /// `--osc-allow`: the only senders OSC takes (empty: any).
+    private let oscAllow: [AddressRange]
     private let director: RunDirector
     private let presenter: SubjectPresenter
     private let clock: any RunClock
@@ -52,6 +54,11 @@ final class WebRemote: Sendable {
         }
         let token: WebRemoteToken
         if let file = options.tokenFile {
+            // Refused as the passphrase file is when others can read it (the token is the remote's only key).
+            if !options.allowReadableTokenFile, let mode = (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int,
+               mode & 0o077 != 0 {
+                throw .usage("--remote-token-file \(file) can be read by others (mode \(String(mode & 0o777, radix: 8))); run chmod 600 \(file) (or give --allow-readable-passphrase)")
+            }
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw .usage("--remote-token-file \(file) cannot be read; give a readable file holding the token on its first line")
             }
@@ -70,6 +77,8 @@ final class WebRemote: Sendable {
         self.director = director
         self.presenter = presenter
         self.clock = clock
+        oscAllow = options.oscAllow
+        if !options.oscAllow.isEmpty, options.osc == nil { throw .usage("--osc-allow is for --osc; give --osc [ADDRESS:]PORT too") }
         let page = try Self.page()
         // The handlers reach this object only once it is whole: through a box set after init.
         let me = Locked<WebRemote?>(nil)
@@ -100,7 +109,15 @@ final class WebRemote: Sendable {
             // Printed once, here: the token is in no other output.
             Self.say("duo-capture: remote control: open \(addresses.joined(separator: " or ")) on the phone (keep this address private)")
         }
-        if let osc { Self.say("duo-capture: OSC listening on \(osc.addresses.map { "udp://\($0)" }.joined(separator: " and ")) (/duo/record, /duo/stop, /duo/speed 1.5, … docs/remote-control.md)") }
+        if let osc {
+            let listening = osc.addresses.map { "udp://\($0)" }.joined(separator: " and ")
+            // OSC has no password: said on the start line whenever more than this machine can reach it.
+            let open = options.osc?.host.map { !AddressRange.isLoopback($0) } ?? false
+            let who = !oscAllow.isEmpty ? "; OSC has no authentication: taken only from \(oscAllow.map(\.description).joined(separator: ", ")) (--osc-allow)"
+                : open ? "; OSC has no authentication: anyone who can reach this port drives the run; limit the senders with --osc-allow ADDRESS[/BITS]"
+                : ""
+            Self.say("duo-capture: OSC listening on \(listening) (/duo/record, /duo/stop, /duo/speed 1.5, … docs/remote-control.md)\(who)")
+        }
     }
 
     /// The addresses a phone may open, with the token; the one the operator window shows first (a LAN one
@@ -158,7 +175,7 @@ final class WebRemote: Sendable {
         let now = clock.now()
         switch webAdmission.update({ $0.message(from: address, size: text.utf8.count, at: now) }) {
         case .accept: break
-        case .tooFast:
+        case .tooFast, .tooMany:
             refuse("remote: \(address) sends more than \(Int(ListenLimits.webRemote.rate ?? 0)) commands a second; the excess is dropped", key: "flood \(address)")
             return nil
         case .tooLong:
@@ -166,7 +183,10 @@ final class WebRemote: Sendable {
             return nil
         }
         do {
-            director.send(.command(try WebRemoteCommands.parse(json: text), source: .remote))
+            guard director.sendRemote([try WebRemoteCommands.parse(json: text)], source: .remote) else {
+                refuse("remote: the run is busy; \(address)'s command is dropped (local keys and the control socket go first)", key: "busy \(address)")
+                return ControlSocket.errorLine("the run is busy; send the command again")
+            }
             return nil
         } catch {
             refuse("remote: \(address): \(error.message)", key: "\(error.message) \(address)")
@@ -175,20 +195,22 @@ final class WebRemote: Sendable {
     }
 
     private func oscPacket(_ bytes: [UInt8], from peer: OSCSocket.Peer) {
-        let now = clock.now()
-        switch oscAdmission.update({ $0.message(from: peer.address, size: bytes.count, at: now) }) {
-        case .accept: break
-        case .tooFast:
-            return refuse("osc: \(peer.description) sends more than \(Int(ListenLimits.osc.rate ?? 0)) messages a second; the excess is dropped", key: "flood \(peer.address)")
-        case .tooLong:
-            return refuse("osc: \(peer.description): a datagram longer than \(ListenLimits.osc.longest) bytes", key: "long \(peer.address)")
+        // --osc-allow: anyone else is dropped before anything is read, and never answered.
+        if !oscAllow.isEmpty, !oscAllow.contains(where: { $0.contains(peer.address) }) {
+            return refuse("osc: \(peer.description) is not allowed by --osc-allow; its messages are dropped", key: "allow \(peer.address)")
         }
+        // Every message of a bundle counts against the rate, counted before the bundle is read (one over the
+        // burst is refused unread); a bundle is carried out all or nothing.
+        guard admitOSC(from: peer, size: bytes.count, count: OSCMessage.count(bytes), at: clock.now()) else { return }
         do {
-            for message in try OSCMessage.parse(bytes) {
-                switch try WebRemoteCommands.osc(message) {
-                case .command(let command): director.send(.command(command, source: .osc))
-                case .state: break
-                }
+            let messages = try OSCMessage.parse(bytes)
+            var commands: [ControlCommand] = []
+            for message in messages {
+                if case .command(let command) = try WebRemoteCommands.osc(message) { commands.append(command) }
+            }
+            guard commands.isEmpty || director.sendRemote(commands, source: .osc) else {
+                return refuse("osc: the run is busy; \(peer.description)'s commands are dropped (local keys and the control socket go first)",
+                              key: "busy \(peer.address)")
             }
             // The last sender gets the feedback from now on, and the state at once.
             seen.update { $0.oscPeer = peer }
@@ -196,6 +218,21 @@ final class WebRemote: Sendable {
         } catch {
             refuse("\(error.message) (from \(peer.description))", key: "\(error.message) \(peer.description)")
         }
+    }
+
+    /// Whether `count` more messages from `peer` are within OSC's rate (said once in a while when not).
+    private func admitOSC(from peer: OSCSocket.Peer, size: Int, count: Int, at now: Int64) -> Bool {
+        switch oscAdmission.update({ $0.message(from: peer.address, size: size, count: count, at: now) }) {
+        case .accept: return true
+        case .tooFast:
+            refuse("osc: \(peer.description) sends more than \(Int(ListenLimits.osc.rate ?? 0)) messages a second; the excess is dropped", key: "flood \(peer.address)")
+        case .tooMany:
+            refuse("osc: \(peer.description): a bundle of more than \(Int(ListenLimits.osc.burst)) messages is refused whole; send fewer at once",
+                   key: "many \(peer.address)")
+        case .tooLong:
+            refuse("osc: \(peer.description): a datagram longer than \(ListenLimits.osc.longest) bytes", key: "long \(peer.address)")
+        }
+        return false
     }
 
     private func sendFeedback() {
@@ -231,7 +268,9 @@ final class WebRemote: Sendable {
     private func observe(_ timed: RunEvent.Timed) {
         let kind = timed.event.kind
         guard WebRemoteRunState.forwarded.contains(kind) else { return }
-        let line = String(decoding: timed.json, as: UTF8.self)
+        // The page's own version: file names without folders, no other client's errors.
+        let page = WebRemoteRunState.pageEvent(timed.event).map { RunEvent.Timed($0, t: timed.t) }
+        let line = page.map { String(decoding: $0.json, as: UTF8.self) }
         let before = seen.update { s -> WebRemoteRunState in
             let before = s.state
             s.state.observe(timed)
@@ -239,7 +278,7 @@ final class WebRemote: Sendable {
             if kind == .takeStarted || kind == .takeEnded { s.lastTake = line }
             return before
         }
-        web?.broadcast(line)
+        if let line { web?.broadcast(line) }
         if osc != nil, before != seen.value.state, kind != .status || before.speed != seen.value.state.speed
             || before.paused != seen.value.state.paused || Int(before.elapsed) != Int(seen.value.state.elapsed) {
             sendFeedback()

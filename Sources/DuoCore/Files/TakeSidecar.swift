@@ -201,7 +201,7 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
         do {
             try json.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw .runtime("cannot write the take's sidecar \(path): \(error.localizedDescription); check free space in the record folder")
+            throw .runtime("cannot write the take's sidecar \(path): \(WriteProblem.describe(error))")
         }
     }
 

@@ -20,6 +20,9 @@ public struct SegmentJoin: Sendable, Equatable {
     public var bitrateKbps: Int
     /// Keep the segments once the join decodes (`--keep-segments`).
     public var keepSegments: Bool
+    /// The joined file may replace a file already at `output` (`join --output FILE --force`); otherwise it
+    /// is put in place only where nothing is.
+    public var replaceOutput = false
 
     public init(segments: [String], format: VideoFormat, encoder: EncoderChoice, container: ContainerChoice, audio: Bool,
                 bitrateKbps: Int? = nil, keepSegments: Bool = false, output: String? = nil) {
@@ -46,7 +49,20 @@ public struct SegmentJoin: Sendable, Equatable {
     }
 
     /// The journal: written before the join starts, removed once it is done (or failed for good).
-    public var journal: String { (output as NSString).deletingPathExtension + ".join.json" }
+    public var journal: String { Self.journalPath(forOutput: output) }
+
+    /// The journal of a join into `output`.
+    public static func journalPath(forOutput output: String) -> String { (output as NSString).deletingPathExtension + ".join.json" }
+
+    /// A journal is a few segment paths: one larger than this is no journal of ours, and is not read.
+    public static let journalLimit = 256 * 1024
+
+    /// The journal at `path`, when it is one (nil: missing, too large, or not a journal).
+    public static func readJournal(_ path: String) -> Journal? {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int, size <= journalLimit,
+              let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(Journal.self, from: data)
+    }
 
     /// `duo-capture join` with these files, as the start-up notice offers it.
     public var command: String {
@@ -86,6 +102,12 @@ public struct SegmentJoin: Sendable, Equatable {
         public var output: String
         public var keepSegments: Bool
         public var command: String
+        public init(segments: [String], output: String, keepSegments: Bool, command: String) {
+            self.segments = segments
+            self.output = output
+            self.keepSegments = keepSegments
+            self.command = command
+        }
     }
 
     public func writeJournal() throws(DuoError) {
@@ -93,7 +115,7 @@ public struct SegmentJoin: Sendable, Equatable {
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let j = Journal(segments: segments, output: output, keepSegments: keepSegments, command: command)
         do { try e.encode(j).write(to: URL(fileURLWithPath: journal), options: .atomic) } catch {
-            throw .runtime("cannot write \(journal): \(error.localizedDescription); check free space in the record folder")
+            throw .runtime("cannot write \(journal): \(WriteProblem.describe(error))")
         }
     }
 
@@ -101,13 +123,35 @@ public struct SegmentJoin: Sendable, Equatable {
 
     /// Joins begun in `directory` and not finished (their journal is still there, a segment too).
     public static func unfinished(in directory: String) -> [Journal] {
+        scan(directory).open
+    }
+
+    /// The journals in `directory`: joins begun and not finished, and one line for each file named like a
+    /// journal that is refused (over `journalLimit`: read whole at every start, it would hold the start up).
+    public static func scan(_ directory: String) -> (open: [Journal], refused: [String]) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(".join.json") }.sorted().compactMap { name in
+        var open: [Journal] = [], refused: [String] = []
+        for name in names.filter({ $0.hasSuffix(".join.json") }).sorted() {
             let path = (directory as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: path),
-                  let join = try? JSONDecoder().decode(Journal.self, from: data),
-                  join.segments.contains(where: { FileManager.default.fileExists(atPath: $0) }) else { return nil }
-            return join
+            if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int, size > journalLimit {
+                refused.append("\(TerminalText.escaped(path, limit: 200)) is \(size / 1024) KB, no join journal (those are a few lines); it is not read: remove it")
+                continue
+            }
+            guard let join = readJournal(path), join.segments.contains(where: { FileManager.default.fileExists(atPath: $0) }) else { continue }
+            open.append(join)
         }
+        return (open, refused)
+    }
+}
+
+extension SegmentJoin.Journal {
+    /// `duo-capture join` with the journal's segments, rebuilt from them (never the journal's own `command`
+    /// text): each path quoted for the shell and escaped for the terminal (`TerminalText.escaped`).
+    public var offer: String {
+        "duo-capture join " + segments.map { segment in
+            let safe = segment.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/._-+,:@%=".unicodeScalars.contains($0)) }
+            let quoted = safe ? segment : "'" + segment.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+            return TerminalText.escaped(quoted, limit: 400)
+        }.joined(separator: " ")
     }
 }

@@ -29,8 +29,9 @@ public struct ListenLimits: Sendable, Equatable {
     public static let control = ListenLimits(longest: 65_536)
     /// The remote display's handshake: 16 senders at once, 4 from one address, lines up to 4 KiB.
     public static let displayHandshake = ListenLimits(clients: 16, perAddress: 4, longest: 4_096)
-    /// The web remote's WebSocket: messages up to 16 KiB, 100 a second (50 at once) from one address.
-    public static let webRemote = ListenLimits(longest: 16_384, rate: 100, burst: 50)
+    /// The web remote (page and WebSocket): 128 connections at once, 32 from one address (a phone's browser
+    /// opens a few); messages up to 16 KiB, 100 a second (50 at once) from one address.
+    public static let webRemote = ListenLimits(clients: 128, perAddress: 32, longest: 16_384, rate: 100, burst: 50)
     /// OSC: one datagram is one packet (UDP's largest), 100 a second (50 at once) from one address.
     public static let osc = ListenLimits(longest: OSCMessage.maximumSize, rate: 100, burst: 50)
 }
@@ -47,6 +48,8 @@ public struct Admission: Sendable {
         case tooLong
         /// Beyond the address's rate: dropped.
         case tooFast
+        /// More messages at once (an OSC bundle's) than the address may ever send at once: refused whole.
+        case tooMany
     }
 
     public let limits: ListenLimits
@@ -77,25 +80,29 @@ public struct Admission: Sendable {
         byAddress[address] = count > 1 ? count - 1 : nil
     }
 
-    /// Whether a message of `size` bytes from `address` is taken at `now`.
-    public mutating func message(from address: String, size: Int, at now: Int64) -> Verdict {
+    /// Whether a datagram or line of `size` bytes from `address`, holding `count` messages (an OSC
+    /// bundle's: each counts against the rate), is taken at `now`: all of them or none.
+    public mutating func message(from address: String, size: Int, count: Int = 1, at now: Int64) -> Verdict {
         guard size <= limits.longest else { return .tooLong }
         guard let rate = limits.rate else { return .accept }
+        guard Double(count) <= limits.burst else { return .tooMany }
         if gates[address] == nil, gates.count >= capacity {
             // Forget the addresses whose gate has filled up again (they start afresh just the same).
             gates = gates.filter { !$0.value.isFull(at: now) }
             // All busy: the newcomers share one gate, so the total stays bounded.
-            if gates.count >= capacity { return gates["", default: CommandGate(rate: rate, burst: limits.burst)].admitting(at: now, into: &gates, "") }
+            if gates.count >= capacity {
+                return gates["", default: CommandGate(rate: rate, burst: limits.burst)].admitting(count, at: now, into: &gates, "")
+            }
         }
-        return gates[address, default: CommandGate(rate: rate, burst: limits.burst)].admitting(at: now, into: &gates, address)
+        return gates[address, default: CommandGate(rate: rate, burst: limits.burst)].admitting(count, at: now, into: &gates, address)
     }
 }
 
 private extension CommandGate {
     /// `admit`, keeping the gate's new state under `key`.
-    func admitting(at now: Int64, into gates: inout [String: CommandGate], _ key: String) -> Admission.Verdict {
+    func admitting(_ count: Int, at now: Int64, into gates: inout [String: CommandGate], _ key: String) -> Admission.Verdict {
         var gate = self
-        let ok = gate.admit(at: now)
+        let ok = gate.admit(count, at: now)
         gates[key] = gate
         return ok ? .accept : .tooFast
     }

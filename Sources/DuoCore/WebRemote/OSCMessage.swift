@@ -54,6 +54,25 @@ public struct OSCMessage: Sendable, Equatable {
         return out
     }
 
+    /// How many messages a packet holds (one, or a bundle's, nested ones counted), read from the bundle's
+    /// element sizes only: cheap enough to ask before parsing, so a 4,000-message bundle beyond the rate is
+    /// refused without being read. A malformed packet counts what it can (parsing then says what is wrong).
+    public static func count(_ bytes: [UInt8]) -> Int {
+        func count(_ bytes: ArraySlice<UInt8>, depth: Int) -> Int {
+            guard bytes.first == UInt8(ascii: "#"), depth < 4, bytes.count >= 16 else { return 1 }
+            var at = bytes.startIndex + 16, total = 0
+            while at + 4 <= bytes.endIndex {
+                let size = Int(UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3]))
+                at += 4
+                guard size > 0, at + size <= bytes.endIndex else { return total + 1 }
+                total += count(bytes[at..<(at + size)], depth: depth + 1)
+                at += size
+            }
+            return max(total, 1)
+        }
+        return count(bytes[...], depth: 0)
+    }
+
     private static func parsePacket(_ bytes: ArraySlice<UInt8>, depth: Int, into out: inout [OSCMessage]) throws(DuoError) {
         if bytes.first == UInt8(ascii: "#") {
             guard depth < 4 else { throw .usage("osc: bundles nested more than 4 deep; send plain messages") }

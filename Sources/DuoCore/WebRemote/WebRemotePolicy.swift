@@ -9,10 +9,11 @@
 ///
 /// Thread: stateless; any thread.
 public enum WebRemoteCommands {
-    /// Command names a remote may send: what the operator does during takes, never `quit` or a file.
-    public static let allowed: Set<String> = ["record", "stop", "cancel", "pause", "speed", "jump", "font", "mirror",
-                                              "follow", "swap", "fold", "unfold", "accessory", "shot", "mark", "retake",
-                                              "reverse", "self-view"]
+    /// Command names a remote may send: what the operator does during takes, never `quit` or a file. The
+    /// one table: docs/remote-control.md lists exactly these (a test compares them), in this order.
+    public static let table = ["record", "stop", "cancel", "pause", "speed", "jump", "font", "mirror",
+                               "follow", "swap", "fold", "unfold", "accessory", "shot"]
+    public static let allowed = Set(table)
 
     /// The command parsed from a page's JSON line, or why it is refused.
     public static func parse(json line: String) throws(DuoError) -> ControlCommand {
@@ -99,13 +100,20 @@ public struct WebRemoteToken: Sendable, Equatable {
     /// 128 random bits as 32 hex digits.
     public static func random() -> WebRemoteToken { WebRemoteToken(value: RandomToken.hex(bytes: 16)) }
 
-    /// A token read from a file: its first line, trimmed; at least 16 characters of URL-safe text.
+    /// The shortest token a file may hold: 22 characters of 64 kinds are 132 bits when random.
+    public static let shortestFileToken = 22
+
+    /// A token read from a file: its first line, trimmed; at least 22 characters of URL-safe text, of at
+    /// least 10 different characters (issue 35: `aaaaaaaaaaaaaaaa` was taken), so it can hold 128 bits.
     public static func parse(fileText text: String, path: String) throws(DuoError) -> WebRemoteToken {
         let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
         let token = line.trimmingCharacters(in: " \t")
         let safe = token.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "-_.~".unicodeScalars.contains($0) }
-        guard token.count >= 16, safe else {
-            throw .usage("--remote-token-file \(path): the first line must be a token of at least 16 letters, digits or - _ . ~")
+        guard token.count >= shortestFileToken, safe else {
+            throw .usage("--remote-token-file \(path): the first line must be a token of at least \(shortestFileToken) letters, digits or - _ . ~ (make one with: head -c 16 /dev/urandom | xxd -p)")
+        }
+        guard Set(token).count >= 10 else {
+            throw .usage("--remote-token-file \(path): the token repeats too few characters to be guessed hard; make a random one with: head -c 16 /dev/urandom | xxd -p")
         }
         return WebRemoteToken(value: token)
     }
@@ -147,12 +155,12 @@ public struct CommandGate: Sendable {
         tokens = burst
     }
 
-    /// Whether one more command may go through now.
-    public mutating func admit(at now: Int64) -> Bool {
+    /// Whether `count` more commands (one, or a bundle's) may go through now: all of them or none.
+    public mutating func admit(_ count: Int = 1, at now: Int64) -> Bool {
         if let last { tokens = min(burst, tokens + Double(max(0, now - last)) / 1e9 * rate) }
         last = now
-        guard tokens >= 1 else { return false }
-        tokens -= 1
+        guard tokens >= Double(count) else { return false }
+        tokens -= Double(count)
         return true
     }
 
@@ -171,6 +179,21 @@ public struct WebRemoteRunState: Sendable, Equatable {
     /// Events a page receives as they are (none of them carries a note or a picture).
     public static let forwarded: Set<RunEvent.Kind> = [.started, .command, .countdown, .countdownCancelled, .takeStarted,
                                                        .takeEnded, .status, .follow, .error, .stopped, .swap]
+
+    /// The event as a page gets it (issue 35), or nil when a page gets none of it: take files by name only,
+    /// never their folders (nor the user's name in them), and no `error` event (another client's failed
+    /// command, with its path): a page hears only its own errors, as replies to its own messages.
+    public static func pageEvent(_ event: RunEvent) -> RunEvent? {
+        func name(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
+        switch event {
+        case .error: return nil
+        case .takeStarted(let take, let file): return .takeStarted(take: take, file: name(file))
+        case .takeEnded(let take, let file, let frames, let dropped, let kept, let empty, let error):
+            return .takeEnded(take: take, file: name(file), frames: frames, dropped: dropped, kept: kept, empty: empty,
+                              error: error.map { _ in "the take failed; the operator's terminal says why" })
+        default: return forwarded.contains(event.kind) ? event : nil
+        }
+    }
 
     public var recording = false
     public var countdown = false

@@ -39,6 +39,8 @@ public enum MediaInspector {
     public static func decode(_ path: String, timeoutSeconds: Double = 60) throws(DuoError) -> DecodedMedia {
         GStreamer.initialize()
         try InputFile.requireRegular(path, "take", hint: "give a .mkv or .mp4 take recorded by duo-capture")
+        // An MP4 cut short (its moov index lost) is said as such, not as a file without streams.
+        if let cut = MP4Layout.problem(path) { throw .input("\(path) \(cut)") }
         // Only streams the file has get a branch (a stand-in sink keeps the name present otherwise).
         let hasAudio = try audioStreamCount(path) > 0
         let description = JobGraph.takeReading(path, video: """

@@ -135,11 +135,21 @@ public enum SegmentJoiner {
                                          audioBuffers: join.audio ? decoded.audio.frames : nil, repeated: repeated, dropped: dropped,
                                          segmentsKept: join.keepSegments, take: take, toolVersion: toolVersion,
                                          gstreamerVersion: GStreamer.version, encoder: join.encoder.element, container: join.container.element)
-        do {
-            try? FileManager.default.removeItem(atPath: join.output)
-            try FileManager.default.moveItem(atPath: join.partial, toPath: join.output)
-        } catch {
-            throw fail(.runtime("cannot name the joined file \(join.output): \(error.localizedDescription); the segments are kept"))
+        if join.replaceOutput {
+            do {
+                try? FileManager.default.removeItem(atPath: join.output)
+                try FileManager.default.moveItem(atPath: join.partial, toPath: join.output)
+            } catch {
+                throw fail(.runtime("cannot name the joined file \(join.output): \(error.localizedDescription); the segments are kept"))
+            }
+        } else {
+            // Put in place only where nothing is (a hard link fails on an existing name): never replaces a file.
+            guard link(join.partial, join.output) == 0 else {
+                let reason = errno == EEXIST ? "a file appeared under that name meanwhile (it is kept); join again"
+                    : String(cString: strerror(errno))
+                throw fail(.runtime("cannot name the joined file \(join.output): \(reason); the segments are kept"))
+            }
+            unlink(join.partial)
         }
         // The take's sidecar before the segments' go: at every moment one of them tells the take.
         do { try sidecar.write(nextTo: join.output) } catch {

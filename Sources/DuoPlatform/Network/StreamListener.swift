@@ -252,7 +252,7 @@ final class StreamServer {
                     switch admission.message(from: connection.client.address, size: line.utf8.count, at: now) {
                     case .accept: handlers.line(connection.client, line)
                     case .tooLong: handlers.tooLong(connection.client)
-                    case .tooFast: break
+                    case .tooFast, .tooMany: break
                     }
                 case .tooLong: handlers.tooLong(connection.client)
                 }

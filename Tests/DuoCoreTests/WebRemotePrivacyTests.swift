@@ -1,0 +1,32 @@
+import DuoCore
+import Foundation
+import XCTest
+
+/// What the phone page gets and may send (issue 35): file names without folders, no other client's
+/// errors, and exactly the commands docs/remote-control.md lists (one table for both).
+final class WebRemotePrivacyTests: XCTestCase {
+    func testThePageGetsFileNamesOnlyAndNoForeignErrors() {
+        XCTAssertEqual(WebRemoteRunState.pageEvent(.takeStarted(take: 2, file: "/home/alice/Videos/duo-take02.mkv")),
+                       .takeStarted(take: 2, file: "duo-take02.mkv"))
+        XCTAssertEqual(WebRemoteRunState.pageEvent(.takeEnded(take: 2, file: "/home/alice/duo-take02.mkv", frames: 9, dropped: 0, kept: false,
+                                                              empty: false, error: "cannot write /home/alice/x")),
+                       .takeEnded(take: 2, file: "duo-take02.mkv", frames: 9, dropped: 0, kept: false, empty: false,
+                                  error: "the take failed; the operator's terminal says why"))
+        XCTAssertNil(WebRemoteRunState.pageEvent(.error(message: "control: cannot open /home/alice/secret.md")))
+        XCTAssertEqual(WebRemoteRunState.pageEvent(.countdown(seconds: 3, take: 1)), .countdown(seconds: 3, take: 1))
+    }
+
+    func testTheCommandsAreExactlyTheDocumentedOnes() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let docs = try String(contentsOf: root.appendingPathComponent("docs/remote-control.md"), encoding: .utf8)
+        let start = try XCTUnwrap(docs.range(of: "A remote may send "))
+        let sentence = docs[start.upperBound...].prefix { $0 != ";" }
+        let listed = sentence.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        XCTAssertEqual(listed, WebRemoteCommands.table, "docs/remote-control.md and WebRemoteCommands.table differ")
+        for refused in ["reverse", "mark", "retake", "self-view", "quit", "script", "toggle"] {
+            XCTAssertFalse(WebRemoteCommands.allowed.contains(refused), refused)
+        }
+        XCTAssertThrowsError(try WebRemoteCommands.parse(json: #"{"cmd":"reverse"}"#))
+        XCTAssertThrowsError(try WebRemoteCommands.parse(json: #"{"cmd":"mark","good":true}"#))
+    }
+}
