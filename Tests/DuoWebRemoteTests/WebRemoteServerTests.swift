@@ -22,7 +22,7 @@ final class WebRemoteServerTests: XCTestCase {
         guard connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else { throw DuoError.runtime("cannot connect to \(host) \(port)") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let request = Array("GET \(target) HTTP/1.1\r\nHost: duo\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array("GET \(target) HTTP/1.1\r\nHost: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\nConnection: close\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var buffer = [UInt8](repeating: 0, count: 4_096)
         let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
