@@ -70,7 +70,13 @@ final class SubjectPrivacyDesktopTests: XCTestCase {
         try desktop.key("Escape")
         let held = try app.wait("the first Esc to be held", after: mark) { $0["event"] as? String == "error" }
         XCTAssertTrue((held.event["message"] as? String ?? "").contains("confirm"), "\(held.event)")
-        let hud = try ocr(desktop, "1280x720+0+0", file: "operator-held.png")
+        // The HUD shows the notice with its next picture (the event comes first): read until it is there,
+        // well inside the 3 s the notice stands.
+        var hud = ""
+        try? waitFor("the HUD's notice", timeout: 2.5, interval: 0.2) {
+            hud = try ocr(desktop, "1280x720+0+0", file: "operator-held.png")
+            return hud.contains("Esc again within 3")
+        }
         let shot = try desktop.screenshot()
         let after = try ocr(desktop, "1280x720+1280+0", file: "subject-held.png")
         XCTAssertTrue(hud.contains("Esc again within 3"), "the HUD says what a second Esc does; OCR read: \(hud)")
