@@ -140,4 +140,14 @@ print(f"RSS {samples[0][1] / 1024:.1f} MB at {samples[0][0]:.0f} s, {measured[0]
       f"{samples[-1][1] / 1024:.1f} MB at {samples[-1][0]:.0f} s")
 print(f"slope after {warmup:.0f} s: {slope(measured):.1f} kB/min (first half {slope(measured[:half]):.1f}, "
       f"second half {slope(measured[half:]):.1f})")
+# The take cycle (10 s recording, 10 s idle) swings RSS by a few MB; a slope over raw samples is mostly
+# that sawtooth. The same point of each 20 s cycle, its lowest and highest sample, shows the trend.
+cycles = {}
+for t, k in measured:
+    cycles.setdefault(int((t - 5) // 20), []).append((t, k))
+whole = [c for c in cycles.values() if len(c) >= 3]
+troughs = [min(c, key=lambda s: s[1]) for c in whole]
+peaks = [max(c, key=lambda s: s[1]) for c in whole]
+print(f"per 20 s cycle after {warmup:.0f} s ({len(whole)} cycles): lowest {slope(troughs):.1f} kB/min, "
+      f"highest {slope(peaks):.1f} kB/min")
 print("samples (s, kB): " + " ".join(f"{t:.0f}:{k}" for t, k in samples))
