@@ -8,7 +8,7 @@ import Glibc
 
 /// A client of the control socket: sends JSON lines, reads event lines (each read waits at most 30 s).
 final class ControlClient {
-    private let fd: Int32
+    let fd: Int32
     private var pending = [UInt8]()
 
     init(path: String) throws {

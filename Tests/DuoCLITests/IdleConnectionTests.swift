@@ -6,8 +6,9 @@ import XCTest
 import Glibc
 #endif
 
-/// Idle connections to the web remote under the desktop's common open-file limit (issue 35): 1,100
-/// TCP connections that never send a request, to a run started under `ulimit -n 1024`. The run keeps its
+/// Idle connections to the web remote beyond the run's open-file limit (issue 35): 700 TCP connections
+/// that never send a request, to a run started under `ulimit -n 512` (the test itself stays under the
+/// 1,024 a machine commonly allows). The run keeps its
 /// descriptors (a take still writes its sidecar), the page is still served to a real client at once, the
 /// idle connections are closed within seconds; and a soft limit below the hard one is raised at start.
 final class IdleConnectionTests: XCTestCase {
@@ -35,24 +36,30 @@ final class IdleConnectionTests: XCTestCase {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
     }
 
-    func testAThousandIdleConnectionsNeitherStarveTheRunNorKeepThePageOut() throws {
-        DescriptorLimit.raiseToHard()   // the test's own 1,100 sockets
-        let remote = try RemoteRun(self, osc: false, launcher: ["/bin/bash", "-c", "ulimit -n 1024; exec \"$@\"", "bash"])
+    func testMoreIdleConnectionsThanTheRunCanHoldNeitherStarveItNorKeepThePageOut() throws {
+        // The run is held to 512 descriptors and met with 700 idle connections: more than it could ever
+        // hold, while the test's own sockets stay under the 1,024 machines commonly allow a process.
+        DescriptorLimit.raiseToHard()
+        let hard = DescriptorLimit.current.hard
+        guard hard >= 1_000 else {
+            return XCTFail("this test opens 700 sockets and the hard descriptor limit is \(hard): raise ulimit -Hn")
+        }
+        let remote = try RemoteRun(self, osc: false, launcher: ["/bin/bash", "-c", "ulimit -n 512; exec \"$@\"", "bash"])
         defer { if remote.run.process.isRunning { remote.run.process.terminate() } }
         let pid = remote.run.process.processIdentifier
         let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
-        XCTAssertTrue(limits.split(separator: "\n").contains { $0.hasPrefix("Max open files") && $0.contains(" 1024 ") }, limits)
+        XCTAssertTrue(limits.split(separator: "\n").contains { $0.hasPrefix("Max open files") && $0.contains(" 512 ") }, limits)
         let control = try ControlClient(path: remote.socketPath)
 
         var idle: [Int32] = []
         defer { for fd in idle { close(fd) } }
         let t0 = Date()
-        for _ in 0..<1_100 { if let fd = idleConnection(remote.webPort) { idle.append(fd) } }
+        for _ in 0..<700 { if let fd = idleConnection(remote.webPort) { idle.append(fd) } }
         print("idle: connecting took \(Date().timeIntervalSince(t0)) s")
         let most = openDescriptors(pid)
         print("idle: \(idle.count) connections made; the run holds \(most) descriptors")
-        XCTAssertGreaterThan(idle.count, 500, "the listener stopped taking connections")
-        XCTAssertLessThan(most, 600, "the idle connections hold the run's descriptors")
+        XCTAssertGreaterThan(idle.count, 600, "the listener stopped taking connections")
+        XCTAssertLessThan(most, 300, "the idle connections hold the run's descriptors")
 
         // A real client gets the page at once, with the idle ones still open.
         let page = try WebSocketTestClient(port: remote.webPort)
@@ -86,14 +93,14 @@ final class IdleConnectionTests: XCTestCase {
         XCTAssertLessThan(said.count, 10, said.joined(separator: "\n"))
 
         // A soft limit below the hard one is raised to it at start.
-        let soft = try RemoteRun(self, osc: false, launcher: ["/bin/bash", "-c", "ulimit -Sn 1024; exec \"$@\"", "bash"])
+        let soft = try RemoteRun(self, osc: false, launcher: ["/bin/bash", "-c", "ulimit -Sn 256; exec \"$@\"", "bash"])
         defer { if soft.run.process.isRunning { soft.run.process.terminate() } }
         let line = try String(contentsOfFile: "/proc/\(soft.run.process.processIdentifier)/limits", encoding: .utf8)
             .split(separator: "\n").first { $0.hasPrefix("Max open files") } ?? ""
         let numbers = line.split(separator: " ").compactMap { Int($0) }
         XCTAssertEqual(numbers.count, 2, String(line))
         XCTAssertEqual(numbers.first, numbers.last, "the soft limit was not raised to the hard one: \(line)")
-        XCTAssertNotEqual(numbers.first, 1024, String(line))
+        XCTAssertNotEqual(numbers.first, 256, String(line))
     }
 
     /// A write that fails says the system's reason, not "check free space".

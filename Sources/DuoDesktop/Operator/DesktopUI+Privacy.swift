@@ -51,10 +51,15 @@ extension DesktopUI {
     func placeOnOperatorMonitor(_ dialog: UnsafeMutablePointer<GtkWidget>) {
         guard let op = choice.operatorMonitor(in: monitors) else { return }
         let window = dialog.asWindow
-        var width: gint = 0, height: gint = 0
-        gtk_window_get_default_size(window, &width, &height)
-        let w = width > 0 ? Int(width) : min(800, op.width * 2 / 3), h = height > 0 ? Int(height) : min(600, op.height * 2 / 3)
-        gtk_window_set_default_size(window, gint(w), gint(h))
+        // GTK's file chooser sizes itself from its font (41 lines: taller than a 720-line monitor) once
+        // realized, after anything set here; a maximum size is the one thing GTK itself holds it to.
+        // Placed by that maximum, any size it then takes stays on the operator's monitor.
+        let w = op.width * 9 / 10, h = op.height * 9 / 10
+        var limits = GdkGeometry()
+        limits.max_width = gint(w)
+        limits.max_height = gint(h)
+        gtk_window_set_geometry_hints(window, nil, &limits, GDK_HINT_MAX_SIZE)
+        gtk_window_set_default_size(window, gint(min(800, w)), gint(min(600, h)))
         gtk_window_move(window, gint(op.x + (op.width - w) / 2), gint(op.y + (op.height - h) / 2))
     }
 }
