@@ -40,9 +40,10 @@ final class PicturePainterTests: XCTestCase {
         for y in 0..<6 { for x in 0..<12 {
             XCTAssertEqual(up(x, y), (x / 3 + y / 3) % 2 == 0 ? 240 : 20, "pixel \(x),\(y): the picture's own value, no blend")
         } }
-        // 1.5x: 4x2 into 6x3: every pixel still one of the picture's two values.
-        let half = paint(checker, width: 4, area: (6, 3), layout: FrameRect(x: 0, y: 0, width: 6, height: 3))
-        for y in 0..<3 { for x in 0..<6 { XCTAssertTrue([240, 20].contains(half(x, y)), "pixel \(x),\(y): \(half(x, y))") } }
+        // 1.5x: an 8x4 checker into 12x6: every pixel still one of the picture's two values.
+        let fine = picture(width: 8, height: 4) { x, y in (x + y) % 2 == 0 ? 240 : 20 }
+        let half = paint(fine, width: 8, area: (12, 6), layout: FrameRect(x: 0, y: 0, width: 12, height: 6))
+        for y in 0..<6 { for x in 0..<12 { XCTAssertTrue([240, 20].contains(half(x, y)), "pixel \(x),\(y): \(half(x, y))") } }
 
         // A 62x34 gradient laid out as 64x36 at 0,14 of 64x64: copied at 1,15 exactly, black in the gap.
         let ramp = picture(width: 62, height: 34) { x, y in UInt8((x * 3 + y) % 256) }

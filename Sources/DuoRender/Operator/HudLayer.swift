@@ -72,7 +72,9 @@ public final class HudLayer {
         guard new != content else { return false }
         content = new
         draws += 1
-        guard new.width > 0, new.height > 0 else { image = nil; covered = []; return true }
+        // The old layer goes first: at 4K each is 33 MB, never two at once (the run's peak memory).
+        image = nil
+        guard new.width > 0, new.height > 0 else { covered = []; return true }
         let drawn = CairoImage(width: new.width, height: new.height)
         let s = Double(new.scale), w = Double(new.width) / s, h = Double(new.height) / s
         drawn.draw { cr in
