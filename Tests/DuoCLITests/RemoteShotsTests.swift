@@ -39,6 +39,7 @@ final class RemoteShotsTests: XCTestCase {
         XCTAssertEqual(python.terminationStatus, 0, errors + remote.run.stderr)
         let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: output) as? [String: Any], errors)
 
+        XCTAssertEqual(result["viewport"] as? [Int], [390, 390], "a phone's width, nothing wider: \(result)")
         XCTAssertEqual(result["shotTitle"] as? String, "07 · Harbour at dawn", "\(result)")
         XCTAssertEqual(result["shotPlace"] as? String, "shot 1 of 2 · 0 takes · next 08", "\(result)")
         // The countdown: its seconds, counting down, never the elapsed 0:00.
@@ -56,6 +57,8 @@ final class RemoteShotsTests: XCTestCase {
         for state in ["countdown", "recording", "marked"] {
             XCTAssertEqual(try XCTUnwrap(layout[state]).map { "\($0)" }, idle, "the boxes moved in \(state)")
         }
+        XCTAssertEqual(result["elapsedShown"] as? String, "0:01", "\(result)")
+        XCTAssertEqual(result["takeKept"] as? Bool, true, "\(result)")
         // Good marks the take: the mark event and the sidecar.
         let mark = try XCTUnwrap(result["mark"] as? [String: Any], "\(result)")
         XCTAssertEqual(mark["mark"] as? String, "good", "\(result)")

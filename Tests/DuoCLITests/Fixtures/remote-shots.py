@@ -57,8 +57,10 @@ def wait(predicate, seconds=20, step=0.005):
 
 
 options = webdriver.ChromeOptions()
-for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844"):
+for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
     options.add_argument(argument)
+# A phone's viewport (a desktop window is never narrower than 500 px).
+options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}})
 options.binary_location = "/usr/bin/chromium"
 driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
 try:
@@ -72,6 +74,7 @@ try:
     # The current shot, from the snapshot a page gets when it connects.
     result["shotTitle"] = wait(lambda: text("shot-title") if text("shot-title") != "no shot list" else None)
     result["shotPlace"] = text("shot-place")
+    result["viewport"] = driver.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
     result["layout"] = {"idle": boxes()}
 
     driver.find_element("id", "record").click()
@@ -96,8 +99,11 @@ try:
     shot_take = control.next("shot-take")
     result["takeFile"] = shot_take.get("file")
 
+    # A second recorded: the elapsed box counts (then the take has frames and a file).
+    result["elapsedShown"] = wait(lambda: text("elapsed") if text("elapsed") == "0:01" else None)
     driver.find_element("id", "record").click()   # now a stop button
-    control.next("take-ended")
+    ended = control.next("take-ended")
+    result["takeKept"] = ended.get("kept")
     wait(lambda: text("rec") == "IDLE")
     result["lastTakeBefore"] = wait(lambda: text("last-take") if "not marked" in text("last-take") else None)
 
