@@ -59,6 +59,7 @@ final class RemoteShotsTests: XCTestCase {
         }
         XCTAssertEqual(result["elapsedShown"] as? String, "0:01", "\(result)")
         XCTAssertEqual(result["takeKept"] as? Bool, true, "\(result)")
+        XCTAssertEqual(result["shotPlaceAfterTake"] as? String, "shot 1 of 2 · 1 take · next 08", "\(result)")
         // Good marks the take: the mark event and the sidecar.
         let mark = try XCTUnwrap(result["mark"] as? [String: Any], "\(result)")
         XCTAssertEqual(mark["mark"] as? String, "good", "\(result)")

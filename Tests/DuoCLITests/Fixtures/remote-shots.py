@@ -106,6 +106,7 @@ try:
     result["takeKept"] = ended.get("kept")
     wait(lambda: text("rec") == "IDLE")
     result["lastTakeBefore"] = wait(lambda: text("last-take") if "not marked" in text("last-take") else None)
+    result["shotPlaceAfterTake"] = text("shot-place")
 
     driver.find_element("id", "good").click()
     mark = control.next("mark")
