@@ -20,7 +20,7 @@ public struct KeepUp: Sendable, Equatable {
     /// The line said: "the camera delivered 103 of 240 frames: this machine could not keep up with 3840x2160@120".
     public var message: String {
         "the camera delivered \(delivered) of \(expected) frames: this machine could not keep up with \(format)"
-            + " (a smaller --format or a lower rate records every frame)"
+            + "; try a smaller --format"
     }
 
     /// The shortfall of a take of `frames` frames over `lengthNanoseconds` at `format`, or nil when it kept up.
