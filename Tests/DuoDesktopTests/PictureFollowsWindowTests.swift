@@ -74,10 +74,17 @@ final class PictureFollowsWindowTests: XCTestCase {
     }
 
     /// The operator window's id (xdotool).
+    /// (Searched again while another window vanishes under the search: xdotool's BadWindow, seen.)
     private func operatorWindow(_ desktop: VirtualDesktop) throws -> String {
-        let r = try desktop.run("xdotool", ["search", "--name", "^duo-capture operator$"])
-        guard let id = r.stdout.split(separator: "\n").first else { throw Failure("no operator window: \(r.stderr)") }
-        return String(id)
+        var id: String?, stderr = ""
+        try? waitFor("the operator window", timeout: 10) {
+            guard let r = try? desktop.run("xdotool", ["search", "--name", "^duo-capture operator$"]) else { return false }
+            stderr = r.stderr
+            id = r.stdout.split(separator: "\n").first.map(String.init)
+            return id != nil
+        }
+        guard let id else { throw Failure("no operator window: \(stderr)") }
+        return id
     }
 
     /// The window's inside on the screen: x, y, width, height (xwininfo's absolute corner and size).
