@@ -93,6 +93,9 @@ final class ShotsPart: RunPart {
         return true
     }
 
+    /// The current shot's id (nil without a shot list): a note's shot.
+    var currentShotID: String? { walk?.current.id }
+
     /// The shot and its take number for a take about to begin (nil without a shot list).
     func naming(_ take: Int) -> (shot: String, shotTake: Int)? {
         walk.map { ($0.current.id, $0.nextShotTake) }

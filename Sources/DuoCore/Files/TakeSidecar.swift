@@ -144,6 +144,9 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     public var mark: String?
     /// The shot list's file (absolute), so `duo-capture report` can list the shots never recorded.
     public var shotList: String?
+    /// Notes and flags made while the take recorded (issue 39), in order; absent when none. Written as
+    /// each is made, so a killed run's sidecar keeps them.
+    public var notes: [TakeNote]?
     public var frames: Int64?
     public var droppedFrames: Int64?
     public var durationSeconds: Double?
