@@ -140,6 +140,16 @@ final class SidecarWriter: Sendable {
         return true
     }
 
+    /// Take `path`'s file was given `count` chapters after it ended: its sidecar says so.
+    func chaptersWritten(_ count: Int, path: String) {
+        let sidecarPath = TakeSidecar.path(forTake: path)
+        do throws(DuoError) {
+            var s = try TakeSidecar.read(sidecarPath)
+            s.chapters = count
+            try s.write(nextTo: path)
+        } catch { log("duo-capture: warning: \(error.message)") }
+    }
+
     private func write(_ sidecar: TakeSidecar, _ path: String) {
         do { try sidecar.write(nextTo: path) } catch { log("duo-capture: warning: \(error.message)") }
     }

@@ -62,8 +62,28 @@ final class NotesPart: RunPart {
         await run.capture.setTakeChapters(TakeChapter.of(take: number, shot: shot, notes: []))
     }
 
+    /// The take's file is closed: the chapters of its notes go in (matroskamux wrote only its start).
     func takeEnded(_ result: TakeResult, _ run: isolated RunDirector) async {
-        if take?.number == result.number { take = nil }
+        guard let t = take, t.number == result.number else { return }
+        take = nil
+        let notes = book.notes(ofTake: t.number)
+        guard !notes.isEmpty, run.plan.container == .mkv, run.files.exists(result.path) else { return }
+        let chapters = TakeChapter.of(take: t.number, shot: t.shot, notes: notes)
+        let length = Double(max(result.endRunningTime - result.startRunningTime, 0)) / 1e9
+        if let problem = ChapterWriter.write(chapters, lengthSeconds: length, into: result.path) {
+            return run.notify(problem, .warning, errorEvent: true)
+        }
+        run.sidecars.chaptersWritten(chapters.count, path: result.path)
+    }
+
+    /// A take killed mid-way in the record folder keeps its notes in its sidecar: their chapters go
+    /// into its file now.
+    func started(_ run: isolated RunDirector) async {
+        guard let folder = run.recordDirectory ?? run.settings.recordDirectoryOption,
+              FileManager.default.fileExists(atPath: folder) else { return }
+        let recovered = ChapterWriter.recover(in: folder)
+        for file in recovered.done { run.log("duo-capture: the notes' chapters of \(file) (a take cut short) were written from its sidecar") }
+        for problem in recovered.problems { run.notify(problem, .warning) }
     }
 
     /// A note between takes: a line of the session notes file in the takes' folder (made if need be).

@@ -132,3 +132,28 @@ public struct TakeChapter: Sendable, Equatable {
             + notes.compactMap { note in note.atSeconds.map { TakeChapter(atSeconds: $0, title: note.title) } }
     }
 }
+
+extension TakeChapter {
+    /// Matroska's chapters XML (what `mkvpropedit --chapters` reads): one edition, each chapter from its
+    /// start to the next one's (the last to `lengthSeconds`), titled in UTF-8.
+    public static func matroskaXML(_ chapters: [TakeChapter], lengthSeconds: Double) -> String {
+        func time(_ s: Double) -> String {
+            let ns = Int64((max(s, 0) * 1e9).rounded())
+            return String(format: "%02lld:%02lld:%02lld.%09lld", ns / 3_600_000_000_000, (ns / 60_000_000_000) % 60,
+                          (ns / 1_000_000_000) % 60, ns % 1_000_000_000)
+        }
+        func escape(_ t: String) -> String {
+            t.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+                .filter { $0 == "\t" || $0 == "\n" || !($0.asciiValue.map { $0 < 32 } ?? false) }
+        }
+        let sorted = chapters.enumerated().sorted { ($0.element.atSeconds, $0.offset) < ($1.element.atSeconds, $1.offset) }.map(\.element)
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Chapters>\n  <EditionEntry>\n"
+        for (i, c) in sorted.enumerated() {
+            let end = max(i + 1 < sorted.count ? sorted[i + 1].atSeconds : lengthSeconds, c.atSeconds)
+            xml += "    <ChapterAtom><ChapterTimeStart>\(time(c.atSeconds))</ChapterTimeStart><ChapterTimeEnd>\(time(end))</ChapterTimeEnd>"
+                + "<ChapterDisplay><ChapterString>\(escape(c.title))</ChapterString><ChapterLanguage>und</ChapterLanguage></ChapterDisplay></ChapterAtom>\n"
+        }
+        return xml + "  </EditionEntry>\n</Chapters>\n"
+    }
+}
