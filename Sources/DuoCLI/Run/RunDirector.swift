@@ -79,6 +79,8 @@ actor RunDirector {
     private var startedDate = Date()
     var startedAt: Int64 = 0
     private var endReason: EndReason?
+    /// The source of the command being carried out (its refusals say it), else nil.
+    var commandSource: CommandSource?
     /// When the last `status` event was sent (one a second at least).
     var lastStatusAt: Int64?
     private var timers: [Task<Void, Never>] = []
@@ -162,7 +164,9 @@ actor RunDirector {
             early.append(input)
         case .command(let command, let source):
             events.emit(.command(cmd: command.name, source: source.rawValue))
+            commandSource = source
             await handle(command)
+            commandSource = nil
         case .signal(let name): end(.signal(name))
         case .started: await started()
         case .startFailed(let error): end(.failed(error))
