@@ -20,19 +20,29 @@ final class ShotsPart: RunPart {
         var path: String?
         /// `--allow-any-script`: shot scripts outside the list's folder, of any kind.
         var allowAnyScript = false
+        /// `--resume`: the journal of the session taken up again, and its folder.
+        var resume: SessionJournal?
+        var resumeFolder: String?
         init() {}
-        init(list: ShotList?, path: String?, allowAnyScript: Bool = false) {
+        init(list: ShotList?, path: String?, allowAnyScript: Bool = false, resume: SessionJournal? = nil) {
             self.list = list
             self.path = path
             self.allowAnyScript = allowAnyScript
+            self.resume = resume
         }
-        init(_ options: Options) { self.init(list: options.shots, path: options.shotsPath, allowAnyScript: options.allowAnyScript) }
+        init(_ options: Options) {
+            self.init(list: options.shots, path: options.shotsPath, allowAnyScript: options.allowAnyScript, resume: options.resumeJournal)
+            resumeFolder = options.resumeFolder
+        }
     }
 
-    private let settings: Settings
+    let settings: Settings
     /// The current shot, each shot's takes and marks (nil: no shot list in this run).
-    private var walk: ShotWalk?
+    var walk: ShotWalk?
     private var watch: FileWatch?
+    /// The session's journal (SessionJournalPart.swift): the last one written, when, and a teleprompter
+    /// place a resumed session still has to restore (its script may be loading).
+    var journal = JournalState()
 
     init(_ settings: Settings) {
         self.settings = settings
@@ -41,17 +51,27 @@ final class ShotsPart: RunPart {
     }
 
     /// The graph plays: the first shot is announced (event, subject card, HUD), and the list's malformed
-    /// note markup is said (it was kept from the subject).
+    /// note markup is said (it was kept from the subject). A resumed session is taken up first.
     func started(_ run: isolated RunDirector) async {
-        guard let walk else { return }
-        for problem in walk.list.problems { run.log("duo-capture: warning: shot list \(problem) (kept from the subject)") }
-        await announce(trigger: "start", run)
+        guard walk != nil else { return }
+        for problem in walk!.list.problems { run.log("duo-capture: warning: shot list \(problem) (kept from the subject)") }
+        if let journal = settings.resume { await resume(journal, run) }
+        await announce(trigger: settings.resume == nil ? "start" : "resume", run)
+        await restorePlace(run)
     }
 
     func tick(_ run: isolated RunDirector, at now: Int64, counts: BranchCounts) async {
-        guard walk != nil, watch?.due(at: now) == true else { return }
+        guard walk != nil else { return }
+        await restorePlace(run)
+        await saveJournalIfMoved(run, at: now)
+        guard watch?.due(at: now) == true else { return }
         await reloadIfSaved(now, run)
     }
+
+    func takeEnded(_ result: TakeResult, _ run: isolated RunDirector) async { await saveJournal(run) }
+
+    /// The run's end: the journal keeps the teleprompter's last place (when this run wrote one).
+    func finish(_ run: isolated RunDirector) async { if journal.writtenAt != nil { await saveJournal(run) } }
 
     func handle(_ command: ControlCommand, _ run: isolated RunDirector) async -> Bool {
         switch command {
@@ -74,8 +94,10 @@ final class ShotsPart: RunPart {
             case .refuse(let why): run.refuse("shot: \(why)")
             case .moved: await announce(trigger: "command", run)
             }
+            await saveJournal(run)
         case .mark(let good, let take):
             mark(good ? .good : .noGood, take: take, by: "operator", run)
+            await saveJournal(run)
         case .retake:
             if takes.pending != nil {
                 run.refuse("retake: a countdown is running; it records the shot already")
@@ -98,10 +120,27 @@ final class ShotsPart: RunPart {
         walk.map { ($0.current.id, $0.nextShotTake) }
     }
 
-    /// Take `take` begins into `path`: it is the current shot's (for its sidecar; nil without a shot list).
-    func takeBegins(_ take: Int, path: String) -> (id: String, take: Int, list: String?)? {
+    /// A take of the current shot is about to count down or begin: the teleprompter goes to where the
+    /// shot starts (its `heading:`, else where its first take began; ShotWalk decides).
+    func rewindForTake(_ run: isolated RunDirector) async {
+        guard let walk, let place = await run.presenter.place(at: run.clock.now()) else { return }
+        switch walk.rewind(script: URL(fileURLWithPath: place.script).standardizedFileURL.path, headings: await run.presenter.headings) {
+        case .stay: break
+        case .to(let position): await run.presenter.rewind(to: position, at: run.clock.now())
+        case .headingMissing(let title):
+            run.notify("shot \(walk.current.id): heading: \(title) is not a heading of \(place.script); the script stays where it is")
+        }
+    }
+
+    /// Take `take` begins into `path` with the teleprompter at `place`: it is the current shot's (for its
+    /// sidecar; nil without a shot list).
+    func takeBegins(_ take: Int, path: String, place: ScriptPlace?) -> (id: String, take: Int, list: String?)? {
         guard walk != nil else { return nil }
-        let t = walk!.takeBegan(take)
+        // By its absolute path: the journal's takes match the script however a later run names it.
+        let t = walk!.takeBegan(take, place: place.map {
+            ScriptPlace(script: URL(fileURLWithPath: $0.script).standardizedFileURL.path, position: $0.position, length: $0.length,
+                        unitsAreWords: $0.unitsAreWords, line: $0.line)
+        })
         walk!.setFile(path, take: take)
         let list = settings.path.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         return (t.shot, t.shotTake, list)
@@ -110,6 +149,7 @@ final class ShotsPart: RunPart {
     func takeStarted(_ number: Int, path: String, _ run: isolated RunDirector) async {
         guard let t = walk?.takes.last(where: { $0.take == number }) else { return }
         run.events.emit(.shotTake(take: t.take, shot: t.shot, shotTake: t.shotTake, file: t.file))
+        await saveJournal(run)
     }
 
     /// The HUD's shot lines: the current shot with its takes, the next one, the shot's private notes.
@@ -174,6 +214,7 @@ final class ShotsPart: RunPart {
         run.log("duo-capture: shot list \(path) reloaded; \(list.shots.count) shots")
         if let notice { run.notify(notice, .plain) }
         if notice != nil || before != walk!.current.subject { await announce(trigger: "reload", run) }
+        await saveJournal(run)
         await run.showFigures()
     }
 }
