@@ -81,6 +81,9 @@ final class RetakeRewindTests: XCTestCase {
         await send(.stop)
         // Shot 02 names its heading: it starts there (not where take 3 stopped); its re-take too.
         await send(.shot(next: true, id: nil))
+        let standby = await presenter.place(at: clock.now())
+        XCTAssertEqual(standby?.position, 80, "the subject sees the shot's heading during standby")
+        XCTAssertEqual(standby?.line, 12)
         await take(seconds: 1.2)
         await send(.retake)
         clock.advance(byNanoseconds: 500_000_000)

@@ -33,11 +33,10 @@ extension ShotsPart {
 
     private static func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
 
-    /// `--resume`: the walk takes the journal's shot and takes, take numbers go on after its last, and its
-    /// teleprompter place waits to be restored.
-    func resume(_ journal: SessionJournal, _ run: isolated RunDirector) async {
-        if let notice = walk?.resume(shot: journal.shot, takes: journal.takes) { run.notify(notice) }
-        run.takes.continueNumbering(after: journal.lastTake)
+    /// `--resume` (the walk took the journal's shot and takes, and take numbers went on after its last,
+    /// when the run was made): said, and its teleprompter place waits to be restored.
+    func resume(_ journal: SessionJournal, notice: String?, _ run: isolated RunDirector) async {
+        if let notice { run.notify(notice) }
         if let script = journal.script, let position = journal.position { self.journal.pendingPlace = (script, position) }
         let current = walk.map { "shot \($0.current.id), take \($0.nextShotTake) next" } ?? ""
         run.log("duo-capture: resuming the shot-list session of \(journal.updated): \(current), \(journal.takes.count) takes so far")

@@ -43,11 +43,17 @@ final class ShotsPart: RunPart {
     /// The session's journal (SessionJournalPart.swift): the last one written, when, and a teleprompter
     /// place a resumed session still has to restore (its script may be loading).
     var journal = JournalState()
+    /// Why a resumed session is not at its journal's shot (said once the run starts).
+    private var resumeNotice: String?
+    /// The current shot's `heading:` is still to be shown (its script may be loading).
+    private var headingPending = false
 
     init(_ settings: Settings) {
         self.settings = settings
         walk = settings.list.map(ShotWalk.init)
         watch = settings.path.map { FileWatch($0) }
+        // --resume: the session's shot and takes from the start (a --record take may begin before `started`).
+        if let journal = settings.resume { resumeNotice = walk?.resume(shot: journal.shot, takes: journal.takes) }
     }
 
     /// The graph plays: the first shot is announced (event, subject card, HUD), and the list's malformed
@@ -55,13 +61,14 @@ final class ShotsPart: RunPart {
     func started(_ run: isolated RunDirector) async {
         guard walk != nil else { return }
         for problem in walk!.list.problems { run.log("duo-capture: warning: shot list \(problem) (kept from the subject)") }
-        if let journal = settings.resume { await resume(journal, run) }
+        if let journal = settings.resume { await resume(journal, notice: resumeNotice, run) }
         await announce(trigger: settings.resume == nil ? "start" : "resume", run)
         await restorePlace(run)
     }
 
     func tick(_ run: isolated RunDirector, at now: Int64, counts: BranchCounts) async {
         guard walk != nil else { return }
+        await showHeading(run)
         await restorePlace(run)
         await saveJournalIfMoved(run, at: now)
         guard watch?.due(at: now) == true else { return }
@@ -123,7 +130,8 @@ final class ShotsPart: RunPart {
     /// A take of the current shot is about to count down or begin: the teleprompter goes to where the
     /// shot starts (its `heading:`, else where its first take began; ShotWalk decides).
     func rewindForTake(_ run: isolated RunDirector) async {
-        guard let walk, let place = await run.presenter.place(at: run.clock.now()) else { return }
+        // A script still being opened (the shot's own) starts from its beginning, or its heading, once it is on screen.
+        guard let walk, run.parts.script.loading == nil, let place = await run.presenter.place(at: run.clock.now()) else { return }
         switch walk.rewind(script: URL(fileURLWithPath: place.script).standardizedFileURL.path, headings: await run.presenter.headings) {
         case .stay: break
         case .to(let position): await run.presenter.rewind(to: position, at: run.clock.now())
@@ -194,6 +202,15 @@ final class ShotsPart: RunPart {
             let path = ShotScripts.resolve(script, listPath: settings.path ?? "./shots.md")
             if path != run.parts.script.path { await run.parts.script.open(path, run) }
         }
+        headingPending = shot.heading != nil
+        await showHeading(run)
+    }
+
+    /// A shot that names its `heading:` shows the script there as soon as the script is on screen (standby).
+    private func showHeading(_ run: isolated RunDirector) async {
+        guard headingPending, run.parts.script.loading == nil, !run.takes.isBusy else { return }
+        headingPending = false
+        await rewindForTake(run)
     }
 
     /// The shot list saved while the run goes on is read again: the current shot is kept by id (a removed
