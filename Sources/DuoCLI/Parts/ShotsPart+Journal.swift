@@ -63,10 +63,11 @@ extension ShotsPart {
         }
     }
 
-    /// Writes the journal now (nothing without a shot list or a record folder yet).
+    /// Writes the journal now: nothing without a shot list or a record folder, and nothing before a new
+    /// session's first take (a journal left by another session is kept until then, as its offer says).
     func saveJournal(_ run: isolated RunDirector) async {
-        guard let walk, let list = settings.path, let folder = journalFolder(run),
-              FileManager.default.fileExists(atPath: folder) else { return }
+        guard let walk, journal.writtenAt != nil || !walk.takes.isEmpty, let list = settings.path,
+              let folder = journalFolder(run), FileManager.default.fileExists(atPath: folder) else { return }
         let now = run.clock.now()
         let place = await run.presenter.place(at: now)
         var entry = SessionJournal(shotList: Self.absolute(list), shot: walk.current.id, takes: walk.takes, place: place)
