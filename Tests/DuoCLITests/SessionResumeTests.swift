@@ -4,8 +4,8 @@ import XCTest
 
 /// A session that survives a restart (issue 37): a headless shot-list run killed with SIGKILL mid-take;
 /// a normal start only offers `--resume` (the journal untouched); `--resume` goes on at the right shot
-/// and take numbers with the teleprompter's place restored; the report lists each take once; a damaged
-/// journal is one line saying what to do, and nothing is lost.
+/// and take numbers with the teleprompter's place restored; a new session in the folder numbers on; the
+/// report lists each take once; a damaged journal is one line saying what to do, and nothing is lost.
 final class SessionResumeTests: XCTestCase {
     let script = """
         # Welcome
@@ -90,6 +90,16 @@ final class SessionResumeTests: XCTestCase {
         let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: file))
         XCTAssertEqual(try XCTUnwrap(sidecar.scriptRange?.startPosition), killedStart, accuracy: 0.01)
 
+        // A new session in the same folder (no --resume) starts at shot 01 again but numbers its take on
+        // after the folder's: take 3, never a second take 1. Its first take starts a new journal.
+        let fresh = try timeline([#"{"at": 0.3, "cmd": "record"}"#, #"{"at": 0.8, "cmd": "stop"}"#, #"{"at": 1.0, "cmd": "quit"}"#],
+                                 "\(dir)/fresh.jsonl")
+        let again = try duoCapture(common + ["--shots", "\(dir)/shots.md", "--timeline", fresh, "--json", "--quiet"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let freshFile = try XCTUnwrap(try JSONDecoder().decode(RunReport.self, from: Data(again.stdout.utf8)).takes.first?.file)
+        XCTAssertTrue(freshFile.hasSuffix("-shot01-take03.mkv"), freshFile)
+        XCTAssertEqual(try SessionJournal.read(journalPath)?.takes.map { "\($0.shot)/\($0.shotTake)" }, ["01/3"])
+
         // The report: each take once, numbered within its shot.
         let report = try duoCapture(["report", takes, "--json"])
         XCTAssertEqual(report.status, 0, report.stderr)
@@ -97,7 +107,7 @@ final class SessionResumeTests: XCTestCase {
         let byShot = (object["shots"] as? [[String: Any]] ?? []).map { shot in
             "\(shot["id"] ?? ""):" + ((shot["takes"] as? [[String: Any]]) ?? []).map { "\($0["shotTake"] ?? "")" }.sorted().joined(separator: ",")
         }
-        XCTAssertEqual(byShot, ["01:1,2", "02:1,2", "03:"], report.stdout)
+        XCTAssertEqual(byShot, ["01:1,2,3", "02:1,2", "03:"], report.stdout)
 
         // A damaged journal: one line saying what to do, before any camera; the journal and takes stay.
         try write("{\"version\": 1, \"shot\": ", journalPath)

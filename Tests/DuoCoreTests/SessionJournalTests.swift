@@ -77,6 +77,12 @@ final class SessionJournalTests: XCTestCase {
         XCTAssertEqual(resumed.current.id, "02")
         XCTAssertEqual(resumed.nextShotTake, 2)
         XCTAssertEqual(resumed.takes.first?.scriptStart, 7)
+        // A new session in a folder holding takes 1-4 of shot 01 numbers on from 5.
+        var fresh = ShotWalk(list: list)
+        fresh.earlier = ["01": 4, "02": 1]
+        XCTAssertEqual(fresh.nextShotTake, 5)
+        XCTAssertEqual(fresh.takeBegan(1).shotTake, 5)
+        XCTAssertEqual(fresh.takeBegan(2).shotTake, 6)
         XCTAssertTrue(back.offer(path: path).contains("stopped at shot 02, take 2 next, 3 takes so far"), back.offer(path: path))
         // A shot since removed from the list: the first, said.
         XCTAssertEqual(ShotWalk(list: list).resuming("09", back.takes), "shot 09 is no longer in the shot list; resuming at shot 01 (One)")

@@ -280,7 +280,8 @@ enum Help {
                                              length: 20s
       Keys N / B next and previous shot, G / X mark the latest take good / no good, A re-take (again);
       control {"cmd":"shot","next":true|false} or {"id":"03"}, {"cmd":"mark","good":true} (and
-      "take":N), {"cmd":"retake"}. Takes are named duo-…-shot03-take02.mkv (the take within the shot);
+      "take":N), {"cmd":"retake"}. Takes are named duo-…-shot03-take02.mkv (the take within the shot,
+      numbered on after the record folder's takes of the same list);
       sidecars carry shot, shotTake and mark (a mark after the take ended rewrites it), and every
       take's sidecar its scriptRange (start and end: position, fraction and the script file's line).
       --allow-any-script                   a shot's script: may name a file outside the shot list's

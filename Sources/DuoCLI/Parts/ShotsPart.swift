@@ -45,6 +45,8 @@ final class ShotsPart: RunPart {
     var journal = JournalState()
     /// Why a resumed session is not at its journal's shot (said once the run starts).
     private var resumeNotice: String?
+    /// The record folder whose earlier takes were counted (ShotWalk.earlier).
+    private var scannedFolder: String?
     /// The current shot's `heading:` is still to be shown (its script may be loading).
     private var headingPending = false
 
@@ -123,8 +125,25 @@ final class ShotsPart: RunPart {
     }
 
     /// The shot and its take number for a take about to begin (nil without a shot list).
-    func naming(_ take: Int) -> (shot: String, shotTake: Int)? {
-        walk.map { ($0.current.id, $0.nextShotTake) }
+    /// `folder`: the record folder, whose takes of this shot list from earlier sessions are numbered on from.
+    func naming(_ take: Int, folder: String) -> (shot: String, shotTake: Int)? {
+        guard walk != nil else { return nil }
+        if scannedFolder != folder {
+            scannedFolder = folder
+            walk!.earlier = Self.earlierTakes(in: folder, list: settings.path.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        }
+        return (walk!.current.id, walk!.nextShotTake)
+    }
+
+    /// The highest take number of each shot in `folder`'s sidecars of the shot list `list`.
+    static func earlierTakes(in folder: String, list: String?) -> [String: Int] {
+        var earlier: [String: Int] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".json") && name.contains("-shot") {
+            guard let s = try? TakeSidecar.read((folder as NSString).appendingPathComponent(name)), s.shotList == list,
+                  let shot = s.shot, let n = s.shotTake else { continue }
+            earlier[shot] = max(earlier[shot] ?? 0, n)
+        }
+        return earlier
     }
 
     /// A take of the current shot is about to count down or begin: the teleprompter goes to where the

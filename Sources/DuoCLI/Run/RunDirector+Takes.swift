@@ -59,7 +59,7 @@ extension RunDirector {
     func begin(take number: Int, at start: Int64, endsRun: Bool) async {
         guard let dir = recordDirectory else { return }
         // With a shot list the file carries the shot and counts takes within it (…-shot03-take02.mkv).
-        let shotName = parts.shots.naming(number)
+        let shotName = parts.shots.naming(number, folder: dir)
         let path = files.claim(TakeNaming(directory: dir, fileExtension: plan.container.rawValue, shot: shotName?.shot),
                                take: shotName?.shotTake ?? number)
         let actual: Int64

@@ -30,6 +30,9 @@ public struct ShotWalk: Sendable, Equatable {
     public private(set) var index = 0
     /// Every take of this run, in the order they began.
     public private(set) var takes: [Take] = []
+    /// The highest take number of each shot (by id) that earlier sessions left in the record folder: this
+    /// session numbers on after them, so a folder never holds two "take 1" of one shot.
+    public var earlier: [String: Int] = [:]
 
     public init(list: ShotList) { self.list = list }
 
@@ -64,8 +67,7 @@ public struct ShotWalk: Sendable, Equatable {
 
     /// A take began for the current shot (the teleprompter at `place`): its number within the shot.
     public mutating func takeBegan(_ take: Int, place: ScriptPlace? = nil) -> Take {
-        let t = Take(take: take, shot: current.id, shotTake: (takes(of: current.id).map(\.shotTake).max() ?? 0) + 1,
-                     script: place?.script, scriptStart: place?.position)
+        let t = Take(take: take, shot: current.id, shotTake: nextShotTake, script: place?.script, scriptStart: place?.position)
         takes.append(t)
         return t
     }
@@ -102,7 +104,7 @@ public struct ShotWalk: Sendable, Equatable {
     }
 
     /// The number the current shot's next take will have.
-    public var nextShotTake: Int { (takes(of: current.id).map(\.shotTake).max() ?? 0) + 1 }
+    public var nextShotTake: Int { max(takes(of: current.id).map(\.shotTake).max() ?? 0, earlier[current.id] ?? 0) + 1 }
 
     public mutating func setFile(_ file: String, take: Int) {
         if let i = takes.firstIndex(where: { $0.take == take }) { takes[i].file = file }
