@@ -39,7 +39,7 @@ extension ShotsPart {
         if let notice { run.notify(notice) }
         if let script = journal.script, let position = journal.position { self.journal.pendingPlace = (script, position) }
         let current = walk.map { "shot \($0.current.id), take \($0.nextShotTake) next" } ?? ""
-        run.log("duo-capture: resuming the shot-list session of \(journal.updated): \(current), \(journal.takes.count) takes so far")
+        run.notify("resuming the shot-list session of \(journal.updated): \(current), \(journal.takes.count) takes so far", .plain)
         self.journal.writtenAt = run.clock.now()
     }
 
