@@ -2,12 +2,14 @@ import DuoCore
 import Foundation
 
 //  The shot list as a run part (`--shots`): the walk through its shots (ShotWalk decides), the current shot's
-//  card on the subject view, each take tied to its shot (file name, sidecar, events), marks, re-takes, and
-//  the list reloaded when it is saved (FileWatch), keeping the current shot by id.
+//  card on the subject view, each take tied to its shot (file name, sidecar, events), marks, re-takes that
+//  rewind the script (to the shot's `heading:` or its first take's start), the list reloaded when it is
+//  saved (FileWatch), keeping the current shot by id, and the session's journal (ShotsPart+Journal.swift).
 //
 //   shot/mark/retake commands ─┐                       ┌─▶ take core (names, record, stop), sidecars (marks)
-//   tick (saved?) ─────────────┼─▶ ShotsPart ─ walk ───┼─▶ presenter (the shot's card), script part (its script)
-//   takes starting ────────────┘   (ShotWalk)          └─▶ events (shot, shot-take, mark, shots-reloaded), HUD
+//   tick (saved?) ─────────────┼─▶ ShotsPart ─ walk ───┼─▶ presenter (the shot's card, rewind), script part
+//   takes starting ────────────┘   (ShotWalk)          ├─▶ events (shot, shot-take, mark, shots-reloaded), HUD
+//                                                      └─▶ journal (duo-capture-session.json, --resume)
 
 /// The shot list walked.
 ///
@@ -40,7 +42,7 @@ final class ShotsPart: RunPart {
     /// The current shot, each shot's takes and marks (nil: no shot list in this run).
     var walk: ShotWalk?
     private var watch: FileWatch?
-    /// The session's journal (SessionJournalPart.swift): the last one written, when, and a teleprompter
+    /// The session's journal (ShotsPart+Journal.swift): the last one written, when, and a teleprompter
     /// place a resumed session still has to restore (its script may be loading).
     var journal = JournalState()
     /// Why a resumed session is not at its journal's shot (said once the run starts).
