@@ -100,6 +100,8 @@ actor RunDirector {
                              sidecars: SidecarWriter(plan: plan, countdown: settings.countdown, log: log), log: log)
         recordDirectory = settings.recordDirectory
         takes = TakeSchedule(countdown: settings.countdown, attachLead: Self.attachLead, duration: settings.duration)
+        // --resume: take numbers go on after the resumed session's (before --record's take can begin).
+        if let resumed = settings.parts.shots.resume { takes.continueNumbering(after: resumed.lastTake) }
         parts = RunParts(settings.parts, plan: plan, face: face,
                          ports: .init(voice: voice, handshake: handshake, watchDevices: watchDevices, watchMicrophone: watchMicrophone))
         face.connect { [inbox] input in inbox.send(input) }
