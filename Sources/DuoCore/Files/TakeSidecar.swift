@@ -136,6 +136,8 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     /// Devices lost and restored while the take recorded (absent when none).
     public var interruptions: [Interruption]?
     public var markersPassed: [Marker]
+    /// The script range the take covered (absent without a teleprompter script; TakeSidecar+ScriptRange.swift).
+    public var scriptRange: ScriptRange?
     /// With a shot list (`--shots`): the shot's id, the take's number within the shot, and the
     /// operator's mark ("good" or "no-good"; absent while unmarked). A mark given after the take
     /// ended rewrites the sidecar.
@@ -156,6 +158,8 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     /// First recorded frame's capture time after the countdown's end, ms.
     public var startLatencyMs: Double?
     public var error: String?
+    /// The camera delivered too few frames for the take's length (issue 37, `KeepUp.message`); absent when it kept up.
+    public var keepUp: String?
 
     public init(toolVersion: String, gstreamerVersion: String, take: Int, file: String, started: Date,
                 countdownSeconds: Int, cameras: [Camera], format: String, aspect: String?, encoder: String,
