@@ -39,12 +39,12 @@ extension SessionReport {
         var s = "<div class=\"notes\" id=\"notes\"><h2>Notes and flags (\(all.count))</h2>\n"
         var codes: [String] = []
         for n in all where !codes.contains(n.note.code) { codes.append(n.note.code) }
-        s += "<div class=\"by-code\">"
+        s += "<div class=\"by-code\"><div class=\"facts\">by code</div>"
         for code in codes {
             let these = all.filter { $0.note.code == code }
             s += "<h3>\(escape(code)) (\(these.count))</h3><ul>" + these.map(item).joined() + "</ul>\n"
         }
-        s += "</div><div class=\"by-take\">"
+        s += "</div><div class=\"by-take\"><div class=\"facts\">by take</div>"
         let sessionOnes = all.filter { $0.file == nil }
         if !sessionOnes.isEmpty { s += "<h3>Between takes (\(sessionOnes.count))</h3><ul>" + sessionOnes.map(item).joined() + "</ul>\n" }
         for t in takes {
