@@ -53,8 +53,12 @@ final class TakeNotesTests: XCTestCase {
         }
         XCTAssertEqual(book.notes(ofTake: 3).map(\.code), ["PII", "FLAG"])
         XCTAssertEqual(TakeChapter.of(take: 3, shot: "02", notes: book.notes),
-                       [.init(atSeconds: 0, title: "Take 3 · shot 02"), .init(atSeconds: 2.235, title: "PII: email on screen"),
-                        .init(atSeconds: 1, title: "FLAG")])
+                       [.init(atSeconds: 0, title: "Take 3 · shot 02"), .init(atSeconds: 1, title: "FLAG"),
+                        .init(atSeconds: 2.235, title: "PII: email on screen")])
+        // Script headings passed join the chapters in time order, after the take's start.
+        XCTAssertEqual(TakeChapter.of(take: 3, shot: nil, notes: book.notes(ofTake: 3),
+                                      headings: [.init(title: "Intro", atSeconds: 0.5), .init(title: "Pay", atSeconds: 2.0)]).map(\.title),
+                       ["Take 3", "§ Intro", "FLAG", "§ Pay", "PII: email on screen"])
         // The session file's lines read back; a damaged line is counted, not fatal.
         var file = inTake.jsonLine + Data("\n{broken\n".utf8) + between.jsonLine
         file.append(10)

@@ -62,13 +62,16 @@ final class NotesPart: RunPart {
         await run.capture.setTakeChapters(TakeChapter.of(take: number, shot: shot, notes: []))
     }
 
-    /// The take's file is closed: the chapters of its notes go in (matroskamux wrote only its start).
+    /// The take's file is closed: the chapters of its notes and script headings go in (matroskamux wrote
+    /// only its start).
     func takeEnded(_ result: TakeResult, _ run: isolated RunDirector) async {
         guard let t = take, t.number == result.number else { return }
         take = nil
         let notes = book.notes(ofTake: t.number)
-        guard !notes.isEmpty, run.plan.container == .mkv, run.files.exists(result.path) else { return }
-        let chapters = TakeChapter.of(take: t.number, shot: t.shot, notes: notes)
+        // The script headings passed are in the final sidecar, written just before the parts hear of the end.
+        let headings = (try? TakeSidecar.read(TakeSidecar.path(forTake: result.path)))?.markersPassed ?? []
+        guard !notes.isEmpty || !headings.isEmpty, run.plan.container == .mkv, run.files.exists(result.path) else { return }
+        let chapters = TakeChapter.of(take: t.number, shot: t.shot, notes: notes, headings: headings)
         let length = Double(max(result.endRunningTime - result.startRunningTime, 0)) / 1e9
         if let problem = ChapterWriter.write(chapters, lengthSeconds: length, into: result.path) {
             return run.notify(problem, .warning, errorEvent: true)

@@ -126,10 +126,13 @@ public struct TakeChapter: Sendable, Equatable {
     public var title: String
     public init(atSeconds: Double, title: String) { self.atSeconds = atSeconds; self.title = title }
 
-    /// A take's chapters: its start (titled with the shot when there is one), then each note and flag.
-    public static func of(take number: Int, shot: String?, notes: [TakeNote]) -> [TakeChapter] {
-        [TakeChapter(atSeconds: 0, title: shot.map { "Take \(number) · shot \($0)" } ?? "Take \(number)")]
-            + notes.compactMap { note in note.atSeconds.map { TakeChapter(atSeconds: $0, title: note.title) } }
+    /// A take's chapters: its start (titled with the shot when there is one), then each note and flag and
+    /// each script heading passed (`headings`, titled `§ Heading`), in time order.
+    public static func of(take number: Int, shot: String?, notes: [TakeNote], headings: [TakeSidecar.Marker] = []) -> [TakeChapter] {
+        let later = notes.compactMap { note in note.atSeconds.map { TakeChapter(atSeconds: $0, title: note.title) } }
+            + headings.map { TakeChapter(atSeconds: $0.atSeconds, title: "§ \($0.title)") }
+        return [TakeChapter(atSeconds: 0, title: shot.map { "Take \(number) · shot \($0)" } ?? "Take \(number)")]
+            + later.enumerated().sorted { ($0.element.atSeconds, $0.offset) < ($1.element.atSeconds, $1.offset) }.map(\.element)
     }
 }
 
