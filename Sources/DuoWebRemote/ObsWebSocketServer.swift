@@ -125,13 +125,7 @@ private final class ObsLoopState {
     func start(host: String?, port: Int) -> Result<([String], Int), DuoError> {
         server = UnsafeMutablePointer<SoupServer>(OpaquePointer(g_object_new_with_properties(soup_server_get_type(), 0, nil, nil)))
         guard let server else { return .failure(.runtime("obs-websocket: libsoup could not make a server")) }
-        soup_server_add_handler(server, nil, { _, message, _, _, _ in
-            // A plain HTTP request: this port speaks WebSocket only.
-            guard let message else { return }
-            soup_server_message_set_status(message, 426, nil)
-            let body = Array("duo-capture: an obs-websocket server; connect with a WebSocket (ws://…)\n".utf8)
-            body.withUnsafeBufferPointer { soup_server_message_set_response(message, "text/plain", SOUP_MEMORY_COPY, $0.baseAddress, gsize($0.count)) }
-        }, nil, nil)
+        // Only WebSocket handshakes are served (soup answers anything else 404 or 400).
         let protocols: [UnsafeMutablePointer<CChar>?] = [strdup("obswebsocket.json"), nil]
         defer { protocols.forEach { free($0) } }
         protocols.withUnsafeBufferPointer { list in

@@ -43,6 +43,8 @@ public enum ObsSubscription {
 public struct ObsRequest: Sendable {
     public let type: String
     public let id: String
+    /// The client sent its id as a number (obsws-python does): answered as one.
+    public var numericID = false
     /// The request's `requestData`, as JSON text (kept as bytes so the request is Sendable).
     private let json: Data
 
@@ -150,16 +152,20 @@ public struct ObsWebSocketSession: Sendable {
             return .send([Self.message(.identified, ["negotiatedRpcVersion": 1])])
         case .request:
             guard identified else { return .close(.notIdentified, "a Request before Identify") }
-            guard let id = d["requestId"] as? String else { return .close(.missingDataField, "a Request without \"requestId\"") }
-            return .request(ObsRequest(type: d["requestType"] as? String ?? "", id: id, data: d["requestData"] as? [String: Any] ?? [:]))
+            guard let id = Self.id(d["requestId"]) else { return .close(.missingDataField, "a Request without \"requestId\"") }
+            var request = ObsRequest(type: d["requestType"] as? String ?? "", id: id.text, data: d["requestData"] as? [String: Any] ?? [:])
+            request.numericID = id.number
+            return .request(request)
         case .requestBatch:
             guard identified else { return .close(.notIdentified, "a RequestBatch before Identify") }
-            guard let id = d["requestId"] as? String else { return .close(.missingDataField, "a RequestBatch without \"requestId\"") }
+            guard let id = Self.id(d["requestId"])?.text else { return .close(.missingDataField, "a RequestBatch without \"requestId\"") }
             guard let list = d["requests"] as? [Any] else { return .close(.missingDataField, "a RequestBatch without \"requests\"") }
             let requests = list.map { item -> ObsRequest in
                 let r = item as? [String: Any] ?? [:]
-                return ObsRequest(type: r["requestType"] as? String ?? "", id: r["requestId"] as? String ?? "",
-                                  data: r["requestData"] as? [String: Any] ?? [:])
+                let id = Self.id(r["requestId"])
+                var request = ObsRequest(type: r["requestType"] as? String ?? "", id: id?.text ?? "", data: r["requestData"] as? [String: Any] ?? [:])
+                request.numericID = id?.number ?? false
+                return request
             }
             // -1 None and 0 SerialRealtime and 1 SerialFrame run in order; 2 Parallel is not offered.
             let execution = (d["executionType"] as? NSNumber)?.intValue ?? 0
@@ -175,7 +181,8 @@ public struct ObsWebSocketSession: Sendable {
     public static func result(_ request: ObsRequest, _ status: ObsStatus, comment: String? = nil, data: [String: Any]? = nil) -> [String: Any] {
         var s: [String: Any] = ["result": status == .success, "code": status.rawValue]
         if let comment { s["comment"] = comment }
-        var d: [String: Any] = ["requestType": request.type, "requestId": request.id, "requestStatus": s]
+        let id: Any = request.numericID ? (Int(request.id).map { $0 as Any } ?? request.id) : request.id
+        var d: [String: Any] = ["requestType": request.type, "requestId": id, "requestStatus": s]
         if let data { d["responseData"] = data }
         return d
     }
@@ -198,6 +205,13 @@ public struct ObsWebSocketSession: Sendable {
         let object: [String: Any] = ["op": op.rawValue, "d": d]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A request id: a string, or a whole number (as some clients send).
+    private static func id(_ value: Any?) -> (text: String, number: Bool)? {
+        if let s = value as? String { return (s, false) }
+        if let n = value as? NSNumber, let i = Int(exactly: n.doubleValue) { return (String(i), true) }
+        return nil
     }
 
     /// Compares without stopping at the first difference (the time says nothing of the password).
