@@ -124,4 +124,30 @@ final class StudioControllerTests: XCTestCase {
         control.send(#"{"cmd":"quit"}"#)
         XCTAssertEqual(run.finish(), 0, run.stderr)
     }
+
+    /// --help (and so the man page) names both servers; a LAN address without a password file is refused
+    /// at start with one line, as are a password file others can read and bad values.
+    func testHelpAndRefusalsAtStart() throws {
+        let help = try duoCapture(["--help"])
+        for words in ["--obs-websocket [ADDRESS:]PORT", "--obs-websocket-password-file FILE", "--hyperdeck [ADDRESS:]PORT", "9993"] {
+            XCTAssertTrue(help.stdout.contains(words), "--help lacks \(words)")
+        }
+        let dir = try scratchDirectory(self)
+        try Data("secret-words\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/readable"))
+        chmod("\(dir)/readable", 0o644)
+        let cases: [([String], String)] = [
+            (["--obs-websocket", "0.0.0.0:0"], "can be reached from other machines: give --obs-websocket-password-file FILE"),
+            (["--obs-websocket", "[::]:0"], "can be reached from other machines"),
+            (["--obs-websocket", "0", "--obs-websocket-password-file", "\(dir)/readable"], "can be read by others (mode 644); run chmod 600"),
+            (["--obs-websocket-password-file", "\(dir)/readable"], "give --obs-websocket PORT too"),
+            (["--obs-websocket", "70000"], "expected [ADDRESS:]PORT"),
+            (["--hyperdeck", "deck.local:9993"], "is no IP address"),
+        ]
+        for (arguments, problem) in cases {
+            let run = try duoCapture(["--headless", "--source", "videotestsrc", "--duration", "1"] + arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.stderr)")
+            let lines = run.stderr.split(separator: "\n").filter { $0.contains(problem) }
+            XCTAssertEqual(lines.count, 1, "\(arguments): one line saying \(problem): \(run.stderr)")
+        }
+    }
 }

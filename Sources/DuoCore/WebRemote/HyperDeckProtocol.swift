@@ -66,6 +66,11 @@ public struct HyperDeckSession: Sendable {
         public var commands: [ControlCommand] = []
         /// `quit`: close once the answer is sent.
         public var close = false
+        public init(reply: String?, commands: [ControlCommand] = [], close: Bool = false) {
+            self.reply = reply
+            self.commands = commands
+            self.close = close
+        }
     }
 
     public private(set) var notifyTransport = false
