@@ -7,8 +7,9 @@ import Glibc
 #endif
 
 /// The obs-websocket 5 server's transport (`--obs-websocket`): WebSocket connections on `/` (subprotocol
-/// `obswebsocket.json`, or none), served by libsoup 3 on the network loop as the web remote's are. It
-/// carries text frames; what they say is the owner's (`ObsWebSocketSession`, `ObsRequests`). Every
+/// `obswebsocket.json`, none, or `obswebsocket.msgpack`, whose binary MessagePack frames are turned into
+/// JSON text and back here), served by libsoup 3 on the network loop as the web remote's are. What the
+/// messages say is the owner's (`ObsWebSocketSession`, `ObsRequests`). Every
 /// soup_*/g_* call of obs-websocket is in this file.
 ///
 /// Thread: `send`, `close(_:code:reason:)` and `close()` from any thread; the handlers run on the network
@@ -110,6 +111,8 @@ private final class ObsLoopState {
         let socket: OpaquePointer
         let address: String
         let fd: Int32
+        /// The client chose `obswebsocket.msgpack`: binary MessagePack frames both ways.
+        let msgpack: Bool
         var stalledSince: UInt64?
     }
     var connections: [Int: Connection] = [:]
@@ -126,7 +129,7 @@ private final class ObsLoopState {
         server = UnsafeMutablePointer<SoupServer>(OpaquePointer(g_object_new_with_properties(soup_server_get_type(), 0, nil, nil)))
         guard let server else { return .failure(.runtime("obs-websocket: libsoup could not make a server")) }
         // Only WebSocket handshakes are served (soup answers anything else 404 or 400).
-        let protocols: [UnsafeMutablePointer<CChar>?] = [strdup("obswebsocket.json"), nil]
+        let protocols: [UnsafeMutablePointer<CChar>?] = [strdup("obswebsocket.json"), strdup("obswebsocket.msgpack"), nil]
         defer { protocols.forEach { free($0) } }
         protocols.withUnsafeBufferPointer { list in
             soup_server_add_websocket_handler(server, "/", nil, UnsafeMutablePointer(mutating: list.baseAddress), { _, message, _, connection, data in
@@ -200,7 +203,8 @@ private final class ObsLoopState {
         g_object_ref(gpointer(connection))
         soup_websocket_connection_set_max_incoming_payload_size(connection, guint64(ObsWebSocketServer.maximumMessage))
         soup_websocket_connection_set_keepalive_interval(connection, 0)
-        connections[id] = Connection(socket: connection, address: address, fd: fd)
+        let chosen = soup_websocket_connection_get_protocol(connection).map { String(cString: $0) }
+        connections[id] = Connection(socket: connection, address: address, fd: fd, msgpack: chosen == "obswebsocket.msgpack")
         let onMessage: @convention(c) (OpaquePointer?, Int32, OpaquePointer?, gpointer?) -> Void = { connection, type, bytes, data in
             ObsLoopState.from(data).received(connection, type: type, bytes: bytes)
         }
@@ -224,14 +228,22 @@ private final class ObsLoopState {
 
     private func received(_ connection: OpaquePointer?, type: Int32, bytes: OpaquePointer?) {
         guard let bytes, let (id, c) = find(connection) else { return }
-        guard type == Int32(SOUP_WEBSOCKET_DATA_TEXT.rawValue) else {
-            handlers.problem("a binary message (obs-websocket's MessagePack is not offered; send JSON text)", c.address)
-            return close(id, code: ObsCloseCode.messageDecodeError.rawValue, reason: "binary messages are not offered; send JSON text")
-        }
         var size: gsize = 0
         let data = g_bytes_get_data(bytes, &size)
-        let text = data.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(size)), as: UTF8.self) } ?? ""
-        handlers.message(id, text, c.address)
+        let raw = data.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(size))) } ?? []
+        guard type == Int32(SOUP_WEBSOCKET_DATA_TEXT.rawValue) else {
+            guard c.msgpack else {
+                handlers.problem("a binary message on a JSON connection (send JSON text, or connect with obswebsocket.msgpack)", c.address)
+                return close(id, code: ObsCloseCode.messageDecodeError.rawValue, reason: "binary message on a JSON connection")
+            }
+            do throws(DuoError) {
+                return handlers.message(id, try MessagePack.json(raw), c.address)
+            } catch {
+                handlers.problem(error.message, c.address)
+                return close(id, code: ObsCloseCode.messageDecodeError.rawValue, reason: error.message)
+            }
+        }
+        handlers.message(id, String(decoding: raw, as: UTF8.self), c.address)
     }
 
     func send(_ line: String, to id: Int) {
@@ -250,7 +262,11 @@ private final class ObsLoopState {
             }
             connections[id]?.stalledSince = nil
         }
-        soup_websocket_connection_send_text(c.socket, line)
+        if c.msgpack, let packed = MessagePack.bytes(json: line) {
+            packed.withUnsafeBytes { soup_websocket_connection_send_binary(c.socket, $0.baseAddress, gsize($0.count)) }
+        } else {
+            soup_websocket_connection_send_text(c.socket, line)
+        }
     }
 
     func close(_ id: Int, code: Int, reason: String) {

@@ -100,6 +100,20 @@ final class StudioControllerTests: XCTestCase {
                       "CreateRecordChapter is a chapter event in the take")
         XCTAssertTrue(lines.contains { $0.contains(#""cmd":"record""#) && $0.contains(#""source":"obs-websocket""#) })
 
+        // simpleobsws (MessagePack): the same run, its own client habits.
+        let simple = try XCTUnwrap(r["simple"] as? [String: Any], "\(r)")
+        XCTAssertEqual(simple["identified"] as? Bool, true, "\(simple)")
+        XCTAssertEqual(simple["version"] as? String, "duo-capture \(DuoCaptureMain.version)")
+        XCTAssertEqual(simple["start"] as? Bool, true)
+        XCTAssertEqual(simple["states"] as? [String], ["OBS_WEBSOCKET_OUTPUT_STARTED", "OBS_WEBSOCKET_OUTPUT_STOPPING", "OBS_WEBSOCKET_OUTPUT_STOPPED"])
+        let secondPath = try XCTUnwrap(simple["stopPath"] as? String, "\(simple)")
+        XCTAssertNotEqual(secondPath, path)
+        let second = try duoCapture(["inspect", secondPath, "--json"])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual(simple["unknown"] as? Int, 204)
+        XCTAssertEqual(simple["batch"] as? [Int], [100, 204, 100], "a batch runs every request in order")
+        XCTAssertEqual(simple["wrongClose"] as? Int, ObsCloseCode.authenticationFailed.rawValue)
+
         // HyperDeck
         XCTAssertEqual((r["banner"] as? [String])?.first, "500 connection info:", "\(r)")
         XCTAssertEqual(r["notify"] as? [String], ["200 ok"])
@@ -110,7 +124,7 @@ final class StudioControllerTests: XCTestCase {
         XCTAssertEqual(r["stop"] as? [String], ["200 ok"])
         XCTAssertTrue((r["asyncStop"] as? [String] ?? []).contains("status: preview"), "\(r)")
         let before = try XCTUnwrap(r["clipsBefore"] as? Int), after = try XCTUnwrap(r["clipsAfter"] as? Int)
-        XCTAssertEqual(before, 1, "the obs-websocket take is a clip")
+        XCTAssertEqual(before, 2, "the obs-websocket takes are clips")
         XCTAssertEqual(after, before + 1, "clips count counts the HyperDeck take")
         XCTAssertEqual(r["unsupported"] as? [String], ["103 unsupported"])
         XCTAssertEqual(r["unknownDeck"] as? [String], ["100 syntax error"])

@@ -139,4 +139,19 @@ final class StudioControllerProtocolTests: XCTestCase {
         XCTAssertEqual(say("clips get").reply, "205 clips info:\r\nclip count: 1\r\n1: duo-take01.mkv 00:00:00:00 00:00:03:05\r\n")
         XCTAssertEqual(say("quit"), HyperDeckSession.Step(reply: "200 ok", close: true))
     }
+
+    /// obs-websocket's MessagePack frames become the same JSON and back: every JSON kind, long strings and
+    /// arrays past the small forms, and malformed input refused in one line.
+    func testMessagePackRoundTrip() throws {
+        let long = String(repeating: "é", count: 300)
+        let json = #"{"d":{"a":[1,-5,-200,70000,2.5,true,false,null,"x"],"long":"\#(long)","n":[\#((0..<20).map(String.init).joined(separator: ","))]},"op":6}"#
+        let packed = try XCTUnwrap(MessagePack.bytes(json: json))
+        XCTAssertEqual(packed.first, 0x82, "a map of two")
+        let back = try MessagePack.json(packed)
+        XCTAssertEqual(Self.object(back) as NSDictionary, Self.object(json) as NSDictionary)
+        XCTAssertEqual(Self.object(back)["op"] as? Int, 6)
+        XCTAssertThrowsError(try MessagePack.json(Array(packed.dropLast(3))))
+        XCTAssertThrowsError(try MessagePack.json([0xc1]))
+        XCTAssertThrowsError(try MessagePack.json(Array(repeating: 0x91, count: 100) + [0x01]), "nesting is bounded")
+    }
 }

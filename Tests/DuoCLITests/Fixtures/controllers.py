@@ -1,17 +1,20 @@
 """Drives one duo-capture run the way studio controllers do, and prints what it saw as one JSON object.
 
-obs-websocket 5 through obsws-python (PyPI; a client not written for duo-capture), then the HyperDeck
+obs-websocket 5 through obsws-python (PyPI; a client not written for duo-capture, JSON text), then
+through simpleobsws (PyPI; another client, MessagePack frames, asyncio), then the HyperDeck
 Ethernet protocol spoken as Blackmagic publishes it (CRLF lines, numbered replies, blocks ending with an
 empty line, asynchronous 5xx notifications).
 
 usage: controllers.py OBS_PORT PASSWORD HYPERDECK_PORT
 """
+import asyncio
 import json
 import socket
 import sys
 import time
 
 import obsws_python as obs
+import simpleobsws
 
 obs_port, password, hd_port = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 out = {}
@@ -65,6 +68,48 @@ try:
 except Exception as e:  # obsws-python raises OBSSDKError when Identify is refused
     out["wrongPassword"] = type(e).__name__
 events.disconnect()
+
+
+# simpleobsws: its own habits (string request ids, MessagePack, batches).
+async def simple():
+    result = {}
+    ws = simpleobsws.WebSocketClient(url=f"ws://127.0.0.1:{obs_port}", password=password)
+    seen = []
+
+    async def on_record(data):
+        seen.append(data["outputState"])
+
+    ws.register_event_callback(on_record, "RecordStateChanged")
+    await ws.connect()
+    result["identified"] = await ws.wait_until_identified()
+    result["version"] = (await ws.call(simpleobsws.Request("GetVersion"))).responseData["obsVersion"]
+    result["start"] = (await ws.call(simpleobsws.Request("StartRecord"))).ok()
+    deadline = time.monotonic() + 20
+    while "OBS_WEBSOCKET_OUTPUT_STARTED" not in seen or (
+            await ws.call(simpleobsws.Request("GetRecordStatus"))).responseData["outputDuration"] < 1000:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"simpleobsws: no take; saw {seen}")
+        await asyncio.sleep(0.05)
+    result["stopPath"] = (await ws.call(simpleobsws.Request("StopRecord"))).responseData["outputPath"]
+    result["unknown"] = (await ws.call(simpleobsws.Request("GetInputList"))).requestStatus.code
+    batch = await ws.call_batch([simpleobsws.Request("GetStudioModeEnabled"), simpleobsws.Request("Nope"),
+                                 simpleobsws.Request("GetRecordStatus")])
+    result["batch"] = [r.requestStatus.code for r in batch]
+    while "OBS_WEBSOCKET_OUTPUT_STOPPED" not in seen:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"simpleobsws: no stop; saw {seen}")
+        await asyncio.sleep(0.05)
+    result["states"] = seen
+    await ws.disconnect()
+    wrong = simpleobsws.WebSocketClient(url=f"ws://127.0.0.1:{obs_port}", password="not-" + password)
+    await wrong.connect()
+    await asyncio.wait_for(wrong.ws.wait_closed(), 20)
+    result["wrongClose"] = wrong.ws.close_code
+    wrong.ws_open = False
+    return result
+
+
+out["simple"] = asyncio.run(simple())
 
 # HyperDeck: the published text protocol, by hand.
 deck = socket.create_connection(("127.0.0.1", hd_port), timeout=20)
