@@ -1,4 +1,5 @@
 import DuoCore
+import DuoPlatform
 import DuoWebRemote
 import Foundation
 
@@ -38,6 +39,7 @@ final class ObsRemote: Sendable {
         var takeStartedAt: Int64?
     }
     private let state: Locked<State>
+    private let stopped = Locked(false)
     /// How long a StopRecord waits for the take to end before it is answered with a failure.
     static let stopPatience = 30.0
 
@@ -81,9 +83,26 @@ final class ObsRemote: Sendable {
             closed: { id in me.value?.closed(id) },
             problem: { what, address in me.value?.refuse("obs-websocket: \(address): \(what)", key: "\(what) \(address)") }))
         me.set(self)
+        let stopped = self.stopped
+        NetworkLoop.shared.every(1) {
+            me.value?.sayRefusals()
+            return !stopped.value
+        }
     }
 
-    func close() { server.close() }
+    func close() {
+        stopped.set(true)
+        server.close()
+        sayRefusals(flush: true)
+    }
+
+    /// The wrong passwords held back, summed up per address once their minute is over (checked each second).
+    private func sayRefusals(flush: Bool = false) {
+        let now = Double(clock.now()) / 1e9
+        for (from, count) in state.update({ $0.refusals.due(at: now, flush: flush) }) {
+            Self.say("duo-capture: obs-websocket: \(HandshakeRefusals.summary(address: from, count: count))")
+        }
+    }
 
     private static func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
 
