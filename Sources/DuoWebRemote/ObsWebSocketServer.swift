@@ -56,6 +56,8 @@ public final class ObsWebSocketServer: Sendable {
             self.state = state
             listening = uris
             self.port = actual
+            // Connections that never finish the WebSocket handshake are closed (`IdleConnections`).
+            loop.every(0.25) { [loop] in loop.resident(state, as: ObsLoopState.self)?.sweep() != nil }
         case .failure(let error): throw error
         }
     }
@@ -117,6 +119,10 @@ private final class ObsLoopState {
     }
     var connections: [Int: Connection] = [:]
     var nextID = 0
+    /// Every HTTP connection soup accepted, by its socket (kept referenced while tracked), and the policy
+    /// that closes the ones that send no complete handshake in time or go over the caps.
+    var sockets: [UInt: UnsafeMutablePointer<GSocket>] = [:]
+    var idle = IdleConnections<UInt>(ListenLimits.obsWebSocket)
     /// A client whose socket has had no room for this long has stopped reading: it is closed.
     static let stallLimit: UInt64 = 3_000_000_000
 
@@ -129,6 +135,14 @@ private final class ObsLoopState {
         server = UnsafeMutablePointer<SoupServer>(OpaquePointer(g_object_new_with_properties(soup_server_get_type(), 0, nil, nil)))
         guard let server else { return .failure(.runtime("obs-websocket: libsoup could not make a server")) }
         // Only WebSocket handshakes are served (soup answers anything else 404 or 400).
+        let onRequest: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
+            ObsLoopState.from(data).awaiting(message)
+        }
+        let onRead: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
+            ObsLoopState.from(data).requestRead(message)
+        }
+        g_signal_connect_data(gpointer(server), "request-started", unsafeBitCast(onRequest, to: GCallback.self), unmanaged, nil, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(gpointer(server), "request-read", unsafeBitCast(onRead, to: GCallback.self), unmanaged, nil, GConnectFlags(rawValue: 0))
         let protocols: [UnsafeMutablePointer<CChar>?] = [strdup("obswebsocket.json"), strdup("obswebsocket.msgpack"), nil]
         defer { protocols.forEach { free($0) } }
         protocols.withUnsafeBufferPointer { list in
@@ -178,11 +192,70 @@ private final class ObsLoopState {
             g_object_unref(gpointer(c.socket))
         }
         connections.removeAll()
+        for socket in sockets.values { g_object_unref(gpointer(socket)) }
+        sockets.removeAll()
         if let server {
+            g_signal_handlers_disconnect_matched(gpointer(server), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, unmanaged)
             soup_server_disconnect(server)
             g_object_unref(server)
         }
         server = nil
+    }
+
+    // MARK: Connections waiting for a handshake
+
+    private static func key(_ socket: UnsafeMutablePointer<GSocket>) -> UInt { UInt(bitPattern: socket) }
+    private static var now: Int64 { Int64(DispatchTime.now().uptimeNanoseconds) }
+
+    /// soup waits for a request on a connection: it has `IdleConnections.patience` to send it whole.
+    private func awaiting(_ message: OpaquePointer?) {
+        guard let message, let socket = soup_server_message_get_socket(message) else { return }
+        let id = Self.key(socket)
+        if sockets[id] == nil {
+            g_object_ref(gpointer(socket))
+            sockets[id] = socket
+        }
+        let address = soup_server_message_get_remote_host(message).map { String(cString: $0) } ?? "?"
+        for gone in idle.awaiting(id, from: address, at: Self.now) {
+            handlers.problem("more connections than obs-websocket takes at once (\(ListenLimits.obsWebSocket.perAddress ?? 0) from one address, \(ListenLimits.obsWebSocket.clients ?? 0) in all); the oldest idle one is closed", address)
+            shut(gone)
+        }
+    }
+
+    private func requestRead(_ message: OpaquePointer?) {
+        guard let message, let socket = soup_server_message_get_socket(message) else { return }
+        idle.served(Self.key(socket))
+    }
+
+    /// Every quarter second: connections soup closed are forgotten, overdue ones closed.
+    func sweep() {
+        for (id, socket) in sockets where g_socket_is_closed(socket) != 0 {
+            idle.closed(id)
+            sockets[id] = nil
+            g_object_unref(gpointer(socket))
+        }
+        for id in idle.overdue(at: Self.now) {
+            if let socket = sockets[id] {
+                handlers.problem("no complete WebSocket handshake within \(idle.patience / 1_000_000_000) s; closed", Self.host(of: socket))
+            }
+            shut(id)
+        }
+    }
+
+    private static func host(of socket: UnsafeMutablePointer<GSocket>) -> String {
+        guard let address = g_socket_get_remote_address(socket, nil) else { return "?" }
+        defer { g_object_unref(address) }
+        guard let inet = g_inet_socket_address_get_address(UnsafeMutableRawPointer(address).assumingMemoryBound(to: GInetSocketAddress.self)),
+              let text = g_inet_address_to_string(inet) else { return "?" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    private func shut(_ id: UInt) {
+        guard let socket = sockets.removeValue(forKey: id) else { return }
+        idle.closed(id)
+        g_socket_shutdown(socket, 1, 1, nil)
+        g_object_unref(gpointer(socket))
     }
 
     private func opened(_ connection: OpaquePointer?, message: OpaquePointer?) {
