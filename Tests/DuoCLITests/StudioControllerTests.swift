@@ -114,6 +114,11 @@ final class StudioControllerTests: XCTestCase {
         XCTAssertEqual(simple["batch"] as? [Int], [100, 204, 100], "a batch runs every request in order")
         XCTAssertEqual(simple["wrongClose"] as? Int, ObsCloseCode.authenticationFailed.rawValue)
 
+        // Bad input closes that connection with the protocol's code and a line; the run goes on (below).
+        XCTAssertEqual(r["malformed"] as? Int, ObsCloseCode.messageDecodeError.rawValue, "\(r)")
+        XCTAssertEqual(r["outOfOrder"] as? Int, ObsCloseCode.notIdentified.rawValue, "\(r)")
+        XCTAssertTrue(run.stderr.contains("not a JSON object") && run.stderr.contains("a Request before Identify"), run.stderr)
+
         // HyperDeck
         XCTAssertEqual((r["banner"] as? [String])?.first, "500 connection info:", "\(r)")
         XCTAssertEqual(r["notify"] as? [String], ["200 ok"])

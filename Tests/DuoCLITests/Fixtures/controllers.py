@@ -15,6 +15,7 @@ import time
 
 import obsws_python as obs
 import simpleobsws
+import websocket  # websocket-client, obsws-python's own dependency
 
 obs_port, password, hd_port = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 out = {}
@@ -110,6 +111,21 @@ async def simple():
 
 
 out["simple"] = asyncio.run(simple())
+
+
+def close_code(first):
+    """Sends one bad message after Hello and returns the close code the server answers with."""
+    raw = websocket.create_connection(f"ws://127.0.0.1:{obs_port}", timeout=20)
+    json.loads(raw.recv())
+    raw.send(first)
+    while True:
+        opcode, data = raw.recv_data(control_frame=True)
+        if opcode == websocket.ABNF.OPCODE_CLOSE:
+            return int.from_bytes(data[:2], "big")
+
+
+out["malformed"] = close_code("{not json")
+out["outOfOrder"] = close_code(json.dumps({"op": 6, "d": {"requestType": "StartRecord", "requestId": "x"}}))
 
 # HyperDeck: the published text protocol, by hand.
 deck = socket.create_connection(("127.0.0.1", hd_port), timeout=20)
