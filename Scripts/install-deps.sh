@@ -18,9 +18,11 @@
 #   framing tests of small faces anywhere in the picture (FramingPortraitTests).
 #   mkvtoolnix (always): mkvpropedit writes the notes' chapters into a finished (or killed) Matroska take;
 #   matroskamux writes a table of contents only before the first frame (issue 39).
-#   python3-venv: the notes tests install opentimelineio (and its CMX 3600 adapter) from PyPI into a venv.
 #   ffmpeg: ffprobe -show_chapters reads a take's chapters back in the notes tests, as a user's tools would.
 #   pngquant, optipng: Scripts/screenshots.sh keeps the README's screenshots of both monitors small.
+#   python3-venv: StudioControllerTests installs obsws-python and simpleobsws (clients not written here)
+#   from PyPI into a virtual environment in the tests' cache folder; NotesRunTests likewise installs
+#   opentimelineio and its CMX 3600 adapter (otio-cmx3600-adapter) to read the exports back.
 set -euo pipefail
 
 packages=(
@@ -42,7 +44,7 @@ if [[ "${1:-}" == "--desktop" ]]; then
              chromium chromium-driver python3-selenium python3-pip
              dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin
              pipewire pipewire-bin wireplumber gstreamer1.0-plugins-base-apps python-matplotlib-data
-             ffmpeg python3-venv pngquant optipng)
+             pngquant optipng python3-venv ffmpeg)
 fi
 
 missing=()

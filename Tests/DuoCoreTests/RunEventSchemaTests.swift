@@ -26,6 +26,7 @@ final class RunEventSchemaTests: XCTestCase {
         .note(kind: "note", code: "BUG", text: "menu hides the button", take: 4, at: 3.25, wall: "2026-12-02T03:40:00.123+00:00", shot: "intro"),
         .swap(from: "inner", to: "outer", format: "1920x1080@60"),
         .swapRefused(reason: "camera B records 640x480@30 while a take runs; stop, then switch"),
+        .chapter(take: 2, title: "Step 3 — «login»", at: 12.5, by: "obs-websocket"),
         .mirror(display: "subject", mirrored: false, camera: "B", cause: "faces"),
         .requirements(required: ["3840x2160@120", "depth"], unmet: []),
         .join(take: 3, state: "failed", progress: nil, file: "/tmp/j/duo-take03.mkv", segments: ["a.mkv", "b.mkv"], error: "disk full"),

@@ -209,6 +209,27 @@ enum Help {
       --osc-allow ADDRESS[/BITS]           take OSC only from this address or prefix (repeatable), such
                                            as 192.168.1.20 or 192.168.1.0/24; others are dropped and
                                            never answered
+      --obs-websocket [ADDRESS:]PORT       an obs-websocket 5 server (Stream Deck's OBS plugin,
+                                           Companion's OBS module, obs-websocket scripts; OBS uses
+                                           4455): StartRecord/StopRecord/ToggleRecord (the countdown
+                                           first, as Space), GetRecordStatus, CreateRecordChapter (a
+                                           chapter event), Pause/ResumeRecord (the teleprompter's
+                                           pause), scenes "Camera A"/"Camera B" (a switch is a swap),
+                                           TriggerHotkeyByName duo-capture.swap, duo-capture.speed-up…,
+                                           CallVendorRequest duo-capture (any remote command); other
+                                           requests get UnknownRequestType. Events: RecordStateChanged,
+                                           CurrentProgramSceneChanged, ExitStarted, VendorEvent.
+                                           Loopback unless ADDRESS is given; always a password
+                                           (docs/remote-control.md)
+      --obs-websocket-password-file FILE   its password (FILE's first line; chmod 600); without it a
+                                           random one is printed at start, and an ADDRESS other than
+                                           loopback is refused
+      --hyperdeck [ADDRESS:]PORT           Blackmagic's HyperDeck Ethernet protocol (ATEM switchers,
+                                           Companion's HyperDeck module, vMix): record, stop, transport
+                                           info, slot info, clips count/get, notify (async 508
+                                           transport info), device info, ping, quit. An ADDRESS alone
+                                           (0.0.0.0) takes HyperDeck's port 9993. Loopback unless
+                                           ADDRESS is given; the protocol has no password
 
     SUBJECT VIEW (the accessory on the subject's monitor)
       --accessory teleprompter|preview|countdown|off

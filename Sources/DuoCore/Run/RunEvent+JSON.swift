@@ -23,6 +23,7 @@ extension RunEvent {
         case note
         case swap
         case swapRefused = "swap-refused"
+        case chapter
         case mirror
         case requirements
         case join
@@ -68,6 +69,7 @@ extension RunEvent {
         case .note: .note
         case .swap: .swap
         case .swapRefused: .swapRefused
+        case .chapter: .chapter
         case .mirror: .mirror
         case .requirements: .requirements
         case .join: .join
@@ -132,6 +134,8 @@ extension RunEvent {
             try c.put("from", from); try c.put("to", to); try c.put("format", format)
         case .swapRefused(let reason):
             try c.put("reason", reason)
+        case .chapter(let take, let title, let at, let by):
+            try c.put("take", take); try c.put("title", title); try c.put("at", at); try c.put("by", by)
         case .mirror(let display, let mirrored, let camera, let cause):
             try c.put("display", display); try c.put("mirrored", mirrored); try c.put("camera", camera); try c.put("cause", cause)
         case .requirements(let required, let unmet):
