@@ -30,6 +30,9 @@ import Foundation
 ///     {"cmd":"self-view"}                   the subject's self-view on / off; or {"size":"small"|"large"|"off"}
 ///     {"cmd":"remote-link"}                 the web remote's address and QR code on the operator window on / off
 ///                                       (the L key); {"on":true} shows, {"on":false} hides (desktop)
+///     {"cmd":"cue","text":"smile"}          a cue to the talent beside the reading line (at most 40
+///                                       characters), or {"preset":"wrap"} (wrap, 30s, slower, faster,
+///                                       lens); "seconds":N hides it after N s; {"clear":true} hides it
 ///     {"cmd":"quit"}                        end the run (a take is finalised first)
 ///
 /// Another entry point may register commands of its own (`CommandExtensions`): duo-capture-testhub's test
@@ -78,10 +81,12 @@ public enum ControlCommand: Sendable, Equatable {
     case remoteLink(on: Bool?)
     /// Camera `camera` (0 = A, 1 = B) now sees `viewer`'s face; the displays' mirroring follows.
     case faces(camera: Int, viewer: FacingViewer)
+    /// A cue to the talent for `seconds` (nil: until cleared); a nil cue clears it.
+    case cue(SubjectCue?, seconds: Double?)
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "reverse", "jump",
                                "mirror", "swap", "fold", "unfold", "script", "font", "follow", "shot", "mark", "retake",
-                               "self-view", "quit", "faces", "remote-link"]
+                               "self-view", "quit", "faces", "remote-link", "cue"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -112,6 +117,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .restartSwap(let posture): posture?.rawValue ?? "swap"
         case .faces: "faces"
         case .remoteLink: "remote-link"
+        case .cue: "cue"
         }
     }
 
@@ -203,6 +209,7 @@ public enum ControlCommand: Sendable, Equatable {
             }
             return .mark(good: good, take: take)
         case "retake": return .retake
+        case "cue": return try parseCue(object)
         case "remote-link": return .remoteLink(on: object["on"] == nil ? nil : try flag("on"))
         case "self-view":
             guard let size = object["size"] else { return .selfView(nil) }
