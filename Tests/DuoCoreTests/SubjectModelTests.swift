@@ -62,8 +62,9 @@ final class SubjectModelTests: XCTestCase {
         XCTAssertEqual(g.content.minY, 100, accuracy: 1e-9)
         XCTAssertFalse(g.occlusions.contains { $0.intersects(g.content) })
         XCTAssertFalse(g.occlusions.contains { $0.intersects(g.panel) })
-        // Reading line right under the lens: band top within a quarter line of the camera's bottom.
-        XCTAssertEqual(g.readingLineY - 30, 100 + 12.5, accuracy: 1e-9)
+        // Reading line right under the lens: the band's top one line below the camera's bottom (the line
+        // read before it fades out at the text's edge).
+        XCTAssertEqual(g.readingLineY - 30, 100 + 50, accuracy: 1e-9)
     }
 
     func testCameraAtTheBottomPutsTheReadingLineAboveIt() throws {

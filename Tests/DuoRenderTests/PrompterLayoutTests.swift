@@ -81,4 +81,44 @@ final class PrompterLayoutTests: XCTestCase {
             }
         }
     }
+
+    /// The scene `render-subject` draws for `arguments`, its frame, and the frame's time.
+    static func scene(_ arguments: [String]) throws -> (SubjectScene, CairoImage, Int64) {
+        let (scene, time, _) = try RenderSubjectCommand.scene(RenderSubjectCommand.parse(arguments + ["--out", "/tmp/unused.png"]))
+        return (scene, SubjectRenderer.render(scene, at: time), time)
+    }
+
+    /// The shot card (standby) at every size and lens: whole on the monitor and inside the text area's
+    /// width, never over the text panel; and no pixel of the text (the body's warm grey, the headings'
+    /// blue) inside the card's box.
+    func testTheShotCardHasItsOwnPlaceNeverOverTheText() throws {
+        let shots = Checkout.path("Assets/example-shots.md")
+        for (w, h) in Self.sizes {
+            for lens in LensPosition.allCases {
+                let label = "\(w)x\(h) lens \(lens.rawValue)"
+                let (scene, image, time) = try Self.scene(["--script", Self.script, "--at", "1", "--size", "\(w)x\(h)",
+                                                           "--lens", lens.rawValue, "--shots", shots])
+                let card = try XCTUnwrap(scene.shotCardRectangle(at: time), label)
+                let panel = try XCTUnwrap(scene.textPanelRectangle(at: time), label)
+                XCTAssertTrue(card.x >= 0 && card.y >= 0 && card.x + card.width <= w && card.y + card.height <= h, "\(label): card \(card)")
+                XCTAssertLessThanOrEqual(Double(card.width), scene.geometry.textArea.width, label)
+                let apart = card.y + card.height <= panel.y || panel.y + panel.height <= card.y
+                    || card.x + card.width <= panel.x || panel.x + panel.width <= card.x
+                XCTAssertTrue(apart, "\(label): card \(card) over the text panel \(panel)")
+                var textPixels = 0
+                for y in card.y..<(card.y + card.height) {
+                    let row = image.pixels + y * image.stride
+                    for x in card.x..<(card.x + card.width) {
+                        let b = Int(row[x * 4]), g = Int(row[x * 4 + 1])
+                        if g > 40 && (g - b >= 3 || b - g >= 30) { textPixels += 1 }
+                    }
+                }
+                XCTAssertEqual(textPixels, 0, "\(label): the script's text shows inside the card \(card)")
+                // The text is still there, beside the card: the panel holds lines.
+                let rows = Self.textRows(image, xs: max(panel.x, w / 10)..<min(panel.x + panel.width, w - w / 10),
+                                         ys: panel.y..<(panel.y + panel.height))
+                XCTAssertGreaterThan(rows.count, Int(scene.fontSize), "\(label): the panel shows text")
+            }
+        }
+    }
 }

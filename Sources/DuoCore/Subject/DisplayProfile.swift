@@ -232,7 +232,9 @@ public struct SubjectGeometry: Sendable, Hashable {
             case .behind?: reading = h / 2
             }
         }
-        reading = min(max(reading, text.minY + band / 2), text.maxY - band / 2)
+        // A line's room between the band and each edge of the text: the line there fades out at the edge
+        // (the renderer's fade) rather than being cut by the edge inside the undimmed band.
+        reading = min(max(reading, text.minY + lineHeight + band / 2), text.maxY - lineHeight - band / 2)
         readingLineY = reading
 
         let panelWidth = min(text.width, maximumPanelWidth).rounded(.down)

@@ -104,6 +104,12 @@ public enum RenderSubjectCommand {
     }
 
     static func render(_ o: Options) throws(DuoError) -> (CairoImage, String) {
+        let (scene, time, summary) = try scene(o)
+        return (SubjectRenderer.render(scene, at: time), summary)
+    }
+
+    /// The scene the frame is drawn from, its time, and the summary line.
+    static func scene(_ o: Options) throws(DuoError) -> (SubjectScene, Int64, String) {
         let parsed = try o.subject.scriptPath.map { path throws(DuoError) in try ScriptParser.load(path: path) }
         let loaded = try o.subject.displayProfilePath.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
         let profile = o.subject.resolvedProfile(loaded)
@@ -150,8 +156,7 @@ public enum RenderSubjectCommand {
         }
         let scene = SubjectScene(viewModel: .whitelisted(from: session), width: o.width, height: o.height,
                                  profile: profile, format: .argb, reusing: first)
-        let image = SubjectRenderer.render(scene, at: time)
-        return (image, "\(o.width)x\(o.height) at \(clean(o.at!)) s, \(detail)")
+        return (scene, time, "\(o.width)x\(o.height) at \(clean(o.at!)) s, \(detail)")
     }
 
     private static func clean(_ v: Double) -> String {

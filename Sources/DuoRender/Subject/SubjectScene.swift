@@ -197,8 +197,8 @@ public final class SubjectScene: Sendable {
     /// Where the framing hint goes, reader space: next to the self-view (above it when it sits low, below
     /// when high, on its outer edge), where the subject is already looking at themselves; else, or when
     /// that spot would cover the reading panel or leave the content area, a corner of the content area
-    /// away from the panel (the bottom right, or the top right when the panel sits in the lower half), so
-    /// it is never over the reading line.
+    /// far from the reading line (the bottom right, or the top right when the reading line sits in the
+    /// lower half), over the lines faded out at the text's far edge: never over the reading line.
     static func framingHintPlace(width hintWidth: Double, height hintHeight: Double, geometry: SubjectGeometry,
                                  hasPanel: Bool, margin: Double) -> (x: Double, y: Double) {
         let c = geometry.content
@@ -210,7 +210,7 @@ public final class SubjectScene: Sendable {
             let inside = spot.minX >= c.minX && spot.maxX <= c.maxX && spot.minY >= c.minY && spot.maxY <= c.maxY
             if inside && !(hasPanel && spot.intersects(geometry.panel)) { return (x.rounded(), y.rounded()) }
         }
-        let panelLow = hasPanel && geometry.panel.midY > c.midY
+        let panelLow = hasPanel && geometry.readingLineY > c.midY
         let x = max(c.minX, c.maxX - margin - hintWidth)
         let y = panelLow ? c.minY + margin : max(c.minY, c.maxY - margin - hintHeight)
         return (x.rounded(), y.rounded())
@@ -420,7 +420,7 @@ public final class SubjectScene: Sendable {
             } else {
                 // The corner across from the recording light.
                 let c = geometry.content, margin = (fontSize * 0.4).rounded()
-                let panelLow = strip != nil && geometry.panel.midY > c.midY
+                let panelLow = strip != nil && geometry.readingLineY > c.midY
                 x = c.maxX - margin - w
                 y = panelLow ? c.minY + margin : c.maxY - margin - h
             }
