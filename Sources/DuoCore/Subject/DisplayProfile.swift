@@ -232,9 +232,10 @@ public struct SubjectGeometry: Sendable, Hashable {
             case .behind?: reading = h / 2
             }
         }
-        // A line's room between the band and each edge of the text: the line there fades out at the edge
-        // (the renderer's fade) rather than being cut by the edge inside the undimmed band.
-        reading = min(max(reading, text.minY + lineHeight + band / 2), text.maxY - lineHeight - band / 2)
+        // Two lines' room between the band and each edge of the text (as a top or bottom lens keeps): a
+        // line leaving the band fades out toward the edge (the renderer's fade) instead of being cut off
+        // by it while half of it is still in the undimmed band.
+        reading = min(max(reading, text.minY + 2 * lineHeight + band / 2), text.maxY - 2 * lineHeight - band / 2)
         readingLineY = reading
 
         let panelWidth = min(text.width, maximumPanelWidth).rounded(.down)
