@@ -16,3 +16,11 @@ extension SubjectPresenter {
         publish(at: time)
     }
 }
+
+extension SubjectPresenter {
+    /// The cue's box on the subject view at `time`, physical pixels (nil when none shows): for tests that
+    /// read the cue back from the frames.
+    public func cueRectangle(at time: Int64) -> (x: Int, y: Int, width: Int, height: Int)? {
+        overlay.currentScene?.cueRectangle(at: time)
+    }
+}

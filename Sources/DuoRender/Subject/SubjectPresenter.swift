@@ -13,7 +13,7 @@ public actor SubjectPresenter {
     /// What the script held that could be a private note but is not well formed: kept from the subject,
     /// for the operator to fix (`duo-capture check-script`).
     public nonisolated let scriptProblems: [ScriptProblem]
-    private let overlay: SubjectOverlay
+    let overlay: SubjectOverlay
     var state: PrompterSessionState
     private var markers: [Double] = []
     private var unitsAreWords = true
