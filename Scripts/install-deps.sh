@@ -17,6 +17,8 @@
 #   python-matplotlib-data: a second public-domain portrait (Grace Hopper's, in its sample_data) for the
 #   framing tests of small faces anywhere in the picture (FramingPortraitTests).
 #   pngquant, optipng: Scripts/screenshots.sh keeps the README's screenshots of both monitors small.
+#   python3-venv: StudioControllerTests installs obsws-python and simpleobsws (clients not written here)
+#   from PyPI into a virtual environment in the tests' cache folder.
 set -euo pipefail
 
 packages=(
@@ -37,7 +39,7 @@ if [[ "${1:-}" == "--desktop" ]]; then
              chromium chromium-driver python3-selenium python3-pip
              dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin
              pipewire pipewire-bin wireplumber gstreamer1.0-plugins-base-apps python-matplotlib-data
-             pngquant optipng)
+             pngquant optipng python3-venv)
 fi
 
 missing=()

@@ -150,6 +150,8 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     public var markersPassed: [Marker]
     /// Cues to the talent sent while the take recorded, seconds from its start (absent when none).
     public var cues: [Cue]?
+    /// The script range the take covered (absent without a teleprompter script; TakeSidecar+ScriptRange.swift).
+    public var scriptRange: ScriptRange?
     /// With a shot list (`--shots`): the shot's id, the take's number within the shot, and the
     /// operator's mark ("good" or "no-good"; absent while unmarked). A mark given after the take
     /// ended rewrites the sidecar.

@@ -22,6 +22,7 @@ extension RunEvent {
         case shotsReloaded = "shots-reloaded"
         case swap
         case swapRefused = "swap-refused"
+        case chapter
         case mirror
         case requirements
         case join
@@ -67,6 +68,7 @@ extension RunEvent {
         case .shotsReloaded: .shotsReloaded
         case .swap: .swap
         case .swapRefused: .swapRefused
+        case .chapter: .chapter
         case .mirror: .mirror
         case .requirements: .requirements
         case .join: .join
@@ -129,6 +131,8 @@ extension RunEvent {
             try c.put("from", from); try c.put("to", to); try c.put("format", format)
         case .swapRefused(let reason):
             try c.put("reason", reason)
+        case .chapter(let take, let title, let at, let by):
+            try c.put("take", take); try c.put("title", title); try c.put("at", at); try c.put("by", by)
         case .mirror(let display, let mirrored, let camera, let cause):
             try c.put("display", display); try c.put("mirrored", mirrored); try c.put("camera", camera); try c.put("cause", cause)
         case .requirements(let required, let unmet):
@@ -166,8 +170,9 @@ extension RunEvent {
         case .framing(let f):
             try c.put("mode", f.mode); try c.put("faces", f.faces); try c.put("hint", f.hint); try c.put("hints", f.hints)
             try c.put("reason", f.reason)
-        case .error(let message):
+        case .error(let message, let source):
             try c.put("message", message)
+            if let source { try c.put("source", source) }
         case .stopped(let reason, let exitCode):
             try c.put("reason", reason); try c.put("exitCode", exitCode)
         case .monitors(let backend, let monitors):
