@@ -47,6 +47,11 @@ enum Help {
                                            with --shots are grouped by shot, good take first, shots
                                            without a good take marked, shots never recorded listed;
                                            --json prints the same as JSON, --shots FILE names the list
+      duo-capture export DIR --format otio|edl|csv [--out FILE]
+                                           a folder's takes for an editor: an OpenTimelineIO timeline
+                                           (a clip per take, markers for notes, flags, shots, marks),
+                                           a CMX 3600 EDL with locators, or a CSV of the notes (take,
+                                           time, code, text, shot); frame-accurate at each take's rate
       duo-capture display --listen srt://:PORT
                                            on the machine with the subject's monitor: show the subject
                                            view sent by duo-capture --subject-remote (see REMOTE DISPLAYS)
@@ -318,6 +323,15 @@ enum Help {
                                            duo-capture-session.json written there as it goes (a start
                                            without --resume offers it in one line). --shots may be
                                            left out (the journal names the list)
+
+    NOTES AND FLAGS (a QA session's notes on the take's clock)
+      --note-codes LIST                    the codes a note may carry (default BUG,Q,GOOD,PII; also a
+                                           settings-file key)
+      Control {"cmd":"note","code":"BUG","text":"…"} (up to 500 characters; code: the first without
+      one) and {"cmd":"flag"}; OSC /duo/note ,ss (code, text) and /duo/flag; the web remote sends both.
+      A note during a take is in its sidecar (notes: take time, wall clock, shot, code, text) and a
+      chapter of its Matroska file; between takes it is the session's (duo-session-notes.jsonl in the
+      takes' folder). Each is a note event and in the report; never on the subject view.
 
     DESKTOP (without --headless: needs a display)
     \(DesktopOptions.help)

@@ -20,6 +20,7 @@ extension RunEvent {
         case shotTake = "shot-take"
         case mark
         case shotsReloaded = "shots-reloaded"
+        case note
         case swap
         case swapRefused = "swap-refused"
         case chapter
@@ -66,6 +67,7 @@ extension RunEvent {
         case .shotTake: .shotTake
         case .mark: .mark
         case .shotsReloaded: .shotsReloaded
+        case .note: .note
         case .swap: .swap
         case .swapRefused: .swapRefused
         case .chapter: .chapter
@@ -125,6 +127,9 @@ extension RunEvent {
         case .mark(let take, let shot, let shotTake, let mark, let file, let by):
             try c.put("take", take); try c.put("shot", shot); try c.put("shotTake", shotTake); try c.put("mark", mark)
             try c.put("file", file); try c.put("by", by)
+        case .note(let kind, let code, let text, let take, let at, let wall, let shot):
+            try c.put("kind", kind); try c.put("code", code); try c.put("text", text); try c.put("take", take)
+            try c.put("at", at); try c.put("wall", wall); try c.put("shot", shot)
         case .shotsReloaded(let count, let current, let notice):
             try c.put("count", count); try c.put("current", current); try c.put("notice", notice)
         case .swap(let from, let to, let format):
