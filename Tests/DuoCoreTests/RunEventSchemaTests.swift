@@ -39,6 +39,7 @@ final class RunEventSchemaTests: XCTestCase {
                          subjectMonitor: nil)),
         .availability(.init(enabled: true, available: true, shown: true, reasons: [], subjectMonitor: "HDMI-1")),
         .selfView(size: "large"),
+        .cue(text: "look at the lens", preset: "lens", seconds: 5),
         .frames(flowing: true, cameraFrames: 30),
         .status(.init(trigger: "periodic", position: 3.5, length: 120, paused: false, speed: "1.0×", secondsLeft: 41.25,
                       mirror: "hv", fontSize: 48, cameraFrames: 300, operatorFrames: 298, subjectFrames: 150, cameraDropped: 1,

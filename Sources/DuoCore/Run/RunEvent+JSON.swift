@@ -35,6 +35,7 @@ extension RunEvent {
         case accessory
         case availability
         case selfView = "self-view"
+        case cue
         case frames
         case status
         case framing
@@ -82,6 +83,7 @@ extension RunEvent {
         case .accessory: .accessory
         case .availability: .availability
         case .selfView: .selfView
+        case .cue: .cue
         case .frames: .frames
         case .status: .status
         case .framing: .framing
@@ -161,6 +163,8 @@ extension RunEvent {
             try c.put("reasons", a.reasons); try c.put("subjectMonitor", a.subjectMonitor)
         case .selfView(let size):
             try c.put("size", size)
+        case .cue(let text, let preset, let seconds):
+            try c.put("text", text); try c.put("preset", preset); try c.put("seconds", seconds)
         case .frames(let flowing, let cameraFrames):
             try c.put("flowing", flowing); try c.put("cameraFrames", cameraFrames)
         case .status(let s):
