@@ -150,6 +150,10 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     /// First recorded frame's capture time after the countdown's end, ms.
     public var startLatencyMs: Double?
     public var error: String?
+    /// What the take did with its script (issue 38): lines read, skipped, repeated, partly; written
+    /// after the take by the captioner, with `captions` naming the caption files or why there are none.
+    public var review: CaptionReview?
+    public var captions: String?
 
     public init(toolVersion: String, gstreamerVersion: String, take: Int, file: String, started: Date,
                 countdownSeconds: Int, cameras: [Camera], format: String, aspect: String?, encoder: String,

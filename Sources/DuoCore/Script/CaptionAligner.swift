@@ -19,13 +19,19 @@ public struct CaptionAligner: Sendable {
 
     /// Seconds from a word's end to when the recogniser has it.
     public var latency = 0.25
-    /// What a jump costs (a match earns at most 1).
-    public var jumpCost = 3.0
+    /// What a jump costs (a match earns at most 1): anywhere, and back within `backReach` tokens (a
+    /// repeat, which goes back to the start of a sentence or two) for a base and a price per token.
+    public var jumpCost = 4.0
+    public var backJumpCost = 1.5
+    public var backJumpPerToken = 0.1
+    public var backReach = 40
     public var substitutionCost = 0.6
     public var insertionCost = 0.6
     public var deletionCost = 0.4
     /// Unscripted words in a row that make an `[unscripted]` stretch.
     public var unscriptedWords = 3
+    /// The weight of matched words (a long word found once nearby: 1) a reading needs to count.
+    public var minimumReading = 2.5
     public var minimumCue = 1.0
     public var maximumCue = 7.0
 
@@ -34,7 +40,7 @@ public struct CaptionAligner: Sendable {
     enum Op: UInt8 { case match, substitute, insert }
     /// How the position before a word was reached: stayed, jumped (from the row's best), or a token
     /// passed over.
-    enum Entry: UInt8 { case stay, jump, delete }
+    enum Entry: UInt8 { case stay, jump, back, delete }
 
     struct Step {
         var op: Op
@@ -62,6 +68,7 @@ public struct CaptionAligner: Sendable {
         var entries = [Entry](repeating: .stay, count: m * (n + 1))
         var ops = [Op](repeating: .insert, count: m * (n + 1))
         var jumpFrom = [Int](repeating: 0, count: m)
+        var backDistance = [UInt8](repeating: 0, count: m * (n + 1))
         var pre = [Double](repeating: low, count: n + 1)
         var cur = pre
         for i in 0..<m {
@@ -72,6 +79,12 @@ public struct CaptionAligner: Sendable {
             let jumped = prev[best] - jumpCost
             for k in 0...n {
                 if jumped > prev[k] { pre[k] = jumped; entries[row + k] = .jump } else { pre[k] = prev[k]; entries[row + k] = .stay }
+                if backReach > 0, k < n {
+                    for d in 1...min(backReach, n - k) {
+                        let back = prev[k + d] - backJumpCost - backJumpPerToken * Double(d)
+                        if back > pre[k] { pre[k] = back; entries[row + k] = .back; backDistance[row + k] = UInt8(d) }
+                    }
+                }
                 if k > 0, pre[k - 1] - deletionCost > pre[k] { pre[k] = pre[k - 1] - deletionCost; entries[row + k] = .delete }
             }
             for k in 0...n {
@@ -101,6 +114,7 @@ public struct CaptionAligner: Sendable {
                 switch entries[row + at] {
                 case .delete: at -= 1; continue
                 case .jump: steps[i].jumped = true; at = jumpFrom[i]
+                case .back: steps[i].jumped = true; at += Int(backDistance[row + at])
                 case .stay: break
                 }
                 break
@@ -121,6 +135,14 @@ public struct CaptionAligner: Sendable {
             begin = i
         }
         if !steps.isEmpty { readings.append(begin..<steps.count) }
+        // A reading with little in it (a few script words in an ad-lib: the recogniser, knowing only
+        // the script's words, hears them in any speech) is speech not in the script.
+        var steps = steps
+        let weights = VoiceAlignment.matchWeights(ids: VoiceAlignment(tokens: tokens).ids, tokens: tokens)
+        for r in readings {
+            let evidence = r.reduce(0.0) { $0 + (steps[$1].op == .match ? weights[steps[$1].token] : 0) }
+            if evidence < minimumReading { for i in r { steps[i].op = .insert } }
+        }
 
         // Seconds per character of speech, from neighbouring matched words.
         var paces: [Double] = []
@@ -189,22 +211,33 @@ public struct CaptionAligner: Sendable {
         // Sentences.
         var lines: [CaptionReview.Line] = []
         var captions: [Caption] = []
+        // Tokens of lines not read: words heard there are speech not in the script.
+        var notRead = Set<Int>()
         for sentence in script.sentences {
             var line = CaptionReview.Line(block: sentence.block, text: sentence.text, state: .skipped, start: nil, end: nil)
             defer { lines.append(line) }
             let toks = sentence.tokens
             guard !toks.isEmpty else { continue }
-            // Readings that matched at least two of its words (one, for a one-word line).
-            let meeting = readings.indices.filter { r in
-                readings[r].filter { steps[$0].op == .match && toks.contains(steps[$0].token) }.count >= min(2, toks.count)
+            // The last reading that matched two fifths of its words (at least two; one for a one-word
+            // line), and earlier ones that matched three of them and went past where it starts.
+            func matched(_ r: Int) -> Int { readings[r].filter { steps[$0].op == .match && toks.contains(steps[$0].token) }.count }
+            let needed = max(min(2, toks.count), Int((Double(toks.count) * 0.4).rounded(.up)))
+            guard let lastReading = readings.indices.last(where: { matched($0) >= needed }) else {
+                notRead.formUnion(toks)
+                continue
             }
-            guard let lastReading = meeting.last else { continue }
-            let went = meeting.dropLast().contains { r in readingLast[r] >= readingFirst[lastReading] }
+            let went = readings.indices.contains { r in
+                r < lastReading && matched(r) >= min(3, toks.count) && readingLast[r] >= readingFirst[lastReading]
+            }
             let coverage = Double(covered[lastReading].filter { toks.contains($0) }.count) / Double(toks.count)
             line.state = went ? .repeated : coverage >= 0.6 ? .read : .partly
             let own = toks.filter { tokenReading[$0] == lastReading && tokenTimes[$0] != nil }
             guard let first = own.first, let last = own.last else { continue }
-            let start = Self.snap(tokenTimes[first]!.start, to: heard.speech.map(\.lowerBound), before: 0.8, after: 0.5)
+            // Speech starts near the estimate, but never at or before the previous line's start (one
+            // breath can hold two lines).
+            let previous = lines.last { $0.start != nil }?.start ?? -Double.infinity
+            let onsets = heard.speech.map(\.lowerBound).filter { $0 > previous + 0.3 }
+            let start = Self.snap(tokenTimes[first]!.start, to: onsets, before: 0.8, after: 0.5)
             let end = max(start + 0.2, Self.snap(tokenTimes[last]!.end, to: heard.speech.map(\.upperBound), before: 0.3, after: 0.8))
             line.start = start
             line.end = end
@@ -235,7 +268,7 @@ public struct CaptionAligner: Sendable {
             captions.append(Caption(start: start, end: end, text: "[unscripted]"))
         }
         for (i, step) in steps.enumerated() {
-            if step.op == .insert { run.append(i) } else { flush() }
+            if step.op == .insert || notRead.contains(step.token) { run.append(i) } else { flush() }
         }
         flush()
 

@@ -36,11 +36,21 @@ public struct HeardSpeech: Sendable, Hashable {
                 partials.append((at, heard))
                 return
             }
-            for (i, word) in heard.enumerated() {
-                // When the word first stood at its place in the utterance.
-                let first = partials.first { $0.words.count > i && $0.words[i] == word }?.at
-                words.append(Word(word, heardAt: first ?? partials.last?.at ?? at))
+            // When each word first stood at its place in the utterance; a word the partial hypotheses
+            // never had there (the final search corrected it) gets a time between its neighbours'.
+            var times: [Double?] = heard.indices.map { i in partials.first { $0.words.count > i && $0.words[i] == heard[i] }?.at }
+            let end = partials.last?.at ?? at
+            let known = times.indices.filter { times[$0] != nil }
+            for i in times.indices where times[i] == nil {
+                let before = known.last { $0 < i }, after = known.first { $0 > i }
+                switch (before, after) {
+                case let (b?, a?): times[i] = times[b]! + (times[a]! - times[b]!) * Double(i - b) / Double(a - b)
+                case let (nil, a?): times[i] = max(0, times[a]! - 0.3 * Double(a - i))
+                case let (b?, nil): times[i] = min(end, times[b]! + 0.3 * Double(i - b))
+                case (nil, nil): times[i] = end
+                }
             }
+            for (i, word) in heard.enumerated() { words.append(Word(word, heardAt: times[i]!)) }
             partials = []
         }
 
