@@ -73,13 +73,16 @@ public enum TakeListening {
         GStreamer.initialize()
         let temporary = take + ".captions-tmp"
         try? FileManager.default.removeItem(atPath: temporary)
+        // Unbounded queues: a live take's sound can sit a second or two behind its pictures in the
+        // file, and bounded queues then wait for each other forever.
+        let queue = "queue max-size-time=0 max-size-buffers=0 max-size-bytes=0"
         var description = "filesrc location=\"\(AudioSource.launchQuoted(take))\" ! matroskademux name=demux "
-            + "demux.video_0 ! queue ! h264parse ! matroskamux name=mux ! filesink location=\"\(AudioSource.launchQuoted(temporary))\" "
-            + "filesrc location=\"\(AudioSource.launchQuoted(srt))\" ! subparse ! capssetter caps=\"text/x-raw,format=utf8\" ! queue ! mux.subtitle_0 "
+            + "demux.video_0 ! \(queue) ! h264parse ! matroskamux name=mux ! filesink location=\"\(AudioSource.launchQuoted(temporary))\" "
+            + "filesrc location=\"\(AudioSource.launchQuoted(srt))\" ! subparse ! capssetter caps=\"text/x-raw,format=utf8\" ! \(queue) ! mux.subtitle_0 "
         switch try audioCodec(take) {
         case nil: break
-        case "audio/x-opus"?: description += "demux.audio_0 ! queue ! opusparse ! mux. "
-        case "audio/mpeg"?: description += "demux.audio_0 ! queue ! aacparse ! mux. "
+        case "audio/x-opus"?: description += "demux.audio_0 ! \(queue) ! opusparse ! mux. "
+        case "audio/mpeg"?: description += "demux.audio_0 ! \(queue) ! aacparse ! mux. "
         case let other?: throw .input("\(take): its sound (\(other)) cannot be copied with captions; the take is left as it was")
         }
         let pipeline = try JobGraph.parse(description, neededFor: "muxing captions into the take")
