@@ -51,13 +51,18 @@ final class CaptionsTests: XCTestCase {
         let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/truth.json")))
         let env = ["XDG_CACHE_HOME": "\(dir)/cache", "XDG_STATE_HOME": "\(dir)/state"]
 
-        // The take: the reading as its sound, recorded without voice-follow.
+        // The take: the reading as its sound, recorded with the script but without voice-follow; the run
+        // captions it in the background and waits for that at its end.
         let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--audio", "file:\(dir)/reading.wav",
+                                  "--script", Self.scriptPath,
                                   "--record", "--countdown", "0", "--record-dir", "\(dir)/takes", "--duration",
-                                  String(format: "%.1f", truth.seconds + 0.5), "--quiet"], environment: env)
+                                  String(format: "%.1f", truth.seconds + 0.5)], environment: env)
         XCTAssertEqual(run.status, 0, run.stderr)
         let take = "\(dir)/takes/" + (try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/takes").first { $0.hasSuffix(".mkv") }))
         let takeStem = String(take.dropLast(4))
+        XCTAssertTrue(run.stderr.contains("take 1 captioned"), run.stderr)
+        let background = try cues(takeStem)
+        XCTAssertNotNil(try TakeSidecar.read(takeStem + ".json").review, "the run put the review in the sidecar")
 
         // The reading itself: its first cues against the truth.
         let started = Date()
@@ -98,7 +103,11 @@ final class CaptionsTests: XCTestCase {
         let discovered = try runToEnd(URL(fileURLWithPath: "/usr/bin/gst-discoverer-1.0"), [take], timeout: 60)
         XCTAssertTrue(discovered.stdout.contains("subtitles"), "the take carries a subtitle track: \(discovered.stdout)")
         XCTAssertTrue(discovered.stdout.contains("video") && discovered.stdout.contains("audio"), "and still its video and sound")
-        // The same cues as the reading's, shifted by where the take began in it, within 0.2 s.
+        // Captioned again after the fact: the same cues as the run's (one subtitle track, not two), and as
+        // the reading's, shifted by where the take began in it, within 0.2 s.
+        XCTAssertEqual(takeCues.map(\.text), background.vtt.map(\.text))
+        for (a, b) in zip(takeCues, background.vtt) { XCTAssertEqual(a.start, b.start, accuracy: 0.05) }
+        XCTAssertEqual(discovered.stdout.components(separatedBy: "subtitles").count - 1, 1, "one subtitle track")
         XCTAssertEqual(takeCues.map(\.text), readingCues.map(\.text))
         if takeCues.count == readingCues.count, !takeCues.isEmpty {
             let shifts = zip(takeCues, readingCues).map { $0.start - $1.start }.sorted()

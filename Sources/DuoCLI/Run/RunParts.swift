@@ -84,6 +84,7 @@ final class RunParts {
             shots,
             FramingPart(plan: plan),
             joins,
+            CaptionsPart(),
             warnings,
         ]
     }
