@@ -143,4 +143,28 @@ final class CaptionAlignerTests: XCTestCase {
         XCTAssertEqual(speech.first?.lowerBound ?? -1, 1.0, accuracy: 1e-9)
         XCTAssertEqual(speech.first?.upperBound ?? -1, 2.06, accuracy: 1e-9)
     }
+
+    /// The session report shows the review: the lines with their marks, each time a link that plays the
+    /// take from there, and nothing of the private notes.
+    func testTheReportShowsTheReviewWithPlayableTimes() {
+        let parsed = ScriptParser.parse(text: Self.text, format: .markdown)
+        let script = CaptionScript(script: parsed.subject)
+        let reading = read(script, plan: [0, 1, 2, ["sorry", "i", "lost", "my", "place"], 5, 6], pace: 0.06, from: 1.0)
+        let result = CaptionAligner().align(script, heard: HeardSpeech(words: reading.heard, speech: reading.speech))
+        var sidecar = TakeSidecar(toolVersion: "0", gstreamerVersion: "1.22", take: 3, file: "take03.mkv", started: Date(),
+                                  countdownSeconds: 0, cameras: [], format: "320x240@30", aspect: nil, encoder: "x264enc",
+                                  container: "mkv", audio: nil)
+        sidecar.review = result.review
+        let take = SessionReport.Take(file: "/nowhere/take03.mkv", sidecar: sidecar, thumbnails: [], levels: [], seconds: 30,
+                                      frames: 900, width: 320, height: 240, damage: nil)
+        let page = SessionReport.html(folder: "/nowhere", takes: [take])
+        XCTAssertTrue(page.contains("<video id=\"take3-"), "the take plays on the page")
+        XCTAssertTrue(page.contains("src=\"take03.mkv\""))
+        let start = result.review.lines[5].start!
+        XCTAssertTrue(page.contains("href=\"take03.mkv#t=\(String(format: "%.1f", start))\""), "a time plays the take from there")
+        XCTAssertTrue(page.contains("✗ skipped</span> Nobody expected the storm that followed."))
+        XCTAssertTrue(page.contains("✓ read</span> The village rebuilt everything before winter."))
+        XCTAssertTrue(page.contains("not in the script"))
+        for word in ["smile", "lawyer", "client"] { XCTAssertFalse(page.contains(word), word) }
+    }
 }
