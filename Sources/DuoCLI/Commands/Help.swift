@@ -47,6 +47,11 @@ enum Help {
                                            with --shots are grouped by shot, good take first, shots
                                            without a good take marked, shots never recorded listed;
                                            --json prints the same as JSON, --shots FILE names the list
+      duo-capture export DIR --format otio|edl|csv [--out FILE]
+                                           a folder's takes for an editor: an OpenTimelineIO timeline
+                                           (a clip per take, markers for notes, flags, shots, marks),
+                                           a CMX 3600 EDL with locators, or a CSV of the notes (take,
+                                           time, code, text, shot); frame-accurate at each take's rate
       duo-capture display --listen srt://:PORT
                                            on the machine with the subject's monitor: show the subject
                                            view sent by duo-capture --subject-remote (see REMOTE DISPLAYS)
@@ -184,9 +189,11 @@ enum Help {
                                            each, {"at": SECONDS, "cmd": …} (the --control commands),
                                            counted from when the graph is running
       --remote-control [ADDRESS:]PORT      a web remote for a phone: one page (record/stop, pause, speed,
-                                           markers, shots; REC, elapsed time, script progress, the line
-                                           being read) and a WebSocket taking the --control commands
-                                           (not quit, toggle, script, fullscreen or remote-link).
+                                           markers, shots, good/no good for the last take; REC, the
+                                           countdown's seconds, elapsed time, the shot's id and title,
+                                           script progress, the line being read) and a WebSocket taking
+                                           the --control commands (not quit, toggle, script, fullscreen,
+                                           retake or remote-link).
                                            Listens on this machine only unless ADDRESS is given
                                            (0.0.0.0: the LAN). Paired by a random token: the address
                                            with ?token=… is printed once to the terminal at start and
@@ -207,6 +214,27 @@ enum Help {
       --osc-allow ADDRESS[/BITS]           take OSC only from this address or prefix (repeatable), such
                                            as 192.168.1.20 or 192.168.1.0/24; others are dropped and
                                            never answered
+      --obs-websocket [ADDRESS:]PORT       an obs-websocket 5 server (Stream Deck's OBS plugin,
+                                           Companion's OBS module, obs-websocket scripts; OBS uses
+                                           4455): StartRecord/StopRecord/ToggleRecord (the countdown
+                                           first, as Space), GetRecordStatus, CreateRecordChapter (a
+                                           chapter event), Pause/ResumeRecord (the teleprompter's
+                                           pause), scenes "Camera A"/"Camera B" (a switch is a swap),
+                                           TriggerHotkeyByName duo-capture.swap, duo-capture.speed-up…,
+                                           CallVendorRequest duo-capture (any remote command); other
+                                           requests get UnknownRequestType. Events: RecordStateChanged,
+                                           CurrentProgramSceneChanged, ExitStarted, VendorEvent.
+                                           Loopback unless ADDRESS is given; always a password
+                                           (docs/remote-control.md)
+      --obs-websocket-password-file FILE   its password (FILE's first line; chmod 600); without it a
+                                           random one is printed at start, and an ADDRESS other than
+                                           loopback is refused
+      --hyperdeck [ADDRESS:]PORT           Blackmagic's HyperDeck Ethernet protocol (ATEM switchers,
+                                           Companion's HyperDeck module, vMix): record, stop, transport
+                                           info, slot info, clips count/get, notify (async 508
+                                           transport info), device info, ping, quit. An ADDRESS alone
+                                           (0.0.0.0) takes HyperDeck's port 9993. Loopback unless
+                                           ADDRESS is given; the protocol has no password
 
     SUBJECT VIEW (the accessory on the subject's monitor)
       --accessory teleprompter|preview|countdown|off
@@ -270,7 +298,10 @@ enum Help {
       --shots FILE                         walk a shot list: Markdown, one '## ID — Title' heading per
                                            shot, under it what the subject does or says (shown to them
                                            during standby and the countdown, then the script) and the
-                                           operator's fields note:, script: FILE, framing: single|
+                                           operator's fields note:, script: FILE, heading: TITLE
+                                           (every take of the shot starts the script at that
+                                           heading; else a re-take starts where the shot's first
+                                           take did), framing: single|
                                            interview, aspect:, length: 30s|1:30 (see
                                            Assets/example-shots.md). Notes fail closed as in scripts.
                                            Saved, it reloads keeping the current shot by id. For example:
@@ -280,11 +311,28 @@ enum Help {
                                              length: 20s
       Keys N / B next and previous shot, G / X mark the latest take good / no good, A re-take (again);
       control {"cmd":"shot","next":true|false} or {"id":"03"}, {"cmd":"mark","good":true} (and
-      "take":N), {"cmd":"retake"}. Takes are named duo-…-shot03-take02.mkv (the take within the shot);
-      sidecars carry shot, shotTake and mark (a mark after the take ended rewrites it).
+      "take":N), {"cmd":"retake"}. Takes are named duo-…-shot03-take02.mkv (the take within the shot,
+      numbered on after the record folder's takes of the same list);
+      sidecars carry shot, shotTake and mark (a mark after the take ended rewrites it), and every
+      take's sidecar its scriptRange (start and end: position, fraction and the script file's line).
       --allow-any-script                   a shot's script: may name a file outside the shot list's
                                            folder, or one that is not .md/.txt (refused at start
                                            otherwise: every shot's script is checked before the run)
+      --resume                             go on with the shot-list session recorded in the record
+                                           folder (--record-dir) where it stopped: its current shot,
+                                           take numbers and teleprompter place, from the journal
+                                           duo-capture-session.json written there as it goes (a start
+                                           without --resume offers it in one line). --shots may be
+                                           left out (the journal names the list)
+
+    NOTES AND FLAGS (a QA session's notes on the take's clock)
+      --note-codes LIST                    the codes a note may carry (default BUG,Q,GOOD,PII; also a
+                                           settings-file key)
+      Control {"cmd":"note","code":"BUG","text":"…"} (up to 500 characters; code: the first without
+      one) and {"cmd":"flag"}; OSC /duo/note ,ss (code, text) and /duo/flag; the web remote sends both.
+      A note during a take is in its sidecar (notes: take time, wall clock, shot, code, text) and a
+      chapter of its Matroska file; between takes it is the session's (duo-session-notes.jsonl in the
+      takes' folder). Each is a note event and in the report; never on the subject view.
 
     DESKTOP (without --headless: needs a display)
     \(DesktopOptions.help)

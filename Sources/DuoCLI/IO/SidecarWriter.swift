@@ -41,8 +41,9 @@ final class SidecarWriter: Sendable {
     /// `camera`: the one on the air (its format is the file's); `segment`: the take's id and this file's
     /// number when the take is split by camera (individual mode).
     /// `shot`: with a shot list, the take's shot and its number within it.
+    /// `scriptStart`: where the teleprompter was when the take began (its script range's start).
     func started(take number: Int, path: String, camera: Int = 0, segment: (id: String, number: Int)? = nil,
-                 shot: (id: String, take: Int, list: String?)? = nil) {
+                 shot: (id: String, take: Int, list: String?)? = nil, scriptStart: ScriptPlace? = nil) {
         let audio = plan.audio == .none ? nil
             : TakeSidecar.Audio(source: plan.audio.label, encoder: plan.container == .mkv ? "opusenc" : "avenc_aac", buffers: nil)
         var s = TakeSidecar(
@@ -59,6 +60,7 @@ final class SidecarWriter: Sendable {
         s.shot = shot?.id
         s.shotTake = shot?.take
         s.shotList = shot?.list
+        s.scriptRange = scriptStart.map(TakeSidecar.ScriptRange.init(start:))
         let sidecar = s
         open.update { $0[number] = (sidecar, camera) }
         write(sidecar, path)
@@ -71,7 +73,7 @@ final class SidecarWriter: Sendable {
     }
 
     /// `segments`: with the take's last segment, every segment's file name.
-    func ended(_ result: TakeResult, markers: [TakeSidecar.Marker] = [],
+    func ended(_ result: TakeResult, markers: [TakeSidecar.Marker] = [], scriptEnd: ScriptPlace? = nil,
                segments: [String]? = nil,
                soundGaps: [(from: Double, to: Double)] = []) {
         var taken: (sidecar: TakeSidecar, camera: Int)?
@@ -80,6 +82,7 @@ final class SidecarWriter: Sendable {
         let camera = taken?.camera ?? 0
         s.segments = segments
         s.markersPassed = markers
+        if let scriptEnd { s.scriptRange?.end(at: scriptEnd) }
         let during = interruptions.value.filter { $0.at >= result.startRunningTime && $0.at <= result.endRunningTime }
         s.interruptions = during.isEmpty ? nil : during.map {
             .init(atSeconds: Double($0.at - result.startRunningTime) / 1e9, device: $0.device, what: $0.what, reason: $0.reason)
@@ -96,6 +99,7 @@ final class SidecarWriter: Sendable {
         s.audio?.buffers = result.audio?.frames
         if !soundGaps.isEmpty { s.audio?.gaps = soundGaps.map { .init(fromSeconds: $0.from, toSeconds: $0.to) } }
         s.error = result.failure?.message
+        s.keepUp = result.keepUp(format: plan.format(ofCamera: camera))?.message
         guard FileManager.default.fileExists(atPath: result.path) else {
             // No frame was recorded and no file kept: no metadata for a file that does not exist.
             try? FileManager.default.removeItem(atPath: TakeSidecar.path(forTake: result.path))
@@ -122,6 +126,32 @@ final class SidecarWriter: Sendable {
             s.mark = mark
             try s.write(nextTo: path)
         } catch { log("duo-capture: warning: take \(number) marked \(mark), but its sidecar was not updated: \(error.message)") }
+    }
+
+    /// A note or flag made during take `number` (recording into `path`): its sidecar lists it at once, so
+    /// a killed run keeps it (the final copy keeps it too). False when the take is not open.
+    @discardableResult
+    func note(take number: Int, path: String, note: TakeNote) -> Bool {
+        var openSidecar: TakeSidecar?
+        open.update { open in
+            guard var entry = open[number] else { return }
+            entry.sidecar.notes = (entry.sidecar.notes ?? []) + [note]
+            open[number] = entry
+            openSidecar = entry.sidecar
+        }
+        guard let openSidecar else { return false }
+        write(openSidecar, path)
+        return true
+    }
+
+    /// Take `path`'s file was given `count` chapters after it ended: its sidecar says so.
+    func chaptersWritten(_ count: Int, path: String) {
+        let sidecarPath = TakeSidecar.path(forTake: path)
+        do throws(DuoError) {
+            var s = try TakeSidecar.read(sidecarPath)
+            s.chapters = count
+            try s.write(nextTo: path)
+        } catch { log("duo-capture: warning: \(error.message)") }
     }
 
     private func write(_ sidecar: TakeSidecar, _ path: String) {

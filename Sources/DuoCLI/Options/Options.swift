@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, formats, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", display, report, join, microphones, captions, help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, formats, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", display, report, join, microphones, export, captions, help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -86,6 +86,12 @@ public struct Options: Sendable {
     public var shotsPath: String?
     /// `--allow-any-script`: a shot's `script:` may name a file outside the shot list's folder, of any kind.
     public var allowAnyScript = false
+    /// `--note-codes BUG,Q,GOOD,PII`: the codes a note may carry (issue 39).
+    public var noteCodes = NoteCodeBook.standard
+    /// `--resume`: the shot-list session whose journal is in the record folder goes on where it stopped.
+    public var resume = false
+    public var resumeJournal: SessionJournal?
+    public var resumeFolder: String?
     /// The web remote and OSC (see WebRemoteOptions.swift).
     public var remote = WebRemoteOptions()
     /// The subject view: accessory kind, script, display profile, prompter settings.
@@ -95,7 +101,7 @@ public struct Options: Sendable {
 
     public init() {}
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script", "display", "report", "join", "microphones", "captions"]
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script", "display", "report", "join", "microphones", "export", "captions"]
 
     /// `--format WxH@FPS`, checked.
     static func formatOption(_ v: String) throws(DuoError) -> VideoFormat {
@@ -116,7 +122,7 @@ public struct Options: Sendable {
             o.command = Command(rawValue: first)!
             args = args.dropFirst()
             // render-subject has its own options (DuoRender parses them).
-            if [.renderSubject, .inspect, .remux, .checkScript, .formats, .report, .join, .captions].contains(o.command) {
+            if [.renderSubject, .inspect, .remux, .checkScript, .formats, .report, .join, .export, .captions].contains(o.command) {
                 o.passthrough = Array(args)
                 return o
             }
@@ -148,6 +154,7 @@ public struct Options: Sendable {
             case "--record": o.record = true
             case "--json": o.json = true
             case "--allow-any-script": o.allowAnyScript = true
+            case "--resume": o.resume = true
             case "--quiet", "-q": o.quiet = true
             case "--verbose", "-v": o.verbose = true
             case "--source":
@@ -282,6 +289,7 @@ public struct Options: Sendable {
                 let path = try value(name)
                 o.shots = try ShotList.load(path: path)
                 o.shotsPath = path
+            case "--note-codes": o.noteCodes = try NoteCodeBook.parse(try value(name))
             case "--framing": o.framing = try FramingMode.parse(try value(name))
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)
@@ -301,6 +309,7 @@ public struct Options: Sendable {
                 throw .usage("unexpected argument \(arg); run duo-capture --help for the commands")
             }
         }
+        if o.resume { try o.readResumeJournal() }
         // Every shot's script at start, not when the shot is reached (a shot list from someone else could
         // name any file for the subject's screen and the phone).
         if let list = o.shots, let path = o.shotsPath { try ShotScripts.check(list, listPath: path, allowAny: o.allowAnyScript) }
@@ -314,5 +323,28 @@ public struct Options: Sendable {
         // Default kind: the teleprompter when there is a script, else the countdown and recording light.
         if !accessoryGiven { o.subject.accessory = o.subject.scriptPath == nil ? .countdown : .teleprompter }
         return o
+    }
+}
+
+extension Options {
+    /// `--resume`: the session journal in the record folder, read before any device is opened. Without
+    /// `--shots` the journal's shot list is walked; with it, it must be the same file.
+    mutating func readResumeJournal() throws(DuoError) {
+        let folder = recordDirectory ?? SessionSetup.defaultRecordDirectory()
+        let path = SessionJournal.path(inFolder: folder)
+        guard let journal = try SessionJournal.read(path) else {
+            throw .usage("--resume: no shot-list session to go on with in \(folder) (no \(SessionJournal.fileName)); give the session's --record-dir, or start without --resume")
+        }
+        func absolute(_ p: String) -> String { URL(fileURLWithPath: p).standardizedFileURL.path }
+        if let given = shotsPath {
+            guard absolute(given) == absolute(journal.shotList) else {
+                throw .usage("--resume: the session in \(folder) walked \(journal.shotList), not \(given); give --shots \(journal.shotList) or leave --shots out")
+            }
+        } else {
+            shots = try ShotList.load(path: journal.shotList)
+            shotsPath = journal.shotList
+        }
+        resumeJournal = journal
+        resumeFolder = folder
     }
 }

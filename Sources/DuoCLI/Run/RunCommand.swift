@@ -27,6 +27,8 @@ enum RunCommand {
     /// presenter, the capture session, the director, signals and the control socket; `kind` says what
     /// differs (the picture sizes, where the subject view is drawn, the face, and what drives the run).
     static func compose(_ options: Options, _ kind: any RunKind, log: @escaping @Sendable (String) -> Void) async throws(DuoError) -> String {
+        // Every input file first: a bad one is the only line said, before the camera is looked for.
+        try InputCheck.run(options)
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log("duo-capture: \(n)") }
         var plan = setup.plan
@@ -45,6 +47,14 @@ enum RunCommand {
         defer { control?.close() }
         let remote = try WebRemote.open(options.remote, director: director, events: events, presenter: presenter, clock: session.clock)
         defer { remote?.close() }
+        // obs-websocket and HyperDeck: controllers people own, through the web remote's command path.
+        let takes = setup.recordDirectory ?? options.recordDirectory ?? SessionSetup.defaultRecordDirectory()
+        let obs = try ObsRemote.open(options.remote, director: director, events: events, clock: session.clock,
+                                     cameras: plan.secondCamera == nil ? 1 : 2, recordDirectory: takes)
+        defer { obs?.close() }
+        let hyperDeck = try HyperDeckRemote.open(options.remote, director: director, events: events, clock: session.clock, plan: plan,
+                                                 recordDirectory: takes)
+        defer { hyperDeck?.close() }
         face.setRemoteAddress(remote?.linkAddress)
         return try report(await kind.drive(director, session: session, face: face, events: events), json: options.json, log: log)
     }

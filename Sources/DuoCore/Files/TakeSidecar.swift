@@ -136,6 +136,8 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     /// Devices lost and restored while the take recorded (absent when none).
     public var interruptions: [Interruption]?
     public var markersPassed: [Marker]
+    /// The script range the take covered (absent without a teleprompter script; TakeSidecar+ScriptRange.swift).
+    public var scriptRange: ScriptRange?
     /// With a shot list (`--shots`): the shot's id, the take's number within the shot, and the
     /// operator's mark ("good" or "no-good"; absent while unmarked). A mark given after the take
     /// ended rewrites the sidecar.
@@ -144,6 +146,12 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     public var mark: String?
     /// The shot list's file (absolute), so `duo-capture report` can list the shots never recorded.
     public var shotList: String?
+    /// Notes and flags made while the take recorded (issue 39), in order; absent when none. Written as
+    /// each is made, so a killed run's sidecar keeps them.
+    public var notes: [TakeNote]?
+    /// How many chapters the file was given once its notes were known (absent: only the take's start,
+    /// written by the muxer; a killed take's chapters are written at the next start).
+    public var chapters: Int?
     public var frames: Int64?
     public var droppedFrames: Int64?
     public var durationSeconds: Double?
@@ -154,6 +162,8 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     /// after the take by the captioner, with `captions` naming the caption files or why there are none.
     public var review: CaptionReview?
     public var captions: String?
+    /// The camera delivered too few frames for the take's length (issue 37, `KeepUp.message`); absent when it kept up.
+    public var keepUp: String?
 
     public init(toolVersion: String, gstreamerVersion: String, take: Int, file: String, started: Date,
                 countdownSeconds: Int, cameras: [Camera], format: String, aspect: String?, encoder: String,

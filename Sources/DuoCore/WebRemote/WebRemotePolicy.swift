@@ -12,7 +12,7 @@ public enum WebRemoteCommands {
     /// Command names a remote may send: what the operator does during takes, never `quit` or a file. The
     /// one table: docs/remote-control.md lists exactly these (a test compares them), in this order.
     public static let table = ["record", "stop", "cancel", "pause", "speed", "jump", "font", "mirror",
-                               "follow", "swap", "fold", "unfold", "accessory", "shot"]
+                               "follow", "swap", "fold", "unfold", "accessory", "shot", "mark", "note", "flag"]
     public static let allowed = Set(table)
 
     /// The command parsed from a page's JSON line, or why it is refused.
@@ -40,7 +40,7 @@ public enum WebRemoteCommands {
         "/duo/record", "/duo/stop", "/duo/cancel", "/duo/pause", "/duo/speed <float 0.25-4>", "/duo/speed/up",
         "/duo/speed/down", "/duo/speed/preset <int 1-5>", "/duo/marker/next", "/duo/marker/previous", "/duo/marker/start",
         "/duo/shot/next", "/duo/shot/previous", "/duo/font/up", "/duo/font/down", "/duo/mirror", "/duo/follow [voice|time]",
-        "/duo/state",
+        "/duo/note <string code> <string text>", "/duo/flag", "/duo/state",
     ]
 
     /// An OSC message as a command (the same one the control socket's JSON makes), or why not.
@@ -78,6 +78,15 @@ public enum WebRemoteCommands {
         case "/duo/font/down": try none(); return .command(.fontStep(-1))
         case "/duo/shot/next": try none(); return .command(.shot(next: true, id: nil))
         case "/duo/shot/previous": try none(); return .command(.shot(next: false, id: nil))
+        case "/duo/flag": try none(); return .command(.flag)
+        case "/duo/note":
+            guard a.count == 2, case .string(let code) = a[0], case .string(let text) = a[1] else {
+                throw .usage("osc: /duo/note takes two strings, the code and the text, such as /duo/note BUG \"menu hides the button\"")
+            }
+            guard text.count <= NoteCodeBook.longestText else {
+                throw .usage("osc: /duo/note text has \(text.count) characters; keep a note to \(NoteCodeBook.longestText)")
+            }
+            return .command(.note(code: code.isEmpty ? nil : code, text: text))
         case "/duo/follow":
             if a.isEmpty { return .command(.follow(voice: nil)) }
             guard a.count == 1, case .string(let mode) = a[0], mode == "voice" || mode == "time" else {
@@ -176,21 +185,29 @@ public struct CommandGate: Sendable {
 ///
 /// Thread: value type; kept behind a lock by its owner.
 public struct WebRemoteRunState: Sendable, Equatable {
-    /// Events a page receives as they are (none of them carries a note or a picture).
+    /// Events a page receives as they are (none of them carries a note or a picture). The shot list's
+    /// (issue 37): the current shot's id and title, each take's shot and its mark, so the phone knows the shot.
     public static let forwarded: Set<RunEvent.Kind> = [.started, .command, .countdown, .countdownCancelled, .takeStarted,
-                                                       .takeEnded, .status, .follow, .error, .stopped, .swap]
+                                                       .takeEnded, .status, .follow, .error, .stopped, .swap,
+                                                       .shot, .shotTake, .mark]
 
     /// The event as a page gets it (issue 35), or nil when a page gets none of it: take files by name only,
-    /// never their folders (nor the user's name in them), and no `error` event (another client's failed
-    /// command, with its path): a page hears only its own errors, as replies to its own messages.
+    /// never their folders (nor the user's name in them), and no `error` event but the run's refusals of the
+    /// phone pages' own commands (another client's failed command names its path).
     public static func pageEvent(_ event: RunEvent) -> RunEvent? {
         func name(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
         switch event {
-        case .error: return nil
+        case .error(let message, let source):
+            // Refusals of the page's own commands (`remote`: any phone page's) reach it; nothing else does.
+            return source == "remote" ? .error(message: message, source: source) : nil
         case .takeStarted(let take, let file): return .takeStarted(take: take, file: name(file))
         case .takeEnded(let take, let file, let frames, let dropped, let kept, let empty, let error):
             return .takeEnded(take: take, file: name(file), frames: frames, dropped: dropped, kept: kept, empty: empty,
                               error: error.map { _ in "the take failed; the operator's terminal says why" })
+        case .shotTake(let take, let shot, let shotTake, let file):
+            return .shotTake(take: take, shot: shot, shotTake: shotTake, file: file.map(name))
+        case .mark(let take, let shot, let shotTake, let mark, let file, let by):
+            return .mark(take: take, shot: shot, shotTake: shotTake, mark: mark, file: file.map(name), by: by)
         default: return forwarded.contains(event.kind) ? event : nil
         }
     }
