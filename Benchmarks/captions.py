@@ -8,7 +8,7 @@ for about 1 and 5 minutes at 150 and 180 wpm, with an ad-lib and a skipped parag
 seconds and wall seconds of the captions command (target: CPU at most half the length, on one core), and
 the error of each read sentence's first cue against when the sentence truly began (median, 95th percentile).
 
-Usage: python3 Benchmarks/captions.py [--debug]   (--debug: the debug build in .build/debug, no release build)
+Usage: python3 Benchmarks/captions.py [MINUTES…] [--debug]   (--debug: the debug build in .build/debug, no release build)
 """
 import json, os, random, subprocess, sys, tempfile, time
 
@@ -56,7 +56,7 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
-        for minutes in (1, 5):
+        for minutes in [int(a) for a in sys.argv[1:] if a.isdigit()] or (1, 5):
             for speed in (150, 180):
                 rng = random.Random(minutes * 1000 + speed)
                 # About 11 words a sentence, 3 a paragraph.
@@ -96,8 +96,12 @@ def main():
                 # Sentence starts: word 0 and every word after one that ends a sentence.
                 for i, w in enumerate(words):
                     if i in began and (i == 0 or words[i - 1].endswith(".")) and not w.startswith("Part"):
-                        first = " ".join(words[i:i + 3])
-                        cue = next((c for c in cues if c[1].replace("\n", " ").startswith(first)), None)
+                        # The sentence's own first cue: the cue whose text begins the sentence (at most 8
+                        # words compared: a cue holds at least that much, or the whole sentence).
+                        end = next(k for k in range(i, len(words)) if words[k].endswith(".")) + 1
+                        first = " ".join(words[i:min(end, i + 8)])
+                        cue = next((c for c in cues if first.startswith(c[1].replace("\n", " ")[:len(first)])
+                                    and c[1].replace("\n", " ").startswith(first[:len(c[1])])), None)
                         errors.append(abs(cue[0] - began[i]) if cue else float("inf"))
                 errors.sort()
                 med = errors[len(errors) // 2]
