@@ -56,6 +56,7 @@ final class RunEventSchemaTests: XCTestCase {
         .subjectMonitor(shows: "curtain"),
         .preview(fps: 29.9, of: 60, largestGapMs: 33.4, intervalMs: 33.3),
         .controls(shown: true, buttons: ["record": [10, 20, 64, 48], "pause": [80, 20, 64, 48], "swap": []]),
+        .operatorPicture(width: 1280, height: 720, shownWidth: 1920, shownHeight: 1080, filter: "nearest"),
     ]
 
     /// The event log's golden lines, one per sample, in the samples' order (t = 1.234).

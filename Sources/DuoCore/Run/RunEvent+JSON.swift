@@ -47,6 +47,7 @@ extension RunEvent {
         case subjectMonitor = "subject-monitor"
         case preview
         case controls
+        case operatorPicture = "operator-picture"
     }
 
     /// The event's name, as in docs/events.md and the `event` field.
@@ -93,6 +94,7 @@ extension RunEvent {
         case .subjectMonitor: .subjectMonitor
         case .preview: .preview
         case .controls: .controls
+        case .operatorPicture: .operatorPicture
         }
     }
 
@@ -191,6 +193,9 @@ extension RunEvent {
             try c.put("fps", fps); try c.put("of", of); try c.put("largestGapMs", largestGapMs); try c.put("intervalMs", intervalMs)
         case .controls(let shown, let buttons):
             try c.put("shown", shown); try c.put("buttons", buttons)
+        case .operatorPicture(let width, let height, let shownWidth, let shownHeight, let filter):
+            try c.put("width", width); try c.put("height", height); try c.put("shownWidth", shownWidth)
+            try c.put("shownHeight", shownHeight); try c.put("filter", filter)
         }
     }
 }

@@ -55,6 +55,7 @@ public enum RunEvent: Sendable, Equatable, Encodable {
     case subjectMonitor(shows: String)
     case preview(fps: Double, of: Double, largestGapMs: Double, intervalMs: Double)
     case controls(shown: Bool, buttons: [String: [Int]])
+    case operatorPicture(width: Int, height: Int, shownWidth: Int, shownHeight: Int, filter: String)
 
     /// The event schema's version: every line carries it as `v` (docs/events.md).
     public static let version = 1

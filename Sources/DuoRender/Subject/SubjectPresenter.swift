@@ -10,6 +10,8 @@ import Foundation
 /// The overlay it feeds is drawn on the streaming thread from a lock-protected snapshot.
 public actor SubjectPresenter {
     public nonisolated let drawer: any I420FrameDrawer
+    /// Frames `drawer` has drawn the view into so far.
+    public nonisolated var framesDrawn: Int { (drawer as? SubjectFrameDrawer)?.drawn.value ?? 0 }
     /// What the script held that could be a private note but is not well formed: kept from the subject,
     /// for the operator to fix (`duo-capture check-script`).
     public nonisolated let scriptProblems: [ScriptProblem]
