@@ -18,7 +18,7 @@ final class PrompterLayoutTests: XCTestCase {
             text += (0..<40).map { words[($0 * 7 + p) % words.count] }.joined(separator: " ") + ".\n\n"
             if p % 6 == 5 { text += "## Part \(p / 6 + 2)\n\n" }
         }
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         return path
     }()
 
