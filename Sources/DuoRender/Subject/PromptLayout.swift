@@ -1,5 +1,6 @@
 import CCairo
 import DuoCore
+import Foundation
 
 /// Colours and type of the subject view for one `PromptTheme`.
 ///
@@ -89,6 +90,9 @@ public final class PromptLayout: @unchecked Sendable {
     /// `[POSE: …]` cue positions in scroll units (the script's `poseCues`, in order).
     public let poseUnits: [Double]
     let lines: [Line]
+    /// Where each script block's text starts (bytes of the laid-out text): the confidence strip puts an
+    /// operator note (which names its block) before the block's first line.
+    let blockStarts: [Int]
     let palette: SubjectPalette
 
     private let lock = Lock()
@@ -203,6 +207,7 @@ public final class PromptLayout: @unchecked Sendable {
         }
         pango_layout_set_attributes(layout, attributes)
         pango_attr_list_unref(attributes)
+        blockStarts = blockBytes
 
         // Walk the lines once.
         var collected: [Line] = []
@@ -311,6 +316,32 @@ public final class PromptLayout: @unchecked Sendable {
                 cairo_move_to(cr, l.x, l.baseline - top)
                 pango_cairo_show_layout_line(cr, l.line)
                 k += 1
+            }
+        }
+    }
+
+    /// The subject's lines around scroll position `units`, as laid out here: up to `before` lines above
+    /// the one on the reading line, that one, and up to `after` below (blank lines between paragraphs
+    /// skipped), each with its text and, when it is a block's first line, that block's index.
+    public func linesAround(units: Double, before: Int, after: Int) -> [(text: String, reading: Bool, block: Int?)] {
+        let y = textY(atUnits: units)
+        // Blank lines (between paragraphs) hold no text: Pango's line excludes the paragraph separator.
+        let shown = lines.indices.filter { lines[$0].endByte > lines[$0].startByte }
+        guard !shown.isEmpty else { return [] }
+        // The line on the reading line: the first whose bottom is below it (a blank line's gap reads as the next).
+        let at = shown.firstIndex { lines[$0].bottom > y } ?? shown.count - 1
+        let window = shown[max(0, at - before)...min(shown.count - 1, at + after)]
+        return lock.withLock {
+            guard let text = pango_layout_get_text(layout) else { return [] }
+            let count = strlen(text)
+            let base = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+            return window.map { k in
+                let l = lines[k]
+                let slice = UnsafeBufferPointer(start: base + min(l.startByte, count), count: max(0, min(l.endByte, count) - min(l.startByte, count)))
+                let line = String(decoding: slice, as: UTF8.self).replacingOccurrences(of: "\u{200B}", with: "")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                let block = blockStarts.firstIndex { $0 >= l.startByte && $0 < l.endByte }
+                return (line, shown[at] == k, block)
             }
         }
     }

@@ -464,7 +464,24 @@ public actor SubjectPresenter {
             heldAtCue: scroll?.isHeldAtCue(at: time) ?? false, speed: scroll?.speed.description ?? "-",
             mirror: state.mirror,
             countdownValue: state.countdownStartedAt.flatMap { state.countdown.displayedValue(elapsed: time - $0) },
-            notes: notes, fontSize: currentFontSize, follow: followStatus(at: time), reversed: scroll?.direction == .reverse)
+            notes: notes, fontSize: currentFontSize, follow: followStatus(at: time), reversed: scroll?.direction == .reverse,
+            confidence: confidence(at: position))
+    }
+
+    /// The confidence strip at scroll position `position`: the lines of the subject view as laid out on the
+    /// subject's monitor (two above the reading line, three below), and before a block's first line the
+    /// operator's notes on that block, marked private. The operator's view only: never published.
+    private func confidence(at position: Double) -> [ConfidenceLine] {
+        guard let script = state.script, state.accessory == .teleprompter,
+              let layout = overlay.currentScene?.strip?.layout else { return [] }
+        var strip: [ConfidenceLine] = []
+        for line in layout.linesAround(units: position, before: 2, after: 3) {
+            if let block = line.block {
+                for note in script.operatorNotes where note.blockIndex == block { strip.append(ConfidenceLine(text: note.text, kind: .privateNote)) }
+            }
+            strip.append(ConfidenceLine(text: line.text, kind: .subject(reading: line.reading)))
+        }
+        return strip
     }
 
     /// Blocks until the overlay has built the latest scene (tests, shutdown).

@@ -1,0 +1,77 @@
+import Foundation
+import XCTest
+
+/// Issue 37 on the virtual two-monitor X desktop (DUMMY0 the operator's at 0,0, DUMMY1 the subject's at
+/// 1280,0): the operator's window shows the line the subject reads (OCR of both monitors, the same
+/// words) with the script's private note inline and marked, the subject's monitor never shows the note,
+/// and ? shows the key list on the operator's screen.
+final class OperatorConfidenceDesktopTests: XCTestCase {
+    /// The text tesseract reads in the root window's `crop` (`WxH+X+Y`).
+    private func ocr(_ desktop: VirtualDesktop, _ crop: String, file: String) throws -> String {
+        let shot = desktop.directory.appendingPathComponent(file).path
+        let r = try desktop.run("import", ["-window", "root", "-crop", crop, "+repage", shot])
+        guard r.status == 0 else { throw Failure("import failed: \(r.stderr)") }
+        return try runTool("tesseract", [shot, "-"], environment: ProcessInfo.processInfo.environment).stdout
+            .replacingOccurrences(of: "\n", with: " ")
+    }
+
+    func testTheOperatorSeesWhatTheSubjectReadsWithItsNoteAndTheKeys() throws {
+        let desktop = try VirtualDesktop(test: self)
+        // Words tesseract reads without doubt, a note with a word found nowhere else.
+        let script = desktop.directory.appendingPathComponent("harbour.md")
+        try """
+            # Harbour Lanterns
+
+            Morning boats leave the harbour early.
+
+            [[note: ZEBRA cue the drone]]
+
+            Fishermen mend their nets along the quay before noon.
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let events = desktop.directory.appendingPathComponent("events.jsonl")
+        let p = try desktop.launch(DesktopEndToEndTests.binary.path, ["--source", "videotestsrc", "--format", "1280x720@30", "--script", script.path,
+                                                                      "--events", events.path, "--record-dir", desktop.directory.appendingPathComponent("takes").path],
+                                   log: "duo-capture.log", directory: VirtualDesktop.repositoryRoot)
+        let app = DesktopEndToEndTests.App(process: p, events: events)
+        try app.wait("the subject view") { $0["event"] as? String == "availability" && $0["shown"] as? Bool == true }
+
+        // Both monitors, in standby: the reading line is the heading, the lines below it follow.
+        var operatorText = "", subjectText = ""
+        do {
+            try waitFor("the subject's lines on both monitors", timeout: 30, interval: 0.5) {
+                operatorText = try ocr(desktop, "1280x720+0+0", file: "operator.png")
+                subjectText = try ocr(desktop, "1280x720+1280+0", file: "subject.png")
+                return ["Harbour Lanterns", "Morning boats leave"].allSatisfy { operatorText.contains($0) && subjectText.contains($0) }
+                    && operatorText.contains("ZEBRA")
+            }
+        } catch { throw Failure("\(error); operator: \(operatorText) | subject: \(subjectText)") }
+        XCTAssertTrue(operatorText.contains("SUBJECT READS"), "the strip says what it is: \(operatorText)")
+        XCTAssertTrue(operatorText.contains("PRIVATE"), "the note is marked private: \(operatorText)")
+        XCTAssertTrue(operatorText.contains("STANDBY"), "the state, large: \(operatorText)")
+        XCTAssertFalse(subjectText.contains("ZEBRA"), "the subject never sees the note: \(subjectText)")
+        // The note sits where it falls: after the first paragraph's line, before the next paragraph's.
+        if let note = operatorText.range(of: "ZEBRA"), let before = operatorText.range(of: "Morning boats"),
+           let after = operatorText.range(of: "Fishermen") {
+            XCTAssertTrue(before.lowerBound < note.lowerBound && note.lowerBound < after.lowerBound, "the note inline: \(operatorText)")
+        }
+
+        // ? shows the key list over the operator picture; ? again hides it. The subject's monitor never shows it.
+        try desktop.key("question")
+        var keys = ""
+        do {
+            try waitFor("the key list on the operator's screen", timeout: 20, interval: 0.3) {
+                keys = try ocr(desktop, "1280x720+0+0", file: "keys.png")
+                return keys.contains("KEYS") && keys.contains("record / stop") && keys.contains("teleprompter faster")
+            }
+        } catch { throw Failure("\(error); OCR read: \(keys)") }
+        XCTAssertFalse(try ocr(desktop, "1280x720+1280+0", file: "subject-keys.png").contains("record / stop"), "keys on the operator's screen only")
+        try desktop.key("question")
+        try waitFor("the key list gone", timeout: 20, interval: 0.3) {
+            !(try ocr(desktop, "1280x720+0+0", file: "keys-gone.png").contains("record / stop"))
+        }
+
+        try desktop.key("q")
+        try waitFor("duo-capture to exit", timeout: 30) { !app.process.isRunning }
+        XCTAssertEqual(app.process.terminationStatus, 0, desktop.tail("duo-capture.log"))
+    }
+}
