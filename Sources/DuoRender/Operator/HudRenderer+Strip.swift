@@ -17,7 +17,7 @@ extension HudRenderer {
         let height = min(region.height, 2 * pad + label * 1.4 + Double(lines.count) * rowHeight)
         let box = FrameRect(x: region.x, y: region.y, width: region.width, height: height)
         cairo_save(cr)
-        cairo_set_source_rgba(cr, 0, 0, 0, 0.62)
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.74)
         cairo_rectangle(cr, box.x, box.y, box.width, box.height)
         cairo_fill(cr)
         cairo_rectangle(cr, box.x, box.y, box.width, box.height)
@@ -49,12 +49,12 @@ extension HudRenderer {
                     cairo_set_source_rgb(cr, 1, 1, 1)
                     reading = band
                 } else {
-                    cairo_set_source_rgb(cr, 0.72, 0.72, 0.72)
+                    cairo_set_source_rgb(cr, 0.8, 0.8, 0.8)
                 }
                 text.show(at: box.x + pad + marker, rowTop + (rowHeight - text.size.height) / 2)
             case .privateNote:
                 // Marked as private: an amber tag and amber italics on a tinted band.
-                text.set("PRIVATE", size: 0.75 * u, bold: true, width: inner, oneLine: true)
+                text.set("PRIVATE", size: 0.85 * u, bold: true, width: inner, oneLine: true)
                 let tag = text.size
                 cairo_set_source_rgba(cr, 1, 0.8, 0.3, 0.18)
                 cairo_rectangle(cr, box.x + pad, rowTop + 1, inner, rowHeight - 2)
@@ -104,7 +104,7 @@ extension HudRenderer {
         }
         let pad = u
         cairo_save(cr)
-        cairo_set_source_rgba(cr, 0.05, 0.05, 0.07, 0.9)
+        cairo_set_source_rgba(cr, 0.05, 0.05, 0.07, 0.94)
         cairo_rectangle(cr, card.x, card.y, card.width, card.height)
         cairo_fill(cr)
         cairo_set_source_rgba(cr, 1, 1, 1, 0.5)

@@ -79,7 +79,7 @@ public enum HudRenderer {
                             height: min(panelRegion.height, measured.height))
         boxes.panel = box
         cairo_save(cr)
-        cairo_set_source_rgba(cr, 0, 0, 0, 0.62)
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.74)
         cairo_rectangle(cr, box.x, box.y, box.width, box.height)
         cairo_fill(cr)
         let wrap = max(40, box.width - 2 * pad)
