@@ -52,7 +52,8 @@ final class HudPanelTests: XCTestCase {
             let strip = try XCTUnwrap(b.strip, what), meter = try XCTUnwrap(b.meter, what), reading = try XCTUnwrap(b.readingLine, what)
             for r in [b.panel, b.headline, strip, meter, reading] { XCTAssertTrue(inside(r, w, h), "inside the picture: \(r) in \(what)") }
             XCTAssertFalse(overlap(b.panel, strip), "the panel and the strip apart: \(what)")
-            XCTAssertTrue(b.panel.x <= b.headline.x && b.headline.y + b.headline.height <= meter.y, "the headline first, the meter last: \(what)")
+            XCTAssertTrue(b.panel.x <= b.headline.x && b.headline.y + b.headline.height <= meter.y, "the headline first, the meter below: \(what)")
+            XCTAssertTrue(meter.x + meter.width <= b.panel.x + b.panel.width && meter.width >= 5 * b.unit, "the meter in the panel, long enough: \(what)")
             XCTAssertTrue(strip.y <= reading.y && reading.y + reading.height <= strip.y + strip.height, what)
             if aspect == nil { headlines[h] = b.headline.height }
         }

@@ -11,8 +11,10 @@ public struct HudPanel: Sendable, Hashable {
     public var facts: String
     /// The other lines of the HUD (shot, camera and format, accessory, script, notes, figures), in order.
     public var rows: [HudModel.Line]
-    /// The sound meter's fill, 0…1 (-60 dBFS … 0 dBFS), nil without a level meter.
+    /// The sound meter's fill, 0…1 (-60 dBFS … 0 dBFS), nil without a level meter; drawn at the end of
+    /// row `meterRow` (the "audio peak" line).
     public var meter: Double?
+    public var meterRow: Int?
     /// The confidence strip's lines (empty: no strip).
     public var confidence: [ConfidenceLine]
     /// The key list over the picture, nil while hidden.
@@ -90,7 +92,9 @@ extension HudModel {
             facts += "  ·  \(Self.clock(left)) left"
         }
         let meter = run.audioPeakDB.map { min(1, max(0, ($0 + 60) / 60)) }
-        return HudPanel(headline: headline, facts: facts, rows: Array(all.dropFirst()),
-                        meter: meter.map { ($0 * 40).rounded() / 40 }, confidence: run.confidence, keyHelp: keyHelp)
+        let rows = Array(all.dropFirst())
+        return HudPanel(headline: headline, facts: facts, rows: rows, meter: meter.map { ($0 * 40).rounded() / 40 },
+                        meterRow: meter == nil ? nil : rows.firstIndex { $0.text.hasPrefix("audio peak") },
+                        confidence: run.confidence, keyHelp: keyHelp)
     }
 }

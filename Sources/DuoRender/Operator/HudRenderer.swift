@@ -33,11 +33,14 @@ public enum HudRenderer {
         public var unit = 0.0
     }
 
-    /// The HUD's size unit for an area of `width` × `height`: 1/48 of the height (15 px at 720 lines,
-    /// 45 px at 2160), no wider than 1/64 of the width, at least 12 px.
+    /// The HUD's size unit for an area of `width` × `height`: 1/50 of the height (14.4 px at 720 lines,
+    /// 43 px at 2160), no wider than 1/64 of the width, at least 12 px.
     static func unit(width: Double, height: Double) -> Double {
-        max(12, min(height / 48, width / 64))
+        max(12, min(height / 50, width / 64))
     }
+
+    /// The sound meter's length, in units.
+    static let meterWidth = 12.0
 
     /// Draws `hud` onto a Cairo context (`cairo_t *`) of `width` × `height`; returns where its parts went.
     @discardableResult
@@ -95,16 +98,18 @@ public enum HudRenderer {
         cairo_set_source_rgb(cr, 1, 1, 1)
         text.show(at: box.x + pad, y)
         y += text.size.height + 0.4 * u
-        for row in panel.rows {
+        for (i, row) in panel.rows.enumerated() {
             text.set(row.text, size: u, bold: false, width: wrap)
             setTone(cr, row.tone)
             text.show(at: box.x + pad, y)
+            if let level = panel.meter, i == panel.meterRow {
+                // The sound meter at the end of the audio line.
+                let x = box.x + pad + text.size.width + u
+                let meter = FrameRect(x: x, y: y + 0.3 * u, width: max(0, min(meterWidth * u, box.x + box.width - pad - x)), height: 0.7 * u)
+                drawMeter(level, cr: cr, in: meter)
+                boxes.meter = meter
+            }
             y += max(u * 1.3, text.size.height)
-        }
-        if let level = panel.meter {
-            let meter = FrameRect(x: box.x + pad, y: y + 0.3 * u, width: min(wrap, 16 * u), height: 0.7 * u)
-            drawMeter(level, cr: cr, in: meter)
-            boxes.meter = meter
         }
         cairo_restore(cr)
 
@@ -124,11 +129,11 @@ public enum HudRenderer {
         widest = max(widest, text.size.width); height += text.size.height
         text.set(panel.facts, size: 1.3 * u, bold: true, width: wrap)
         widest = max(widest, text.size.width); height += text.size.height + 0.4 * u
-        for row in panel.rows {
+        for (i, row) in panel.rows.enumerated() {
             text.set(row.text, size: u, bold: false, width: wrap)
-            widest = max(widest, text.size.width); height += max(u * 1.3, text.size.height)
+            let meter = panel.meter != nil && i == panel.meterRow ? (1 + meterWidth) * u : 0
+            widest = max(widest, min(wrap, text.size.width + meter)); height += max(u * 1.3, text.size.height)
         }
-        if panel.meter != nil { widest = max(widest, min(wrap, 16 * u)); height += 1.3 * u }
         return (widest, height, pad)
     }
 
