@@ -324,24 +324,38 @@ public final class PromptLayout: @unchecked Sendable {
     /// the one on the reading line, that one, and up to `after` below (blank lines between paragraphs
     /// skipped), each with its text and, when it is a block's first line, that block's index.
     public func linesAround(units: Double, before: Int, after: Int) -> [(text: String, reading: Bool, block: Int?)] {
+        guard !lines.isEmpty else { return [] }
         let y = textY(atUnits: units)
         // Blank lines (between paragraphs) hold no text: Pango's line excludes the paragraph separator.
-        let shown = lines.indices.filter { lines[$0].endByte > lines[$0].startByte }
-        guard !shown.isEmpty else { return [] }
-        // The line on the reading line: the first whose bottom is below it (a blank line's gap reads as the next).
-        let at = shown.firstIndex { lines[$0].bottom > y } ?? shown.count - 1
-        let window = shown[max(0, at - before)...min(shown.count - 1, at + after)]
+        func shown(_ k: Int) -> Bool { lines[k].endByte > lines[k].startByte }
+        // The line on the reading line: the first whose bottom is below it (binary search; a blank line's
+        // gap reads as the next line with text).
+        var lo = 0, hi = lines.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if lines[mid].bottom <= y { lo = mid + 1 } else { hi = mid }
+        }
+        var at = min(lo, lines.count - 1)
+        while at < lines.count - 1 && !shown(at) { at += 1 }
+        while at > 0 && !shown(at) { at -= 1 }
+        guard shown(at) else { return [] }
+        var above: [Int] = [], below: [Int] = []
+        var k = at - 1
+        while k >= 0 && above.count < before { if shown(k) { above.insert(k, at: 0) }; k -= 1 }
+        k = at + 1
+        while k < lines.count && below.count < after { if shown(k) { below.append(k) }; k += 1 }
+        let window = above + [at] + below
         return lock.withLock {
+            // Each line's bytes lie inside the layout's text (Pango's own offsets), so no length is read.
             guard let text = pango_layout_get_text(layout) else { return [] }
-            let count = strlen(text)
             let base = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
             return window.map { k in
                 let l = lines[k]
-                let slice = UnsafeBufferPointer(start: base + min(l.startByte, count), count: max(0, min(l.endByte, count) - min(l.startByte, count)))
+                let slice = UnsafeBufferPointer(start: base + l.startByte, count: l.endByte - l.startByte)
                 let line = String(decoding: slice, as: UTF8.self).replacingOccurrences(of: "\u{200B}", with: "")
                     .trimmingCharacters(in: .whitespacesAndNewlines)
                 let block = blockStarts.firstIndex { $0 >= l.startByte && $0 < l.endByte }
-                return (line, shown[at] == k, block)
+                return (line, k == at, block)
             }
         }
     }

@@ -468,20 +468,10 @@ public actor SubjectPresenter {
             confidence: confidence(at: position))
     }
 
-    /// The confidence strip at scroll position `position`: the lines of the subject view as laid out on the
-    /// subject's monitor (two above the reading line, three below), and before a block's first line the
-    /// operator's notes on that block, marked private. The operator's view only: never published.
+    /// The confidence strip at scroll position `position` (ConfidenceStrip.swift). The operator's view only.
     private func confidence(at position: Double) -> [ConfidenceLine] {
-        guard let script = state.script, state.accessory == .teleprompter,
-              let layout = overlay.currentScene?.strip?.layout else { return [] }
-        var strip: [ConfidenceLine] = []
-        for line in layout.linesAround(units: position, before: 2, after: 3) {
-            if let block = line.block {
-                for note in script.operatorNotes where note.blockIndex == block { strip.append(ConfidenceLine(text: note.text, kind: .privateNote)) }
-            }
-            strip.append(ConfidenceLine(text: line.text, kind: .subject(reading: line.reading)))
-        }
-        return strip
+        guard let script = state.script, state.accessory == .teleprompter, let layout = overlay.currentScene?.strip?.layout else { return [] }
+        return ConfidenceStrip.lines(script, layout: layout, at: position)
     }
 
     /// Blocks until the overlay has built the latest scene (tests, shutdown).
