@@ -4,7 +4,7 @@ import XCTest
 /// Issue 37 on the virtual two-monitor X desktop (DUMMY0 the operator's at 0,0, DUMMY1 the subject's at
 /// 1280,0): the operator's window shows the line the subject reads (OCR of both monitors, the same
 /// words) with the script's private note inline and marked, the subject's monitor never shows the note,
-/// and ? shows the key list on the operator's screen.
+/// ? shows the key list on the operator's screen, and a take's file is named on the HUD when it ends.
 final class OperatorConfidenceDesktopTests: XCTestCase {
     /// The text tesseract reads in the root window's `crop` (`WxH+X+Y`).
     private func ocr(_ desktop: VirtualDesktop, _ crop: String, file: String) throws -> String {
@@ -73,6 +73,22 @@ final class OperatorConfidenceDesktopTests: XCTestCase {
         try waitFor("the key list gone", timeout: 20, interval: 0.3) {
             !(try ocr(desktop, "1280x720+0+0", file: "keys-gone.png").contains("record / stop"))
         }
+
+        // A short take: when it ends, the HUD names its file for a few seconds.
+        try desktop.key("space")
+        let started = try app.wait("the take", timeout: 30) { $0["event"] as? String == "take-started" }
+        try app.wait("frames in the take", after: started.index) { $0["event"] as? String == "status" && $0["recording"] as? Bool == true }
+        try desktop.key("space")
+        let ended = try app.wait("the take's end", after: started.index, timeout: 30) { $0["event"] as? String == "take-ended" }
+        XCTAssertEqual(ended.event["kept"] as? Bool, true, "\(ended.event)")
+        let name = try XCTUnwrap((ended.event["file"] as? String)?.split(separator: "/").last.map(String.init))
+        var saved = ""
+        do {
+            try waitFor("the saved file on the HUD", timeout: 7, interval: 0.3) {
+                saved = try ocr(desktop, "1280x720+0+0", file: "saved.png")
+                return saved.contains("saved") && saved.contains(String(name.suffix(8)))
+            }
+        } catch { throw Failure("\(error); file \(name); OCR read: \(saved)") }
 
         try desktop.key("q")
         try waitFor("duo-capture to exit", timeout: 30) { !app.process.isRunning }
