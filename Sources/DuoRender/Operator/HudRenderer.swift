@@ -85,6 +85,9 @@ public enum HudRenderer {
         cairo_set_source_rgba(cr, 0, 0, 0, 0.74)
         cairo_rectangle(cr, box.x, box.y, box.width, box.height)
         cairo_fill(cr)
+        // A window too small for every line (a few hundred pixels) cuts the last ones at the backdrop.
+        cairo_rectangle(cr, box.x, box.y, box.width, box.height)
+        cairo_clip(cr)
         let wrap = max(40, box.width - 2 * pad)
         var y = box.y + pad
         // The state and the take's elapsed time.
