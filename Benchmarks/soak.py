@@ -142,12 +142,20 @@ print(f"slope after {warmup:.0f} s: {slope(measured):.1f} kB/min (first half {sl
       f"second half {slope(measured[half:]):.1f})")
 # The take cycle (10 s recording, 10 s idle) swings RSS by a few MB; a slope over raw samples is mostly
 # that sawtooth. The same point of each 20 s cycle, its lowest and highest sample, shows the trend.
-cycles = {}
-for t, k in measured:
-    cycles.setdefault(int((t - 5) // 20), []).append((t, k))
-whole = [c for c in cycles.values() if len(c) >= 3]
-troughs = [min(c, key=lambda s: s[1]) for c in whole]
-peaks = [max(c, key=lambda s: s[1]) for c in whole]
-print(f"per 20 s cycle after {warmup:.0f} s ({len(whole)} cycles): lowest {slope(troughs):.1f} kB/min, "
-      f"highest {slope(peaks):.1f} kB/min")
+# Warm-up (allocator arenas, GStreamer's pools, the remotes' buffers) can take a few minutes, so the same
+# figures are given from a quarter of the run on too: a leak keeps its slope there, warm-up does not.
+def per_cycle(after):
+    cycles = {}
+    for t, k in samples:
+        if t >= after:
+            cycles.setdefault(int((t - 5) // 20), []).append((t, k))
+    whole = [c for c in cycles.values() if len(c) >= 3]
+    troughs = [min(c, key=lambda s: s[1]) for c in whole]
+    peaks = [max(c, key=lambda s: s[1]) for c in whole]
+    first = troughs[0][1] if troughs else 0
+    last = troughs[-1][1] if troughs else 0
+    print(f"per 20 s cycle after {after:.0f} s ({len(whole)} cycles): slope of each cycle's lowest sample "
+          f"{slope(troughs):.1f} kB/min, of its highest {slope(peaks):.1f} kB/min; lowest {first / 1024:.1f} -> {last / 1024:.1f} MB")
+per_cycle(warmup)
+per_cycle(max(warmup, seconds / 4))
 print("samples (s, kB): " + " ".join(f"{t:.0f}:{k}" for t, k in samples))

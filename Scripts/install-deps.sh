@@ -16,6 +16,7 @@
 #   python3-pip: the framing tests fetch a public-domain portrait from PyPI (scikit-image's astronaut).
 #   python-matplotlib-data: a second public-domain portrait (Grace Hopper's, in its sample_data) for the
 #   framing tests of small faces anywhere in the picture (FramingPortraitTests).
+#   pngquant, optipng: Scripts/screenshots.sh keeps the README's screenshots of both monitors small.
 set -euo pipefail
 
 packages=(
@@ -35,7 +36,8 @@ if [[ "${1:-}" == "--desktop" ]]; then
              sway grim wtype espeak-ng tesseract-ocr tesseract-ocr-eng help2man man-db zbar-tools
              chromium chromium-driver python3-selenium python3-pip
              dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin
-             pipewire pipewire-bin wireplumber gstreamer1.0-plugins-base-apps python-matplotlib-data)
+             pipewire pipewire-bin wireplumber gstreamer1.0-plugins-base-apps python-matplotlib-data
+             pngquant optipng)
 fi
 
 missing=()

@@ -12,7 +12,8 @@ import Glibc
 /// soup_*/g_* call of the remote is in this file.
 ///
 /// `GET /?token=T` is the page; `GET /ws?token=T` opens the WebSocket. Without the right token both are
-/// answered 401 before anything else happens (`authorize` decides, and says so in the log).
+/// answered 401 before anything else happens (`authorize` decides, and says so in the log). The browser's
+/// own `GET /favicon.ico` is answered 204, without a token and without a word in the log.
 ///
 /// Thread: `broadcast` and `close` from any thread; the handlers run on the network loop's thread
 /// ("duo-capture network"), one at a time.
@@ -313,6 +314,13 @@ private final class LoopState {
         if let why = WebRemoteOrigin.refusal(host: host, origin: origin, port: Self.localPort(message), webSocket: path == "/ws") {
             handlers.problem("refused: \(why)", Self.remoteHost(message))
             return respond(message, 403, "text/plain; charset=utf-8", Array("duo-capture: refused: \(why)\n".utf8))
+        }
+        // The browser asks for the page's icon by itself, without the token (issue 37: it was logged as a
+        // refused "no token" on every page load): answered 204 No Content, nothing said, nothing served.
+        if path == "/favicon.ico" {
+            soup_server_message_set_status(message, 204, nil)
+            soup_message_headers_replace(soup_server_message_get_response_headers(message), "Cache-Control", "max-age=86400")
+            return
         }
         guard handlers.authorize(Self.token(query), Self.remoteHost(message)) else {
             return respond(message, 401, "text/plain; charset=utf-8",

@@ -53,7 +53,7 @@ final class EventReceiversTests: XCTestCase {
         let pageEvents = pageLines.filter { name($0) != "reading" }
         // What the page may see of them (WebRemoteRunState.pageEvent): take files by name only, no errors.
         func pageView(_ line: String) -> String {
-            guard ["take-started", "take-ended"].contains(name(line)) else { return line }
+            guard ["take-started", "take-ended", "shot-take", "mark"].contains(name(line)) else { return line }
             return line.replacingOccurrences(of: #""file":"[^"]*/([^"/]*)""#, with: #""file":"$1""#, options: .regularExpression)
         }
         let fileForwarded = fileLines.filter { forwarded.contains(name($0)) && name($0) != "error" }.map(pageView)

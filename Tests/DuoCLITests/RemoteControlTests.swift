@@ -263,7 +263,7 @@ final class RemoteControlTests: XCTestCase {
         XCTAssertFalse(lines.contains { $0.contains(#""source":"remote""#) }, lines.joined(separator: "\n"))
         XCTAssertFalse(lines.contains { $0.contains("take-started") })
         let refusals = remote.run.stderr.split(separator: "\n").filter { $0.contains("remote: refused 127.0.0.1") }
-        XCTAssertEqual(refusals.count, 1, "one line per refused address within the window: \(remote.run.stderr)")
+        XCTAssertEqual(refusals.count, 2, "one line per refused address and kind within the window: \(remote.run.stderr)")
         // The token is printed once, to the terminal only: not in the debug log, though a page used it.
         XCTAssertTrue(remote.run.stderr.contains("event {"), "the debug log was on")
         XCTAssertEqual(remote.run.stderr.components(separatedBy: remote.token).count - 1, 1)

@@ -14,6 +14,13 @@ final class WebRemotePrivacyTests: XCTestCase {
                                   error: "the take failed; the operator's terminal says why"))
         XCTAssertNil(WebRemoteRunState.pageEvent(.error(message: "control: cannot open /home/alice/secret.md")))
         XCTAssertEqual(WebRemoteRunState.pageEvent(.countdown(seconds: 3, take: 1)), .countdown(seconds: 3, take: 1))
+        // The shot list's events (issue 37), their files by name only.
+        XCTAssertEqual(WebRemoteRunState.pageEvent(.shot(id: "07", title: "Harbour", index: 1, count: 2, takes: 0, next: "08", trigger: "start")),
+                       .shot(id: "07", title: "Harbour", index: 1, count: 2, takes: 0, next: "08", trigger: "start"))
+        XCTAssertEqual(WebRemoteRunState.pageEvent(.shotTake(take: 3, shot: "07", shotTake: 2, file: "/home/alice/v/shot07-take02.mkv")),
+                       .shotTake(take: 3, shot: "07", shotTake: 2, file: "shot07-take02.mkv"))
+        XCTAssertEqual(WebRemoteRunState.pageEvent(.mark(take: 3, shot: "07", shotTake: 2, mark: "good", file: "/home/alice/v/shot07-take02.mkv", by: "operator")),
+                       .mark(take: 3, shot: "07", shotTake: 2, mark: "good", file: "shot07-take02.mkv", by: "operator"))
     }
 
     func testTheCommandsAreExactlyTheDocumentedOnes() throws {
@@ -23,10 +30,11 @@ final class WebRemotePrivacyTests: XCTestCase {
         let sentence = docs[start.upperBound...].prefix { $0 != ";" }
         let listed = sentence.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
         XCTAssertEqual(listed, WebRemoteCommands.table, "docs/remote-control.md and WebRemoteCommands.table differ")
-        for refused in ["reverse", "mark", "retake", "self-view", "quit", "script", "toggle"] {
+        for refused in ["reverse", "retake", "self-view", "quit", "script", "toggle"] {
             XCTAssertFalse(WebRemoteCommands.allowed.contains(refused), refused)
         }
         XCTAssertThrowsError(try WebRemoteCommands.parse(json: #"{"cmd":"reverse"}"#))
-        XCTAssertThrowsError(try WebRemoteCommands.parse(json: #"{"cmd":"mark","good":true}"#))
+        // Issue 37: the phone's good / no good buttons mark the last take.
+        XCTAssertEqual(try WebRemoteCommands.parse(json: #"{"cmd":"mark","good":true}"#), .mark(good: true, take: nil))
     }
 }

@@ -179,9 +179,11 @@ enum Help {
                                            each, {"at": SECONDS, "cmd": …} (the --control commands),
                                            counted from when the graph is running
       --remote-control [ADDRESS:]PORT      a web remote for a phone: one page (record/stop, pause, speed,
-                                           markers, shots; REC, elapsed time, script progress, the line
-                                           being read) and a WebSocket taking the --control commands
-                                           (not quit, toggle, script, fullscreen or remote-link).
+                                           markers, shots, good/no good for the last take; REC, the
+                                           countdown's seconds, elapsed time, the shot's id and title,
+                                           script progress, the line being read) and a WebSocket taking
+                                           the --control commands (not quit, toggle, script, fullscreen,
+                                           retake or remote-link).
                                            Listens on this machine only unless ADDRESS is given
                                            (0.0.0.0: the LAN). Paired by a random token: the address
                                            with ?token=… is printed once to the terminal at start and

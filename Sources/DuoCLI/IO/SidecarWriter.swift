@@ -96,6 +96,7 @@ final class SidecarWriter: Sendable {
         s.audio?.buffers = result.audio?.frames
         if !soundGaps.isEmpty { s.audio?.gaps = soundGaps.map { .init(fromSeconds: $0.from, toSeconds: $0.to) } }
         s.error = result.failure?.message
+        s.keepUp = result.keepUp(format: plan.format(ofCamera: camera))?.message
         guard FileManager.default.fileExists(atPath: result.path) else {
             // No frame was recorded and no file kept: no metadata for a file that does not exist.
             try? FileManager.default.removeItem(atPath: TakeSidecar.path(forTake: result.path))

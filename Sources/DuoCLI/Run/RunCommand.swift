@@ -27,6 +27,8 @@ enum RunCommand {
     /// presenter, the capture session, the director, signals and the control socket; `kind` says what
     /// differs (the picture sizes, where the subject view is drawn, the face, and what drives the run).
     static func compose(_ options: Options, _ kind: any RunKind, log: @escaping @Sendable (String) -> Void) async throws(DuoError) -> String {
+        // Every input file first: a bad one is the only line said, before the camera is looked for.
+        try InputCheck.run(options)
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log("duo-capture: \(n)") }
         var plan = setup.plan

@@ -117,6 +117,8 @@ extension RunDirector {
                                 kept: kept, empty: result.empty, error: result.failure?.message))
         log("duo-capture: take \(result.number) ended: \(kept ? result.path : "nothing kept"), \(result.frames.frames) frames, \(dropped) dropped"
             + (result.empty ? " (stopped before its first frame)" : ""))
+        // Too few frames for the take's length, each on time (no gap to count as dropped): said on the HUD too.
+        if let short = result.keepUp(format: plan.format) { notify("take \(result.number): \(short.message)") }
         // The parts hear of it (the last segment of a take split by camera: the joins part joins them).
         for part in parts.all { await part.takeEnded(result, self) }
     }

@@ -31,11 +31,14 @@ struct RunSummary: Encodable {
         let capsChanges: Int64
         let swaps: Int
         let error: String?
+        /// The camera delivered too few frames for the take's length (issue 37, `KeepUp.message`).
+        var keepUp: String? = nil
         /// A take joined from its segments: each segment, and whether its file is still on disk.
         var segments: [Segment]? = nil
 
         private enum CodingKeys: String, CodingKey {
             case number, file, frames, durationSeconds, startLatencyMs, audioBuffers, capsChanges, swaps, error, segments
+            case keepUp
         }
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -46,6 +49,7 @@ struct RunSummary: Encodable {
             try c.encode(capsChanges, forKey: .capsChanges); try c.encode(swaps, forKey: .swaps)
             try c.encodeIfPresent(error, forKey: .error)
             try c.encodeIfPresent(segments, forKey: .segments)
+            try c.encodeIfPresent(keepUp, forKey: .keepUp)
             try timing.encode(to: encoder)
         }
     }
@@ -100,10 +104,12 @@ struct RunSummary: Encodable {
     static func take(_ r: TakeResult, plan: GraphPlan) -> Take {
         // The take's own rate (individual mode: each camera records at its own).
         let interval = r.frameInterval(or: plan.format)
-        return Take(number: r.number, file: r.path, frames: r.frames.frames,
-                    durationSeconds: Double(r.frames.frames) * Double(interval) / 1e9,
-                    startLatencyMs: r.startLatency.map { Double($0) / 1e6 }, audioBuffers: r.audio?.frames,
-                    timing: r.frames.timing(interval: interval), capsChanges: r.frames.capsChanges, swaps: r.swaps.count, error: r.failure?.message)
+        var take = Take(number: r.number, file: r.path, frames: r.frames.frames,
+                        durationSeconds: Double(r.frames.frames) * Double(interval) / 1e9,
+                        startLatencyMs: r.startLatency.map { Double($0) / 1e6 }, audioBuffers: r.audio?.frames,
+                        timing: r.frames.timing(interval: interval), capsChanges: r.frames.capsChanges, swaps: r.swaps.count, error: r.failure?.message)
+        take.keepUp = r.keepUp(format: plan.format)?.message
+        return take
     }
 
     /// The takes as they are on disk: a joined take's segments give way to its joined file (which lists
@@ -149,7 +155,8 @@ struct RunSummary: Encodable {
                              let kept = s.filter(\.kept).count
                              return ", joined from \(s.count) segments (" + (kept == s.count ? "kept" : kept == 0 ? "removed" : "\(kept) kept") + ")"
                          } ?? "")
-                         + (t.error.map { " — \($0)" } ?? ""))
+                         + (t.error.map { " — \($0)" } ?? "")
+                         + (t.keepUp.map { " — \($0)" } ?? ""))
         }
         return lines.joined(separator: "\n")
     }

@@ -29,6 +29,10 @@ final class WebRemote: Sendable {
         var state = WebRemoteRunState()
         var lastStatus: String?
         var lastTake: String?
+        /// The current shot, and the last take's shot and mark (issue 37: a page opened mid-session knows them).
+        var lastShot: String?
+        var lastShotTake: String?
+        var lastMark: String?
         var words: String?
         var oscPeer: OSCSocket.Peer?
     }
@@ -165,7 +169,9 @@ final class WebRemote: Sendable {
 
     private func authorize(_ given: String?, _ address: String) -> Bool {
         if token.matches(given) { return true }
-        refuse("remote: refused \(address): \(given == nil ? "no token" : "wrong token") (open the address printed at start)", key: "token \(address)")
+        // Keyed by kind too (issue 37): a wrong token is said as such even right after a missing one.
+        let why = given == nil ? "no token" : "wrong token"
+        refuse("remote: refused \(address): \(why) (open the address printed at start)", key: "\(why) \(address)")
         return false
     }
 
@@ -246,7 +252,7 @@ final class WebRemote: Sendable {
     /// The lines a page gets when it connects: the last take and status events, and the reading words.
     private func snapshot() -> [String] {
         let s = seen.value
-        var lines = [s.lastTake, s.lastStatus].compactMap { $0 }
+        var lines = [s.lastShot, s.lastShotTake, s.lastMark, s.lastTake, s.lastStatus].compactMap { $0 }
         if let words = s.words { lines.append(Self.wordsLine(words)) }
         return lines
     }
@@ -276,6 +282,9 @@ final class WebRemote: Sendable {
             s.state.observe(timed)
             if kind == .status { s.lastStatus = line }
             if kind == .takeStarted || kind == .takeEnded { s.lastTake = line }
+            if kind == .shot { s.lastShot = line }
+            if kind == .shotTake { s.lastShotTake = line; s.lastMark = nil }
+            if kind == .mark { s.lastMark = line }
             return before
         }
         if let line { web?.broadcast(line) }

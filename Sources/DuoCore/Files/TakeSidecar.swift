@@ -150,6 +150,8 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     /// First recorded frame's capture time after the countdown's end, ms.
     public var startLatencyMs: Double?
     public var error: String?
+    /// The camera delivered too few frames for the take's length (issue 37, `KeepUp.message`); absent when it kept up.
+    public var keepUp: String?
 
     public init(toolVersion: String, gstreamerVersion: String, take: Int, file: String, started: Date,
                 countdownSeconds: Int, cameras: [Camera], format: String, aspect: String?, encoder: String,

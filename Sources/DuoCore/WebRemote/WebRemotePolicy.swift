@@ -12,7 +12,7 @@ public enum WebRemoteCommands {
     /// Command names a remote may send: what the operator does during takes, never `quit` or a file. The
     /// one table: docs/remote-control.md lists exactly these (a test compares them), in this order.
     public static let table = ["record", "stop", "cancel", "pause", "speed", "jump", "font", "mirror",
-                               "follow", "swap", "fold", "unfold", "accessory", "shot"]
+                               "follow", "swap", "fold", "unfold", "accessory", "shot", "mark"]
     public static let allowed = Set(table)
 
     /// The command parsed from a page's JSON line, or why it is refused.
@@ -176,9 +176,11 @@ public struct CommandGate: Sendable {
 ///
 /// Thread: value type; kept behind a lock by its owner.
 public struct WebRemoteRunState: Sendable, Equatable {
-    /// Events a page receives as they are (none of them carries a note or a picture).
+    /// Events a page receives as they are (none of them carries a note or a picture). The shot list's
+    /// (issue 37): the current shot's id and title, each take's shot and its mark, so the phone knows the shot.
     public static let forwarded: Set<RunEvent.Kind> = [.started, .command, .countdown, .countdownCancelled, .takeStarted,
-                                                       .takeEnded, .status, .follow, .error, .stopped, .swap]
+                                                       .takeEnded, .status, .follow, .error, .stopped, .swap,
+                                                       .shot, .shotTake, .mark]
 
     /// The event as a page gets it (issue 35), or nil when a page gets none of it: take files by name only,
     /// never their folders (nor the user's name in them), and no `error` event (another client's failed
@@ -191,6 +193,10 @@ public struct WebRemoteRunState: Sendable, Equatable {
         case .takeEnded(let take, let file, let frames, let dropped, let kept, let empty, let error):
             return .takeEnded(take: take, file: name(file), frames: frames, dropped: dropped, kept: kept, empty: empty,
                               error: error.map { _ in "the take failed; the operator's terminal says why" })
+        case .shotTake(let take, let shot, let shotTake, let file):
+            return .shotTake(take: take, shot: shot, shotTake: shotTake, file: file.map(name))
+        case .mark(let take, let shot, let shotTake, let mark, let file, let by):
+            return .mark(take: take, shot: shot, shotTake: shotTake, mark: mark, file: file.map(name), by: by)
         default: return forwarded.contains(event.kind) ? event : nil
         }
     }

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Drives duo-capture's web remote page in headless Chromium at a phone's size (390x844) during a shot-list
+session, for RemoteShotsTests.testThePageKnowsTheShotAndMarksTheTake; prints what it saw as one JSON object:
+the shot title shown, the countdown numbers shown while counting down, the boxes' places in each state,
+the mark event its Good button caused, and the title shown after Shot ⏭.
+
+Usage: remote-shots.py URL_WITH_TOKEN CONTROL_SOCKET
+"""
+import json
+import socket
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+url, control_path = sys.argv[1], sys.argv[2]
+result = {}
+BOXES = ["rec", "elapsed", "link", "shot", "shot-title", "shot-place", "record", "pause", "cancel", "slower", "speed",
+         "faster", "marker-previous", "marker-next", "shot-previous", "shot-next", "last-take", "good", "no-good",
+         "progress", "words", "message"]
+
+
+class Control:
+    """The run's control socket: JSON lines out, event lines in."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+        self.sock.settimeout(20)
+        self.pending = b""
+
+    def send(self, line):
+        self.sock.sendall(line.encode() + b"\n")
+
+    def next(self, name, accept=lambda e: True):
+        while True:
+            while b"\n" in self.pending:
+                line, self.pending = self.pending.split(b"\n", 1)
+                event = json.loads(line)
+                if event.get("event") == name and accept(event):
+                    return event
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise RuntimeError("control socket closed waiting for " + name)
+            self.pending += chunk
+
+
+def wait(predicate, seconds=20, step=0.005):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    raise RuntimeError("timed out")
+
+
+options = webdriver.ChromeOptions()
+for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+    options.add_argument(argument)
+# A phone's viewport (a desktop window is never narrower than 500 px).
+options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}})
+options.binary_location = "/usr/bin/chromium"
+driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+try:
+    control = Control(control_path)
+    text = lambda element_id: driver.execute_script("return document.getElementById(arguments[0]).textContent", element_id)
+    boxes = lambda: driver.execute_script(
+        "return arguments[0].map(id => { const r = document.getElementById(id).getBoundingClientRect();"
+        " return [id, Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]; })", BOXES)
+    driver.get(url)
+    wait(lambda: text("link") == "connected")
+    # The current shot, from the snapshot a page gets when it connects.
+    result["shotTitle"] = wait(lambda: text("shot-title") if text("shot-title") != "no shot list" else None)
+    result["shotPlace"] = text("shot-place")
+    result["viewport"] = driver.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
+    result["layout"] = {"idle": boxes()}
+
+    driver.find_element("id", "record").click()
+    countdown = control.next("countdown")
+    result["countdownSeconds"] = countdown.get("seconds")
+    # Every text the elapsed box shows while the page says COUNTDOWN, in order, until the take starts.
+    seen = []
+    wait(lambda: text("rec") == "COUNTDOWN")
+    result["layout"]["countdown"] = boxes()
+    while True:
+        rec, shown = driver.execute_script(
+            "return [document.getElementById('rec').textContent, document.getElementById('elapsed').textContent]")
+        if rec != "COUNTDOWN":
+            break
+        if not seen or seen[-1] != shown:
+            seen.append(shown)
+        time.sleep(0.02)
+    result["countdownShown"] = seen
+    control.next("take-started")
+    wait(lambda: text("rec") == "REC")
+    result["layout"]["recording"] = boxes()
+    shot_take = control.next("shot-take")
+    result["takeFile"] = shot_take.get("file")
+
+    # A second recorded: the elapsed box counts (then the take has frames and a file).
+    result["elapsedShown"] = wait(lambda: text("elapsed") if text("elapsed") == "0:01" else None)
+    driver.find_element("id", "record").click()   # now a stop button
+    ended = control.next("take-ended")
+    result["takeKept"] = ended.get("kept")
+    wait(lambda: text("rec") == "IDLE")
+    result["lastTakeBefore"] = wait(lambda: text("last-take") if "not marked" in text("last-take") else None)
+    result["shotPlaceAfterTake"] = text("shot-place")
+
+    driver.find_element("id", "good").click()
+    mark = control.next("mark")
+    result["mark"] = {k: mark.get(k) for k in ("take", "shot", "shotTake", "mark", "file", "by")}
+    result["lastTakeAfter"] = wait(lambda: text("last-take") if text("last-take").endswith("· good") else None)
+    result["layout"]["marked"] = boxes()
+
+    driver.find_element("id", "shot-next").click()
+    control.next("shot", lambda e: e.get("trigger") == "command")
+    first = result["shotTitle"]
+    result["nextShotTitle"] = wait(lambda: text("shot-title") if text("shot-title") != first else None)
+finally:
+    driver.quit()
+print(json.dumps(result))
