@@ -185,8 +185,8 @@ final class WebRemoteOriginRunTests: XCTestCase {
     }
 }
 
-/// What the page hears (issue 35): take files by name, never their folders, and no error event of another
-/// client (a control client's failed command names its path).
+/// What the page hears (issue 35): take files by name, never their folders, no error event of another
+/// client (a control client's failed command names its path), and the run's refusals of its own commands.
 final class WebRemotePageEventsTests: XCTestCase {
     func testThePageHearsNoFoldersAndNoForeignErrors() throws {
         let remote = try RemoteRun(self, osc: false)
@@ -203,6 +203,11 @@ final class WebRemotePageEventsTests: XCTestCase {
         control.send(#"{"cmd":"stop"}"#)
         let ended = try page.next("take-ended")
         XCTAssertEqual(ended["file"] as? String, file)
+        // The run's refusal of the page's own command reaches it (the control client's did not).
+        page.sendText(#"{"cmd":"stop"}"#)
+        let refused = try page.next("error")
+        XCTAssertEqual(refused["message"] as? String, "control: nothing is recording", "\(refused)")
+        XCTAssertEqual(refused["source"] as? String, "remote", "\(refused)")
         page.sendText(#"{"cmd":"reverse"}"#)
         let reply = try page.next("error")
         XCTAssertTrue((reply["message"] as? String ?? "").contains("reverse is not taken from a remote"), "\(reply)")

@@ -44,7 +44,7 @@ final class RunEventSchemaTests: XCTestCase {
         .framing(.init(mode: "interview", faces: [.init(x: 0.1, y: 0.25, width: 0.125, height: 0.333)],
                        hint: "left: move left · right: no one in frame",
                        hints: [.init(person: "left", hint: "move left"), .init(person: nil, hint: "step back")], reason: nil)),
-        .error(message: "control: unknown command \"jump\"; try {\"cmd\":\"help\"}"),
+        .error(message: "control: unknown command \"jump\"; try {\"cmd\":\"help\"}", source: "control"),
         .stopped(reason: "SIGINT received", exitCode: 130),
         .monitors(backend: "x11", monitors: [.init(index: 0, connector: "DUMMY0", geometry: "1920x1080+0+0"),
                                              .init(index: 1, connector: "DUMMY1", geometry: "1280x720+1920+0")]),

@@ -109,6 +109,10 @@ final class ShotListTests: XCTestCase {
         XCTAssertTrue(list.problems.isEmpty, "\(list.problems)")
         XCTAssertEqual(list.shots[0].subject.instruction, "Look into the lens and say your name and your role. Smile before you start.")
         XCTAssertEqual(list.shots[0].notes, ["check the lavalier before this one", "we keep the first second"])
+        // Each heading: is one of the script it is run with (Assets/scripts/talk.md).
+        let talk = try ScriptParser.load(path: (path as NSString).deletingLastPathComponent + "/scripts/talk.md")
+        XCTAssertEqual(list.shots.map(\.heading), ["Welcome", "Why two screens", "What comes next", nil])
+        XCTAssertTrue(list.shots.compactMap(\.heading).allSatisfy(talk.subject.headingTitles.contains), "\(talk.subject.headingTitles)")
     }
 
     // MARK: The walk

@@ -13,6 +13,10 @@ final class WebRemotePrivacyTests: XCTestCase {
                        .takeEnded(take: 2, file: "duo-take02.mkv", frames: 9, dropped: 0, kept: false, empty: false,
                                   error: "the take failed; the operator's terminal says why"))
         XCTAssertNil(WebRemoteRunState.pageEvent(.error(message: "control: cannot open /home/alice/secret.md")))
+        XCTAssertNil(WebRemoteRunState.pageEvent(.error(message: "control: cannot open /home/alice/secret.md", source: "control")))
+        XCTAssertNil(WebRemoteRunState.pageEvent(.error(message: "control: nothing is recording", source: "osc")))
+        XCTAssertEqual(WebRemoteRunState.pageEvent(.error(message: "control: nothing is recording", source: "remote")),
+                       .error(message: "control: nothing is recording", source: "remote"))
         XCTAssertEqual(WebRemoteRunState.pageEvent(.countdown(seconds: 3, take: 1)), .countdown(seconds: 3, take: 1))
         // The shot list's events (issue 37), their files by name only.
         XCTAssertEqual(WebRemoteRunState.pageEvent(.shot(id: "07", title: "Harbour", index: 1, count: 2, takes: 0, next: "08", trigger: "start")),

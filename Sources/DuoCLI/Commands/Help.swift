@@ -267,7 +267,10 @@ enum Help {
       --shots FILE                         walk a shot list: Markdown, one '## ID — Title' heading per
                                            shot, under it what the subject does or says (shown to them
                                            during standby and the countdown, then the script) and the
-                                           operator's fields note:, script: FILE, framing: single|
+                                           operator's fields note:, script: FILE, heading: TITLE
+                                           (every take of the shot starts the script at that
+                                           heading; else a re-take starts where the shot's first
+                                           take did), framing: single|
                                            interview, aspect:, length: 30s|1:30 (see
                                            Assets/example-shots.md). Notes fail closed as in scripts.
                                            Saved, it reloads keeping the current shot by id. For example:
@@ -277,11 +280,19 @@ enum Help {
                                              length: 20s
       Keys N / B next and previous shot, G / X mark the latest take good / no good, A re-take (again);
       control {"cmd":"shot","next":true|false} or {"id":"03"}, {"cmd":"mark","good":true} (and
-      "take":N), {"cmd":"retake"}. Takes are named duo-…-shot03-take02.mkv (the take within the shot);
-      sidecars carry shot, shotTake and mark (a mark after the take ended rewrites it).
+      "take":N), {"cmd":"retake"}. Takes are named duo-…-shot03-take02.mkv (the take within the shot,
+      numbered on after the record folder's takes of the same list);
+      sidecars carry shot, shotTake and mark (a mark after the take ended rewrites it), and every
+      take's sidecar its scriptRange (start and end: position, fraction and the script file's line).
       --allow-any-script                   a shot's script: may name a file outside the shot list's
                                            folder, or one that is not .md/.txt (refused at start
                                            otherwise: every shot's script is checked before the run)
+      --resume                             go on with the shot-list session recorded in the record
+                                           folder (--record-dir) where it stopped: its current shot,
+                                           take numbers and teleprompter place, from the journal
+                                           duo-capture-session.json written there as it goes (a start
+                                           without --resume offers it in one line). --shots may be
+                                           left out (the journal names the list)
 
     DESKTOP (without --headless: needs a display)
     \(DesktopOptions.help)

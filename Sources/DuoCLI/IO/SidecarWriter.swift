@@ -41,8 +41,9 @@ final class SidecarWriter: Sendable {
     /// `camera`: the one on the air (its format is the file's); `segment`: the take's id and this file's
     /// number when the take is split by camera (individual mode).
     /// `shot`: with a shot list, the take's shot and its number within it.
+    /// `scriptStart`: where the teleprompter was when the take began (its script range's start).
     func started(take number: Int, path: String, camera: Int = 0, segment: (id: String, number: Int)? = nil,
-                 shot: (id: String, take: Int, list: String?)? = nil) {
+                 shot: (id: String, take: Int, list: String?)? = nil, scriptStart: ScriptPlace? = nil) {
         let audio = plan.audio == .none ? nil
             : TakeSidecar.Audio(source: plan.audio.label, encoder: plan.container == .mkv ? "opusenc" : "avenc_aac", buffers: nil)
         var s = TakeSidecar(
@@ -59,6 +60,7 @@ final class SidecarWriter: Sendable {
         s.shot = shot?.id
         s.shotTake = shot?.take
         s.shotList = shot?.list
+        s.scriptRange = scriptStart.map(TakeSidecar.ScriptRange.init(start:))
         let sidecar = s
         open.update { $0[number] = (sidecar, camera) }
         write(sidecar, path)
@@ -71,7 +73,7 @@ final class SidecarWriter: Sendable {
     }
 
     /// `segments`: with the take's last segment, every segment's file name.
-    func ended(_ result: TakeResult, markers: [TakeSidecar.Marker] = [],
+    func ended(_ result: TakeResult, markers: [TakeSidecar.Marker] = [], scriptEnd: ScriptPlace? = nil,
                segments: [String]? = nil,
                soundGaps: [(from: Double, to: Double)] = []) {
         var taken: (sidecar: TakeSidecar, camera: Int)?
@@ -80,6 +82,7 @@ final class SidecarWriter: Sendable {
         let camera = taken?.camera ?? 0
         s.segments = segments
         s.markersPassed = markers
+        if let scriptEnd { s.scriptRange?.end(at: scriptEnd) }
         let during = interruptions.value.filter { $0.at >= result.startRunningTime && $0.at <= result.endRunningTime }
         s.interruptions = during.isEmpty ? nil : during.map {
             .init(atSeconds: Double($0.at - result.startRunningTime) / 1e9, device: $0.device, what: $0.what, reason: $0.reason)

@@ -86,6 +86,10 @@ public struct Options: Sendable {
     public var shotsPath: String?
     /// `--allow-any-script`: a shot's `script:` may name a file outside the shot list's folder, of any kind.
     public var allowAnyScript = false
+    /// `--resume`: the shot-list session whose journal is in the record folder goes on where it stopped.
+    public var resume = false
+    public var resumeJournal: SessionJournal?
+    public var resumeFolder: String?
     /// The web remote and OSC (see WebRemoteOptions.swift).
     public var remote = WebRemoteOptions()
     /// The subject view: accessory kind, script, display profile, prompter settings.
@@ -148,6 +152,7 @@ public struct Options: Sendable {
             case "--record": o.record = true
             case "--json": o.json = true
             case "--allow-any-script": o.allowAnyScript = true
+            case "--resume": o.resume = true
             case "--quiet", "-q": o.quiet = true
             case "--verbose", "-v": o.verbose = true
             case "--source":
@@ -301,6 +306,7 @@ public struct Options: Sendable {
                 throw .usage("unexpected argument \(arg); run duo-capture --help for the commands")
             }
         }
+        if o.resume { try o.readResumeJournal() }
         // Every shot's script at start, not when the shot is reached (a shot list from someone else could
         // name any file for the subject's screen and the phone).
         if let list = o.shots, let path = o.shotsPath { try ShotScripts.check(list, listPath: path, allowAny: o.allowAnyScript) }
@@ -314,5 +320,28 @@ public struct Options: Sendable {
         // Default kind: the teleprompter when there is a script, else the countdown and recording light.
         if !accessoryGiven { o.subject.accessory = o.subject.scriptPath == nil ? .countdown : .teleprompter }
         return o
+    }
+}
+
+extension Options {
+    /// `--resume`: the session journal in the record folder, read before any device is opened. Without
+    /// `--shots` the journal's shot list is walked; with it, it must be the same file.
+    mutating func readResumeJournal() throws(DuoError) {
+        let folder = recordDirectory ?? SessionSetup.defaultRecordDirectory()
+        let path = SessionJournal.path(inFolder: folder)
+        guard let journal = try SessionJournal.read(path) else {
+            throw .usage("--resume: no shot-list session to go on with in \(folder) (no \(SessionJournal.fileName)); give the session's --record-dir, or start without --resume")
+        }
+        func absolute(_ p: String) -> String { URL(fileURLWithPath: p).standardizedFileURL.path }
+        if let given = shotsPath {
+            guard absolute(given) == absolute(journal.shotList) else {
+                throw .usage("--resume: the session in \(folder) walked \(journal.shotList), not \(given); give --shots \(journal.shotList) or leave --shots out")
+            }
+        } else {
+            shots = try ShotList.load(path: journal.shotList)
+            shotsPath = journal.shotList
+        }
+        resumeJournal = journal
+        resumeFolder = folder
     }
 }

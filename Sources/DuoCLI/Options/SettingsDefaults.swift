@@ -27,6 +27,7 @@ enum SettingsDefaults {
         "record": "it would start a take in every run",
         "duration": "it would end every run after a set time",
         "timeline": "it would replay commands in every run",
+        "resume": "it would take up the last shot-list session in every run",
         "pipelines": "it would replace the capture graph in every run",
         "no-encryption": "it would send the subject view unencrypted in every run",
         "help": "it would print the help instead of every run",

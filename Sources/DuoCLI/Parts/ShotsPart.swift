@@ -2,12 +2,14 @@ import DuoCore
 import Foundation
 
 //  The shot list as a run part (`--shots`): the walk through its shots (ShotWalk decides), the current shot's
-//  card on the subject view, each take tied to its shot (file name, sidecar, events), marks, re-takes, and
-//  the list reloaded when it is saved (FileWatch), keeping the current shot by id.
+//  card on the subject view, each take tied to its shot (file name, sidecar, events), marks, re-takes that
+//  rewind the script (to the shot's `heading:` or its first take's start), the list reloaded when it is
+//  saved (FileWatch), keeping the current shot by id, and the session's journal (ShotsPart+Journal.swift).
 //
 //   shot/mark/retake commands ─┐                       ┌─▶ take core (names, record, stop), sidecars (marks)
-//   tick (saved?) ─────────────┼─▶ ShotsPart ─ walk ───┼─▶ presenter (the shot's card), script part (its script)
-//   takes starting ────────────┘   (ShotWalk)          └─▶ events (shot, shot-take, mark, shots-reloaded), HUD
+//   tick (saved?) ─────────────┼─▶ ShotsPart ─ walk ───┼─▶ presenter (the shot's card, rewind), script part
+//   takes starting ────────────┘   (ShotWalk)          ├─▶ events (shot, shot-take, mark, shots-reloaded), HUD
+//                                                      └─▶ journal (duo-capture-session.json, --resume)
 
 /// The shot list walked.
 ///
@@ -20,38 +22,67 @@ final class ShotsPart: RunPart {
         var path: String?
         /// `--allow-any-script`: shot scripts outside the list's folder, of any kind.
         var allowAnyScript = false
+        /// `--resume`: the journal of the session taken up again, and its folder.
+        var resume: SessionJournal?
+        var resumeFolder: String?
         init() {}
-        init(list: ShotList?, path: String?, allowAnyScript: Bool = false) {
+        init(list: ShotList?, path: String?, allowAnyScript: Bool = false, resume: SessionJournal? = nil) {
             self.list = list
             self.path = path
             self.allowAnyScript = allowAnyScript
+            self.resume = resume
         }
-        init(_ options: Options) { self.init(list: options.shots, path: options.shotsPath, allowAnyScript: options.allowAnyScript) }
+        init(_ options: Options) {
+            self.init(list: options.shots, path: options.shotsPath, allowAnyScript: options.allowAnyScript, resume: options.resumeJournal)
+            resumeFolder = options.resumeFolder
+        }
     }
 
-    private let settings: Settings
+    let settings: Settings
     /// The current shot, each shot's takes and marks (nil: no shot list in this run).
-    private var walk: ShotWalk?
+    var walk: ShotWalk?
     private var watch: FileWatch?
+    /// The session's journal (ShotsPart+Journal.swift): the last one written, when, and a teleprompter
+    /// place a resumed session still has to restore (its script may be loading).
+    var journal = JournalState()
+    /// Why a resumed session is not at its journal's shot (said once the run starts).
+    private var resumeNotice: String?
+    /// The record folder whose earlier takes were counted (ShotWalk.earlier).
+    private var scannedFolder: String?
+    /// The current shot's `heading:` is still to be shown (its script may be loading).
+    private var headingPending = false
 
     init(_ settings: Settings) {
         self.settings = settings
         walk = settings.list.map(ShotWalk.init)
         watch = settings.path.map { FileWatch($0) }
+        // --resume: the session's shot and takes from the start (a --record take may begin before `started`).
+        if let journal = settings.resume { resumeNotice = walk?.resume(shot: journal.shot, takes: journal.takes) }
     }
 
     /// The graph plays: the first shot is announced (event, subject card, HUD), and the list's malformed
-    /// note markup is said (it was kept from the subject).
+    /// note markup is said (it was kept from the subject). A resumed session is taken up first.
     func started(_ run: isolated RunDirector) async {
-        guard let walk else { return }
-        for problem in walk.list.problems { run.log("duo-capture: warning: shot list \(problem) (kept from the subject)") }
-        await announce(trigger: "start", run)
+        guard walk != nil else { return }
+        for problem in walk!.list.problems { run.log("duo-capture: warning: shot list \(problem) (kept from the subject)") }
+        if let journal = settings.resume { await resume(journal, notice: resumeNotice, run) }
+        await announce(trigger: settings.resume == nil ? "start" : "resume", run)
+        await restorePlace(run)
     }
 
     func tick(_ run: isolated RunDirector, at now: Int64, counts: BranchCounts) async {
-        guard walk != nil, watch?.due(at: now) == true else { return }
+        guard walk != nil else { return }
+        await showHeading(run)
+        await restorePlace(run)
+        await saveJournalIfMoved(run, at: now)
+        guard watch?.due(at: now) == true else { return }
         await reloadIfSaved(now, run)
     }
+
+    func takeEnded(_ result: TakeResult, _ run: isolated RunDirector) async { await saveJournal(run) }
+
+    /// The run's end: the journal keeps the teleprompter's last place (when this run wrote one).
+    func finish(_ run: isolated RunDirector) async { if journal.writtenAt != nil { await saveJournal(run) } }
 
     func handle(_ command: ControlCommand, _ run: isolated RunDirector) async -> Bool {
         switch command {
@@ -74,8 +105,10 @@ final class ShotsPart: RunPart {
             case .refuse(let why): run.refuse("shot: \(why)")
             case .moved: await announce(trigger: "command", run)
             }
+            await saveJournal(run)
         case .mark(let good, let take):
             mark(good ? .good : .noGood, take: take, by: "operator", run)
+            await saveJournal(run)
         case .retake:
             if takes.pending != nil {
                 run.refuse("retake: a countdown is running; it records the shot already")
@@ -94,14 +127,49 @@ final class ShotsPart: RunPart {
     }
 
     /// The shot and its take number for a take about to begin (nil without a shot list).
-    func naming(_ take: Int) -> (shot: String, shotTake: Int)? {
-        walk.map { ($0.current.id, $0.nextShotTake) }
+    /// `folder`: the record folder, whose takes of this shot list from earlier sessions are numbered on from.
+    func naming(_ take: Int, folder: String) -> (shot: String, shotTake: Int)? {
+        guard walk != nil else { return nil }
+        if scannedFolder != folder {
+            scannedFolder = folder
+            walk!.earlier = Self.earlierTakes(in: folder, list: settings.path.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        }
+        return (walk!.current.id, walk!.nextShotTake)
     }
 
-    /// Take `take` begins into `path`: it is the current shot's (for its sidecar; nil without a shot list).
-    func takeBegins(_ take: Int, path: String) -> (id: String, take: Int, list: String?)? {
+    /// The highest take number of each shot in `folder`'s sidecars of the shot list `list`.
+    static func earlierTakes(in folder: String, list: String?) -> [String: Int] {
+        var earlier: [String: Int] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".json") && name.contains("-shot") {
+            guard let s = try? TakeSidecar.read((folder as NSString).appendingPathComponent(name)), s.shotList == list,
+                  let shot = s.shot, let n = s.shotTake else { continue }
+            earlier[shot] = max(earlier[shot] ?? 0, n)
+        }
+        return earlier
+    }
+
+    /// A take of the current shot is about to count down or begin: the teleprompter goes to where the
+    /// shot starts (its `heading:`, else where its first take began; ShotWalk decides).
+    func rewindForTake(_ run: isolated RunDirector) async {
+        // A script still being opened (the shot's own) starts from its beginning, or its heading, once it is on screen.
+        guard let walk, run.parts.script.loading == nil, let place = await run.presenter.place(at: run.clock.now()) else { return }
+        switch walk.rewind(script: URL(fileURLWithPath: place.script).standardizedFileURL.path, headings: await run.presenter.headings) {
+        case .stay: break
+        case .to(let position): await run.presenter.rewind(to: position, at: run.clock.now())
+        case .headingMissing(let title):
+            run.notify("shot \(walk.current.id): heading: \(title) is not a heading of \(place.script); the script stays where it is")
+        }
+    }
+
+    /// Take `take` begins into `path` with the teleprompter at `place`: it is the current shot's (for its
+    /// sidecar; nil without a shot list).
+    func takeBegins(_ take: Int, path: String, place: ScriptPlace?) -> (id: String, take: Int, list: String?)? {
         guard walk != nil else { return nil }
-        let t = walk!.takeBegan(take)
+        // By its absolute path: the journal's takes match the script however a later run names it.
+        let t = walk!.takeBegan(take, place: place.map {
+            ScriptPlace(script: URL(fileURLWithPath: $0.script).standardizedFileURL.path, position: $0.position, length: $0.length,
+                        unitsAreWords: $0.unitsAreWords, line: $0.line)
+        })
         walk!.setFile(path, take: take)
         let list = settings.path.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         return (t.shot, t.shotTake, list)
@@ -110,6 +178,7 @@ final class ShotsPart: RunPart {
     func takeStarted(_ number: Int, path: String, _ run: isolated RunDirector) async {
         guard let t = walk?.takes.last(where: { $0.take == number }) else { return }
         run.events.emit(.shotTake(take: t.take, shot: t.shot, shotTake: t.shotTake, file: t.file))
+        await saveJournal(run)
     }
 
     /// The HUD's shot lines: the current shot with its takes, the next one, the shot's private notes.
@@ -154,6 +223,15 @@ final class ShotsPart: RunPart {
             let path = ShotScripts.resolve(script, listPath: settings.path ?? "./shots.md")
             if path != run.parts.script.path { await run.parts.script.open(path, run) }
         }
+        headingPending = shot.heading != nil
+        await showHeading(run)
+    }
+
+    /// A shot that names its `heading:` shows the script there as soon as the script is on screen (standby).
+    private func showHeading(_ run: isolated RunDirector) async {
+        guard headingPending, run.parts.script.loading == nil, !run.takes.isBusy else { return }
+        headingPending = false
+        await rewindForTake(run)
     }
 
     /// The shot list saved while the run goes on is read again: the current shot is kept by id (a removed
@@ -174,6 +252,7 @@ final class ShotsPart: RunPart {
         run.log("duo-capture: shot list \(path) reloaded; \(list.shots.count) shots")
         if let notice { run.notify(notice, .plain) }
         if notice != nil || before != walk!.current.subject { await announce(trigger: "reload", run) }
+        await saveJournal(run)
         await run.showFigures()
     }
 }

@@ -58,7 +58,7 @@ extension RunDirector {
     }
 
     func refuse(_ message: String) {
-        events.emit(.error(message: "control: \(message)"))
+        events.emit(.error(message: "control: \(message)", source: commandSource?.rawValue))
     }
 }
 

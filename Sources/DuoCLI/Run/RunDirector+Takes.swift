@@ -35,13 +35,17 @@ extension RunDirector {
         case .countdown(let take, let seconds, let attachAt):
             log("duo-capture: recording starts in \(seconds) s")
             events.emit(.countdown(seconds: seconds, take: take))
+            // A re-take, or a shot recorded again, starts the script where the shot starts (ShotsPart).
+            await parts.shots.rewindForTake(self)
             await presenter.countdownStarted(at: now)
             wake(at: attachAt)
         case .cancelCountdown(let take):
             await presenter.countdownCancelled(at: now)
             events.emit(.countdownCancelled(take: take))
             log("duo-capture: countdown cancelled")
-        case .begin(let take, let at, let endsRun): await begin(take: take, at: at, endsRun: endsRun)
+        case .begin(let take, let at, let endsRun):
+            if takes.countdown.seconds == 0 { await parts.shots.rewindForTake(self) }
+            await begin(take: take, at: at, endsRun: endsRun)
         case .stop: await stopTake()
         }
     }
@@ -55,7 +59,7 @@ extension RunDirector {
     func begin(take number: Int, at start: Int64, endsRun: Bool) async {
         guard let dir = recordDirectory else { return }
         // With a shot list the file carries the shot and counts takes within it (…-shot03-take02.mkv).
-        let shotName = parts.shots.naming(number)
+        let shotName = parts.shots.naming(number, folder: dir)
         let path = files.claim(TakeNaming(directory: dir, fileExtension: plan.container.rawValue, shot: shotName?.shot),
                                take: shotName?.shotTake ?? number)
         let actual: Int64
@@ -68,10 +72,12 @@ extension RunDirector {
         }
         takes.began(take: number, at: actual, endsRun: endsRun)
         await presenter.takeStarted(at: actual)
+        // Where the teleprompter starts the take: its sidecar's script range, the shot's re-takes.
+        let place = await presenter.place(at: actual)
         // Individual mode: the files of one take split by camera share an id and count their segments.
         let segment = plan.individual ? takes.segment(forFile: path) : nil
         sidecars.started(take: number, path: path, camera: await capture.activeCamera, segment: segment,
-                         shot: parts.shots.takeBegins(number, path: path))
+                         shot: parts.shots.takeBegins(number, path: path, place: place), scriptStart: place)
         events.emit(.takeStarted(take: number, file: path))
         for part in parts.all { await part.takeStarted(number, path: path, self) }
         log("duo-capture: recording take \(number) to \(path)")
@@ -105,9 +111,10 @@ extension RunDirector {
         ended.append(result)
         // The markers are read before the presenter hears of the end (which resets the scroll).
         let markers = await presenter.markersPassed(from: result.startRunningTime, to: result.endRunningTime)
+        let scriptEnd = await presenter.place(at: result.endRunningTime)
         await presenter.takeEnded(at: result.endRunningTime)
         // The last segment of a take split by camera lists every segment's file.
-        sidecars.ended(result, markers: markers, segments: plan.individual ? takes.finishedSegments : nil,
+        sidecars.ended(result, markers: markers, scriptEnd: scriptEnd, segments: plan.individual ? takes.finishedSegments : nil,
                        soundGaps: parts.microphone.gaps(from: result.startRunningTime, to: result.endRunningTime))
         if let failure = result.failure { notify(failure.message, .plain) }
         let kept = files.exists(result.path)

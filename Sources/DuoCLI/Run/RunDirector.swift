@@ -79,6 +79,8 @@ actor RunDirector {
     private var startedDate = Date()
     var startedAt: Int64 = 0
     private var endReason: EndReason?
+    /// The source of the command being carried out (its refusals say it), else nil.
+    var commandSource: CommandSource?
     /// When the last `status` event was sent (one a second at least).
     var lastStatusAt: Int64?
     private var timers: [Task<Void, Never>] = []
@@ -98,6 +100,8 @@ actor RunDirector {
                              sidecars: SidecarWriter(plan: plan, countdown: settings.countdown, log: log), log: log)
         recordDirectory = settings.recordDirectory
         takes = TakeSchedule(countdown: settings.countdown, attachLead: Self.attachLead, duration: settings.duration)
+        // --resume: take numbers go on after the resumed session's (before --record's take can begin).
+        if let resumed = settings.parts.shots.resume { takes.continueNumbering(after: resumed.lastTake) }
         parts = RunParts(settings.parts, plan: plan, face: face,
                          ports: .init(voice: voice, handshake: handshake, watchDevices: watchDevices, watchMicrophone: watchMicrophone))
         face.connect { [inbox] input in inbox.send(input) }
@@ -162,7 +166,9 @@ actor RunDirector {
             early.append(input)
         case .command(let command, let source):
             events.emit(.command(cmd: command.name, source: source.rawValue))
+            commandSource = source
             await handle(command)
+            commandSource = nil
         case .signal(let name): end(.signal(name))
         case .started: await started()
         case .startFailed(let error): end(.failed(error))

@@ -82,6 +82,8 @@ struct SessionSetup {
         }
         // A join a kill cut short (its journal is still there): one line offering to finish it.
         notices += JoinCommand.unfinishedNotices(in: dir ?? options.recordDirectory ?? defaultRecordDirectory())
+        // A shot-list session's journal (a session stopped or killed): one line offering --resume, nothing done.
+        if !options.resume { notices += resumeOffer(in: dir ?? options.recordDirectory ?? defaultRecordDirectory()) }
         var setup = SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: first.lock, secondCameraLock: second?.lock)
         if !options.remoteDisplays.isEmpty {
             try GStreamer.require(["srtsink", "rtph264pay", "x264enc"], for: "remote subject displays (--subject-remote)")
@@ -93,6 +95,12 @@ struct SessionSetup {
             }
         }
         return setup
+    }
+
+    /// The line offering `--resume` when the folder holds a session journal (or saying why it cannot).
+    static func resumeOffer(in folder: String) -> [String] {
+        let path = SessionJournal.path(inFolder: folder)
+        do throws(DuoError) { return try SessionJournal.read(path).map { [$0.offer(path: path)] } ?? [] } catch { return [error.message] }
     }
 
     /// `--framing`, or by default: hints for the teleprompter when the face detector and its cascade are

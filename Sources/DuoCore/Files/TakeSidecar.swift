@@ -136,6 +136,8 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     /// Devices lost and restored while the take recorded (absent when none).
     public var interruptions: [Interruption]?
     public var markersPassed: [Marker]
+    /// The script range the take covered (absent without a teleprompter script; TakeSidecar+ScriptRange.swift).
+    public var scriptRange: ScriptRange?
     /// With a shot list (`--shots`): the shot's id, the take's number within the shot, and the
     /// operator's mark ("good" or "no-good"; absent while unmarked). A mark given after the take
     /// ended rewrites the sidecar.

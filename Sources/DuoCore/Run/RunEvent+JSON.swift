@@ -162,8 +162,9 @@ extension RunEvent {
         case .framing(let f):
             try c.put("mode", f.mode); try c.put("faces", f.faces); try c.put("hint", f.hint); try c.put("hints", f.hints)
             try c.put("reason", f.reason)
-        case .error(let message):
+        case .error(let message, let source):
             try c.put("message", message)
+            if let source { try c.put("source", source) }
         case .stopped(let reason, let exitCode):
             try c.put("reason", reason); try c.put("exitCode", exitCode)
         case .monitors(let backend, let monitors):

@@ -41,7 +41,8 @@ public enum RunEvent: Sendable, Equatable, Encodable {
     case frames(flowing: Bool, cameraFrames: Int)
     case status(Status)
     case framing(Framing)
-    case error(message: String)
+    /// `source`: the command source whose command was refused (`remote` for the phone page), else nil.
+    case error(message: String, source: String? = nil)
     case stopped(reason: String, exitCode: Int)
     case monitors(backend: String, monitors: [Monitor])
     case remote(display: String, state: String, width: Int?, height: Int?, reason: String?)

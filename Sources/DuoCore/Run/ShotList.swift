@@ -2,8 +2,8 @@ import Foundation
 
 /// A shot list (`--shots FILE`): a session as numbered shots, or the steps of a test session, written as
 /// Markdown a person edits. Each shot is a level-2 heading `## ID — Title`; the lines under it are what
-/// the subject is asked to do or say, except the fields (`note:`, `script:`, `framing:`, `aspect:`,
-/// `length:`), which only the operator sees:
+/// the subject is asked to do or say, except the fields (`note:`, `script:`, `heading:`, `framing:`,
+/// `aspect:`, `length:`), which only the operator sees:
 ///
 ///     # Product demo
 ///
@@ -16,6 +16,7 @@ import Foundation
 ///     ## 02 — The problem
 ///     Explain in two sentences what goes wrong today.
 ///     script: problem.md
+///     heading: The problem
 ///
 /// The id is the heading's first word (letters, digits, `-`, `_`, `.`); it names the take files
 /// (`…-shot01-take02.mkv`) and must be unique. A `# Heading` (the list's title) and text before the first
@@ -47,6 +48,9 @@ public struct ShotList: Sendable, Equatable {
         public let expectedSeconds: Double?
         /// The line of its heading (1-based).
         public let line: Int
+        /// `heading:`: the script's heading this shot starts at; every take of the shot (a re-take too)
+        /// starts the teleprompter there. Without one, a shot's takes start where its first take did.
+        public var heading: String? = nil
     }
 
     public let shots: [Shot]
@@ -79,7 +83,7 @@ public struct ShotList: Sendable, Equatable {
         return try parse(text, name: name)
     }
 
-    static let fieldNames: Set<String> = ["note", "notes", "script", "framing", "aspect", "length"]
+    static let fieldNames: Set<String> = ["note", "notes", "script", "heading", "framing", "aspect", "length"]
 
     public static func parse(_ text: String, name: String) throws(DuoError) -> ShotList {
         var body = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
@@ -95,7 +99,7 @@ public struct ShotList: Sendable, Equatable {
         var open: Open?
 
         func close(_ o: Open) throws(DuoError) {
-            var notes: [String] = [], script: String?, framing: Framing?, aspect: AspectRatio?, length: Double?
+            var notes: [String] = [], script: String?, framing: Framing?, aspect: AspectRatio?, length: Double?, heading: String?
             var instruction: [(Int, String)] = []
             for (number, line) in o.lines {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -109,6 +113,10 @@ public struct ShotList: Sendable, Equatable {
                         case "script":
                             guard !value.isEmpty else { throw .input("\(at): script: needs a file, such as script: intro.md") }
                             script = value
+                        case "heading":
+                            let title = value.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+                            guard !title.isEmpty else { throw .input("\(at): heading: needs a heading of the script, such as heading: The problem") }
+                            heading = title
                         case "framing":
                             guard let f = Framing(rawValue: value.lowercased()) else {
                                 throw .input("\(at): framing '\(value)' is not one; write framing: single or framing: interview")
@@ -153,7 +161,7 @@ public struct ShotList: Sendable, Equatable {
                 .joined(separator: "\n")
             shots.append(Shot(subject: SubjectShot(id: o.id, title: shownTitle, instruction: shownInstruction),
                               notes: notes, script: script, framing: framing, aspect: aspect, expectedSeconds: length,
-                              line: o.titleLine))
+                              line: o.titleLine, heading: heading))
         }
 
         var inComment = false

@@ -11,7 +11,7 @@ public struct ShotWalk: Sendable, Equatable {
     /// One take recorded for a shot.
     ///
     /// Thread: value type, Sendable.
-    public struct Take: Sendable, Equatable {
+    public struct Take: Sendable, Equatable, Codable {
         /// The run's take number (the director's, the schedule's).
         public let take: Int
         public let shot: String
@@ -20,12 +20,19 @@ public struct ShotWalk: Sendable, Equatable {
         public var mark: Mark?
         /// The take's file, once known.
         public var file: String?
+        /// The script on screen when it began, and the reading position then (its unit): where a re-take
+        /// of the shot starts the teleprompter.
+        public var script: String?
+        public var scriptStart: Double?
     }
 
     public private(set) var list: ShotList
     public private(set) var index = 0
     /// Every take of this run, in the order they began.
     public private(set) var takes: [Take] = []
+    /// The highest take number of each shot (by id) that earlier sessions left in the record folder: this
+    /// session numbers on after them, so a folder never holds two "take 1" of one shot.
+    public var earlier: [String: Int] = [:]
 
     public init(list: ShotList) { self.list = list }
 
@@ -58,15 +65,46 @@ public struct ShotWalk: Sendable, Equatable {
         return .moved(current)
     }
 
-    /// A take began for the current shot: its number within the shot.
-    public mutating func takeBegan(_ take: Int) -> Take {
-        let t = Take(take: take, shot: current.id, shotTake: (takes(of: current.id).map(\.shotTake).max() ?? 0) + 1)
+    /// A take began for the current shot (the teleprompter at `place`): its number within the shot.
+    public mutating func takeBegan(_ take: Int, place: ScriptPlace? = nil) -> Take {
+        let t = Take(take: take, shot: current.id, shotTake: nextShotTake, script: place?.script, scriptStart: place?.position)
         takes.append(t)
         return t
     }
 
+    /// Where the teleprompter goes before a take of the current shot.
+    public enum Rewind: Sendable, Equatable {
+        /// It stays where it is (the shot's first take, with no `heading:`).
+        case stay
+        case to(Double)
+        /// The shot's `heading:` is not a heading of the script on screen: it stays, and the operator hears why.
+        case headingMissing(String)
+    }
+
+    /// A take of the current shot is about to count down or begin with `script` on screen, whose headings
+    /// are at `headings`: the shot's `heading:` when it names one, else where the shot's first take in that
+    /// script began (a re-take, the shot recorded again), else it stays.
+    public func rewind(script: String, headings: [(title: String, position: Double)]) -> Rewind {
+        if let wanted = current.heading {
+            func key(_ s: String) -> String { s.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased() }
+            guard let found = headings.first(where: { key($0.title) == key(wanted) }) else { return .headingMissing(wanted) }
+            return .to(found.position)
+        }
+        guard let first = takes.first(where: { $0.shot == current.id && $0.script == script && $0.scriptStart != nil }) else { return .stay }
+        return .to(first.scriptStart!)
+    }
+
+    /// A session taken up again (`--resume`): its takes, and its current shot by id (one no longer in the
+    /// list falls to the first; the notice says so).
+    public mutating func resume(shot id: String, takes restored: [Take]) -> String? {
+        takes = restored
+        if let i = list.index(of: id) { index = i; return nil }
+        index = 0
+        return "shot \(id) is no longer in the shot list; resuming at shot \(current.id) (\(current.title))"
+    }
+
     /// The number the current shot's next take will have.
-    public var nextShotTake: Int { (takes(of: current.id).map(\.shotTake).max() ?? 0) + 1 }
+    public var nextShotTake: Int { max(takes(of: current.id).map(\.shotTake).max() ?? 0, earlier[current.id] ?? 0) + 1 }
 
     public mutating func setFile(_ file: String, take: Int) {
         if let i = takes.firstIndex(where: { $0.take == take }) { takes[i].file = file }

@@ -57,6 +57,9 @@ public struct TakeSchedule: Sendable {
 
     public var isBusy: Bool { pending != nil || current != nil }
 
+    /// A resumed session (`--resume`): take numbers go on after `last`, the last take it recorded.
+    public mutating func continueNumbering(after last: Int) { nextTake = max(nextTake, last + 1) }
+
     // MARK: Facts in
 
     /// The run started at `now`: without `--record`, `--duration` counts from here.

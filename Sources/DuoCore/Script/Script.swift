@@ -75,10 +75,14 @@ public enum ScriptParser {
         // Notes first: they may span lines, and must never survive into any subject block.
         var notes: [(text: String, paragraphIndex: Int)] = []
         var problems: [ScriptProblem] = []
+        var sourceLines: [Int: Int] = [:]
         let stripped = stripNotes(normalised, found: { noteText, textSoFar in
             let paragraphsBefore = textSoFar.components(separatedBy: "\n\n").count - 1
             notes.append((noteText, paragraphsBefore))
-        }, problem: { problems.append($0) })
+        }, problem: { problems.append($0) }, sourceLine: { sourceLines[$0] = $1 })
+        // Where each source line's words start (the sidecar's script range in lines).
+        var wordLines: [WordLine] = []
+        var wordsInBlocks = 0
         var blocks: [ScriptBlock] = []
         var noteBlockForParagraph: [Int: Int] = [:]
         var paragraphLines: [String] = []
@@ -90,15 +94,17 @@ public enum ScriptParser {
             defer { paragraphLines.removeAll() }
             let joined = joinLines(paragraphLines)
             guard !joined.isEmpty else { return }
-            blocks.append(.paragraph(runs: format == .markdown ? emphasisRuns(joined) : [StyledRun(joined)]))
+            let runs = format == .markdown ? emphasisRuns(joined) : [StyledRun(joined)]
+            blocks.append(.paragraph(runs: runs))
+            wordsInBlocks += wordCount(runs.map(\.text).joined())
         }
 
-        for line in stripped.split(separator: "\n", omittingEmptySubsequences: false) {
+        for (lineIndex, line) in stripped.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var trimmed = line.trimmingCharacters(in: .whitespaces)
             // [POSE: …] cues come out of the text (after the notes did), each at the word it precedes.
             let (withoutPoses, cues) = takePoseCues(trimmed)
             if !cues.isEmpty {
-                let wordsBefore = SubjectScript(blocks: blocks).wordCount + paragraphLines.reduce(0) { $0 + wordCount($1) }
+                let wordsBefore = wordsInBlocks + paragraphLines.reduce(0) { $0 + wordCount($1) }
                 for cue in cues {
                     // The words before it on its line, without a heading's #s or a [PAUSE].
                     var onLine = cue.before.replacingOccurrences(of: "[PAUSE]", with: " ").trimmingCharacters(in: .whitespaces)
@@ -124,10 +130,17 @@ public enum ScriptParser {
                 }
                 let p = piece.trimmingCharacters(in: .whitespaces)
                 guard !p.isEmpty else { continue }
+                if let source = sourceLines[lineIndex] {
+                    wordLines.append(WordLine(word: wordsInBlocks + paragraphLines.reduce(0) { $0 + wordCount($1) }, line: source))
+                }
                 if format == .markdown, let heading = headingLevel(p) {
                     flushParagraph()
                     let title = p.dropFirst(heading).trimmingCharacters(in: .whitespaces)
-                    if !title.isEmpty { blocks.append(.heading(level: heading, runs: emphasisRuns(title))) }
+                    if !title.isEmpty {
+                        let runs = emphasisRuns(title)
+                        blocks.append(.heading(level: heading, runs: runs))
+                        wordsInBlocks += wordCount(runs.map(\.text).joined())
+                    }
                 } else {
                     paragraphLines.append(p)
                 }
@@ -137,7 +150,8 @@ public enum ScriptParser {
         let operatorNotes = notes.map { note in
             OperatorNote(text: note.text, blockIndex: min(noteBlockForParagraph[note.paragraphIndex] ?? 0, max(blocks.count - 1, 0)))
         }
-        return ParsedScript(subject: SubjectScript(blocks: blocks, poseCues: poses), operatorNotes: operatorNotes, problems: problems)
+        return ParsedScript(subject: SubjectScript(blocks: blocks, poseCues: poses), operatorNotes: operatorNotes, problems: problems,
+                            wordLines: wordLines)
     }
 
     /// True when at least a few percent of the text's characters are spaces between words.
@@ -167,8 +181,10 @@ public enum ScriptParser {
     /// - an unclosed `[[`, `<!--` or look-alike hides the rest of the text from the subject.
     ///
     /// Work is linear in the text's length.
+    /// `sourceLine(k, n)`: the subject's line `k` (0-based) starts its words on the text's line `n` (1-based).
     static func stripNotes(_ text: String, found: (String, Substring) -> Void,
-                           problem: (ScriptProblem) -> Void = { _ in }) -> String {
+                           problem: (ScriptProblem) -> Void = { _ in },
+                           sourceLine: (Int, Int) -> Void = { _, _ in }) -> String {
         var output = ""
         var rest = Substring(text)
         var linesBefore = 1, counted = text.startIndex
@@ -176,6 +192,13 @@ public enum ScriptParser {
             linesBefore += text[counted..<index].reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
             counted = index
             return linesBefore
+        }
+        var outputLine = 0, outputLineSaid = -1
+        /// The subject's line gets its first word from `piece`: its source line is said once.
+        func visible(_ piece: Substring) {
+            guard outputLineSaid != outputLine, let first = piece.firstIndex(where: { !$0.isWhitespace }) else { return }
+            outputLineSaid = outputLine
+            sourceLine(outputLine, line(at: first))
         }
         /// Whether `s` (after spaces) starts with the word "note", in any case.
         func startsWithNote(_ s: Substring) -> Substring? {
@@ -257,11 +280,13 @@ public enum ScriptParser {
             }
             checkLineStart = false
             guard let open = rest.firstIndex(where: { specials.contains($0) }) else { break }
+            visible(rest[..<open])
             output += rest[..<open]
             let at = rest[open...]
             switch at.first {
             case "\n":
                 output += "\n"
+                outputLine += 1
                 rest = at.dropFirst()
                 checkLineStart = true
             case "[" where at.hasPrefix("[["):
@@ -338,11 +363,13 @@ public enum ScriptParser {
                 guard let close else { rest = ""; break }
                 resume(after: at[close.upperBound...])
             default:
+                visible(at.prefix(1))
                 output.append(at.first!)
                 rest = at.dropFirst()
             }
             if rest.isEmpty && !checkLineStart { break }
         }
+        visible(rest)
         output += rest
         return output
     }

@@ -114,6 +114,11 @@ public struct SubjectScript: Sendable, Hashable {
         return markers
     }
 
+    /// The headings' text, in order (one per marker).
+    public var headingTitles: [String] {
+        blocks.compactMap { if case .heading(_, let runs) = $0 { runs.map(\.text).joined() } else { nil } }
+    }
+
     /// Indices into `blocks` of the headings: the markers an operator jumps between.
     public var markerBlockIndices: [Int] {
         blocks.indices.filter { if case .heading = blocks[$0] { true } else { false } }
@@ -138,6 +143,26 @@ public struct ParsedScript: Sendable, Hashable {
     /// Markup that looks like a note but is not a well-formed one (a typo, a missing bracket, a note in a
     /// note, no closing `]]`). Its text was kept from the subject; the operator is told where.
     public var problems: [ScriptProblem] = []
+    /// Where the words of each of the file's lines start, in reading order (see `line(atWord:)`).
+    public var wordLines: [WordLine] = []
+
+    /// The file's line (1-based) that holds word `word` of the subject's script (1 without words).
+    public func line(atWord word: Int) -> Int {
+        var low = 0, high = wordLines.count
+        while low < high {
+            let mid = (low + high) / 2
+            if wordLines[mid].word <= word { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 ? wordLines[low - 1].line : wordLines.first?.line ?? 1
+    }
+}
+
+/// The file's line `line` (1-based) starts its words at word `word` of the subject's script.
+///
+/// Thread: value type, Sendable.
+public struct WordLine: Sendable, Hashable {
+    public let word: Int
+    public let line: Int
 }
 
 /// Something in a script that was kept from the subject because it could be a private note.

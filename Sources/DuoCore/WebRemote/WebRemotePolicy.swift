@@ -183,12 +183,14 @@ public struct WebRemoteRunState: Sendable, Equatable {
                                                        .shot, .shotTake, .mark]
 
     /// The event as a page gets it (issue 35), or nil when a page gets none of it: take files by name only,
-    /// never their folders (nor the user's name in them), and no `error` event (another client's failed
-    /// command, with its path): a page hears only its own errors, as replies to its own messages.
+    /// never their folders (nor the user's name in them), and no `error` event but the run's refusals of the
+    /// phone pages' own commands (another client's failed command names its path).
     public static func pageEvent(_ event: RunEvent) -> RunEvent? {
         func name(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
         switch event {
-        case .error: return nil
+        case .error(let message, let source):
+            // Refusals of the page's own commands (`remote`: any phone page's) reach it; nothing else does.
+            return source == "remote" ? .error(message: message, source: source) : nil
         case .takeStarted(let take, let file): return .takeStarted(take: take, file: name(file))
         case .takeEnded(let take, let file, let frames, let dropped, let kept, let empty, let error):
             return .takeEnded(take: take, file: name(file), frames: frames, dropped: dropped, kept: kept, empty: empty,

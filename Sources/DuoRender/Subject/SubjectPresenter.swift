@@ -440,12 +440,22 @@ public actor SubjectPresenter {
     /// heading has not passed it. Headings already behind the position when the take began do not count.
     public func markersPassed(from start: Int64, to end: Int64) -> [TakeSidecar.Marker] {
         guard let scroll = state.scroll, let script = state.script?.subject, end > start else { return [] }
-        let titles: [String] = script.markerBlockIndices.map { index in
-            if case .heading(_, let runs) = script.blocks[index] { return runs.map(\.text).joined() }
-            return ""
-        }
-        return scroll.markersPassed(zip(markers, titles).map { ($0, $1) }, from: start, to: end)
+        return scroll.markersPassed(zip(markers, script.headingTitles).map { ($0, $1) }, from: start, to: end)
     }
+
+    /// Where the teleprompter is at `time` (a take's script range, the session journal); nil without a script.
+    public func place(at time: Int64) -> ScriptPlace? {
+        guard let scroll = state.scroll, let script = state.script, let path = state.scriptPath else { return nil }
+        return ScriptPlace(script: path, position: scroll.position(at: time), length: scroll.length, unitsAreWords: unitsAreWords, parsed: script)
+    }
+
+    /// The script's headings and where each starts (the scroll's unit): a shot's `heading:` is found here.
+    public var headings: [(title: String, position: Double)] {
+        zip(state.script?.subject.headingTitles ?? [], markers).map { ($0, $1) }
+    }
+
+    /// Moves the reading position to `position` (a re-take's rewind, a resumed session), scrolling or not as before.
+    public func rewind(to position: Double, at time: Int64) { state.scroll?.jump(to: position, at: time); followFromScroll(at: time); publish(at: time) }
 
     // MARK: Operator view
 
