@@ -90,11 +90,11 @@ final class OperatorConfidenceDesktopTests: XCTestCase {
         let name = try XCTUnwrap((ended.event["file"] as? String)?.split(separator: "/").last.map(String.init))
         var saved = ""
         do {
-            try waitFor("the saved file on the HUD", timeout: 7, interval: 0.3) {
+            try waitFor("the saved file on the HUD", timeout: 9.5, interval: 0.3) {
                 saved = try ocr(desktop, "1280x260+0+0", file: "saved.png")
                 return saved.contains("saved") && saved.contains(String(name.suffix(8)))
             }
-        } catch { throw Failure("\(error); file \(name); OCR read: \(saved)") }
+        } catch { throw Failure("\(error); file \(name); OCR read: \(saved); log: \(desktop.tail("duo-capture.log"))") }
 
         try desktop.key("q")
         try waitFor("duo-capture to exit", timeout: 30) { !app.process.isRunning }

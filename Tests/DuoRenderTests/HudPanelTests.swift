@@ -110,7 +110,7 @@ final class HudPanelTests: XCTestCase {
         var notice = TakeFileNotice()
         notice.ended(path: "/home/me/Videos/duo-capture/take-20261202-031500-003.mkv", at: 100 * second)
         XCTAssertEqual(notice.file(at: 100 * second), "take-20261202-031500-003.mkv")
-        XCTAssertEqual(notice.file(at: 107 * second), "take-20261202-031500-003.mkv", "still there after 7 s")
+        XCTAssertEqual(notice.file(at: 109 * second), "take-20261202-031500-003.mkv", "still there after 9 s")
         XCTAssertNil(notice.file(at: 100 * second + TakeFileNotice.duration), "gone after its time")
         notice.ended(path: "take-004.mkv", at: 200 * second)
         notice.takeStarted()

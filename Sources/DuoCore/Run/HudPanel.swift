@@ -52,7 +52,7 @@ public struct KeyHelp: Sendable, Hashable {
 /// Thread: value type; owned by the run director's operator window part.
 public struct TakeFileNotice: Sendable {
     /// How long the file stays on the HUD, ns.
-    public static let duration: Int64 = 8_000_000_000
+    public static let duration: Int64 = 10_000_000_000
     private var shown: (file: String, until: Int64)?
     public init() {}
 
