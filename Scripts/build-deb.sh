@@ -43,7 +43,7 @@ Depends: libgstreamer1.0-0, libgstreamer-plugins-base1.0-0, gstreamer1.0-plugins
  gstreamer1.0-plugins-bad, gstreamer1.0-plugins-ugly, gstreamer1.0-libav, gstreamer1.0-gtk3, gstreamer1.0-tools,
  libgtk-3-0, libcairo2, libpango-1.0-0, libpangocairo-1.0-0, libwayland-client0, libxss1, libx11-6, fonts-dejavu-core,
  libsoup-3.0-0, libqrencode4
-Recommends: gstreamer1.0-pocketsphinx, pocketsphinx-en-us, fonts-noto-cjk, fonts-noto-core, gstreamer1.0-pulseaudio,
+Recommends: mkvtoolnix, gstreamer1.0-pocketsphinx, pocketsphinx-en-us, fonts-noto-cjk, fonts-noto-core, gstreamer1.0-pulseaudio,
  gstreamer1.0-opencv, opencv-data,
  gstreamer1.0-pipewire, gstreamer1.0-libcamera
 Description: camera capture for two monitors: the operator's view and the subject's teleprompter

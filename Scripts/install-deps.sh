@@ -16,7 +16,13 @@
 #   python3-pip: the framing tests fetch a public-domain portrait from PyPI (scikit-image's astronaut).
 #   python-matplotlib-data: a second public-domain portrait (Grace Hopper's, in its sample_data) for the
 #   framing tests of small faces anywhere in the picture (FramingPortraitTests).
+#   mkvtoolnix (always): mkvpropedit writes the notes' chapters into a finished (or killed) Matroska take;
+#   matroskamux writes a table of contents only before the first frame (issue 39).
+#   ffmpeg: ffprobe -show_chapters reads a take's chapters back in the notes tests, as a user's tools would.
 #   pngquant, optipng: Scripts/screenshots.sh keeps the README's screenshots of both monitors small.
+#   python3-venv: StudioControllerTests installs obsws-python and simpleobsws (clients not written here)
+#   from PyPI into a virtual environment in the tests' cache folder; NotesRunTests likewise installs
+#   opentimelineio and its CMX 3600 adapter (otio-cmx3600-adapter) to read the exports back.
 set -euo pipefail
 
 packages=(
@@ -30,6 +36,7 @@ packages=(
   gstreamer1.0-pocketsphinx pocketsphinx-en-us
   gstreamer1.0-opencv opencv-data
   gstreamer1.0-pipewire gstreamer1.0-libcamera
+  mkvtoolnix
 )
 if [[ "${1:-}" == "--desktop" ]]; then
   packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool
@@ -37,7 +44,7 @@ if [[ "${1:-}" == "--desktop" ]]; then
              chromium chromium-driver python3-selenium python3-pip
              dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin
              pipewire pipewire-bin wireplumber gstreamer1.0-plugins-base-apps python-matplotlib-data
-             pngquant optipng)
+             pngquant optipng python3-venv ffmpeg)
 fi
 
 missing=()

@@ -12,6 +12,7 @@
 //   duo_digest.h       an encoded stream's digest (the segment join's proof that the file holds it)
 //   duo_caps.h         the video modes of a caps text
 //   duo_debug.h        duo-capture's GStreamer debug category; the speech recogniser's log silenced
+//   duo_toc.h          a take's chapters (a GstToc) handed to its muxer
 // (duo_probe_common.h, beside the .c files, is private: the caps-event and reference-holding attach
 // helpers the probes of duo_probes.c and duo_digest.c share.)
 // (duo_desktop_shim.h, gtksink's widget property for the desktop windows, stands apart. The test hub's C
@@ -26,5 +27,6 @@
 #include "duo_digest.h"
 #include "duo_caps.h"
 #include "duo_debug.h"
+#include "duo_toc.h"
 
 #endif

@@ -76,6 +76,8 @@ public enum DuoCaptureMain {
                 print(try await DesktopRun.monitors())
             case .report:
                 print(try ReportCommand.run(options.passthrough))
+            case .export:
+                print(try ExportCommand.run(options.passthrough))
             case .display:
                 _ = try await DisplayRun.run(options, log: log)
             case .run:

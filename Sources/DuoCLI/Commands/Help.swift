@@ -47,6 +47,11 @@ enum Help {
                                            with --shots are grouped by shot, good take first, shots
                                            without a good take marked, shots never recorded listed;
                                            --json prints the same as JSON, --shots FILE names the list
+      duo-capture export DIR --format otio|edl|csv [--out FILE]
+                                           a folder's takes for an editor: an OpenTimelineIO timeline
+                                           (a clip per take, markers for notes, flags, shots, marks),
+                                           a CMX 3600 EDL with locators, or a CSV of the notes (take,
+                                           time, code, text, shot); frame-accurate at each take's rate
       duo-capture display --listen srt://:PORT
                                            on the machine with the subject's monitor: show the subject
                                            view sent by duo-capture --subject-remote (see REMOTE DISPLAYS)
@@ -204,6 +209,27 @@ enum Help {
       --osc-allow ADDRESS[/BITS]           take OSC only from this address or prefix (repeatable), such
                                            as 192.168.1.20 or 192.168.1.0/24; others are dropped and
                                            never answered
+      --obs-websocket [ADDRESS:]PORT       an obs-websocket 5 server (Stream Deck's OBS plugin,
+                                           Companion's OBS module, obs-websocket scripts; OBS uses
+                                           4455): StartRecord/StopRecord/ToggleRecord (the countdown
+                                           first, as Space), GetRecordStatus, CreateRecordChapter (a
+                                           chapter event), Pause/ResumeRecord (the teleprompter's
+                                           pause), scenes "Camera A"/"Camera B" (a switch is a swap),
+                                           TriggerHotkeyByName duo-capture.swap, duo-capture.speed-up…,
+                                           CallVendorRequest duo-capture (any remote command); other
+                                           requests get UnknownRequestType. Events: RecordStateChanged,
+                                           CurrentProgramSceneChanged, ExitStarted, VendorEvent.
+                                           Loopback unless ADDRESS is given; always a password
+                                           (docs/remote-control.md)
+      --obs-websocket-password-file FILE   its password (FILE's first line; chmod 600); without it a
+                                           random one is printed at start, and an ADDRESS other than
+                                           loopback is refused
+      --hyperdeck [ADDRESS:]PORT           Blackmagic's HyperDeck Ethernet protocol (ATEM switchers,
+                                           Companion's HyperDeck module, vMix): record, stop, transport
+                                           info, slot info, clips count/get, notify (async 508
+                                           transport info), device info, ping, quit. An ADDRESS alone
+                                           (0.0.0.0) takes HyperDeck's port 9993. Loopback unless
+                                           ADDRESS is given; the protocol has no password
 
     SUBJECT VIEW (the accessory on the subject's monitor)
       --accessory teleprompter|preview|countdown|off
@@ -293,6 +319,15 @@ enum Help {
                                            duo-capture-session.json written there as it goes (a start
                                            without --resume offers it in one line). --shots may be
                                            left out (the journal names the list)
+
+    NOTES AND FLAGS (a QA session's notes on the take's clock)
+      --note-codes LIST                    the codes a note may carry (default BUG,Q,GOOD,PII; also a
+                                           settings-file key)
+      Control {"cmd":"note","code":"BUG","text":"…"} (up to 500 characters; code: the first without
+      one) and {"cmd":"flag"}; OSC /duo/note ,ss (code, text) and /duo/flag; the web remote sends both.
+      A note during a take is in its sidecar (notes: take time, wall clock, shot, code, text) and a
+      chapter of its Matroska file; between takes it is the session's (duo-session-notes.jsonl in the
+      takes' folder). Each is a note event and in the report; never on the subject view.
 
     DESKTOP (without --headless: needs a display)
     \(DesktopOptions.help)

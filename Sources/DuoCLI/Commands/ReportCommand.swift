@@ -69,13 +69,16 @@ enum ReportCommand {
                 FileHandle.standardError.write(Data("duo-capture: warning: the takes' shot list \(named) cannot be read (\(error.message)); shots never recorded are not listed; give --shots FILE\n".utf8))
             }
         }
+        // The notes made between takes (duo-session-notes.jsonl), when the session has any.
+        let sessionNotes = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(TakeNote.sessionFile))
+            .map { TakeNote.readSession($0).notes } ?? []
         let out = (folder as NSString).appendingPathComponent("report.html")
         do {
-            try Data(SessionReport.html(folder: folder, takes: takes, list: list).utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
+            try Data(SessionReport.html(folder: folder, takes: takes, list: list, sessionNotes: sessionNotes).utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
         } catch {
             throw .runtime("cannot write \(out); check that the folder is writable")
         }
-        if json { return SessionReport.json(folder: folder, takes: takes, list: list) }
+        if json { return SessionReport.json(folder: folder, takes: takes, list: list, sessionNotes: sessionNotes) }
         let damaged = takes.filter { $0.damage != nil }.count
         let sidecars = takes.filter { $0.sidecarDamage != nil }.count
         return "\(out): \(takes.count) take\(takes.count == 1 ? "" : "s")" + (damaged > 0 ? ", \(damaged) damaged" : "")

@@ -128,6 +128,32 @@ final class SidecarWriter: Sendable {
         } catch { log("duo-capture: warning: take \(number) marked \(mark), but its sidecar was not updated: \(error.message)") }
     }
 
+    /// A note or flag made during take `number` (recording into `path`): its sidecar lists it at once, so
+    /// a killed run keeps it (the final copy keeps it too). False when the take is not open.
+    @discardableResult
+    func note(take number: Int, path: String, note: TakeNote) -> Bool {
+        var openSidecar: TakeSidecar?
+        open.update { open in
+            guard var entry = open[number] else { return }
+            entry.sidecar.notes = (entry.sidecar.notes ?? []) + [note]
+            open[number] = entry
+            openSidecar = entry.sidecar
+        }
+        guard let openSidecar else { return false }
+        write(openSidecar, path)
+        return true
+    }
+
+    /// Take `path`'s file was given `count` chapters after it ended: its sidecar says so.
+    func chaptersWritten(_ count: Int, path: String) {
+        let sidecarPath = TakeSidecar.path(forTake: path)
+        do throws(DuoError) {
+            var s = try TakeSidecar.read(sidecarPath)
+            s.chapters = count
+            try s.write(nextTo: path)
+        } catch { log("duo-capture: warning: \(error.message)") }
+    }
+
     private func write(_ sidecar: TakeSidecar, _ path: String) {
         do { try sidecar.write(nextTo: path) } catch { log("duo-capture: warning: \(error.message)") }
     }

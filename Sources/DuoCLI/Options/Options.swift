@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Thread: value type; parsed on the main thread at start-up.
 public struct Options: Sendable {
-    public enum Command: String, Sendable { case run, pipeline, cameras, formats, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", display, report, join, microphones, help, version }
+    public enum Command: String, Sendable { case run, pipeline, cameras, formats, monitors, renderSubject = "render-subject", inspect, remux, checkScript = "check-script", display, report, join, microphones, export, help, version }
     public enum SourceChoice: Sendable, Equatable {
         case auto
         case testSource
@@ -86,6 +86,8 @@ public struct Options: Sendable {
     public var shotsPath: String?
     /// `--allow-any-script`: a shot's `script:` may name a file outside the shot list's folder, of any kind.
     public var allowAnyScript = false
+    /// `--note-codes BUG,Q,GOOD,PII`: the codes a note may carry (issue 39).
+    public var noteCodes = NoteCodeBook.standard
     /// `--resume`: the shot-list session whose journal is in the record folder goes on where it stopped.
     public var resume = false
     public var resumeJournal: SessionJournal?
@@ -99,7 +101,7 @@ public struct Options: Sendable {
 
     public init() {}
 
-    static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script", "display", "report", "join", "microphones"]
+    static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script", "display", "report", "join", "microphones", "export"]
 
     /// `--format WxH@FPS`, checked.
     static func formatOption(_ v: String) throws(DuoError) -> VideoFormat {
@@ -120,7 +122,7 @@ public struct Options: Sendable {
             o.command = Command(rawValue: first)!
             args = args.dropFirst()
             // render-subject has its own options (DuoRender parses them).
-            if [.renderSubject, .inspect, .remux, .checkScript, .formats, .report, .join].contains(o.command) {
+            if [.renderSubject, .inspect, .remux, .checkScript, .formats, .report, .join, .export].contains(o.command) {
                 o.passthrough = Array(args)
                 return o
             }
@@ -287,6 +289,7 @@ public struct Options: Sendable {
                 let path = try value(name)
                 o.shots = try ShotList.load(path: path)
                 o.shotsPath = path
+            case "--note-codes": o.noteCodes = try NoteCodeBook.parse(try value(name))
             case "--framing": o.framing = try FramingMode.parse(try value(name))
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)

@@ -21,10 +21,19 @@ public struct WebRemoteOptions: Sendable {
     public var osc: Listen?
     /// `--osc-allow ADDRESS[/BITS]` (repeatable): the only senders OSC takes (empty: any that can reach it).
     public var oscAllow: [AddressRange] = []
+    /// `--obs-websocket [ADDRESS:]PORT`: an obs-websocket 5 server.
+    public var obsWebSocket: Listen?
+    /// `--obs-websocket-password-file FILE`: its password (else one is made and printed at start).
+    public var obsPasswordFile: String?
+    /// `--hyperdeck [ADDRESS:]PORT` (or ADDRESS: port 9993): a HyperDeck Ethernet protocol server.
+    public var hyperDeck: Listen?
 
     public init() {}
 
-    static let names: Set<String> = ["--remote-control", "--remote-token-file", "--osc", "--osc-allow"]
+    static let names: Set<String> = ["--remote-control", "--remote-token-file", "--osc", "--osc-allow", "--obs-websocket",
+                                     "--obs-websocket-password-file", "--hyperdeck"]
+    /// HyperDeck's own port.
+    public static let hyperDeckPort = 9993
 
     mutating func parse(_ name: String, _ value: String) throws(DuoError) {
         switch name {
@@ -32,6 +41,12 @@ public struct WebRemoteOptions: Sendable {
         case "--osc": osc = try Self.listen(value, option: name)
         case "--remote-token-file": tokenFile = value
         case "--osc-allow": oscAllow.append(try AddressRange(parsing: value))
+        case "--obs-websocket": obsWebSocket = try Self.listen(value, option: name)
+        case "--obs-websocket-password-file": obsPasswordFile = value
+        case "--hyperdeck":
+            // An address alone (0.0.0.0, [::]) listens on HyperDeck's own port.
+            let bare = value.hasPrefix("[") && value.hasSuffix("]") || (value.contains(".") && !value.contains(":"))
+            hyperDeck = try Self.listen(bare ? "\(value):\(Self.hyperDeckPort)" : value, option: name)
         default: preconditionFailure("not a remote option: \(name)")
         }
     }

@@ -126,6 +126,9 @@ final class ShotsPart: RunPart {
         return true
     }
 
+    /// The current shot's id (nil without a shot list): a note's shot.
+    var currentShotID: String? { walk?.current.id }
+
     /// The shot and its take number for a take about to begin (nil without a shot list).
     /// `folder`: the record folder, whose takes of this shot list from earlier sessions are numbered on from.
     func naming(_ take: Int, folder: String) -> (shot: String, shotTake: Int)? {

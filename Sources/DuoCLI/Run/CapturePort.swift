@@ -22,6 +22,8 @@ extension CaptureSession: CapturePort {
 
     public func endTake() async -> TakeResult? { try? await stopTake() }
 
+    public func setTakeChapters(_ chapters: [TakeChapter]) async { await setChapters(chapters) }
+
     public func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap? { try await selectCamera(index) }
 
     public func installRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError) {

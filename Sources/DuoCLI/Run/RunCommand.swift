@@ -47,6 +47,14 @@ enum RunCommand {
         defer { control?.close() }
         let remote = try WebRemote.open(options.remote, director: director, events: events, presenter: presenter, clock: session.clock)
         defer { remote?.close() }
+        // obs-websocket and HyperDeck: controllers people own, through the web remote's command path.
+        let takes = setup.recordDirectory ?? options.recordDirectory ?? SessionSetup.defaultRecordDirectory()
+        let obs = try ObsRemote.open(options.remote, director: director, events: events, clock: session.clock,
+                                     cameras: plan.secondCamera == nil ? 1 : 2, recordDirectory: takes)
+        defer { obs?.close() }
+        let hyperDeck = try HyperDeckRemote.open(options.remote, director: director, events: events, clock: session.clock, plan: plan,
+                                                 recordDirectory: takes)
+        defer { hyperDeck?.close() }
         face.setRemoteAddress(remote?.linkAddress)
         return try report(await kind.drive(director, session: session, face: face, events: events), json: options.json, log: log)
     }

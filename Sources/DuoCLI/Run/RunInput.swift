@@ -25,8 +25,11 @@ enum EndReason: Sendable, Equatable {
 /// Thread: value type, Sendable.
 enum CommandSource: String, Sendable {
     case key, control, timeline, remote, osc, button
-    /// The web remote's page and OSC: queued at most `RunInbox.remoteLimit`, behind every local command.
-    var isRemote: Bool { self == .remote || self == .osc }
+    case obsWebSocket = "obs-websocket"
+    case hyperDeck = "hyperdeck"
+    /// The web remote's page, OSC, obs-websocket and HyperDeck: queued at most `RunInbox.remoteLimit`,
+    /// behind every local command.
+    var isRemote: Bool { self == .remote || self == .osc || self == .obsWebSocket || self == .hyperDeck }
 }
 
 /// Everything that reaches the director, from any thread.

@@ -23,6 +23,7 @@ final class RunParts {
         var voice = VoicePart.Settings()
         var shots = ShotsPart.Settings()
         var joins = JoinsPart.Settings()
+        var notes = NotesPart.Settings()
 
         init() {}
         init(_ options: Options, remotePassphrase: String?) {
@@ -34,6 +35,7 @@ final class RunParts {
             voice = .init(options)
             shots = .init(options)
             joins = .init(options)
+            notes = .init(options)
         }
     }
 
@@ -59,6 +61,7 @@ final class RunParts {
     let voice: VoicePart
     let shots: ShotsPart
     let joins: JoinsPart
+    let notes: NotesPart
     let warnings = WarningsPart()
     /// Every part, in the order the director calls their hooks.
     let all: [any RunPart]
@@ -72,6 +75,7 @@ final class RunParts {
         voice = VoicePart(settings.voice, port: ports.voice)
         shots = ShotsPart(settings.shots)
         joins = JoinsPart(settings.joins)
+        notes = NotesPart(settings.notes)
         all = [
             subject,
             OperatorWindowPart(),
@@ -82,6 +86,7 @@ final class RunParts {
             microphone,
             script,
             shots,
+            notes,
             FramingPart(plan: plan),
             joins,
             warnings,

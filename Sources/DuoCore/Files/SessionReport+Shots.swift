@@ -40,7 +40,7 @@ extension SessionReport {
     }
 
     /// `report --json`: the session's shots and takes, for scripts.
-    public static func json(folder: String, takes: [Take], list: ShotList?) -> String {
+    public static func json(folder: String, takes: [Take], list: ShotList?, sessionNotes: [TakeNote] = []) -> String {
         func take(_ t: Take) -> [String: Any] {
             ["file": (t.file as NSString).lastPathComponent, "take": t.sidecar?.take ?? NSNull(),
              "shotTake": t.sidecar?.shotTake ?? NSNull(), "mark": t.sidecar?.mark ?? NSNull(),
@@ -49,6 +49,7 @@ extension SessionReport {
         }
         let groups = shotGroups(takes, list: list)
         var object: [String: Any] = ["folder": folder, "takes": takes.count]
+        object["notes"] = notesJSON(takes, session: sessionNotes)
         if usesShots(takes, list: list) {
             object["shots"] = groups.filter { $0.id != nil }.map { g -> [String: Any] in
                 ["id": g.id!, "title": g.title ?? NSNull(), "recorded": g.recorded, "goodTake": g.hasGoodTake,

@@ -64,6 +64,9 @@ public enum SessionReport {
         if let i = sc.interruptions?.first(where: { bad($0.atSeconds) }) {
             return "its \(i.device) \(i.what) is at \(time(i.atSeconds)), outside any take"
         }
+        if let n = sc.notes?.first(where: { $0.atSeconds.map(bad) ?? false }) {
+            return "its \(n.kind) \"\(n.title)\" is at \(time(n.atSeconds ?? 0)), outside any take"
+        }
         if badCount(sc.droppedFrames) { return "its droppedFrames \(sc.droppedFrames ?? 0) is more than any take holds" }
         if badCount(sc.frames) { return "its frames \(sc.frames ?? 0) is more than any take holds" }
         if badCount(sc.audio?.buffers) { return "its audio buffers \(sc.audio?.buffers ?? 0) are more than any take holds" }
@@ -90,7 +93,9 @@ public enum SessionReport {
     }
 
     /// `list`: the shot list the session was recorded with (`--shots`): takes are grouped by its shots.
-    public static func html(folder: String, takes: [Take], generated: Date = Date(), list: ShotList? = nil) -> String {
+    /// `sessionNotes`: the notes made between takes (the session notes file).
+    public static func html(folder: String, takes: [Take], generated: Date = Date(), list: ShotList? = nil,
+                            sessionNotes: [TakeNote] = []) -> String {
         let damaged = takes.filter { $0.damage != nil }.count
         let total = takes.filter { $0.damage == nil }.reduce(0) { $0 + $1.seconds }
         let dropped = saturatingSum(takes.compactMap { $0.sidecar?.droppedFrames })
@@ -109,7 +114,7 @@ public enum SessionReport {
             .strip { display: flex; gap: 4px; margin: 8px 0; } .strip img { width: 160px; border: 1px solid #ccc; }
             .damaged { background: #d00000; color: #fff; padding: 10px 14px; border-radius: 4px; font-weight: bold; }
             .legend span { margin-right: 14px; font-size: 13px; }
-            \(shotStyle)</style></head><body>
+            \(shotStyle)\(notesStyle)</style></head><body>
             <h1>duo-capture session</h1>
             <div class="sub">\(escape(folder)) · \(takes.count) take\(takes.count == 1 ? "" : "s") · report made \(escape(TakeSidecar.timestamp(generated)))</div>
             <div class="totals"><div><b>\(takes.count)</b>takes</div><div><b>\(clock(total))</b>recorded</div>
@@ -117,6 +122,7 @@ public enum SessionReport {
             <div><b>\(losses)</b>cameras lost</div></div>
 
             """
+        page += notesSection(takes, session: sessionNotes)
         if usesShots(takes, list: list) { page += shotSections(takes, list: list) } else { for take in takes { page += section(take) } }
         page += "</body></html>\n"
         return page
@@ -162,6 +168,9 @@ public enum SessionReport {
         }
         if let sc = take.sidecar {
             for m in sc.markersPassed { mark(m.atSeconds, "#1f5fd0", "marker: \(m.title) at \(clock(m.atSeconds))") }
+            for n in sc.notes ?? [] {
+                mark(n.atSeconds ?? 0, n.kind == "flag" ? "#a000c0" : "#604000", "\(n.title) at \(clock(n.atSeconds ?? 0))")
+            }
             for w in sc.swaps { mark(w.atSeconds, "#e08000", "swap to \(w.to) at \(clock(w.atSeconds))") }
             for i in sc.interruptions ?? [] {
                 mark(i.atSeconds, i.what == "lost" ? "#d00000" : "#00a000", "\(i.device) \(i.what)\(i.reason.map { ": \($0)" } ?? "") at \(clock(i.atSeconds))")

@@ -146,6 +146,12 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     public var mark: String?
     /// The shot list's file (absolute), so `duo-capture report` can list the shots never recorded.
     public var shotList: String?
+    /// Notes and flags made while the take recorded (issue 39), in order; absent when none. Written as
+    /// each is made, so a killed run's sidecar keeps them.
+    public var notes: [TakeNote]?
+    /// How many chapters the file was given once its notes were known (absent: only the take's start,
+    /// written by the muxer; a killed take's chapters are written at the next start).
+    public var chapters: Int?
     public var frames: Int64?
     public var droppedFrames: Int64?
     public var durationSeconds: Double?

@@ -33,6 +33,10 @@ public struct ListenLimits: Sendable, Equatable {
     /// opens a few); messages up to 16 KiB, 100 a second (50 at once) from one address.
     public static let webRemote = ListenLimits(clients: 128, perAddress: 32, longest: 16_384, rate: 100, burst: 50)
     /// OSC: one datagram is one packet (UDP's largest), 100 a second (50 at once) from one address.
+    /// obs-websocket (`--obs-websocket`): controllers that ask many things at connect, a few at a time.
+    public static let obsWebSocket = ListenLimits(clients: 32, perAddress: 8, longest: 65_536, rate: 100, burst: 50)
+    /// HyperDeck (`--hyperdeck`): an ATEM, Companion, a script; short lines.
+    public static let hyperDeck = ListenLimits(clients: 16, perAddress: 8, longest: 1_024, rate: 100, burst: 50)
     public static let osc = ListenLimits(longest: OSCMessage.maximumSize, rate: 100, burst: 50)
 }
 
@@ -120,11 +124,16 @@ public struct LineFramer: Sendable {
     }
 
     public let longest: Int
+    /// Empty lines are handed on too (HyperDeck's blocks end with one); skipped by default.
+    public let keepsEmptyLines: Bool
     private var pending: [UInt8] = []
     /// Inside a line already reported as too long: dropped up to its end.
     private var discarding = false
 
-    public init(longest: Int) { self.longest = longest }
+    public init(longest: Int, keepsEmptyLines: Bool = false) {
+        self.longest = longest
+        self.keepsEmptyLines = keepsEmptyLines
+    }
 
     /// The lines `bytes` complete, in order.
     public mutating func feed(_ bytes: some Collection<UInt8>) -> [Piece] {
@@ -135,7 +144,7 @@ public struct LineFramer: Sendable {
                     discarding = false
                 } else {
                     let line = String(decoding: pending, as: UTF8.self).trimmingSpaces
-                    if !line.isEmpty { pieces.append(.line(line)) }
+                    if !line.isEmpty || keepsEmptyLines { pieces.append(.line(line)) }
                 }
                 pending.removeAll(keepingCapacity: true)
             } else if !discarding {

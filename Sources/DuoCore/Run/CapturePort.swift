@@ -21,6 +21,9 @@ public protocol CapturePort: Sendable {
     func beginTake(number: Int, path: String, startingAt: Int64) async throws(DuoError) -> Int64
     /// Ends the running take and waits until its file is finalised (nil when none runs).
     func endTake() async -> TakeResult?
+    /// The running take's chapters (its start, the shot, each note and flag; seconds into the take): the
+    /// file's muxer writes them as it is finalised (Matroska; MP4 keeps none).
+    func setTakeChapters(_ chapters: [TakeChapter]) async
     var activeCamera: Int { get async }
     func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap?
     func setSubjectBranchOpen(_ open: Bool) async

@@ -30,6 +30,9 @@ import Foundation
 ///     {"cmd":"self-view"}                   the subject's self-view on / off; or {"size":"small"|"large"|"off"}
 ///     {"cmd":"remote-link"}                 the web remote's address and QR code on the operator window on / off
 ///                                       (the L key); {"on":true} shows, {"on":false} hides (desktop)
+///     {"cmd":"note","code":"BUG","text":"…"}   a note on the take's clock (between takes: the session's);
+///                                       "code" from the code book (--note-codes; default the first, BUG)
+///     {"cmd":"flag"}                        an unnamed flag on the take's clock
 ///     {"cmd":"quit"}                        end the run (a take is finalised first)
 ///
 /// Another entry point may register commands of its own (`CommandExtensions`): duo-capture-testhub's test
@@ -78,10 +81,14 @@ public enum ControlCommand: Sendable, Equatable {
     case remoteLink(on: Bool?)
     /// Camera `camera` (0 = A, 1 = B) now sees `viewer`'s face; the displays' mirroring follows.
     case faces(camera: Int, viewer: FacingViewer)
+    /// A note on the take's clock: a code of the book (nil: its first) and a text of up to 500 characters.
+    case note(code: String?, text: String)
+    /// An unnamed flag on the take's clock.
+    case flag
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "reverse", "jump",
                                "mirror", "swap", "fold", "unfold", "script", "font", "follow", "shot", "mark", "retake",
-                               "self-view", "quit", "faces", "remote-link"]
+                               "self-view", "quit", "faces", "remote-link", "note", "flag"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -112,6 +119,8 @@ public enum ControlCommand: Sendable, Equatable {
         case .restartSwap(let posture): posture?.rawValue ?? "swap"
         case .faces: "faces"
         case .remoteLink: "remote-link"
+        case .note: "note"
+        case .flag: "flag"
         }
     }
 
@@ -203,6 +212,21 @@ public enum ControlCommand: Sendable, Equatable {
             }
             return .mark(good: good, take: take)
         case "retake": return .retake
+        case "flag": return .flag
+        case "note":
+            guard let text = object["text"] as? String, !text.contains("\0") else {
+                throw .usage("control: note needs \"text\" (and a \"code\" such as BUG), such as {\"cmd\":\"note\",\"code\":\"BUG\",\"text\":\"menu hides the button\"}")
+            }
+            guard text.count <= NoteCodeBook.longestText else {
+                throw .usage("control: note text has \(text.count) characters; keep a note to \(NoteCodeBook.longestText)")
+            }
+            if object["code"] != nil {
+                guard let code = object["code"] as? String, !code.isEmpty, code.count <= 16 else {
+                    throw .usage("control: note \"code\" is a code of the book, such as {\"cmd\":\"note\",\"code\":\"Q\",\"text\":\"asked what save means\"}")
+                }
+                return .note(code: code, text: text)
+            }
+            return .note(code: nil, text: text)
         case "remote-link": return .remoteLink(on: object["on"] == nil ? nil : try flag("on"))
         case "self-view":
             guard let size = object["size"] else { return .selfView(nil) }

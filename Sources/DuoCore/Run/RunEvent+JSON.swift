@@ -20,8 +20,10 @@ extension RunEvent {
         case shotTake = "shot-take"
         case mark
         case shotsReloaded = "shots-reloaded"
+        case note
         case swap
         case swapRefused = "swap-refused"
+        case chapter
         case mirror
         case requirements
         case join
@@ -64,8 +66,10 @@ extension RunEvent {
         case .shotTake: .shotTake
         case .mark: .mark
         case .shotsReloaded: .shotsReloaded
+        case .note: .note
         case .swap: .swap
         case .swapRefused: .swapRefused
+        case .chapter: .chapter
         case .mirror: .mirror
         case .requirements: .requirements
         case .join: .join
@@ -121,12 +125,17 @@ extension RunEvent {
         case .mark(let take, let shot, let shotTake, let mark, let file, let by):
             try c.put("take", take); try c.put("shot", shot); try c.put("shotTake", shotTake); try c.put("mark", mark)
             try c.put("file", file); try c.put("by", by)
+        case .note(let kind, let code, let text, let take, let at, let wall, let shot):
+            try c.put("kind", kind); try c.put("code", code); try c.put("text", text); try c.put("take", take)
+            try c.put("at", at); try c.put("wall", wall); try c.put("shot", shot)
         case .shotsReloaded(let count, let current, let notice):
             try c.put("count", count); try c.put("current", current); try c.put("notice", notice)
         case .swap(let from, let to, let format):
             try c.put("from", from); try c.put("to", to); try c.put("format", format)
         case .swapRefused(let reason):
             try c.put("reason", reason)
+        case .chapter(let take, let title, let at, let by):
+            try c.put("take", take); try c.put("title", title); try c.put("at", at); try c.put("by", by)
         case .mirror(let display, let mirrored, let camera, let cause):
             try c.put("display", display); try c.put("mirrored", mirrored); try c.put("camera", camera); try c.put("cause", cause)
         case .requirements(let required, let unmet):

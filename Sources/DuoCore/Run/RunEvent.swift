@@ -23,8 +23,12 @@ public enum RunEvent: Sendable, Equatable, Encodable {
     case shotTake(take: Int, shot: String, shotTake: Int, file: String?)
     case mark(take: Int, shot: String, shotTake: Int, mark: String, file: String?, by: String)
     case shotsReloaded(count: Int, current: String, notice: String?)
+    /// A note or flag (issue 39): in take `take` at `at` seconds into it, or the session's (both null).
+    case note(kind: String, code: String, text: String, take: Int?, at: Double?, wall: String, shot: String?)
     case swap(from: String, to: String, format: String)
     case swapRefused(reason: String)
+    /// A chapter in the take: `at` seconds into take `take`, titled `title`, asked for by `by` (obs-websocket).
+    case chapter(take: Int, title: String, at: Double, by: String)
     case mirror(display: String, mirrored: Bool, camera: String, cause: String)
     case requirements(required: [String], unmet: [String])
     case join(take: Int, state: String, progress: Double?, file: String, segments: [String], error: String?)

@@ -12,7 +12,7 @@ public enum WebRemoteCommands {
     /// Command names a remote may send: what the operator does during takes, never `quit` or a file. The
     /// one table: docs/remote-control.md lists exactly these (a test compares them), in this order.
     public static let table = ["record", "stop", "cancel", "pause", "speed", "jump", "font", "mirror",
-                               "follow", "swap", "fold", "unfold", "accessory", "shot", "mark"]
+                               "follow", "swap", "fold", "unfold", "accessory", "shot", "mark", "note", "flag"]
     public static let allowed = Set(table)
 
     /// The command parsed from a page's JSON line, or why it is refused.
@@ -40,7 +40,7 @@ public enum WebRemoteCommands {
         "/duo/record", "/duo/stop", "/duo/cancel", "/duo/pause", "/duo/speed <float 0.25-4>", "/duo/speed/up",
         "/duo/speed/down", "/duo/speed/preset <int 1-5>", "/duo/marker/next", "/duo/marker/previous", "/duo/marker/start",
         "/duo/shot/next", "/duo/shot/previous", "/duo/font/up", "/duo/font/down", "/duo/mirror", "/duo/follow [voice|time]",
-        "/duo/state",
+        "/duo/note <string code> <string text>", "/duo/flag", "/duo/state",
     ]
 
     /// An OSC message as a command (the same one the control socket's JSON makes), or why not.
@@ -78,6 +78,15 @@ public enum WebRemoteCommands {
         case "/duo/font/down": try none(); return .command(.fontStep(-1))
         case "/duo/shot/next": try none(); return .command(.shot(next: true, id: nil))
         case "/duo/shot/previous": try none(); return .command(.shot(next: false, id: nil))
+        case "/duo/flag": try none(); return .command(.flag)
+        case "/duo/note":
+            guard a.count == 2, case .string(let code) = a[0], case .string(let text) = a[1] else {
+                throw .usage("osc: /duo/note takes two strings, the code and the text, such as /duo/note BUG \"menu hides the button\"")
+            }
+            guard text.count <= NoteCodeBook.longestText else {
+                throw .usage("osc: /duo/note text has \(text.count) characters; keep a note to \(NoteCodeBook.longestText)")
+            }
+            return .command(.note(code: code.isEmpty ? nil : code, text: text))
         case "/duo/follow":
             if a.isEmpty { return .command(.follow(voice: nil)) }
             guard a.count == 1, case .string(let mode) = a[0], mode == "voice" || mode == "time" else {

@@ -32,6 +32,9 @@ extension CaptureSession {
         return try await recorder.start(path: path, format: activeFormat, startingAt: requestedStart, number: number)
     }
 
+    /// The running take's chapters: its muxer writes them as the file is finalised (Matroska only).
+    public func setChapters(_ chapters: [TakeChapter]) async { await recorder?.setChapters(chapters) }
+
     /// Detaches the record branch at a frame boundary and waits until the file is finalised; the preview
     /// keeps running. A call while a stop is in flight awaits that stop and gets its result.
     public func stopTake() async throws(DuoError) -> TakeResult {

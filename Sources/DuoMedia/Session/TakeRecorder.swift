@@ -99,6 +99,29 @@ actor TakeRecorder {
 
     func noteSwap(_ swap: CameraSwap) { swaps.append(swap) }
 
+    /// The running take's chapters (seconds into it): handed to its muxer now and again, with the take's
+    /// length, as it is finalised. matroskamux writes them when the file is finalised (a killed run's
+    /// file has none: its sidecar holds the notes).
+    private var chapters: [TakeChapter] = []
+    func setChapters(_ list: [TakeChapter]) {
+        chapters = list
+        if let take { applyChapters(take, end: clock.now()) }
+    }
+    private func applyChapters(_ take: ActiveTake, end: Int64) {
+        guard !chapters.isEmpty, let mux = take.bin.child(named: "record_mux") else { return }
+        let starts = chapters.map { gint64(($0.atSeconds * 1e9).rounded()) }
+        let length = max(gint64(end - take.startRunningTime), (starts.max() ?? 0) + 1)
+        var titles = chapters.map { strdup($0.title) }
+        defer { titles.forEach { free($0) } }
+        titles.withUnsafeMutableBufferPointer { t in
+            starts.withUnsafeBufferPointer { s in
+                t.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: t.count) { titlePointers in
+                    _ = duo_set_chapters(mux.pointer, guint(s.count), s.baseAddress, titlePointers, length)
+                }
+            }
+        }
+    }
+
     // MARK: Bus facts (forwarded by the session, in the bus's order)
 
     func endOfStream(from id: UInt) {
@@ -244,6 +267,8 @@ actor TakeRecorder {
 
     private func finalise(_ current: ActiveTake, in p: ElementRef) async -> TakeResult {
         let end = clock.now()
+        applyChapters(current, end: end)
+        chapters = []
         let sinkID = current.sink.identity
         let binID = current.bin.identity
         for input in current.inputs {

@@ -40,21 +40,31 @@ public final class StreamListener: Sendable {
     /// Lines for every client waiting for the loop (at most 10,000 while it is busy).
     private let outbox = LoopOutbox(limit: 10_000)
 
-    /// Listens on TCP `port` on every address, IPv4 and IPv6 (0: any free port). `failure` makes the
-    /// error from the system's reason.
-    public static func tcp(port: Int, limits: ListenLimits, backlog: Int = 32, fellBehind: String? = nil, handlers: Handlers,
+    /// Listens on TCP `port` on every address, IPv4 and IPv6 (0: any free port), or on `host` only (an IP
+    /// address; nil when it is none). `failure` makes the error from the system's reason. `emptyLines`:
+    /// empty lines reach `Handlers.line` too.
+    public static func tcp(host: String? = nil, port: Int, limits: ListenLimits, backlog: Int = 32, fellBehind: String? = nil,
+                           emptyLines: Bool = false, handlers: Handlers,
                            failure: @escaping @Sendable (String) -> DuoError) throws(DuoError) -> StreamListener {
         let loop = NetworkLoop.shared
         let made = loop.sync { () -> Result<(NetworkLoop.Resident, Int), DuoError> in
             var error: UnsafeMutablePointer<GError>?
-            guard let socket = g_socket_new(G_SOCKET_FAMILY_IPV6, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error) else {
+            let inet: UnsafeMutablePointer<GInetAddress>?
+            if let host {
+                guard let given = g_inet_address_new_from_string(host) else { return .failure(failure("\(host) is no IP address")) }
+                inet = given
+            } else {
+                inet = g_inet_address_new_any(G_SOCKET_FAMILY_IPV6)
+            }
+            let family = g_inet_address_get_family(inet)
+            guard let socket = g_socket_new(family, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error) else {
+                g_object_unref(inet)
                 return .failure(failure(GIO.message(&error)))
             }
             // One socket for both families (IPv4 peers arrive as ::ffff:a.b.c.d).
-            g_socket_set_option(socket, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0, nil)
-            let any = g_inet_address_new_any(G_SOCKET_FAMILY_IPV6)
-            let address = g_inet_socket_address_new(any, guint16(port))!
-            g_object_unref(any)
+            if host == nil { g_socket_set_option(socket, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0, nil) }
+            let address = g_inet_socket_address_new(inet, guint16(port))!
+            g_object_unref(inet)
             defer { g_object_unref(address) }
             g_socket_set_listen_backlog(socket, gint(backlog))
             guard g_socket_bind(socket, address, 1, &error) != 0,
@@ -66,7 +76,8 @@ public final class StreamListener: Sendable {
             let local = g_socket_get_local_address(socket, nil)
             let actual = GIO.describe(local).port
             if let local { g_object_unref(local) }
-            return .success((StreamServer.start(socket, limits: limits, fellBehind: fellBehind, handlers: handlers, on: loop), actual))
+            return .success((StreamServer.start(socket, limits: limits, fellBehind: fellBehind, emptyLines: emptyLines, handlers: handlers,
+                                                on: loop), actual))
         }
         switch made {
         case .success(let (server, actual)): return StreamListener(loop: loop, server: server, port: actual)
@@ -169,10 +180,10 @@ final class StreamServer {
         /// The rest of a line that went in part: sent as room comes, then the client is dropped.
         var rest: [UInt8]?
         var writing: SocketWatch?
-        init(socket: UnsafeMutablePointer<GSocket>, client: StreamClient, longest: Int) {
+        init(socket: UnsafeMutablePointer<GSocket>, client: StreamClient, longest: Int, emptyLines: Bool) {
             self.socket = socket
             self.client = client
-            framer = LineFramer(longest: longest)
+            framer = LineFramer(longest: longest, keepsEmptyLines: emptyLines)
         }
     }
 
@@ -180,25 +191,27 @@ final class StreamServer {
     private let loop: NetworkLoop
     private let handlers: StreamListener.Handlers
     private let fellBehind: String?
+    private let emptyLines: Bool
     private var admission: Admission
     private var accepting: SocketWatch?
     private(set) var connections: [Int: Connection] = [:]
     private var resident: NetworkLoop.Resident?
     private var nextID = 0
 
-    private init(_ socket: UnsafeMutablePointer<GSocket>, limits: ListenLimits, fellBehind: String?, handlers: StreamListener.Handlers,
-                 loop: NetworkLoop) {
+    private init(_ socket: UnsafeMutablePointer<GSocket>, limits: ListenLimits, fellBehind: String?, emptyLines: Bool,
+                 handlers: StreamListener.Handlers, loop: NetworkLoop) {
         self.socket = socket
         self.loop = loop
         self.handlers = handlers
         self.fellBehind = fellBehind
+        self.emptyLines = emptyLines
         admission = Admission(limits)
     }
 
-    static func start(_ socket: UnsafeMutablePointer<GSocket>, limits: ListenLimits, fellBehind: String?,
+    static func start(_ socket: UnsafeMutablePointer<GSocket>, limits: ListenLimits, fellBehind: String?, emptyLines: Bool = false,
                       handlers: StreamListener.Handlers, on loop: NetworkLoop) -> NetworkLoop.Resident {
         g_socket_set_blocking(socket, 0)
-        let server = StreamServer(socket, limits: limits, fellBehind: fellBehind, handlers: handlers, loop: loop)
+        let server = StreamServer(socket, limits: limits, fellBehind: fellBehind, emptyLines: emptyLines, handlers: handlers, loop: loop)
         let resident = loop.keep(server)
         server.resident = resident
         server.accepting = SocketWatch(socket, GIO.readable, on: loop) { [unowned server] _ in server.acceptAll() }
@@ -223,7 +236,7 @@ final class StreamServer {
             }
             nextID += 1
             let connection = Connection(socket: client, client: StreamClient(id: nextID, address: address, loop: loop, server: resident!),
-                                        longest: admission.limits.longest)
+                                        longest: admission.limits.longest, emptyLines: emptyLines)
             connections[nextID] = connection
             let id = nextID
             connection.reading = SocketWatch(client, GIO.readable, on: loop) { [unowned self] _ in read(id) }

@@ -55,6 +55,10 @@ actor FakeCapture: CapturePort {
         return start
     }
 
+    /// Every chapter list the director handed over, latest last.
+    private(set) var chapterLists: [[TakeChapter]] = []
+    func setTakeChapters(_ chapters: [TakeChapter]) async { chapterLists.append(chapters) }
+
     func endTake() async -> TakeResult? {
         guard let t = take else { return nil }
         take = nil
