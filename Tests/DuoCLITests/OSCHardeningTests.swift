@@ -31,9 +31,9 @@ final class OSCHardeningTests: XCTestCase {
     }
 
     /// Bundles of 4,000 `/duo/mirror` messages, 50 a second for 3 s: the operator's
-    /// command over the control socket is answered within 100 ms all along (on the old code, every admitted
-    /// datagram carried out its 4,000 mirrors and the round trip grew to seconds), and the flood is refused
-    /// whole, said in a line or two.
+    /// command over the control socket is answered all along (median under a millisecond on a quiet machine;
+    /// on the old code, every admitted datagram carried out its 4,000 mirrors and the command was not
+    /// answered within 30 s), and the flood is refused whole, said in a line or two.
     func testABundleFloodNeverHoldsUpTheOperator() throws {
         let remote = try RemoteRun(self, script: RemoteControlTests.script)
         defer { if remote.run.process.isRunning { remote.run.process.terminate() } }
@@ -65,8 +65,11 @@ final class OSCHardeningTests: XCTestCase {
         func ms(_ q: Double) -> String { String(format: "%.1f", trips[min(trips.count - 1, Int(Double(trips.count) * q))] * 1000) }
         print("osc flood: \(sent.value) bundles of 4,000 messages; operator round trip over \(trips.count) commands: median \(ms(0.5)) ms, 90% \(ms(0.9)) ms, 99% \(ms(0.99)) ms, worst \(ms(1)) ms")
         XCTAssertGreaterThan(sent.value, 10)
-        XCTAssertLessThan(median, 0.1, "the operator's command waited behind the flood: \(trips)")
-        XCTAssertLessThan(worst, 0.5, "the operator's command waited behind the flood: \(trips)")
+        // Bounds far from both figures, so a loaded machine cannot fail it: on the old code the command was not
+        // answered within the client's 30 s; here the median is under a millisecond on a quiet machine (the
+        // printed line is the measurement).
+        XCTAssertLessThan(median, 1, "the operator's command waited behind the flood: \(trips)")
+        XCTAssertLessThan(worst, 5, "the operator's command waited behind the flood: \(trips)")
         XCTAssertEqual(remote.quit(control), 0, remote.run.stderr)
         let mirrors = remote.eventLines.filter { $0.contains(#""cmd":"mirror""#) && $0.contains(#""source":"osc""#) }
         XCTAssertEqual(mirrors.count, 0, "a bundle over 50 messages is refused whole")

@@ -62,3 +62,37 @@ final class ControlCommandTests: XCTestCase {
         XCTAssertEqual(try ControlCommand.parse(#"{"cmd":"speed","step":1.0}"#), .speedStep(1), "1.0 is a whole number")
     }
 }
+
+/// The cue command's forms and refusals, on the socket and OSC alike.
+final class CueCommandTests: XCTestCase {
+    func testCueForms() throws {
+        XCTAssertEqual(try ControlCommand.parse(#"{"cmd":"cue","preset":"30s"}"#), .cue(.preset(.thirtySeconds), seconds: nil))
+        XCTAssertEqual(try ControlCommand.parse(#"{"cmd":"cue","text":" smile ","seconds":2.5}"#), .cue(try .text("smile"), seconds: 2.5))
+        XCTAssertEqual(try ControlCommand.parse(#"{"cmd":"cue","clear":true}"#), .cue(nil, seconds: nil))
+        XCTAssertEqual(try ControlCommand.parse(#"{"cmd":"cue","text":"\#(String(repeating: "é", count: 40))"}"#).name, "cue")
+        XCTAssertEqual(CuePreset.allCases.map { SubjectCue.preset($0).text }, ["wrap up", "30 seconds", "slower", "faster", "look at the lens"])
+        XCTAssertEqual(try WebRemoteCommands.osc(OSCMessage("/duo/cue", [.string("lens")])), .command(.cue(.preset(.lens), seconds: nil)))
+        XCTAssertEqual(try WebRemoteCommands.osc(OSCMessage("/duo/cue", [.string("chin up")])), .command(.cue(try .text("chin up"), seconds: nil)))
+        XCTAssertEqual(try WebRemoteCommands.osc(OSCMessage("/duo/cue/clear")), .command(.cue(nil, seconds: nil)))
+    }
+
+    func testBadCuesAreOneLineUsageErrors() {
+        let cases: [(String, String)] = [
+            (#"{"cmd":"cue","text":"\#(String(repeating: "a", count: 41))"}"#, "at most 40"),
+            (#"{"cmd":"cue","text":"   "}"#, "empty"),
+            (#"{"cmd":"cue","text":"two\nlines"}"#, "line break"),
+            (#"{"cmd":"cue","preset":"louder"}"#, "unknown cue preset \"louder\""),
+            (#"{"cmd":"cue"}"#, "needs \"text\""),
+            (#"{"cmd":"cue","text":"hi","seconds":0}"#, "0.5 to 3600"),
+            (#"{"cmd":"cue","clear":false}"#, "\"clear\" is true"),
+        ]
+        for (line, expected) in cases {
+            do { _ = try ControlCommand.parse(line); XCTFail("\(line) was accepted") } catch {
+                XCTAssertEqual(error.kind, .usage, line)
+                XCTAssertTrue(error.message.contains(expected), "\(line): \(error.message)")
+                XCTAssertFalse(error.message.contains("\n"), line)
+            }
+        }
+        XCTAssertThrowsError(try WebRemoteCommands.osc(OSCMessage("/duo/cue", [.string(String(repeating: "a", count: 41))])))
+    }
+}

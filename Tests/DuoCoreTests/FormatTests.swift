@@ -4,7 +4,7 @@ import XCTest
 
 final class FormatTests: XCTestCase {
     /// Where a preview is scaled: to fit a view (even sizes), and for the operator, not at all when the
-    /// camera's own pixels fit and cover half the window.
+    /// camera's own pixels fit (never scaled up in the graph).
     func testPictureSizes() {
         func pair(_ p: (width: Int, height: Int)) -> [Int] { [p.width, p.height] }
         XCTAssertEqual(pair(PictureFit.fit(width: 1280, height: 720, into: 3840, 2160)), [3840, 2160])
@@ -12,8 +12,30 @@ final class FormatTests: XCTestCase {
         XCTAssertEqual(pair(PictureFit.fit(width: 1280, height: 720, into: 1920, 1200)), [1920, 1080])
         XCTAssertEqual(pair(PictureFit.preview(width: 1280, height: 720, into: 1920, 1080)), [1280, 720], "shown as captured")
         XCTAssertEqual(pair(PictureFit.preview(width: 1920, height: 1080, into: 1280, 720)), [1280, 720], "scaled down to fit")
-        XCTAssertEqual(pair(PictureFit.preview(width: 1280, height: 720, into: 3840, 2160)), [3840, 2160], "too small to leave: scaled up")
-        XCTAssertEqual(pair(PictureFit.preview(width: 640, height: 480, into: 1920, 1080)), [1440, 1080])
+        XCTAssertEqual(pair(PictureFit.preview(width: 1280, height: 720, into: 3840, 2160)), [1280, 720], "never scaled up in the graph")
+        XCTAssertEqual(pair(PictureFit.preview(width: 640, height: 480, into: 1920, 1080)), [640, 480])
+        XCTAssertEqual(pair(PictureFit.preview(width: 3840, height: 2160, into: 1920, 1080)), [1920, 1080])
+        XCTAssertEqual(pair(PictureFit.preview(width: 1920, height: 1080, into: 1120, 630)), [1120, 630])
+        XCTAssertEqual(pair(PictureFit.preview(width: 1920, height: 1080, into: 1001, 700)), [1000, 562], "windowed: fitted, even")
+    }
+
+    /// How the window paints the graph's picture into the rectangle it lays it out in: a copy when the
+    /// graph fitted it (to within the 2 pixels of its even rounding), nearest when a smaller camera is
+    /// painted up, bilinear only for a frame of another size while the graph follows a resize.
+    func testPaintFilterCopiesWhatTheGraphFitted() {
+        func filter(_ w: Int, _ h: Int, into vw: Int, _ vh: Int) -> PictureFit.Filter {
+            let fit = PictureFit.preview(width: w, height: h, into: vw, vh)
+            let k = min(Double(vw) / Double(w), Double(vh) / Double(h))   // HudModel.previewRect's rectangle
+            return PictureFit.paintFilter(width: fit.width, height: fit.height, shownWidth: Double(w) * k, shownHeight: Double(h) * k)
+        }
+        XCTAssertEqual(filter(1920, 1080, into: 1280, 720), .copy)
+        XCTAssertEqual(filter(1920, 1080, into: 1001, 700), .copy, "1001x563.06 shown, 1000x562 fitted: copied, not stretched")
+        XCTAssertEqual(filter(3840, 2160, into: 1920, 1200), .copy)
+        XCTAssertEqual(filter(1280, 720, into: 1280, 720), .copy)
+        XCTAssertEqual(filter(1280, 720, into: 1920, 1080), .nearest)
+        XCTAssertEqual(filter(1280, 720, into: 3840, 2160), .nearest)
+        XCTAssertEqual(filter(640, 480, into: 1920, 1080), .nearest)
+        XCTAssertEqual(PictureFit.paintFilter(width: 1920, height: 1080, shownWidth: 800, shownHeight: 450), .bilinear, "old size, a moment")
     }
 
     /// The choice rule: among formats of at least --min-fps, the most pixels, then the highest rate; a slow

@@ -39,6 +39,7 @@ final class RunEventSchemaTests: XCTestCase {
                          subjectMonitor: nil)),
         .availability(.init(enabled: true, available: true, shown: true, reasons: [], subjectMonitor: "HDMI-1")),
         .selfView(size: "large"),
+        .cue(text: "look at the lens", preset: "lens", seconds: 5),
         .frames(flowing: true, cameraFrames: 30),
         .status(.init(trigger: "periodic", position: 3.5, length: 120, paused: false, speed: "1.0×", secondsLeft: 41.25,
                       mirror: "hv", fontSize: 48, cameraFrames: 300, operatorFrames: 298, subjectFrames: 150, cameraDropped: 1,
@@ -56,6 +57,7 @@ final class RunEventSchemaTests: XCTestCase {
         .subjectMonitor(shows: "curtain"),
         .preview(fps: 29.9, of: 60, largestGapMs: 33.4, intervalMs: 33.3),
         .controls(shown: true, buttons: ["record": [10, 20, 64, 48], "pause": [80, 20, 64, 48], "swap": []]),
+        .operatorPicture(width: 1280, height: 720, shownWidth: 1920, shownHeight: 1080, filter: "nearest"),
     ]
 
     /// The event log's golden lines, one per sample, in the samples' order (t = 1.234).

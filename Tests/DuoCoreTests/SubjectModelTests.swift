@@ -62,16 +62,17 @@ final class SubjectModelTests: XCTestCase {
         XCTAssertEqual(g.content.minY, 100, accuracy: 1e-9)
         XCTAssertFalse(g.occlusions.contains { $0.intersects(g.content) })
         XCTAssertFalse(g.occlusions.contains { $0.intersects(g.panel) })
-        // Reading line right under the lens: band top within a quarter line of the camera's bottom.
-        XCTAssertEqual(g.readingLineY - 30, 100 + 12.5, accuracy: 1e-9)
+        // Reading line right under the lens: the band's top two lines below the camera's bottom (the lines
+        // read before it fade out toward the text's edge).
+        XCTAssertEqual(g.readingLineY - 30, 100 + 2 * 50, accuracy: 1e-9)
     }
 
     func testCameraAtTheBottomPutsTheReadingLineAboveIt() throws {
         let profile = DisplayProfile(insets: .init(), occlusions: [.init(kind: .camera, x: 0.4, y: 0.9, width: 0.2, height: 0.1)], readingLine: nil)
         let g = SubjectGeometry(profile: profile, width: 1000, height: 1000, lineHeight: 40, maximumPanelWidth: 800)
         XCTAssertEqual(g.content.maxY, 900, accuracy: 1e-9)
-        XCTAssertGreaterThan(g.readingLineY, 800)
-        XCTAssertLessThanOrEqual(g.readingLineY + 24, 900)
+        // Two lines (80 px) between the band's bottom and the camera's top, where they fade out.
+        XCTAssertEqual(g.readingLineY + 24, 900 - 80, accuracy: 1e-9)
     }
 
     func testMirroringFlipsOcclusionsAndInsets() {

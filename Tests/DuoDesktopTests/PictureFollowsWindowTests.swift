@@ -5,7 +5,9 @@ import XCTest
 /// 1920x1080 second one): windowed, resized to 800x450 and back, then moved to the bigger monitor and
 /// made fullscreen there, the picture fills the window at the camera's aspect each time (the test
 /// pattern's bars where they belong, pixels), and it keeps moving (the pattern's snow differs between
-/// two screenshots).
+/// two screenshots). The frames the window paints follow its size (their negotiated caps, reported by
+/// the `operator-picture` event): the graph scales the camera down to each window size, once, and the
+/// window copies them pixel for pixel; on the monitor the camera fits, its own 1920x1080 pixels.
 final class PictureFollowsWindowTests: XCTestCase {
     func testPictureFillsTheWindowThroughResizesAndAMoveToAnotherMonitor() throws {
         let desktop = try VirtualDesktop(subjectSize: "1920x1080", test: self)
@@ -18,6 +20,7 @@ final class PictureFollowsWindowTests: XCTestCase {
         try app.wait("frames to flow") { $0["event"] as? String == "frames" && $0["flowing"] as? Bool == true }
         try app.wait("fullscreen") { $0["event"] as? String == "fullscreen" && $0["fullscreen"] as? Bool == true }
         try expectPicture(desktop, in: (0, 0, 1280, 720), "fullscreen on the operator monitor")
+        try expectFrames(app, 1280, 720, after: 0)
 
         // Windowed, then 800x450, then back to 1120x630.
         var mark = app.count
@@ -25,6 +28,7 @@ final class PictureFollowsWindowTests: XCTestCase {
         try app.wait("fullscreen off", after: mark) { $0["event"] as? String == "fullscreen" && $0["fullscreen"] as? Bool == false }
         let window = try operatorWindow(desktop)
         for (w, h) in [(800, 450), (1120, 630)] {
+            let resized = app.count
             _ = try desktop.run("xdotool", ["windowsize", window, "\(w)", "\(h)"])
             var rect = (0, 0, 0, 0)
             try waitFor("the window at \(w)x\(h)", timeout: 10) {
@@ -32,6 +36,7 @@ final class PictureFollowsWindowTests: XCTestCase {
                 return rect.2 == w && rect.3 == h
             }
             try expectPicture(desktop, in: rect, "windowed at \(w)x\(h)")
+            try expectFrames(app, w, h, after: resized)
         }
 
         // Moved to the 1920x1080 monitor and fullscreen there (F11 on the monitor the window is on).
@@ -45,6 +50,7 @@ final class PictureFollowsWindowTests: XCTestCase {
             return r == (1280, 0, 1920, 1080)
         }
         try expectPicture(desktop, in: (1280, 0, 1920, 1080), "fullscreen on the 1920x1080 monitor")
+        try expectFrames(app, 1920, 1080, after: mark)
         // The window is on the subject's monitor now: the subject view cannot be shown, and says why.
         let moved = try app.wait("availability on the moved window", after: mark) {
             $0["event"] as? String == "availability" && ($0["reasons"] as? [String] ?? []).contains("subject-monitor-is-operators")
@@ -56,11 +62,29 @@ final class PictureFollowsWindowTests: XCTestCase {
         XCTAssertEqual(app.process.terminationStatus, 0, desktop.tail("duo-capture.log"))
     }
 
+    /// Waits for the window to paint frames of `width`×`height` (the appsink's negotiated caps) copied
+    /// pixel for pixel into a rectangle of the same size.
+    private func expectFrames(_ app: DesktopEndToEndTests.App, _ width: Int, _ height: Int, after mark: Int) throws {
+        let e = try app.wait("\(width)x\(height) frames painted 1:1", after: mark) {
+            $0["event"] as? String == "operator-picture" && $0["width"] as? Int == width && $0["height"] as? Int == height
+        }.event
+        XCTAssertEqual(e["filter"] as? String, "copy", "\(e)")
+        XCTAssertEqual(e["shownWidth"] as? Int, width, "\(e)")
+        XCTAssertEqual(e["shownHeight"] as? Int, height, "\(e)")
+    }
+
     /// The operator window's id (xdotool).
+    /// (Searched again while another window vanishes under the search: xdotool's BadWindow, seen.)
     private func operatorWindow(_ desktop: VirtualDesktop) throws -> String {
-        let r = try desktop.run("xdotool", ["search", "--name", "^duo-capture operator$"])
-        guard let id = r.stdout.split(separator: "\n").first else { throw Failure("no operator window: \(r.stderr)") }
-        return String(id)
+        var id: String?, stderr = ""
+        try? waitFor("the operator window", timeout: 10) {
+            guard let r = try? desktop.run("xdotool", ["search", "--name", "^duo-capture operator$"]) else { return false }
+            stderr = r.stderr
+            id = r.stdout.split(separator: "\n").first.map(String.init)
+            return id != nil
+        }
+        guard let id else { throw Failure("no operator window: \(stderr)") }
+        return id
     }
 
     /// The window's inside on the screen: x, y, width, height (xwininfo's absolute corner and size).

@@ -50,7 +50,7 @@ final class FramingHintViewTests: XCTestCase {
         XCTAssertFalse(frames[1] == frames[2], "each hint draws its own words")
     }
 
-    func testTheHintIsNeverOverTheReadingLineOrThePanel() throws {
+    func testTheHintIsNeverOverTheReadingLine() throws {
         let webcam = try DisplayProfile.load(path: Checkout.path("Assets/displays/webcam-top-centre.json"))
         for hints in [[PersonHint(person: nil, hint: .noOne)], Self.interview] {
             for profile in [DisplayProfile.plain, webcam] {
@@ -70,10 +70,13 @@ final class FramingHintViewTests: XCTestCase {
                         guard let p = placed.first, let panel = scene.panelRectangle else { continue }
                         // On the monitor, whole.
                         XCTAssertTrue(p.x >= 0 && p.y >= 0 && p.x + label.width <= w && p.y + label.height <= h, where_)
-                        // Never over the panel (which holds the reading line).
-                        let apart = p.x + label.width <= panel.x || panel.x + panel.width <= p.x
-                            || p.y + label.height <= panel.y || panel.y + panel.height <= p.y
-                        XCTAssertTrue(apart, "\(where_): hint at \(p) \(label.width)x\(label.height) over the panel \(panel)")
+                        // Never over the reading line nor the two lines either side of it: the text fills the
+                        // monitor, and the hint sits over the lines faded out at its far edge.
+                        let lh = try XCTUnwrap(scene.strip?.layout.lineHeight)
+                        let reading = mirror.vertical ? Double(h) - scene.geometry.readingLineY : scene.geometry.readingLineY
+                        let apart = Double(p.x + label.width) <= Double(panel.x) || Double(panel.x + panel.width) <= Double(p.x)
+                            || Double(p.y + label.height) <= reading - 2.6 * lh || reading + 2.6 * lh <= Double(p.y)
+                        XCTAssertTrue(apart, "\(where_): hint at \(p) \(label.width)x\(label.height) near the reading line at \(reading)")
                         // Nor over the recording light and its clock (the other sprites).
                         for item in scene.items(at: 2_000_000_000) {
                             guard case .sprite(let image, let x, let y) = item, image !== label else { continue }

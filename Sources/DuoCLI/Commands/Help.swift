@@ -172,6 +172,10 @@ enum Help {
                                            {"cmd":"faces","camera":"A|B","faces":"operator|subject"},
                                            {"cmd":"script","path":…}, {"cmd":"font","step":1},
                                            {"cmd":"follow","mode":"voice|time"},
+                                           {"cmd":"cue","preset":"wrap|30s|slower|faster|lens"} or
+                                           {"cmd":"cue","text":"…"} (at most 40 characters; "seconds":N
+                                           hides it after N s) shows a cue to the talent beside the
+                                           reading line, {"cmd":"cue","clear":true} hides it,
                                            {"cmd":"self-view","size":"small|large|off"} (no size: on /
                                            off), {"cmd":"remote-link","on":true} (the phone remote's QR
                                            code on the operator window; no on: on / off, as L); quit

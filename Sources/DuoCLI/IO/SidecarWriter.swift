@@ -14,6 +14,8 @@ final class SidecarWriter: Sendable {
     private let open = Locked<[Int: (sidecar: TakeSidecar, camera: Int)]>([:])
     /// Every device lost and restored during the run (running time), for the takes they happened in.
     private let interruptions = Locked<[(at: Int64, device: String, what: String, reason: String?)]>([])
+    /// Every cue to the talent sent during the run (running time), for the takes that recorded then.
+    private let cues = Locked<[(at: Int64, cue: SubjectCue?, seconds: Double?)]>([])
 
     init(plan: GraphPlan, countdown: Countdown, log: @escaping @Sendable (String) -> Void) {
         self.plan = plan
@@ -72,6 +74,11 @@ final class SidecarWriter: Sendable {
         interruptions.update { $0.append((at, device, what, reason)) }
     }
 
+    /// A cue to the talent was shown (or cleared: nil) at running time `at`: the take recording then lists it.
+    func cued(at: Int64, _ cue: SubjectCue?, seconds: Double?) {
+        cues.update { $0.append((at, cue, seconds)) }
+    }
+
     /// `segments`: with the take's last segment, every segment's file name.
     func ended(_ result: TakeResult, markers: [TakeSidecar.Marker] = [], scriptEnd: ScriptPlace? = nil,
                segments: [String]? = nil,
@@ -86,6 +93,11 @@ final class SidecarWriter: Sendable {
         let during = interruptions.value.filter { $0.at >= result.startRunningTime && $0.at <= result.endRunningTime }
         s.interruptions = during.isEmpty ? nil : during.map {
             .init(atSeconds: Double($0.at - result.startRunningTime) / 1e9, device: $0.device, what: $0.what, reason: $0.reason)
+        }
+        let cued = cues.value.filter { $0.at >= result.startRunningTime && $0.at <= result.endRunningTime }
+        s.cues = cued.isEmpty ? nil : cued.map {
+            .init(atSeconds: Double($0.at - result.startRunningTime) / 1e9, text: $0.cue?.text, preset: $0.cue?.preset?.rawValue,
+                  seconds: $0.seconds, cleared: $0.cue == nil ? true : nil)
         }
         s.swaps = result.swaps.map { .init(atSeconds: Double($0.runningTime - result.startRunningTime) / 1e9, from: $0.from, to: $0.to, format: $0.format) }
         let interval = result.frameInterval(or: plan.format(ofCamera: camera))

@@ -99,7 +99,7 @@ final class NotesPart: RunPart {
         let path = (run.recordDirectory! as NSString).appendingPathComponent(TakeNote.sessionFile)
         var line = note.jsonLine
         line.append(UInt8(ascii: "\n"))
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         guard let handle = FileHandle(forWritingAtPath: path) else {
             return run.notify("the session's note was not kept: cannot write \(path); check that the folder is writable", .warning, errorEvent: true)
         }

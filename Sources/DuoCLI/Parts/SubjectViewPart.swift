@@ -8,7 +8,7 @@ import Foundation
 //  the mirror, the subject window's size, the view's branch failing, and the screen kept on while a take
 //  records or the teleprompter is shown.
 //
-//   accessory/self-view/mirror commands ─┐                       ┌─▶ face (accessory, picture, screen on)
+//   accessory/self-view/mirror/cue ──────┐                       ┌─▶ face (accessory, picture, screen on)
 //   face facts (.accessory, .subjectSize)┼─▶ SubjectViewPart ────┼─▶ capture (subject branch open, picture use, mirror)
 //   takes starting and ending ───────────┘                       └─▶ presenter (self-view, mirror, remote views shown)
 
@@ -47,6 +47,11 @@ final class SubjectViewPart: RunPart {
             await run.presenter.cycleMirror(at: now)
             await run.capture.setSubjectViewMirror(await run.presenter.mirror)
             await run.status(trigger: "command")
+        case .cue(let cue, let seconds):
+            await run.presenter.setCue(cue, seconds: seconds, at: now)
+            run.events.emit(.cue(text: cue?.text, preset: cue?.preset?.rawValue, seconds: cue == nil ? nil : seconds))
+            run.sidecars.cued(at: now, cue, seconds: cue == nil ? nil : seconds)
+            run.log("duo-capture: " + (cue.map { "cue to the talent: \"\($0.text)\"" + (seconds.map { " for \($0) s" } ?? "") } ?? "cue cleared"))
         case .selfView(let size):
             let shown = await run.presenter.setSelfView(size, at: now)
             run.events.emit(.selfView(size: shown.rawValue))

@@ -117,6 +117,10 @@ enum DesktopRun {
                     ui.onSubjectMonitorShows = { held($0); events.emit(.subjectMonitor(shows: $0.rawValue)) }
                     events.emit(.subjectMonitor(shows: ui.subjectMonitorShows.rawValue))
                     ui.onControls = { shown, buttons in events.emit(.controls(shown: shown, buttons: buttons)) }
+                    ui.onOperatorPicture = { p in
+                        events.emit(.operatorPicture(width: p.width, height: p.height, shownWidth: p.shownWidth, shownHeight: p.shownHeight,
+                                                     filter: "\(p.filter)"))
+                    }
                     face.onPreview = { fps, of, gap, interval in
                         events.emit(.preview(fps: (fps * 10).rounded() / 10, of: of, largestGapMs: (gap * 10).rounded() / 10,
                                                 intervalMs: (interval * 10).rounded() / 10))

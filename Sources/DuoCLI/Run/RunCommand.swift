@@ -132,14 +132,17 @@ protocol RunKind: Sendable {
     func drive(_ director: RunDirector, session: CaptureSession, face: any RunFace, events: EventLog) async throws(DuoError) -> RunOutcome
 }
 
-/// The headless run: no windows, so the subject view is drawn into the subject branch's frames and the
-/// branch runs whenever the accessory is enabled (CI exercises the same drawing path as the desktop).
+/// The headless run: no windows. The subject branch runs whenever the accessory is enabled (its frames
+/// are counted: `subjectView` in the report and status), but no one sees its pictures (a fakesink), so
+/// the subject view is not drawn into them: no per-frame drawing and no text tiles rendered for nobody
+/// (issue 36). Its drawing into frames is tested with drawers of their own (DuoMediaTests) and runs
+/// where someone sees it: each remote display's branch (`--subject-remote`).
 ///
 /// Thread: value type, Sendable.
 struct HeadlessRun: RunKind {
     func adapt(_ plan: inout GraphPlan) async -> (size: (width: Int, height: Int)?, format: PromptStrip.Format) { (nil, .i420) }
     func session(plan: GraphPlan, presenter: SubjectPresenter, options: Options) -> CaptureSession {
-        CaptureSession(plan: plan, subjectDrawer: presenter.drawer, subjectBranchOpen: options.subject.accessory != .off,
+        CaptureSession(plan: plan, subjectDrawer: nil, subjectBranchOpen: options.subject.accessory != .off,
                        startTimeout: options.startTimeout)
     }
     func face(plan: GraphPlan, presenter: SubjectPresenter, session: CaptureSession) -> any RunFace { HeadlessFace() }

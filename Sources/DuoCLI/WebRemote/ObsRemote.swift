@@ -190,7 +190,12 @@ final class ObsRemote: Sendable {
     /// answered when the take has ended).
     private func outcome(_ request: ObsRequest, on id: Int, address: String, batched: Bool) -> (ObsStatus, String?, [String: Any]?)? {
         let view = state.value.view
-        let answer = ObsRequests.answer(request, view: view, context: context)
+        let system = request.type == "GetStats"
+            ? ObsSystemFigures(cpuUsage: (ProcessFigures.cpuPercentSinceStart * 10).rounded() / 10,
+                               memoryUsage: (ProcessFigures.residentMB * 10).rounded() / 10,
+                               availableDiskSpace: ProcessFigures.freeMB(at: context.recordDirectory).rounded())
+            : ObsSystemFigures()
+        let answer = ObsRequests.answer(request, view: view, context: context, system: system)
         guard answer.status == .success else { return (answer.status, answer.comment, answer.data) }
         if !answer.commands.isEmpty {
             for command in answer.commands {

@@ -42,6 +42,18 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
             self.atSeconds = atSeconds; self.device = device; self.what = what; self.reason = reason
         }
     }
+    /// A cue to the talent sent while the take recorded (`{"cmd":"cue"}`): its words and preset, for how
+    /// long (absent: until cleared), or `cleared`.
+    public struct Cue: Codable, Sendable, Equatable {
+        public var atSeconds: Double
+        public var text: String?
+        public var preset: String?
+        public var seconds: Double?
+        public var cleared: Bool?
+        public init(atSeconds: Double, text: String?, preset: String?, seconds: Double?, cleared: Bool?) {
+            self.atSeconds = atSeconds; self.text = text; self.preset = preset; self.seconds = seconds; self.cleared = cleared
+        }
+    }
     /// A script marker (heading) the teleprompter passed during the take.
     public struct Marker: Codable, Sendable, Equatable {
         public var title: String
@@ -136,6 +148,8 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     /// Devices lost and restored while the take recorded (absent when none).
     public var interruptions: [Interruption]?
     public var markersPassed: [Marker]
+    /// Cues to the talent sent while the take recorded, seconds from its start (absent when none).
+    public var cues: [Cue]?
     /// The script range the take covered (absent without a teleprompter script; TakeSidecar+ScriptRange.swift).
     public var scriptRange: ScriptRange?
     /// With a shot list (`--shots`): the shot's id, the take's number within the shot, and the

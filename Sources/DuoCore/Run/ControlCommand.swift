@@ -33,6 +33,9 @@ import Foundation
 ///     {"cmd":"note","code":"BUG","text":"…"}   a note on the take's clock (between takes: the session's);
 ///                                       "code" from the code book (--note-codes; default the first, BUG)
 ///     {"cmd":"flag"}                        an unnamed flag on the take's clock
+///     {"cmd":"cue","text":"smile"}          a cue to the talent beside the reading line (at most 40
+///                                       characters), or {"preset":"wrap"} (wrap, 30s, slower, faster,
+///                                       lens); "seconds":N hides it after N s; {"clear":true} hides it
 ///     {"cmd":"quit"}                        end the run (a take is finalised first)
 ///
 /// Another entry point may register commands of its own (`CommandExtensions`): duo-capture-testhub's test
@@ -81,6 +84,8 @@ public enum ControlCommand: Sendable, Equatable {
     case remoteLink(on: Bool?)
     /// Camera `camera` (0 = A, 1 = B) now sees `viewer`'s face; the displays' mirroring follows.
     case faces(camera: Int, viewer: FacingViewer)
+    /// A cue to the talent for `seconds` (nil: until cleared); a nil cue clears it.
+    case cue(SubjectCue?, seconds: Double?)
     /// A note on the take's clock: a code of the book (nil: its first) and a text of up to 500 characters.
     case note(code: String?, text: String)
     /// An unnamed flag on the take's clock.
@@ -88,7 +93,7 @@ public enum ControlCommand: Sendable, Equatable {
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "reverse", "jump",
                                "mirror", "swap", "fold", "unfold", "script", "font", "follow", "shot", "mark", "retake",
-                               "self-view", "quit", "faces", "remote-link", "note", "flag"]
+                               "self-view", "quit", "faces", "remote-link", "note", "flag", "cue"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -121,6 +126,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .remoteLink: "remote-link"
         case .note: "note"
         case .flag: "flag"
+        case .cue: "cue"
         }
     }
 
@@ -227,6 +233,7 @@ public enum ControlCommand: Sendable, Equatable {
                 return .note(code: code, text: text)
             }
             return .note(code: nil, text: text)
+        case "cue": return try parseCue(object)
         case "remote-link": return .remoteLink(on: object["on"] == nil ? nil : try flag("on"))
         case "self-view":
             guard let size = object["size"] else { return .selfView(nil) }

@@ -167,8 +167,8 @@ public struct HudModel: Sendable, Hashable {
     }
 
     /// The preview's aspect-fit rectangle inside a `width`×`height` widget (gtksink letterboxes the same way).
-    /// The picture fills it whatever size the graph delivers: a camera whose own pixels cover at least half
-    /// the window is not scaled up in the graph (PictureFit.preview) but painted up, as a video sink would.
+    /// The picture fills it whatever size the graph delivers: a camera smaller than the window is not
+    /// scaled up in the graph (PictureFit.preview) but painted up, as a video sink would.
     public func previewRect(width: Double, height: Double) -> FrameRect {
         let vw = Double(max(1, videoWidth)), vh = Double(max(1, videoHeight))
         let scale = min(width / vw, height / vh)

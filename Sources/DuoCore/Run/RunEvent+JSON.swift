@@ -35,6 +35,7 @@ extension RunEvent {
         case accessory
         case availability
         case selfView = "self-view"
+        case cue
         case frames
         case status
         case framing
@@ -47,6 +48,7 @@ extension RunEvent {
         case subjectMonitor = "subject-monitor"
         case preview
         case controls
+        case operatorPicture = "operator-picture"
     }
 
     /// The event's name, as in docs/events.md and the `event` field.
@@ -81,6 +83,7 @@ extension RunEvent {
         case .accessory: .accessory
         case .availability: .availability
         case .selfView: .selfView
+        case .cue: .cue
         case .frames: .frames
         case .status: .status
         case .framing: .framing
@@ -93,6 +96,7 @@ extension RunEvent {
         case .subjectMonitor: .subjectMonitor
         case .preview: .preview
         case .controls: .controls
+        case .operatorPicture: .operatorPicture
         }
     }
 
@@ -159,6 +163,8 @@ extension RunEvent {
             try c.put("reasons", a.reasons); try c.put("subjectMonitor", a.subjectMonitor)
         case .selfView(let size):
             try c.put("size", size)
+        case .cue(let text, let preset, let seconds):
+            try c.put("text", text); try c.put("preset", preset); try c.put("seconds", seconds)
         case .frames(let flowing, let cameraFrames):
             try c.put("flowing", flowing); try c.put("cameraFrames", cameraFrames)
         case .status(let s):
@@ -191,6 +197,9 @@ extension RunEvent {
             try c.put("fps", fps); try c.put("of", of); try c.put("largestGapMs", largestGapMs); try c.put("intervalMs", intervalMs)
         case .controls(let shown, let buttons):
             try c.put("shown", shown); try c.put("buttons", buttons)
+        case .operatorPicture(let width, let height, let shownWidth, let shownHeight, let filter):
+            try c.put("width", width); try c.put("height", height); try c.put("shownWidth", shownWidth)
+            try c.put("shownHeight", shownHeight); try c.put("filter", filter)
         }
     }
 }

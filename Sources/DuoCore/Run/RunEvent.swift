@@ -42,6 +42,9 @@ public enum RunEvent: Sendable, Equatable, Encodable {
     /// The subject view's availability changed.
     case availability(Accessory)
     case selfView(size: String)
+    /// A cue to the talent shown (`text`, a `preset`'s name or null, for `seconds` or null: until cleared) or
+    /// cleared (`text` null).
+    case cue(text: String?, preset: String?, seconds: Double?)
     case frames(flowing: Bool, cameraFrames: Int)
     case status(Status)
     case framing(Framing)
@@ -55,6 +58,7 @@ public enum RunEvent: Sendable, Equatable, Encodable {
     case subjectMonitor(shows: String)
     case preview(fps: Double, of: Double, largestGapMs: Double, intervalMs: Double)
     case controls(shown: Bool, buttons: [String: [Int]])
+    case operatorPicture(width: Int, height: Int, shownWidth: Int, shownHeight: Int, filter: String)
 
     /// The event schema's version: every line carries it as `v` (docs/events.md).
     public static let version = 1

@@ -156,8 +156,8 @@ public struct SubjectGeometry: Sendable, Hashable {
     public let occlusions: [FrameRect]
     /// The vertical centre of the reading line's band, in pixels.
     public let readingLineY: Double
-    /// The text panel: a window of `linesAbove + linesBelow` lines around the reading line, at most
-    /// `measure` wide. Its size is set by the font, not by the monitor, so per-frame cost tracks it.
+    /// The text panel: the text area's whole height (the text runs from the top inset to the bottom one,
+    /// as on a prompter), at most `maximumPanelWidth` wide.
     public let panel: FrameRect
     /// The self-view (the camera picture), in the content's corner far from the lens; nil when off.
     public let selfView: FrameRect?
@@ -226,19 +226,23 @@ public struct SubjectGeometry: Sendable, Hashable {
             case nil: reading = text.minY + text.height * 0.3
             // As close to the lens as the lines shown around the reading line allow.
             case .top?, .topLeft?, .topRight?: reading = text.minY + Double(linesAbove) * lineHeight + band / 2
-            case .bottom?: reading = text.maxY - Double(linesBelow) * lineHeight - band / 2
+            // The same few lines between the reading line and the lens as at the top.
+            case .bottom?: reading = text.maxY - Double(min(linesAbove, linesBelow)) * lineHeight - band / 2
             // Behind the glass the lens looks through the screen's centre.
             case .behind?: reading = h / 2
             }
         }
-        reading = min(max(reading, text.minY + band / 2), text.maxY - band / 2)
+        // Two lines' room between the band and each edge of the text (as a top or bottom lens keeps): a
+        // line leaving the band fades out toward the edge (the renderer's fade) instead of being cut off
+        // by it while half of it is still in the undimmed band.
+        reading = min(max(reading, text.minY + 2 * lineHeight + band / 2), text.maxY - 2 * lineHeight - band / 2)
         readingLineY = reading
 
         let panelWidth = min(text.width, maximumPanelWidth).rounded(.down)
-        let wantedHeight = Double(linesAbove + linesBelow) * lineHeight + band
-        let panelHeight = min(wantedHeight, text.height)
-        var top = reading - Double(linesAbove) * lineHeight - band / 2
-        top = min(max(top, text.minY), text.maxY - panelHeight)
+        // The whole text area: lines fade out toward its edges (the renderer dims them) rather than stop
+        // at a panel a few lines high. Even edges inside the area, so no row of text lies outside it.
+        let top = (text.minY / 2).rounded(.up) * 2
+        let panelHeight = even(text.maxY - top)
         // Beside a corner lens, the text starts on the lens's side.
         let x: Double
         switch profile.lens {
@@ -246,6 +250,6 @@ public struct SubjectGeometry: Sendable, Hashable {
         case .topRight?: x = text.maxX - panelWidth
         default: x = text.midX - panelWidth / 2
         }
-        panel = FrameRect(x: even(x), y: even(top), width: even(panelWidth), height: even(panelHeight))
+        panel = FrameRect(x: even(x), y: top, width: even(panelWidth), height: panelHeight)
     }
 }

@@ -110,6 +110,10 @@ public struct PrompterSessionState: Sendable, Hashable {
     public var selfView: SelfViewSize = .off
     /// The camera picture's shape: the self-view's proportions, and the safe frame without `--aspect`.
     public var picture: PictureShape?
+    /// The operator's cue to the talent (`{"cmd":"cue"}`): a preset's words or up to 40 characters.
+    public var cue: SubjectCue?
+    /// Pipeline time when the cue goes away by itself; nil: when cleared.
+    public var cueUntil: Int64?
 
     // Private: never copied.
     public var scriptPath: String?
@@ -186,6 +190,10 @@ public struct SubjectViewModel: Sendable, Hashable {
     public let selfView: SelfViewSize
     /// The camera picture's shape, for the self-view's proportions (numbers only).
     public let picture: PictureShape?
+    /// The cue to the talent (none when the accessory is off): only `SubjectCue`'s makers make one.
+    public private(set) var cue: SubjectCue?
+    /// Pipeline time when the cue goes away; nil: shown until cleared.
+    public private(set) var cueUntil: Int64?
 
     private init(kind: AccessoryKind, script: SubjectScript?, scroll: ScrollModel?, readingLine: Double?,
                  mirror: MirrorFlags, style: PromptStyle, countdown: Countdown, countdownStartedAt: Int64?,
@@ -222,6 +230,19 @@ public struct SubjectViewModel: Sendable, Hashable {
             picture: session.picture)
             .with(shot: kind == .off ? nil : session.shot)
             .withFramingHints(kind == .off ? [] : session.framingHints)
+            .with(cue: kind == .off ? nil : session.cue, until: session.cueUntil)
+    }
+
+    private func with(cue: SubjectCue?, until: Int64?) -> SubjectViewModel {
+        var copy = self
+        copy.cue = cue
+        copy.cueUntil = cue == nil ? nil : until
+        return copy
+    }
+
+    /// Whether the cue shows at `time`.
+    public func cueShown(at time: Int64) -> Bool {
+        cue != nil && (cueUntil.map { time < $0 } ?? true)
     }
 
     private func with(shot: SubjectShot?) -> SubjectViewModel {

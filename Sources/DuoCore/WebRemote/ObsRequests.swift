@@ -16,6 +16,8 @@ public struct ObsRunView: Sendable {
     /// The cameras as scenes ("Camera A", "Camera B"), and the one on the program (a swap turns it).
     public let scenes: [String]
     public private(set) var scene = 0
+    /// The run's frame figures from its last `status` event, and the camera's rate between the last two.
+    public private(set) var frames = ObsFrameFigures()
 
     public init(cameras: Int) {
         scenes = cameras > 1 ? ["Camera A", "Camera B"] : ["Camera A"]
@@ -29,8 +31,43 @@ public struct ObsRunView: Sendable {
             lastFile = path
             file = nil
         case .swap: scene = scenes.isEmpty ? 0 : (scene + 1) % scenes.count
+        case .status(let s): frames.observe(s, at: timed.t)
         default: break
         }
+    }
+}
+
+/// GetStats' frame figures, from the run's `status` events.
+///
+/// Thread: value type.
+public struct ObsFrameFigures: Sendable {
+    public var cameraFrames = 0, cameraDropped = 0, operatorFrames = 0, previewSkipped = 0
+    /// Camera frames a second between the last two status events (0 before two).
+    public var fps = 0.0
+    private var last: (t: Double, frames: Int)?
+
+    public init() {}
+
+    mutating func observe(_ s: RunEvent.Status, at t: Double) {
+        if let last, t > last.t, s.cameraFrames >= last.frames { fps = Double(s.cameraFrames - last.frames) / (t - last.t) }
+        last = (t, s.cameraFrames)
+        cameraFrames = s.cameraFrames
+        cameraDropped = s.cameraDropped
+        operatorFrames = s.operatorFrames
+        previewSkipped = s.previewSkipped
+    }
+}
+
+/// GetStats' figures of the process and the record folder, read by the caller when asked.
+///
+/// Thread: value type.
+public struct ObsSystemFigures: Sendable {
+    /// Percent of one core since the previous reading; resident memory and the record folder's free space in MB.
+    public var cpuUsage: Double, memoryUsage: Double, availableDiskSpace: Double
+    public init(cpuUsage: Double = 0, memoryUsage: Double = 0, availableDiskSpace: Double = 0) {
+        self.cpuUsage = cpuUsage
+        self.memoryUsage = memoryUsage
+        self.availableDiskSpace = availableDiskSpace
     }
 }
 
@@ -97,7 +134,8 @@ public enum ObsRequests {
     public static let vendor = "duo-capture"
 
     /// The answer to `request` on the run as `view` sees it.
-    public static func answer(_ request: ObsRequest, view: ObsRunView, context: ObsContext) -> ObsAnswer {
+    public static func answer(_ request: ObsRequest, view: ObsRunView, context: ObsContext,
+                              system: ObsSystemFigures = ObsSystemFigures()) -> ObsAnswer {
         let run = view.run
         let busy = run.recording || run.countdown
         func send(_ command: ControlCommand, data: [String: Any]? = nil) -> ObsAnswer {
@@ -115,9 +153,14 @@ public enum ObsRequests {
                 "platformDescription": "duo-capture \(context.version) (an obs-websocket 5 server; not OBS Studio)",
             ])
         case "GetStats":
+            // Render: the operator's preview (frames shown, frames skipped to keep up); output: the camera's
+            // frames into the take's branch and those it dropped. duo-capture has no render timer (0).
+            let f = view.frames
             return ObsAnswer(.success, data: [
-                "cpuUsage": 0, "memoryUsage": 0, "availableDiskSpace": 0, "activeFps": 0, "averageFrameRenderTime": 0,
-                "renderSkippedFrames": 0, "renderTotalFrames": 0, "outputSkippedFrames": 0, "outputTotalFrames": 0,
+                "cpuUsage": system.cpuUsage, "memoryUsage": system.memoryUsage, "availableDiskSpace": system.availableDiskSpace,
+                "activeFps": (f.fps * 100).rounded() / 100, "averageFrameRenderTime": 0,
+                "renderSkippedFrames": f.previewSkipped, "renderTotalFrames": f.operatorFrames + f.previewSkipped,
+                "outputSkippedFrames": f.cameraDropped, "outputTotalFrames": f.cameraFrames,
                 "webSocketSessionIncomingMessages": 0, "webSocketSessionOutgoingMessages": 0,
             ])
         case "GetRecordStatus":

@@ -41,6 +41,7 @@ public enum WebRemoteCommands {
         "/duo/speed/down", "/duo/speed/preset <int 1-5>", "/duo/marker/next", "/duo/marker/previous", "/duo/marker/start",
         "/duo/shot/next", "/duo/shot/previous", "/duo/font/up", "/duo/font/down", "/duo/mirror", "/duo/follow [voice|time]",
         "/duo/note <string code> <string text>", "/duo/flag", "/duo/state",
+        "/duo/cue <string: wrap|30s|slower|faster|lens or up to 40 characters>", "/duo/cue/clear",
     ]
 
     /// An OSC message as a command (the same one the control socket's JSON makes), or why not.
@@ -93,6 +94,12 @@ public enum WebRemoteCommands {
                 throw .usage("osc: /duo/follow takes nothing (switches), or the string voice or time")
             }
             return .command(.follow(voice: mode == "voice"))
+        case "/duo/cue":
+            guard a.count == 1, case .string(let text) = a[0] else {
+                throw .usage("osc: /duo/cue takes one string: a preset (\(CuePreset.names)) or up to \(SubjectCue.maximumLength) characters, such as /duo/cue wrap")
+            }
+            return .command(.cue(try SubjectCue.presetOrText(text), seconds: nil))
+        case "/duo/cue/clear": try none(); return .command(.cue(nil, seconds: nil))
         default:
             throw .usage("osc: unknown address \(TerminalText.escaped(message.address, limit: 80)); use one of \(oscAddresses.joined(separator: ", "))")
         }

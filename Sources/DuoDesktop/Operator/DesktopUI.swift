@@ -68,6 +68,9 @@ public final class DesktopUI {
     /// Called on the GTK thread with the operator picture area's size in device pixels, at first and
     /// whenever it changes (fullscreen on or off, a resize, another monitor or scale factor).
     public var onOperatorSize: (Int, Int) -> Void = { _, _ in }
+    /// Called on the GTK thread when the operator window paints a frame of another size or into a
+    /// rectangle of another size.
+    public var onOperatorPicture: (PictureShown) -> Void = { _ in }
     /// Frames of the preview the operator window painted so far, and the largest step between two of
     /// them (their timestamps) since the last call, ns.
     public func takePreviewFigures() -> (painted: Int64, largestGap: Int64) {
@@ -164,6 +167,7 @@ public final class DesktopUI {
             controlBar?.setBottomMargin(Int(hud.controlsBottomMargin(width: Double(w / scale), height: Double(h / scale))))
             onOperatorSize(w, h)
         }
+        operatorView.onPicture = { [unowned self] in onOperatorPicture($0) }
         // Laid out as the HUD lays out its safe frame: the picture's aspect, at most its scaled size.
         operatorView.layout = { [unowned self] in hud.previewRect(width: $0, height: $1) }
         // The HUD and pairing card are composed into the picture (OperatorPicture, HudLayer): no widget

@@ -17,6 +17,10 @@ final class OperatorPicture {
     private let picture: any LatestPicture
     /// Called with the area's size in device pixels when it changes.
     var onSize: (Int, Int) -> Void = { _, _ in }
+    /// Called when a frame of another size is painted, or into a rectangle of another size: the frame's
+    /// size, the rectangle's (device pixels) and how it was painted.
+    var onPicture: (PictureShown) -> Void = { _ in }
+    private var shown: PictureShown?
     /// Where the picture goes in a width×height area (logical units): the HUD's layout of the preview.
     var layout: (Double, Double) -> FrameRect? = { _, _ in nil }
     /// What the overlays show now (the HUD as the privacy rule lets it be seen, the pairing card).
@@ -71,7 +75,10 @@ final class OperatorPicture {
         hudLayer.update(overlayContent())
         let generation = picture.generation
         let drawn = picture.withPicture { bytes in
-            canvas.paint(bytes, cr: cr, width: w, height: h, scale: scale, into: layout(w, h), overlay: hudLayer)
+            let target = layout(w, h)
+            canvas.paint(bytes, cr: cr, width: w, height: h, scale: scale, into: target, overlay: hudLayer)
+            report(bytes, in: target ?? PicturePainter.rect(pictureWidth: bytes.width, pictureHeight: bytes.height, scale: scale, width: w, height: h),
+                   scale: scale)
             guard generation != painted else { return }
             painted = generation
             paintedFrames += 1
@@ -79,6 +86,16 @@ final class OperatorPicture {
             if bytes.time >= 0 { lastTime = bytes.time }
         }
         if !drawn { canvas.paint(nil, cr: cr, width: w, height: h, scale: scale, into: nil, overlay: hudLayer) }
+    }
+
+    private func report(_ bytes: PictureBytes, in r: FrameRect, scale: Double) {
+        let filter = PictureFit.paintFilter(width: bytes.width, height: bytes.height, shownWidth: r.width * scale, shownHeight: r.height * scale)
+        let now = filter == .copy ? PictureShown(width: bytes.width, height: bytes.height, shownWidth: bytes.width, shownHeight: bytes.height, filter: filter)
+            : PictureShown(width: bytes.width, height: bytes.height, shownWidth: Int((r.width * scale).rounded()),
+                           shownHeight: Int((r.height * scale).rounded()), filter: filter)
+        guard now != shown else { return }
+        shown = now
+        onPicture(now)
     }
 
     private func allocated() {
@@ -121,4 +138,12 @@ final class OperatorPicture {
         }
         return 1
     }
+}
+
+/// A frame as the operator window painted it: its size, the rectangle it filled (device pixels), how.
+///
+/// Thread: value type.
+public struct PictureShown: Equatable, Sendable {
+    public var width: Int, height: Int, shownWidth: Int, shownHeight: Int
+    public var filter: PictureFit.Filter
 }

@@ -142,8 +142,10 @@ public enum I420Blend {
                 d.update(repeating: UInt8(c), count: n)
                 return
             }
-            let add = c * a16
-            for i in 0..<n { d[i] = UInt8(truncatingIfNeeded: (Int(d[i]) * keep + add) >> 8) }
+            // 16-bit lanes (keep + a16 = 256, so d·keep + c·a16 ≤ 255·256 fits): the loop vectorises, and the
+            // result is the same byte as with Int arithmetic.
+            let add = UInt16(c * a16), k = UInt16(keep)
+            for i in 0..<n { d[i] = UInt8(truncatingIfNeeded: (UInt16(d[i]) &* k &+ add) >> 8) }
         }
         for row in y0..<y1 { blendRow(dst.y + row * dst.yStride + x0, x1 - x0, Int(colour.y)) }
         let cx0 = x0 / 2, cx1 = (x1 + 1) / 2

@@ -5,7 +5,8 @@ import DuoCore
 /// HUD layer composed over it client-side (`HudLayer`): into
 /// the rectangle the window lays the picture out in (the HUD's safe frame is drawn over the same one), so
 /// a frame of the previous size, while the graph catches up with a resize, is stretched to it for that
-/// moment rather than shown small or cropped; frames of the new size are copied 1:1.
+/// moment rather than shown small or cropped; frames of the new size are copied 1:1; a camera smaller
+/// than the window is painted up from its own pixels (nearest: the graph never scales up).
 ///
 /// Thread: whichever thread owns `cr` (the GTK main thread).
 public enum PicturePainter {
@@ -27,7 +28,8 @@ public enum PicturePainter {
             guard p.width > 0, p.height > 0,
                   let surface = cairo_image_surface_create_for_data(UnsafeMutablePointer(mutating: p.base.assumingMemoryBound(to: UInt8.self)),
                                                                     CAIRO_FORMAT_RGB24, Int32(p.width), Int32(p.height), Int32(p.stride)) else { return nil }
-            return (surface, target ?? rect(pictureWidth: p.width, pictureHeight: p.height, scale: scale, width: width, height: height), p)
+            let r = target ?? rect(pictureWidth: p.width, pictureHeight: p.height, scale: scale, width: width, height: height)
+            return (surface, snapped(r, p, scale: scale), p)
         }
         defer { if let source { cairo_surface_destroy(source.0) } }
         cairo_save(cr)
@@ -72,6 +74,16 @@ public enum PicturePainter {
         cairo_restore(cr)
     }
 
+    /// `r`, made the picture's own size, centred on it, when the two differ by at most 2 device pixels
+    /// (the graph's fit rounds to even sizes): copied 1:1 rather than stretched by a pixel every frame.
+    static func snapped(_ r: FrameRect, _ picture: PictureBytes, scale: Double) -> FrameRect {
+        guard PictureFit.paintFilter(width: picture.width, height: picture.height, shownWidth: r.width * scale,
+                                     shownHeight: r.height * scale) == .copy else { return r }
+        let w = Double(picture.width) / scale, h = Double(picture.height) / scale
+        return FrameRect(x: ((r.x + (r.width - w) / 2) * scale).rounded() / scale, y: ((r.y + (r.height - h) / 2) * scale).rounded() / scale,
+                         width: w, height: h)
+    }
+
     /// The picture into its rectangle `r` (logical units) of `cr`.
     /// `except`: boxes (device pixels) left alone, for the patches that follow: a window drawn without a
     /// back buffer never shows the frame there without its HUD.
@@ -79,8 +91,8 @@ public enum PicturePainter {
                               except boxes: [HudLayer.Box] = []) {
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        let unscaled = abs(r.width * scale - Double(picture.width)) < 0.5 && abs(r.height * scale - Double(picture.height)) < 0.5
-        if unscaled {
+        let filter = PictureFit.paintFilter(width: picture.width, height: picture.height, shownWidth: r.width * scale, shownHeight: r.height * scale)
+        if filter == .copy {
             // Whole device pixels, replacing what is there (nothing to blend): a copy for the server.
             cairo_scale(cr, 1 / scale, 1 / scale)
             cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
@@ -105,10 +117,11 @@ public enum PicturePainter {
         cairo_translate(cr, r.x, r.y)
         cairo_scale(cr, r.width / Double(picture.width), r.height / Double(picture.height))
         cairo_set_source_surface(cr, surface, 0, 0)
-        // Scaled, for a moment while the graph catches up with a resize: the filter that costs least and
-        // looks fine moving, edges padded so the border pixels are not blended with nothing.
+        // Scaled up from the camera's own pixels: nearest, about a copy's cost (PictureFit.paintFilter has
+        // the figures). Otherwise, for a moment while the graph catches up with a resize: bilinear, edges
+        // padded so the border pixels are not blended with nothing.
         cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
+        cairo_pattern_set_filter(cairo_get_source(cr), filter == .nearest ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR)
         cairo_rectangle(cr, 0, 0, Double(picture.width), Double(picture.height))
         cairo_fill(cr)
     }

@@ -27,6 +27,8 @@ public struct SubjectPalette: Sendable, Hashable {
     static let recording = RGBA(0.92, 0.10, 0.10)
     static let backdrop = RGBA(0, 0, 0, 0.55)
     static let occlusion = RGBA(0.35, 0.35, 0.38, 0.6)
+    /// The cue to the talent's backdrop: the standard theme's cue amber, opaque, under dark words.
+    static let cueBackdrop = RGBA(1.00, 0.72, 0.20)
     /// The framing hint's words: a bright amber, legible over any picture on its backdrop.
     static let framingHint = RGBA(1.00, 0.85, 0.30)
 }

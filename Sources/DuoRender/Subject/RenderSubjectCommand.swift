@@ -31,6 +31,9 @@ public enum RenderSubjectCommand {
           --theme default|high-contrast
           --countdown N             countdown of N seconds (0-10) before the take
           --recording               show the recording light
+          --shots FILE              a shot list: its first shot's card shows until the take records
+          --cue TEXT                a cue to the talent: a preset (wrap, 30s, slower, faster, lens) or
+                                    free text of at most 40 characters
         """
 
     struct Options {
@@ -42,6 +45,8 @@ public enum RenderSubjectCommand {
         var aspect: AspectRatio? = AspectRatio(16, 9)
         var countdown: Countdown?
         var recording = false
+        var shotsPath: String?
+        var cue: SubjectCue?
     }
 
     /// Parses `arguments` (everything after `render-subject`), renders and writes the PNG.
@@ -81,6 +86,10 @@ public enum RenderSubjectCommand {
                 }
             case "--countdown": o.countdown = try Countdown.parse(try reader.value(arg))
             case "--recording": o.recording = true
+            case "--shots": o.shotsPath = try reader.value(arg)
+            case "--cue":
+                let text = try reader.value(arg)
+                o.cue = try SubjectCue.presetOrText(text)
             default:
                 throw .usage("unknown option '\(arg)' for render-subject; see duo-capture render-subject --help")
             }
@@ -95,6 +104,12 @@ public enum RenderSubjectCommand {
     }
 
     static func render(_ o: Options) throws(DuoError) -> (CairoImage, String) {
+        let (scene, time, summary) = try scene(o)
+        return (SubjectRenderer.render(scene, at: time), summary)
+    }
+
+    /// The scene the frame is drawn from, its time, and the summary line.
+    static func scene(_ o: Options) throws(DuoError) -> (SubjectScene, Int64, String) {
         let parsed = try o.subject.scriptPath.map { path throws(DuoError) in try ScriptParser.load(path: path) }
         let loaded = try o.subject.displayProfilePath.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
         let profile = o.subject.resolvedProfile(loaded)
@@ -113,6 +128,13 @@ public enum RenderSubjectCommand {
         // The camera stand-in: a 16:9 picture, as a 16:9 camera gives live.
         session.selfView = o.subject.selfView
         session.picture = o.subject.picture ?? PictureShape(width: 1920, height: 1080)
+        if let path = o.shotsPath {
+            guard let first = try ShotList.load(path: path).shots.first else {
+                throw .input("--shots \(path) has no shots; give a shot list like Assets/example-shots.md")
+            }
+            session.shot = first.subject
+        }
+        session.cue = o.cue
 
         let speed = try parsed.map { script throws(DuoError) in
             try ScrollSpeed.requested(wordsPerMinute: o.subject.wordsPerMinute, linesPerMinute: o.subject.linesPerMinute,
@@ -134,8 +156,7 @@ public enum RenderSubjectCommand {
         }
         let scene = SubjectScene(viewModel: .whitelisted(from: session), width: o.width, height: o.height,
                                  profile: profile, format: .argb, reusing: first)
-        let image = SubjectRenderer.render(scene, at: time)
-        return (image, "\(o.width)x\(o.height) at \(clean(o.at!)) s, \(detail)")
+        return (scene, time, "\(o.width)x\(o.height) at \(clean(o.at!)) s, \(detail)")
     }
 
     private static func clean(_ v: Double) -> String {

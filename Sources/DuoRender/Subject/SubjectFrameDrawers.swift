@@ -14,12 +14,15 @@ final class SubjectFrameDrawer: I420FrameDrawer, Sendable {
     /// picture itself, as the subject branch's graph does (for a camera facing the subject) and with the
     /// view's glass mirror.
     let pictureIsUnmirrored: Bool
+    /// Frames drawn so far.
+    let drawn = Locked(0)
     init(overlay: SubjectOverlay, pictureIsUnmirrored: Bool = false) {
         self.overlay = overlay
         self.pictureIsUnmirrored = pictureIsUnmirrored
     }
 
     func draw(into planes: I420Planes, at runningTime: Int64) {
+        drawn.update { $0 += 1 }
         let scene = overlay.currentScene
         if scene?.viewModel.kind != .preview {
             // The self-view: the frame (the camera picture, mirrored by the graph) shrunk into its corner,

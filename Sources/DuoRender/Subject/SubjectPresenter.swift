@@ -10,11 +10,13 @@ import Foundation
 /// The overlay it feeds is drawn on the streaming thread from a lock-protected snapshot.
 public actor SubjectPresenter {
     public nonisolated let drawer: any I420FrameDrawer
+    /// Frames `drawer` has drawn the view into so far.
+    public nonisolated var framesDrawn: Int { (drawer as? SubjectFrameDrawer)?.drawn.value ?? 0 }
     /// What the script held that could be a private note but is not well formed: kept from the subject,
     /// for the operator to fix (`duo-capture check-script`).
     public nonisolated let scriptProblems: [ScriptProblem]
-    private let overlay: SubjectOverlay
-    private var state: PrompterSessionState
+    let overlay: SubjectOverlay
+    var state: PrompterSessionState
     private var markers: [Double] = []
     private var unitsAreWords = true
     private let speedMemory: SpeedMemory?
@@ -63,7 +65,7 @@ public actor SubjectPresenter {
     /// The accessory kind on screen (the script command can make it the teleprompter).
     public var accessory: AccessoryKind { state.accessory }
 
-    private func publish(at time: Int64) {
+    func publish(at time: Int64) {
         overlay.update(.whitelisted(from: state), preparingAt: time)
         for view in remoteViews.values { view.update(.whitelisted(from: state), preparingAt: time) }
     }

@@ -39,20 +39,26 @@ public final class SubjectScene: Sendable {
     public let safeFrame: SafeFrame?
 
     private let labelFontSize: Double
-    private let recordingLabel: CairoImage
-    private let digits: [Character: CairoImage]
+    /// The recording light's and clock's size: large, beside the reading line.
+    let clockFontSize: Double
+    let recordingLabel: CairoImage
+    let digits: [Character: CairoImage]
     private let countdownNumbers: [Int: CairoImage]
-    /// The current shot's card (`--shots`), shown until the take records.
-    private let shotCard: CairoImage?
+    /// The current shot's card (`--shots`), shown until the take records, in a band of its own.
+    let shotCard: CairoImage?
+    /// The cue to the talent (nil: none), large beside the reading line.
+    let cueLabel: CairoImage?
+    /// The recording light and clock sit in a column beside the text (else over the read lines).
+    let statusBeside: Bool
     /// The framing hint in large type (nil without one), drawn where `framingHintPlace` puts it.
     let framingHintLabel: CairoImage?
     /// One sprite per `[POSE: …]` cue of the script (nil for an ending `[POSE]`).
     private let poseSprites: [CairoImage?]
 
-    /// The default font size for a monitor: 48 px, smaller on small monitors. It is a fixed size, not a
-    /// fraction of the monitor, so the panel (and its per-frame cost) does not grow on a 4K monitor.
+    /// The default font size for a monitor: 48 px at 1080 lines, smaller on small monitors and larger on
+    /// larger ones (96 px at 2160), so a 4K monitor shows as many lines, as legibly, as a 1080p one.
     public static func defaultFontSize(height: Int) -> Double {
-        min(48, max(8, (Double(height) / 20).rounded()))
+        height <= 1080 ? min(48, max(8, (Double(height) / 20).rounded())) : (Double(height) * 48 / 1080).rounded()
     }
 
     /// The text size a `width`×`height` monitor gets: the style's own, else as large as lets `lines` lines
@@ -84,12 +90,32 @@ public final class SubjectScene: Sendable {
         let fontSize = Self.fontSize(viewModel.style, profile: readerProfile, width: width, height: height, selfView: selfViewSize)
         self.fontSize = fontSize
 
-        let measure = (fontSize * 30).rounded()
         let padding = Int((fontSize * 0.6).rounded())
+        let mirror = viewModel.mirror
+        // The recording light and its clock, large: they sit beside the reading line.
+        clockFontSize = max(10, (fontSize * 0.8).rounded())
+        if let old = previous, old.clockFontSize == clockFontSize, old.viewModel.mirror == mirror {
+            recordingLabel = old.recordingLabel
+            digits = old.digits
+        } else {
+            recordingLabel = renderLabel("REC", fontSize: clockFontSize, bold: true, colour: RGBA(1, 1, 1),
+                                         mirror: mirror, dot: SubjectPalette.recording)
+            var digits: [Character: CairoImage] = [:]
+            for c in "0123456789:" {
+                digits[c] = renderLabel(String(c), fontSize: clockFontSize, bold: true, colour: RGBA(1, 1, 1), mirror: mirror)
+            }
+            self.digits = digits
+        }
         let estimate = SubjectGeometry(profile: readerProfile, width: width, height: height,
-                                       lineHeight: fontSize * 1.2, maximumPanelWidth: measure,
+                                       lineHeight: fontSize * 1.2, maximumPanelWidth: Double(width),
                                        linesAbove: around.above, linesBelow: around.below, selfView: selfViewSize)
-        let panelWidth = Int(estimate.panel.width)
+        // The text's measure, less a column each side for the recording light when that leaves the text
+        // most of the width (else the light sits over the lines already read).
+        let gutter = Self.statusSize(recordingLabel: recordingLabel, digits: digits).width + 2 * (fontSize * 0.4).rounded()
+        let textWidth = estimate.textArea.width
+        statusBeside = textWidth - 2 * gutter >= textWidth * 0.6
+        let measure = min((fontSize * 30).rounded(), statusBeside ? textWidth - 2 * gutter : textWidth)
+        let panelWidth = Int(measure / 2) * 2
 
         var strip: PromptStrip? = nil
         if viewModel.kind == .teleprompter, let script = viewModel.script, panelWidth > 2 * padding + 8 {
@@ -119,31 +145,22 @@ public final class SubjectScene: Sendable {
         if let shot = viewModel.shot {
             if let old = previous, old.viewModel.shot == shot, old.viewModel.mirror == viewModel.mirror, old.fontSize == fontSize,
                old.width == width { shotCard = old.shotCard }
-            else { shotCard = renderShotCard(shot, width: Int(estimate.content.width * 0.9), fontSize: fontSize * 0.8, mirror: viewModel.mirror) }
+            else { shotCard = renderShotCard(shot, width: Int(estimate.textArea.width * 0.9), fontSize: fontSize * 0.8, mirror: viewModel.mirror) }
         } else {
             shotCard = nil
         }
+        cueLabel = Self.cueLabel(viewModel.cue, fontSize: fontSize, maximumWidth: Double(panelWidth), mirror: mirror, previous: previous)
 
-        // Sprites: the recording label, tabular digits for its clock, and the countdown numbers.
-        let mirror = viewModel.mirror
+        // Sprites: the pose cues and the countdown numbers.
         labelFontSize = max(8, (fontSize * 0.6).rounded())
         if let old = previous, old.labelFontSize == labelFontSize, old.viewModel.mirror == mirror,
            old.viewModel.countdown == viewModel.countdown, old.width == width, old.height == height,
            old.viewModel.style.theme == viewModel.style.theme {
-            recordingLabel = old.recordingLabel
-            digits = old.digits
             countdownNumbers = old.countdownNumbers
             poseSprites = old.viewModel.script?.poseCues == viewModel.script?.poseCues && old.viewModel.kind == viewModel.kind ? old.poseSprites
                 : Self.renderPoses(viewModel, fontSize: labelFontSize, mirror: mirror)
         } else {
             poseSprites = Self.renderPoses(viewModel, fontSize: labelFontSize, mirror: mirror)
-            recordingLabel = renderLabel("REC", fontSize: labelFontSize, bold: true, colour: RGBA(1, 1, 1),
-                                         mirror: mirror, dot: SubjectPalette.recording)
-            var digits: [Character: CairoImage] = [:]
-            for c in "0123456789:" {
-                digits[c] = renderLabel(String(c), fontSize: labelFontSize, bold: true, colour: RGBA(1, 1, 1), mirror: mirror)
-            }
-            self.digits = digits
             let countdownSize = max(12, (estimate.content.height * 0.35).rounded())
             var numbers: [Int: CairoImage] = [:]
             for n in stride(from: viewModel.countdown.seconds, through: 1, by: -1) {
@@ -180,8 +197,8 @@ public final class SubjectScene: Sendable {
     /// Where the framing hint goes, reader space: next to the self-view (above it when it sits low, below
     /// when high, on its outer edge), where the subject is already looking at themselves; else, or when
     /// that spot would cover the reading panel or leave the content area, a corner of the content area
-    /// away from the panel (the bottom right, or the top right when the panel sits in the lower half), so
-    /// it is never over the reading line.
+    /// far from the reading line (the bottom right, or the top right when the reading line sits in the
+    /// lower half), over the lines faded out at the text's far edge: never over the reading line.
     static func framingHintPlace(width hintWidth: Double, height hintHeight: Double, geometry: SubjectGeometry,
                                  hasPanel: Bool, margin: Double) -> (x: Double, y: Double) {
         let c = geometry.content
@@ -193,7 +210,7 @@ public final class SubjectScene: Sendable {
             let inside = spot.minX >= c.minX && spot.maxX <= c.maxX && spot.minY >= c.minY && spot.maxY <= c.maxY
             if inside && !(hasPanel && spot.intersects(geometry.panel)) { return (x.rounded(), y.rounded()) }
         }
-        let panelLow = hasPanel && geometry.panel.midY > c.midY
+        let panelLow = hasPanel && geometry.readingLineY > c.midY
         let x = max(c.minX, c.maxX - margin - hintWidth)
         let y = panelLow ? c.minY + margin : max(c.minY, c.maxY - margin - hintHeight)
         return (x.rounded(), y.rounded())
@@ -219,20 +236,20 @@ public final class SubjectScene: Sendable {
     /// The scroll unit position → the strip row at the panel's top (even, so chroma rows pair up).
     func windowTop(at time: Int64) -> Int? {
         guard let strip else { return nil }
-        let y = strip.layout.textY(atUnits: viewModel.scrollPosition(at: time)) - (geometry.readingLineY - geometry.panel.y)
+        let y = strip.layout.textY(atUnits: viewModel.scrollPosition(at: time)) - (geometry.readingLineY - textPanel(at: time).y)
         return Int((y / 2).rounded(.down)) * 2
     }
 
     /// Renders the strip tiles a frame at `time` needs. OFF the streaming thread (offline: call before drawing).
     public func prepare(at time: Int64) {
         guard let strip, let top = windowTop(at: time) else { return }
-        strip.prepare(top: top, rows: Int(geometry.panel.height))
+        strip.prepare(top: top, rows: Int(textPanel(at: time).height))
     }
 
     /// True when a frame at `time` has every tile it needs.
     public func isReady(at time: Int64) -> Bool {
         guard let strip, let top = windowTop(at: time) else { return true }
-        return strip.isReady(top: top, rows: Int(geometry.panel.height))
+        return strip.isReady(top: top, rows: Int(textPanel(at: time).height))
     }
 
     /// What a frame at `time` looks like, as far as redrawing goes: two times with equal keys give the same
@@ -255,17 +272,19 @@ public final class SubjectScene: Sendable {
         let countdown: Int?
         let ready: Bool
         let pose: Int?
+        let cue: Bool
 
         /// Whether `other` differs from this only in where the text is.
         public func differsOnlyInScroll(from other: FrameKey) -> Bool {
             scene == other.scene && recordingSecond == other.recordingSecond && countdown == other.countdown && pose == other.pose
+                && cue == other.cue
         }
     }
 
     public func frameKey(at time: Int64) -> FrameKey {
         FrameKey(scene: serial, windowTop: windowTop(at: time),
                  recordingSecond: viewModel.recordingElapsedSeconds(at: time), countdown: viewModel.countdownValue(at: time),
-                 ready: isReady(at: time), pose: activePose(at: time))
+                 ready: isReady(at: time), pose: activePose(at: time), cue: viewModel.cueShown(at: time))
     }
 
     /// The prompt panel on the monitor, physical pixels (nil without text).
@@ -275,19 +294,19 @@ public final class SubjectScene: Sendable {
     }
 
     /// Reader space → physical pixels.
-    private func physical(_ r: FrameRect) -> (x: Int, y: Int, width: Int, height: Int) {
+    func physical(_ r: FrameRect) -> (x: Int, y: Int, width: Int, height: Int) {
         var x = r.x, y = r.y
         if viewModel.mirror.horizontal { x = Double(width) - r.x - r.width }
         if viewModel.mirror.vertical { y = Double(height) - r.y - r.height }
         return (Int(x.rounded()), Int(y.rounded()), Int(r.width.rounded()), Int(r.height.rounded()))
     }
 
-    private func fill(_ r: FrameRect, _ colour: RGBA) -> OverlayItem {
+    func fill(_ r: FrameRect, _ colour: RGBA) -> OverlayItem {
         let p = physical(r)
         return .fill(x: p.x, y: p.y, width: p.width, height: p.height, colour: colour)
     }
 
-    private func sprite(_ image: CairoImage, readerX: Double, readerY: Double) -> OverlayItem {
+    func sprite(_ image: CairoImage, readerX: Double, readerY: Double) -> OverlayItem {
         let p = physical(FrameRect(x: readerX, y: readerY, width: Double(image.width), height: Double(image.height)))
         return .sprite(image, x: p.x, y: p.y)
     }
@@ -340,13 +359,16 @@ public final class SubjectScene: Sendable {
         for o in geometry.occlusions { items.append(fill(o, SubjectPalette.occlusion)) }
 
         if let strip, let top = windowTop(at: time) {
-            let p = physical(geometry.panel)
+            let panel = textPanel(at: time)
+            let p = physical(panel)
             // Even origin (also on odd-sized monitors after a flip), so 4:2:0 chroma rows copy whole.
             items.append(.panel(x: p.x & ~1, y: p.y & ~1, width: strip.width, height: p.height & ~1, windowTop: top,
                                 flippedVertically: vm.mirror.vertical))
+            // Lines dim as they move away from the reading line and fade out at the panel's edges.
+            items += fadeFills(panel, lineHeight: strip.layout.lineHeight)
             let band = strip.layout.lineHeight * 1.2
-            items.append(fill(FrameRect(x: geometry.panel.x, y: (geometry.readingLineY - band / 2).rounded(),
-                                        width: geometry.panel.width, height: band.rounded()), palette.band))
+            items.append(fill(FrameRect(x: panel.x, y: (geometry.readingLineY - band / 2).rounded(),
+                                        width: panel.width, height: band.rounded()), palette.band))
         }
 
         if let view = geometry.selfView {
@@ -371,47 +393,15 @@ public final class SubjectScene: Sendable {
             items += brackets(safe.graphicsSafe, arm: arm, lineWidth: lw, SubjectPalette.graphicsSafe)
         }
 
-        if let elapsed = vm.recordingElapsedSeconds(at: time) {
-            let clock = Self.recordingClock(elapsed)
-            let glyphs = clock.compactMap { digits[$0] }
-            let advance = Double(digits["0"]!.width)
-            let gap = labelFontSize * 0.4
-            let margin = (fontSize * 0.4).rounded()
-            var clockWidth = 0.0
-            for (c, g) in zip(clock, glyphs) { clockWidth += c == ":" ? Double(g.width) : advance }
-            let boxWidth = Double(recordingLabel.width) + gap + clockWidth + 2 * gap
-            let boxHeight = Double(recordingLabel.height) + gap
-            let boxX: Double, boxY: Double
-            if let view = geometry.selfView {
-                // Beside the self-view, on the side toward the screen's middle, level with its far edge.
-                let right = view.midX > geometry.content.midX, bottom = view.midY > geometry.content.midY
-                boxX = right ? view.minX - geometry.margin - boxWidth.rounded() : view.maxX + geometry.margin
-                boxY = bottom ? view.maxY - boxHeight.rounded() : view.minY
-            } else {
-                // Bottom left of the text area, or top left when the prompt panel sits in the lower half.
-                boxX = geometry.content.x + margin
-                let panelLow = strip != nil && geometry.panel.midY > geometry.content.midY
-                boxY = panelLow ? geometry.content.minY + margin : geometry.content.maxY - margin - boxHeight
-            }
-            items.append(fill(FrameRect(x: boxX, y: boxY, width: boxWidth.rounded(), height: boxHeight.rounded()),
-                              SubjectPalette.backdrop))
-            var x = boxX + gap
-            let y = boxY + gap / 2
-            items.append(sprite(recordingLabel, readerX: x, readerY: y))
-            x += Double(recordingLabel.width) + gap
-            for (c, g) in zip(clock, glyphs) {
-                let w = c == ":" ? Double(g.width) : advance
-                items.append(sprite(g, readerX: (x + (w - Double(g.width)) / 2).rounded(), readerY: y))
-                x += w
-            }
+        if let elapsed = vm.recordingElapsedSeconds(at: time) { items += recordingItems(elapsed) }
+
+        if let card = shotCard, let place = cardPlace(at: time) {
+            // Standby and the countdown: what the shot asks of the subject, in its own band on the far
+            // side of the text from the reading line (the text panel is shortened to leave it free).
+            items.append(sprite(card, readerX: place.x, readerY: place.y))
         }
 
-        if let card = shotCard, vm.recordingElapsedSeconds(at: time) == nil {
-            // Standby and the countdown: what the shot asks of the subject, at the top of the text area
-            // (clear of the self-view's band).
-            let c = geometry.textArea
-            items.append(sprite(card, readerX: (c.midX - Double(card.width) / 2).rounded(), readerY: (c.minY + fontSize * 0.4).rounded()))
-        }
+        if let cue = cueLabel, vm.cueShown(at: time) { items += cueItems(cue) }
 
         if let hint = framingHintLabel {
             let place = Self.framingHintPlace(width: Double(hint.width), height: Double(hint.height), geometry: geometry,
@@ -430,7 +420,7 @@ public final class SubjectScene: Sendable {
             } else {
                 // The corner across from the recording light.
                 let c = geometry.content, margin = (fontSize * 0.4).rounded()
-                let panelLow = strip != nil && geometry.panel.midY > c.midY
+                let panelLow = strip != nil && geometry.readingLineY > c.midY
                 x = c.maxX - margin - w
                 y = panelLow ? c.minY + margin : c.maxY - margin - h
             }
@@ -440,11 +430,7 @@ public final class SubjectScene: Sendable {
         if let n = vm.countdownValue(at: time), let number = countdownNumbers[n] {
             // Centred in the text area, or in what a shot's card leaves below it: the number never covers
             // what the shot asks of the subject.
-            var c = geometry.textArea
-            if let card = shotCard {
-                let cardBottom = c.minY + fontSize * 0.4 + Double(card.height)
-                c = FrameRect(x: c.x, y: cardBottom, width: c.width, height: max(Double(number.height), c.maxY - cardBottom))
-            }
+            let c = shotCard == nil ? geometry.textArea : textPanel(at: time)
             items.append(sprite(number, readerX: (c.midX - Double(number.width) / 2).rounded(),
                                 readerY: (c.midY - Double(number.height) / 2).rounded()))
         }

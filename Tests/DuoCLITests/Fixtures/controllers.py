@@ -51,6 +51,9 @@ status = req.get_record_status()
 out["active"] = status.output_active
 # A second of the take (the run's status events move the duration on).
 until("a second recorded", lambda: req.get_record_status().output_duration >= 1000)
+stats = req.get_stats()
+assert stats.memory_usage > 5 and stats.available_disk_space > 0, f"GetStats: {vars(stats)}"
+assert stats.output_total_frames > 0 and stats.active_fps > 0, f"GetStats: {vars(stats)}"
 req.create_record_chapter("Step one")
 out["stopPath"] = req.stop_record().output_path
 until("RecordStateChanged stopped", lambda: any(s[0] == "OBS_WEBSOCKET_OUTPUT_STOPPED" for s in states))
