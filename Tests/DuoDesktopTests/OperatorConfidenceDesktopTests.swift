@@ -7,10 +7,16 @@ import XCTest
 /// ? shows the key list on the operator's screen, and a take's file is named on the HUD when it ends.
 final class OperatorConfidenceDesktopTests: XCTestCase {
     /// The text tesseract reads in the root window's `crop` (`WxH+X+Y`).
-    private func ocr(_ desktop: VirtualDesktop, _ crop: String, file: String) throws -> String {
+    /// `gray`: read as grey, negated (the subject's reading line, light text on its tinted band, is then
+    /// read as surely as the rest).
+    private func ocr(_ desktop: VirtualDesktop, _ crop: String, file: String, gray: Bool = false) throws -> String {
         let shot = desktop.directory.appendingPathComponent(file).path
         let r = try desktop.run("import", ["-window", "root", "-crop", crop, "+repage", shot])
         guard r.status == 0 else { throw Failure("import failed: \(r.stderr)") }
+        if gray {
+            let c = try desktop.run("convert", [shot, "-colorspace", "Gray", "-negate", shot])
+            guard c.status == 0 else { throw Failure("convert failed: \(c.stderr)") }
+        }
         // To look at them: DUO_DESKTOP_PNG=DIR keeps the screenshots.
         if let keep = ProcessInfo.processInfo.environment["DUO_DESKTOP_PNG"] {
             _ = try? FileManager.default.removeItem(atPath: "\(keep)/\(file)")
@@ -47,7 +53,7 @@ final class OperatorConfidenceDesktopTests: XCTestCase {
                 // The HUD's panel and strip are in the top third of the operator's monitor: OCR reads
                 // just that (a third of the time), the subject's lines near the lens at the top.
                 operatorText = try ocr(desktop, "1280x260+0+0", file: "operator.png")
-                subjectText = try ocr(desktop, "1280x400+1280+0", file: "subject.png")
+                subjectText = try ocr(desktop, "1280x400+1280+0", file: "subject.png", gray: true)
                 return ["Harbour Lanterns", "boats leave the harbour", "Fishermen mend"].allSatisfy { operatorText.contains($0) && subjectText.contains($0) }
                     && operatorText.contains("ZEBRA")
             }
