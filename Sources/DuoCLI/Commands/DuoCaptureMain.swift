@@ -62,6 +62,8 @@ public enum DuoCaptureMain {
                 print(try RemuxCommand.run(options.passthrough))
             case .join:
                 print(try JoinCommand.run(options.passthrough))
+            case .captions:
+                print(try CaptionsCommand.run(options.passthrough))
             case .checkScript:
                 print(try CheckScriptCommand.run(options.passthrough))
             case .cameras:

@@ -58,6 +58,11 @@ enum Help {
       duo-capture inspect FILE [--json]    decode a take completely and report frames, size and length
       duo-capture remux FILE.mkv           copy a Matroska take into an MP4 next to it, without
                                            re-encoding (FILE.mp4, or FILE-2.mp4 if that exists)
+      duo-capture captions TAKE.mkv|DIR --script FILE [--language en]
+                                           captions in the script's own words timed to the take's speech:
+                                           TAKE.vtt and TAKE.srt beside it, a subtitle track in the .mkv,
+                                           and the take review (lines read, skipped, repeated, partly;
+                                           unscripted stretches) in its sidecar. English only
       duo-capture join SEGMENT SEGMENT…    join a take's segments (--swap-policy segment) into one file
                                            at the first one's format and rate (FIRST-joined.mkv; a
                                            slower camera's frames repeated, a faster one's dropped),

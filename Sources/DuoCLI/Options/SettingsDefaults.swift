@@ -10,7 +10,7 @@ import Foundation
 /// Thread: main task at start-up; pure apart from reading the file.
 enum SettingsDefaults {
     /// Commands whose arguments are their own (files, cameras): settings do not apply.
-    static let ownArguments: Set<String> = ["render-subject", "inspect", "remux", "check-script", "formats", "cameras", "monitors", "report", "microphones"]
+    static let ownArguments: Set<String> = ["render-subject", "inspect", "remux", "check-script", "formats", "cameras", "monitors", "report", "microphones", "captions"]
 
     struct Applied {
         var arguments: [String]

@@ -89,6 +89,7 @@ final class RunParts {
             notes,
             FramingPart(plan: plan),
             joins,
+            CaptionsPart(),
             warnings,
         ]
     }

@@ -124,6 +124,7 @@ public enum SessionReport {
             """
         page += notesSection(takes, session: sessionNotes)
         if usesShots(takes, list: list) { page += shotSections(takes, list: list) } else { for take in takes { page += section(take) } }
+        if takes.contains(where: { $0.sidecar?.review != nil }) { page += reviewScript }
         page += "</body></html>\n"
         return page
     }
@@ -153,7 +154,7 @@ public enum SessionReport {
         }
         s += "<div class=\"facts\">\(facts.map(escape).joined(separator: " · "))</div>\n<div class=\"strip\">"
         for png in take.thumbnails { s += "<img alt=\"thumbnail\" src=\"data:image/png;base64,\(png.base64EncodedString())\">" }
-        s += "</div>\n" + timeline(take) + levelPlot(take) + "</div>\n"
+        s += "</div>\n" + timeline(take) + levelPlot(take) + reviewSection(take) + "</div>\n"
         return s
     }
 

@@ -172,6 +172,10 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     /// First recorded frame's capture time after the countdown's end, ms.
     public var startLatencyMs: Double?
     public var error: String?
+    /// What the take did with its script (issue 38): lines read, skipped, repeated, partly; written
+    /// after the take by the captioner, with `captions` naming the caption files or why there are none.
+    public var review: CaptionReview?
+    public var captions: String?
     /// The camera delivered too few frames for the take's length (issue 37, `KeepUp.message`); absent when it kept up.
     public var keepUp: String?
 
