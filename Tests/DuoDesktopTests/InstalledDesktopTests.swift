@@ -50,11 +50,12 @@ final class InstalledDesktopTests: XCTestCase {
                 return check.composition > 0.9 && check.actionSafe > 0.8 && check.graphicsSafe > 0.8 && check.nearPicture < 0.02
             }
         } catch { XCTFail("\(error): \(seen)") }
-        // The operator monitor is the other one: no teleprompter text there.
+        // The operator monitor is the other one: the script there only in the HUD's strip of what the
+        // subject reads (issue 37), not as the subject view.
         let operatorShot = desktop.directory.appendingPathComponent("operator.png").path
         _ = try desktop.run("import", ["-window", "root", "-crop", "1280x720+0+0", "+repage", operatorShot])
         let operatorText = try runTool("tesseract", [operatorShot, "-"], environment: ProcessInfo.processInfo.environment).stdout
-        XCTAssertFalse(operatorText.contains("welcome script. It scrolls"), "the script is on the subject monitor only: \(operatorText)")
+        XCTAssertTrue(operatorText.contains("SUBJECT READS"), "the operator sees the script in the HUD's strip only: \(operatorText)")
         // A speed change is remembered for the script: under the fresh HOME, not the password file's.
         try desktop.key("Up")
         let speeds = home.appendingPathComponent(".local/state/duo-capture/speeds.json").path

@@ -27,7 +27,7 @@ final class OperatorControlsTests: XCTestCase {
         try desktop.pointer(moveTo: 640, 300)
         let shown = try app.wait("the control bar to show") { $0["event"] as? String == "controls" && $0["shown"] as? Bool == true }
         let buttons = try XCTUnwrap(shown.event["buttons"] as? [String: [Int]], "\(shown.event)")
-        for name in ["record", "pause", "slower", "faster", "reverse", "previous", "next", "accessory", "script", "fullscreen"] {
+        for name in ["record", "pause", "slower", "faster", "reverse", "previous", "next", "accessory", "script", "keys", "fullscreen"] {
             let r = try XCTUnwrap(buttons[name], "no \(name) button: \(buttons.keys.sorted())")
             XCTAssertGreaterThanOrEqual(r[2], 44, "\(name) is at least 44 px wide")
             XCTAssertGreaterThanOrEqual(r[3], 44, "\(name) is at least 44 px high")

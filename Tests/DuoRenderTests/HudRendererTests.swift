@@ -30,27 +30,23 @@ final class HudRendererTests: XCTestCase {
         let model = hud(notes: ["看镜头，放慢语速", "انظر إلى الكاميرا"])
         let image = HudRenderer.image(model, width: 1280, height: 720)
         if let dir = ProcessInfo.processInfo.environment["DUO_HUD_PNG"] { try image.writePNG(to: "\(dir)/hud.png") }
+        let panel = HudRenderer.boxes(model, width: 1280, height: 720).panel
         let bytes = image.packedBytes()   // RGBA
         func brightPixels(rowsFrom top: Int, to bottom: Int) -> Int {
             var n = 0
-            for y in top..<bottom { for x in 8..<700 {
+            for y in max(0, top)..<min(720, bottom) { for x in 8..<700 {
                 let i = (y * image.width + x) * 4
                 if max(bytes[i], bytes[i + 1], bytes[i + 2]) > 200 { n += 1 }   // text: white, red or amber
             } }
             return n
         }
-        // 720 px high: 18 px text, lines about 24 px apart from y = 8 + 10.8 (a CJK line may be taller, so
-        // only the first lines are measured band by band).
-        let lineCount = model.lines.count
-        let lineHeight = (720.0 / 40) * 1.35
-        for i in 0..<4 {
-            let top = Int(18.8 + Double(i) * lineHeight), bottom = Int(18.8 + Double(i + 1) * lineHeight)
-            let ink = brightPixels(rowsFrom: top, to: bottom)
-            XCTAssertGreaterThan(ink, 40, "line \(i) (\(model.lines[i])) has text")
-        }
-        // The two notes, under the script line, are drawn (a few hundred bright pixels each).
-        XCTAssertGreaterThan(brightPixels(rowsFrom: Int(18.8 + 4 * lineHeight), to: Int(18.8 + 6 * lineHeight)), 400)
+        // The panel holds every line: each row has its place, and the two notes (the last rows) are
+        // drawn with real ink.
+        let unit = 720.0 / 50
+        let bottom = Int(panel.y + panel.height - 0.7 * unit)
+        XCTAssertGreaterThan(brightPixels(rowsFrom: bottom - Int(4 * unit * 1.3), to: bottom), 400, "the notes have ink")
+        XCTAssertGreaterThanOrEqual(panel.height, Double(model.panel.rows.count) * unit * 1.3, "every row has its place")
         // Below the panel, the picture is untouched.
-        XCTAssertEqual(brightPixels(rowsFrom: Int(18.8 + Double(lineCount + 1) * lineHeight), to: 300), 0)
+        XCTAssertEqual(brightPixels(rowsFrom: Int(panel.y + panel.height) + 2, to: Int(panel.y + panel.height) + 200), 0)
     }
 }

@@ -77,3 +77,51 @@ final class SpeedMemoryTests: XCTestCase {
         XCTAssertEqual(memory.speed(for: talk), .wordsPerMinute(200))
     }
 }
+
+/// Issue 37: the confidence strip is the subject view's own lines around the reading line, with the
+/// script's private notes inline before the block they are on, never in a subject line.
+final class ConfidenceStripTests: XCTestCase {
+    func testTheStripHoldsTheSubjectsLinesAndTheNotesWhereTheyFall() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("duo-strip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("script.md").path
+        try """
+            # Opening
+
+            Morning boats leave early.
+
+            [[note: cue the drone]]
+
+            Alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike.
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        var setup = SubjectSetup()
+        setup.scriptPath = path
+        setup.wordsPerMinute = 120   // 2 words a second
+        for (w, h) in [(640, 360), (1280, 720)] {
+            let presenter = try SubjectPresenter(setup, width: w, height: h, format: .argb)
+            await presenter.settle()
+            let start = await presenter.status(at: 0).confidence
+            XCTAssertEqual(start.first, ConfidenceLine(text: "Opening", kind: .subject(reading: true)), "\(w)x\(h): \(start)")
+            let texts = start.map(\.text)
+            let note = try XCTUnwrap(texts.firstIndex(of: "cue the drone"), "\(start)")
+            XCTAssertEqual(start[note].kind, .privateNote)
+            XCTAssertTrue(texts[..<note].joined(separator: " ").hasSuffix("early."), "after the first paragraph: \(texts)")
+            XCTAssertTrue(texts[note + 1].hasPrefix("Alpha"), "before the paragraph it stands before: \(texts)")
+            XCTAssertEqual(start.filter(\.isReading).count, 1)
+            // Joined, the subject's lines are the script's words in order: no word lost or added.
+            let subject = start.filter { $0.kind != .privateNote }.map(\.text).joined(separator: " ")
+            XCTAssertTrue(subject.hasPrefix("Opening Morning boats leave early. Alpha"), subject)
+            XCTAssertFalse(subject.contains("drone"), "a note is never a subject line")
+
+            // Scrolling: at 5 s (word 10, in the second paragraph), the reading line moved down.
+            await presenter.takeStarted(at: 0)
+            await presenter.settle()
+            let later = await presenter.status(at: 5_000_000_000).confidence
+            let reading = try XCTUnwrap(later.first(where: \.isReading), "\(later)")
+            XCTAssertNotEqual(reading.text, "Opening", "\(later)")
+            let paragraph = "Alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike."
+            XCTAssertTrue(paragraph.contains(reading.text), "a line of the second paragraph: \(reading.text)")
+        }
+    }
+}

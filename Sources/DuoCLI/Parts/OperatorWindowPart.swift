@@ -10,6 +10,8 @@ import Foundation
 final class OperatorWindowPart: RunPart {
     /// Esc or F11 during a take asks again before leaving fullscreen.
     private var leave = FullscreenLeave()
+    /// The file of the take that just ended, on the HUD for a few seconds.
+    private var saved = TakeFileNotice()
 
     func handle(_ command: ControlCommand, _ run: isolated RunDirector) async -> Bool {
         switch command {
@@ -31,7 +33,18 @@ final class OperatorWindowPart: RunPart {
         run.events.emit(.fullscreen(on))
     }
 
+    func takeStarted(_ number: Int, path: String, _ run: isolated RunDirector) async {
+        saved.takeStarted()
+    }
+
+    func takeEnded(_ result: TakeResult, _ run: isolated RunDirector) async {
+        guard run.files.exists(result.path) else { return }
+        // On the HUD from the next tick's figures (every 200 ms) until its time is up.
+        saved.ended(path: result.path, at: run.clock.now())
+    }
+
     func figures(_ f: inout HudModel.Run, _ run: isolated RunDirector, at now: Int64) async {
         f.fullscreenNotice = leave.notice(at: now)
+        f.takeFile = saved.file(at: now)
     }
 }

@@ -104,6 +104,7 @@ final class ScriptPart: RunPart {
         f.scrollReversed = p.reversed
         f.follow = p.follow.map { f in f.state == .following && f.word != nil ? "following '\(f.word!)'" : f.stateName }
         f.notes = p.notes
+        f.confidence = p.confidence
     }
 
     /// Another script, opened while the run goes on: read and laid out off the director (the old one

@@ -58,6 +58,11 @@ public struct HudModel: Sendable, Hashable {
         public var previewMirrored = false
         /// A first Esc / F11 during a take waits for its second (`FullscreenLeave.notice`).
         public var fullscreenNotice: String?
+        /// The file of the take that just ended, for a few seconds after its end (`TakeFileNotice`).
+        public var takeFile: String?
+        /// The confidence strip: the subject view's lines around the reading line, with the operator's
+        /// private notes inline where they fall (empty without a script). Never sent to the subject.
+        public var confidence: [ConfidenceLine] = []
 
         public init() {}
     }
@@ -85,6 +90,8 @@ public struct HudModel: Sendable, Hashable {
     public var cameraFps: Double?
     /// The operator monitor's reserved regions (`--operator-display`): the HUD and controls stay clear.
     public var operatorProfile = DisplayProfile.plain
+    /// The key list shown over the operator picture (the ? key, the control bar's button); nil: hidden.
+    public var keyHelp: [KeyHelp]?
 
     public init() {}
 
@@ -106,9 +113,10 @@ public struct HudModel: Sendable, Hashable {
         } else if run.recording {
             add("● REC  take \(run.takeNumber ?? 0)  \(Self.clock(run.elapsedSeconds))", .live)
         } else {
-            add("STANDBY  (Space records)")
+            add("STANDBY  (Space records, ? keys)")
         }
         if let notice = run.fullscreenNotice { add(notice, .attention) }
+        if let file = run.takeFile { add("saved \(file)", .attention) }
         add("camera \(run.cameraLabel)  \(run.format)" + (cameraKeys ? "  (S swap, F fold, U unfold)" : ""))
         var acc = "accessory \(run.accessoryKind): \(enabled ? "enabled" : "disabled (T)"), "
         acc += available ? "available on \(subjectMonitor ?? "?")" : "unavailable: " + reasons.map(\.explanation).joined(separator: "; ")

@@ -4,7 +4,7 @@
 ///
 /// Thread: value type, Sendable; pure.
 public enum OperatorControl: String, Sendable, CaseIterable {
-    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, link, fullscreen
+    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, link, keys, fullscreen
 
     /// What the bar shows, left to right: `swap` only with two cameras; `speed` is the figure between
     /// slower and faster (a label, not a button).
@@ -12,8 +12,9 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         allCases.filter { $0 != .swap || twoCameras }
     }
 
-    /// The command the button sends (the same as its key). nil: `speed` (a label) and `script` (it opens
-    /// the file chooser first, like O, and sends `script` with the chosen path).
+    /// The command the button sends (the same as its key). nil: `speed` (a label), `script` (it opens
+    /// the file chooser first, like O, and sends `script` with the chosen path) and `keys` (the window
+    /// shows its key list, like ?).
     public var command: ControlCommand? {
         switch self {
         case .record: .toggleRecord
@@ -27,7 +28,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: .swap
         case .fullscreen: .fullscreen(on: nil)
         case .link: .remoteLink(on: nil)
-        case .speed, .script: nil
+        case .speed, .script, .keys: nil
         }
     }
 
@@ -46,6 +47,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: "S"
         case .script: "O"
         case .link: "L"
+        case .keys: "?"
         case .fullscreen: "F11"
         }
     }
@@ -65,6 +67,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: "Swap cameras"
         case .script: "Open a script"
         case .link: "The phone remote's address and QR code (--remote-control)"
+        case .keys: "The keys (on this screen only)"
         case .fullscreen: "Fullscreen on / off"
         }
         return "\(does) (\(key))"
@@ -85,6 +88,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: "camera-switch-symbolic"
         case .script: "document-open-symbolic"
         case .link: "phone-symbolic"
+        case .keys: "help-browser-symbolic"
         case .fullscreen: fullscreen ? "view-restore-symbolic" : "view-fullscreen-symbolic"
         }
     }

@@ -96,6 +96,9 @@ extension HudModel {
         safe.cameraFps = cameraFps
         safe.operatorProfile = operatorProfile
         safe.message = OperatorPrivacy.notice
+        // The key list is the program's, not the session's: it may face the subject. The confidence
+        // strip (its private notes) and the saved take's file are not copied.
+        safe.keyHelp = keyHelp
         var r = HudModel.Run()
         r.format = run.format
         r.cameraWidth = run.cameraWidth

@@ -13,6 +13,8 @@ final class ControlBar {
     var onCommand: (ControlCommand) -> Void = { _ in }
     /// The script button: the window opens its file chooser (as O does).
     var onOpenScript: () -> Void = {}
+    /// The keys button: the window shows or hides its key list (as ? does).
+    var onKeyHelp: () -> Void = {}
     /// The bar shown or hidden, with each button's rectangle in screen device pixels while shown.
     var onLayout: (_ shown: Bool, _ buttons: [String: [Int]]) -> Void = { _, _ in }
 
@@ -162,7 +164,7 @@ final class ControlBar {
         onGtkThread(with: button) { pressed in
             bar.input()
             guard let pressed, let control = bar.byPointer[pressed] else { return }
-            if control == .script { bar.onOpenScript() } else if let command = control.command { bar.onCommand(command) }
+            if control == .script { bar.onOpenScript() } else if control == .keys { bar.onKeyHelp() } else if let command = control.command { bar.onCommand(command) }
         }
     }
 

@@ -66,5 +66,11 @@ public enum DesktopKeys {
         ("G / X / A", "shot list: mark the latest take good / no good; A re-takes (again)"),
         ("L", "the phone remote's address and QR code on / off (--remote-control; else how to turn it on)"),
         ("Q", "quit (a running take is finalised first)"),
+        ("?", "this key list on the operator's screen on / off (Esc closes it)"),
     ]
+
+    /// The key list the HUD shows over the operator picture (?, the control bar's keys button).
+    public static var keyHelp: [KeyHelp] {
+        help.map { KeyHelp(key: $0.key, does: $0.does) }
+    }
 }

@@ -188,6 +188,7 @@ public final class DesktopUI {
         let bar = ControlBar(twoCameras: hud.cameraKeys)
         bar.onCommand = { [unowned self] in onButtonCommand($0) }
         bar.onOpenScript = { [unowned self] in chooseScript() }
+        bar.onKeyHelp = { [unowned self] in toggleKeyHelp() }
         bar.onLayout = { [unowned self] shown, buttons in
             // While the bar is up the window is double-buffered (the bar over the picture must not
             // flicker); hidden, the picture is drawn straight into the window: the display server copies
@@ -423,11 +424,18 @@ public final class DesktopUI {
 
     private func key(_ keyval: Int32) -> Bool {
         if privacyKey(keyval) { return true }
+        // ? shows the key list over the picture (the operator's screen only); ? or Esc hides it.
+        if keyval == GDK_KEY_question || (keyval == GDK_KEY_Escape && hud.keyHelp != nil) { toggleKeyHelp(); return true }
         if keyval == GDK_KEY_o || keyval == GDK_KEY_O { chooseScript(); return true }
         guard let command = DesktopKeys.command(forKey: keyval, countingDown: hud.countdown != nil,
                                                 fullscreen: windowFullscreen) else { return false }
         onCommand(command)
         return true
+    }
+
+    /// The key list over the operator picture on or off (drawn with the HUD, into this window only).
+    func toggleKeyHelp() {
+        hud.keyHelp = hud.keyHelp == nil ? DesktopKeys.keyHelp : nil
     }
 
     /// The O key: a file chooser on the operator window; the chosen file goes to the run as the

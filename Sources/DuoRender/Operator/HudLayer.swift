@@ -27,7 +27,7 @@ public final class HudLayer {
             self.hud = hud; self.link = link; self.width = width; self.height = height; self.scale = max(1, scale)
             let w = Double(width) / Double(self.scale), h = Double(height) / Double(self.scale)
             let frame = hud.safeFrame(width: w, height: h)
-            look = Look(lines: hud.toned, composition: frame.composition, actionSafe: frame.actionSafe,
+            look = Look(shown: hud.panel, composition: frame.composition, actionSafe: frame.actionSafe,
                         faces: hud.faceRects(width: w, height: h), hinted: hud.framingHint != nil,
                         panel: hud.panelRegion(width: w, height: h).region)
         }
@@ -38,7 +38,8 @@ public final class HudLayer {
     }
 
     private struct Look: Equatable {
-        var lines: [HudModel.Line]
+        /// The panel as drawn: its lines (the REC clock in whole seconds), meter, strip and key list.
+        var shown: HudPanel
         var composition: FrameRect, actionSafe: FrameRect
         var faces: [FrameRect]
         var hinted: Bool

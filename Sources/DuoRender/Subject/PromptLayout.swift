@@ -1,5 +1,6 @@
 import CCairo
 import DuoCore
+import Foundation
 
 /// Colours and type of the subject view for one `PromptTheme`.
 ///
@@ -91,6 +92,9 @@ public final class PromptLayout: @unchecked Sendable {
     /// `[POSE: …]` cue positions in scroll units (the script's `poseCues`, in order).
     public let poseUnits: [Double]
     let lines: [Line]
+    /// Where each script block's text starts (bytes of the laid-out text): the confidence strip puts an
+    /// operator note (which names its block) before the block's first line.
+    let blockStarts: [Int]
     let palette: SubjectPalette
 
     private let lock = Lock()
@@ -205,6 +209,7 @@ public final class PromptLayout: @unchecked Sendable {
         }
         pango_layout_set_attributes(layout, attributes)
         pango_attr_list_unref(attributes)
+        blockStarts = blockBytes
 
         // Walk the lines once.
         var collected: [Line] = []
@@ -313,6 +318,46 @@ public final class PromptLayout: @unchecked Sendable {
                 cairo_move_to(cr, l.x, l.baseline - top)
                 pango_cairo_show_layout_line(cr, l.line)
                 k += 1
+            }
+        }
+    }
+
+    /// The subject's lines around scroll position `units`, as laid out here: up to `before` lines above
+    /// the one on the reading line, that one, and up to `after` below (blank lines between paragraphs
+    /// skipped), each with its text and, when it is a block's first line, that block's index.
+    public func linesAround(units: Double, before: Int, after: Int) -> [(text: String, reading: Bool, block: Int?)] {
+        guard !lines.isEmpty else { return [] }
+        let y = textY(atUnits: units)
+        // Blank lines (between paragraphs) hold no text: Pango's line excludes the paragraph separator.
+        func shown(_ k: Int) -> Bool { lines[k].endByte > lines[k].startByte }
+        // The line on the reading line: the first whose bottom is below it (binary search; a blank line's
+        // gap reads as the next line with text).
+        var lo = 0, hi = lines.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if lines[mid].bottom <= y { lo = mid + 1 } else { hi = mid }
+        }
+        var at = min(lo, lines.count - 1)
+        while at < lines.count - 1 && !shown(at) { at += 1 }
+        while at > 0 && !shown(at) { at -= 1 }
+        guard shown(at) else { return [] }
+        var above: [Int] = [], below: [Int] = []
+        var k = at - 1
+        while k >= 0 && above.count < before { if shown(k) { above.insert(k, at: 0) }; k -= 1 }
+        k = at + 1
+        while k < lines.count && below.count < after { if shown(k) { below.append(k) }; k += 1 }
+        let window = above + [at] + below
+        return lock.withLock {
+            // Each line's bytes lie inside the layout's text (Pango's own offsets), so no length is read.
+            guard let text = pango_layout_get_text(layout) else { return [] }
+            let base = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+            return window.map { k in
+                let l = lines[k]
+                let slice = UnsafeBufferPointer(start: base + l.startByte, count: l.endByte - l.startByte)
+                let line = String(decoding: slice, as: UTF8.self).replacingOccurrences(of: "\u{200B}", with: "")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                let block = blockStarts.firstIndex { $0 >= l.startByte && $0 < l.endByte }
+                return (line, k == at, block)
             }
         }
     }

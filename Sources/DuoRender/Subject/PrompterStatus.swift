@@ -23,6 +23,8 @@ public struct PrompterStatus: Sendable, Equatable {
     public var follow: FollowStatus? = nil
     /// The scroll runs backwards (the R key, `{"cmd":"reverse"}`).
     public var reversed = false
+    /// The confidence strip: the subject view's lines around the reading line, private notes inline.
+    public var confidence: [ConfidenceLine] = []
 }
 
 /// Where voice-follow is: how sure it is, and the script word it last heard the speaker say.

@@ -476,7 +476,14 @@ public actor SubjectPresenter {
             heldAtCue: scroll?.isHeldAtCue(at: time) ?? false, speed: scroll?.speed.description ?? "-",
             mirror: state.mirror,
             countdownValue: state.countdownStartedAt.flatMap { state.countdown.displayedValue(elapsed: time - $0) },
-            notes: notes, fontSize: currentFontSize, follow: followStatus(at: time), reversed: scroll?.direction == .reverse)
+            notes: notes, fontSize: currentFontSize, follow: followStatus(at: time), reversed: scroll?.direction == .reverse,
+            confidence: confidence(at: position))
+    }
+
+    /// The confidence strip at scroll position `position` (ConfidenceStrip.swift). The operator's view only.
+    private func confidence(at position: Double) -> [ConfidenceLine] {
+        guard let script = state.script, state.accessory == .teleprompter, let layout = overlay.currentScene?.strip?.layout else { return [] }
+        return ConfidenceStrip.lines(script, layout: layout, at: position)
     }
 
     /// Blocks until the overlay has built the latest scene (tests, shutdown).
