@@ -126,7 +126,11 @@ final class DesktopEndToEndTests: XCTestCase {
         let back = try app.wait("availability after F11", after: mark) { $0["event"] as? String == "availability" && $0["available"] as? Bool == true }
         XCTAssertEqual(back.event["enabled"] as? Bool, true)
         XCTAssertEqual(back.event["shown"] as? Bool, true)
-        let again = try waitForScreen(desktop, "the teleprompter to return") { s in self.isTeleprompter(self.subjectStats(s)) }
+        // The subject view can come back a moment before the window manager has made the operator's window
+        // fullscreen again: both, on one screen.
+        let again = try waitForScreen(desktop, "the teleprompter to return and the preview to fill its monitor") { s in
+            self.isTeleprompter(self.subjectStats(s)) && self.operatorShowsBars(s)
+        }
         assertOperatorShowsBars(again)
         // The subject window draws the teleprompter itself: the graph's subject branch carries only the
         // self-view's small picture again (SelfViewDesktopTests: none with the self-view off).
