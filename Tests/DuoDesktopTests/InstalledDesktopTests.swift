@@ -34,7 +34,8 @@ final class InstalledDesktopTests: XCTestCase {
             let crop = try desktop.run("import", ["-window", "root", "-crop", "1280x720+1280+0", "+repage", shot])
             guard crop.status == 0 else { throw Failure("import failed: \(crop.stderr)") }
             text = try runTool("tesseract", [shot, "-"], environment: ProcessInfo.processInfo.environment).stdout
-            return text.contains("Welcome") && text.contains("welcome script")
+            // The heading on the reading band (light on amber) is not always read by tesseract; the body is.
+            return text.contains("This is the welcome script")
         }
         XCTAssertFalse(text.contains("operator only"), "the welcome script's note never reaches the subject: \(text)")
         // The self-view: the stand-in camera's picture (a ball on black) flows to the subject window, and

@@ -130,7 +130,7 @@ final class VirtualDesktop: TestDesktop {
 
     func stop() {
         stopAll(&processes)
-        try? FileManager.default.removeItem(at: directory)
+        if ProcessInfo.processInfo.environment["DUO_KEEP"] == nil { try? FileManager.default.removeItem(at: directory) }
     }
 
     func tail(_ log: String) -> String { tailOf(directory.appendingPathComponent(log)) }

@@ -42,6 +42,8 @@ public enum GraphElement: String, Sendable, CaseIterable {
     case microphoneQueue = "microphone_queue"
     case recordQueue = "record_queue"
     case recordSink = "record_sink"
+    /// The take's muxer (muxer-mkv.gst, muxer-mp4.gst): the take's chapters are set on it.
+    case recordMux = "record_mux"
     case recordAudioQueue = "record_audio_queue"
     /// Voice-follow's recogniser (pocketsphinx) and its branch's ends.
     case recogniser
@@ -90,6 +92,7 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .audioTee, .audioSink: [("audio", rawValue)]
         case .recordQueue, .recordSink: [("record", rawValue)]
         case .recordAudioQueue: [("record-audio", rawValue)]
+        case .recordMux: [("muxer-mkv", rawValue), ("muxer-mp4", rawValue)]
         case .recogniser, .voiceQueue, .voiceSink: [("voice-follow", rawValue)]
         case .remoteQueue, .remoteSink, .remoteView: [("remote-subject", "{{name}}" + rawValue.dropFirst("remote".count))]
         case .displaySink, .displayDecoder: [("display", rawValue)]

@@ -108,7 +108,7 @@ actor TakeRecorder {
         if let take { applyChapters(take, end: clock.now()) }
     }
     private func applyChapters(_ take: ActiveTake, end: Int64) {
-        guard !chapters.isEmpty, let mux = take.bin.child(named: "record_mux") else { return }
+        guard !chapters.isEmpty, let mux = take.bin.child(named: GraphElement.recordMux.rawValue) else { return }
         let starts = chapters.map { gint64(($0.atSeconds * 1e9).rounded()) }
         let length = max(gint64(end - take.startRunningTime), (starts.max() ?? 0) + 1)
         var titles = chapters.map { strdup($0.title) }

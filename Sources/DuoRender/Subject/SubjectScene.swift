@@ -195,7 +195,7 @@ public final class SubjectScene: Sendable {
     }
 
     /// Where the framing hint goes, reader space: next to the self-view (above it when it sits low, below
-    /// when high, on its outer edge), where the subject is already looking at themselves; else, or when
+    /// when high, on its outer edge; else beside it), where the subject is already looking at themselves; else, or when
     /// that spot would cover the reading panel or leave the content area, a corner of the content area
     /// far from the reading line (the bottom right, or the top right when the reading line sits in the
     /// lower half), over the lines faded out at the text's far edge: never over the reading line.
@@ -204,11 +204,15 @@ public final class SubjectScene: Sendable {
         let c = geometry.content
         if let view = geometry.selfView {
             let right = view.midX > c.midX, low = view.midY > c.midY
-            let x = right ? view.maxX - hintWidth : view.minX
-            let y = low ? view.minY - margin - hintHeight : view.maxY + margin
-            let spot = FrameRect(x: x, y: y, width: hintWidth, height: hintHeight)
-            let inside = spot.minX >= c.minX && spot.maxX <= c.maxX && spot.minY >= c.minY && spot.maxY <= c.maxY
-            if inside && !(hasPanel && spot.intersects(geometry.panel)) { return (x.rounded(), y.rounded()) }
+            // Above (or below) the self-view; else beside it, on its side toward the middle, level with its
+            // outer edge (a full-height panel leaves no room above a low self-view on a 16:9 monitor).
+            let spots = [(right ? view.maxX - hintWidth : view.minX, low ? view.minY - margin - hintHeight : view.maxY + margin),
+                         (right ? view.minX - margin - hintWidth : view.maxX + margin, low ? view.maxY - hintHeight : view.minY)]
+            for (x, y) in spots {
+                let spot = FrameRect(x: x, y: y, width: hintWidth, height: hintHeight)
+                let inside = spot.minX >= c.minX && spot.maxX <= c.maxX && spot.minY >= c.minY && spot.maxY <= c.maxY
+                if inside && !(hasPanel && spot.intersects(geometry.panel)) { return (x.rounded(), y.rounded()) }
+            }
         }
         let panelLow = hasPanel && geometry.readingLineY > c.midY
         let x = max(c.minX, c.maxX - margin - hintWidth)
