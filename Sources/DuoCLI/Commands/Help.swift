@@ -282,6 +282,11 @@ enum Help {
                                            or as large as lets N lines (3-40) fill the subject monitor;
                                            + and - change it live, remembered with the script's speed
       --theme default|high-contrast  --reading-line FRACTION
+      --subject-language LANG              the language of the subject view's own words (hints, the
+                                           standby line, cue presets, the shot card's label, the
+                                           recording light), here and on remote displays: zh_CN, en,
+                                           ... (default: yours, from LANGUAGE/LANG); the script and
+                                           the shot list are shown as written
       --framing off|single|interview       framing hints for the subject from the camera ("move left",
                                            "a little closer", "step back", "raise the camera", "no one
                                            in frame"), in large type on the subject view, on the HUD

@@ -20,12 +20,12 @@ public enum UnavailableReason: String, Sendable, Hashable, CaseIterable, Compara
     /// One line for the operator HUD.
     public var explanation: String {
         switch self {
-        case .operatorNotFullscreen: "operator window is not fullscreen (F11)"
-        case .framesNotFlowing: "no frames from the camera"
-        case .noSubjectMonitor: "no second monitor for the subject"
-        case .subjectMonitorIsOperators: "subject monitor is the operator's monitor"
-        case .subjectViewFailed: "the subject view failed (see the log); the recording goes on"
-        case .remoteDisplayLost: "the remote subject display is not connected (it is tried again)"
+        case .operatorNotFullscreen: tr("operator window is not fullscreen (F11)")
+        case .framesNotFlowing: tr("no frames from the camera")
+        case .noSubjectMonitor: tr("no second monitor for the subject")
+        case .subjectMonitorIsOperators: tr("subject monitor is the operator's monitor")
+        case .subjectViewFailed: tr("the subject view failed (see the log); the recording goes on")
+        case .remoteDisplayLost: tr("the remote subject display is not connected (it is tried again)")
         }
     }
 

@@ -44,30 +44,30 @@ public enum DesktopKeys {
         }
     }
 
-    public static let help: [(key: String, does: String)] = [
-        ("Space", "record / stop (a countdown runs first)"),
-        ("T", "accessory (subject view) on / off"),
-        ("F11", "fullscreen on / off (the subject view needs it); during a take, off needs two presses in 3 s"),
-        ("Esc", "cancel a countdown, else leave fullscreen (during a take: Esc again within 3 s)"),
-        ("Up / Down", "teleprompter faster / slower"),
-        ("P", "pause / resume scrolling (following the voice: hold / follow again)"),
-        ("R", "reverse scrolling (back over what was read; again: forward)"),
-        ("1 … 9", "teleprompter speed presets, slow to fast"),
-        ("V", "teleprompter follows the voice / time (--follow voice)"),
-        ("Home", "restart the script"),
-        ("PgUp / PgDn", "previous / next marker (heading)"),
-        ("M", "mirror the subject view"),
-        ("I", "the subject's self-view (their own picture with the safe frame) on / off"),
-        ("+ / -", "teleprompter text larger / smaller (remembered with the script)"),
-        ("O", "open another script (file chooser); a saved script reloads by itself"),
-        ("S / F / U", "two cameras: swap, fold (the camera facing the subject), unfold (the one facing the operator)"),
-        ("W", "two cameras: stop, then switch (the take ends, the camera changes, a new take after the countdown)"),
-        ("N / B", "shot list (--shots): next / previous shot; N shows private items the HUD hid"),
-        ("G / X / A", "shot list: mark the latest take good / no good; A re-takes (again)"),
-        ("L", "the phone remote's address and QR code on / off (--remote-control; else how to turn it on)"),
-        ("Q", "quit (a running take is finalised first)"),
-        ("?", "this key list on the operator's screen on / off (Esc closes it)"),
-    ]
+    public static var help: [(key: String, does: String)] { [
+        ("Space", tr("record / stop (a countdown runs first)")),
+        ("T", tr("accessory (subject view) on / off")),
+        ("F11", tr("fullscreen on / off (the subject view needs it); during a take, off needs two presses in 3 s")),
+        ("Esc", tr("cancel a countdown, else leave fullscreen (during a take: Esc again within 3 s)")),
+        ("Up / Down", tr("teleprompter faster / slower")),
+        ("P", tr("pause / resume scrolling (following the voice: hold / follow again)")),
+        ("R", tr("reverse scrolling (back over what was read; again: forward)")),
+        ("1 … 9", tr("teleprompter speed presets, slow to fast")),
+        ("V", tr("teleprompter follows the voice / time (--follow voice)")),
+        ("Home", tr("restart the script")),
+        ("PgUp / PgDn", tr("previous / next marker (heading)")),
+        ("M", tr("mirror the subject view")),
+        ("I", tr("the subject's self-view (their own picture with the safe frame) on / off")),
+        ("+ / -", tr("teleprompter text larger / smaller (remembered with the script)")),
+        ("O", tr("open another script (file chooser); a saved script reloads by itself")),
+        ("S / F / U", tr("two cameras: swap, fold (the camera facing the subject), unfold (the one facing the operator)")),
+        ("W", tr("two cameras: stop, then switch (the take ends, the camera changes, a new take after the countdown)")),
+        ("N / B", tr("shot list (--shots): next / previous shot; N shows private items the HUD hid")),
+        ("G / X / A", tr("shot list: mark the latest take good / no good; A re-takes (again)")),
+        ("L", tr("the phone remote's address and QR code on / off (--remote-control; else how to turn it on)")),
+        ("Q", tr("quit (a running take is finalised first)")),
+        ("?", tr("this key list on the operator's screen on / off (Esc closes it)")),
+    ] }
 
     /// The key list the HUD shows over the operator picture (?, the control bar's keys button).
     public static var keyHelp: [KeyHelp] {
