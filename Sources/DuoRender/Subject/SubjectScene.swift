@@ -193,14 +193,19 @@ public final class SubjectScene: Sendable {
            let label = old.framingHintLabel, Double(label.width) <= maximumWidth {
             return label
         }
-        func label(_ size: Double) -> CairoImage {
-            renderLabel(hints.map { $0.text(in: language) }.joined(separator: "  ·  "), fontSize: size, bold: true, colour: SubjectPalette.framingHint,
+        func label(_ size: Double, _ separator: String) -> CairoImage {
+            renderLabel(hints.map { $0.text(in: language) }.joined(separator: separator), fontSize: size, bold: true, colour: SubjectPalette.framingHint,
                         mirror: mirror, backdrop: SubjectPalette.backdrop, padding: size * 0.35)
         }
         let size = max(14, (fontSize * 1.1).rounded())
-        let first = label(size)
+        let first = label(size, "  ·  ")
         guard Double(first.width) > maximumWidth, maximumWidth > 0 else { return first }
-        return label(max(6, (size * maximumWidth / Double(first.width)).rounded(.down)))
+        // Two people's hints too wide side by side (a narrow monitor, a language of long words): one
+        // above the other before any is made smaller.
+        let stacked = hints.count > 1 ? label(size, "\n") : first
+        guard Double(stacked.width) > maximumWidth else { return stacked }
+        let separator = hints.count > 1 ? "\n" : "  ·  "
+        return label(max(6, (size * maximumWidth / Double(stacked.width)).rounded(.down)), separator)
     }
 
     /// Where the framing hint goes, reader space: next to the self-view (above it when it sits low, below
@@ -417,8 +422,15 @@ public final class SubjectScene: Sendable {
         if let cue = cueLabel, vm.cueShown(at: time) { items += cueItems(cue) }
 
         if let hint = framingHintLabel {
-            let place = Self.framingHintPlace(width: Double(hint.width), height: Double(hint.height), geometry: geometry,
-                                              hasPanel: strip != nil, margin: (fontSize * 0.4).rounded())
+            let margin = (fontSize * 0.4).rounded()
+            var place = Self.framingHintPlace(width: Double(hint.width), height: Double(hint.height), geometry: geometry,
+                                              hasPanel: strip != nil, margin: margin)
+            // Never over the shot card's words: beside it, on the reading line's side.
+            if let card = shotCard, let c = cardPlace(at: time),
+               FrameRect(x: place.x, y: place.y, width: Double(hint.width), height: Double(hint.height))
+                .intersects(FrameRect(x: c.x, y: c.y, width: Double(card.width), height: Double(card.height))) {
+                place.y = cardBelow ? c.y - margin - Double(hint.height) : c.y + Double(card.height) + margin
+            }
             items.append(sprite(hint, readerX: place.x, readerY: place.y))
         }
 
