@@ -79,6 +79,19 @@ final class TranslatedLayoutTests: XCTestCase {
         return dir
     }
 
+    /// The key list's texts: the msgids po/duo-capture.pot has from DesktopKeys.swift.
+    static func keyHelpMsgids() throws -> [String] {
+        let pot = try String(contentsOf: root.appendingPathComponent("po/duo-capture.pot"), encoding: .utf8)
+        var fromKeys = false, out: [String] = []
+        for line in pot.split(separator: "\n") {
+            if line.hasPrefix("#:") { fromKeys = line.contains("DesktopKeys.swift") }
+            else if fromKeys, line.hasPrefix("msgid \""), line.count > 8 {
+                out.append(String(line.dropFirst(7).dropLast()).replacingOccurrences(of: "\\\"", with: "\""))
+            }
+        }
+        return out
+    }
+
     /// Pixels of `image` on its outermost rows and columns that differ from its backdrop (the middle of
     /// its left edge), the rounded corners left out: a glyph cut by the box's edge leaves ink there.
     private func inkOnEdges(_ image: CairoImage) -> Int {
@@ -201,6 +214,17 @@ final class TranslatedLayoutTests: XCTestCase {
                 // The panel's bottom and right edges: a line cut by the panel's clip would leave ink there.
                 XCTAssertEqual(ink(x0, x1, y1 - 3, y1), 0, "\(at): a line is cut at the panel's bottom")
                 XCTAssertEqual(ink(x1 - 3, x1, y0, y1), 0, "\(at): a line runs into the panel's right edge")
+                // The key list (the ? key), every key of the operator window: its card, which holds every
+                // row it lays out, stays on the screen.
+                var keys = hud
+                keys.keyHelp = try Self.keyHelpMsgids().map { KeyHelp(key: "PgUp / PgDn", does: tr($0)) }
+                XCTAssertGreaterThan(keys.keyHelp!.count, 15)
+                let card = try XCTUnwrap(HudRenderer.boxes(keys, width: w, height: h).keys)
+                XCTAssertTrue(card.x >= 0 && card.y >= 0 && card.x + card.width <= Double(w) && card.y + card.height <= Double(h),
+                              "\(at): the key list \(card) leaves the screen")
+                if let out = ProcessInfo.processInfo.environment["DUO_LAYOUT_PNG"] {
+                    try HudRenderer.image(keys, width: w, height: h).writePNG(to: "\(out)/keys-\(language)-\(w)x\(h).png")
+                }
             }
         }
     }

@@ -193,7 +193,11 @@ final class ShotsPart: RunPart {
         var items = [trn("shot %1$s %2$s  (%3$d/%4$d)  %5$d take", "shot %1$s %2$s  (%3$d/%4$d)  %5$d takes", taken.count,
                          shot.id, shot.title, walk.index + 1, walk.list.shots.count, taken.count)]
         if good + noGood > 0 { items[0] += " " + tr("(%1$d good, %2$d no good)", good, noGood) }
-        if let framing = shot.framing { items.append(framing.rawValue + (shot.aspect.map { " \($0)" } ?? "")) }
+        if let framing = shot.framing {
+            // The shot list's keyword (single, interview) in the operator's words, as the framing line says it.
+            let words = Translation.operatorLanguage.text(FramingMode(rawValue: framing.rawValue)?.words ?? framing.rawValue)
+            items.append(words + (shot.aspect.map { " \($0)" } ?? ""))
+        }
         else if let aspect = shot.aspect { items.append("\(aspect)") }
         if let seconds = shot.expectedSeconds {
             items.append(tr("length %s", "\(Int(seconds) / 60):\(String(format: "%02d", Int(seconds) % 60))"))
