@@ -120,7 +120,7 @@ public struct HudModel: Sendable, Hashable {
         add(cameraKeys ? tr("camera %1$s  %2$s  (S swap, F fold, U unfold)", run.cameraLabel, run.format)
                        : tr("camera %1$s  %2$s", run.cameraLabel, run.format))
         let kind = Translation.operatorLanguage.text(AccessoryKind(rawValue: run.accessoryKind)?.words ?? run.accessoryKind)
-        let why = reasons.map(\.explanation).joined(separator: tr("; "))
+        let why = reasons.map(\.shown).joined(separator: tr("; "))
         let monitor = subjectMonitor ?? "?"
         switch (enabled, available) {
         case (true, true): add(tr("accessory %1$s: enabled, available on %2$s", kind, monitor))
