@@ -70,8 +70,8 @@ public enum SubjectLanguage {
         if LanguageTag.isEnglish(tag) { return .english }
         guard let path = MessageCatalog.find(tag, in: localeDirectory) else {
             let installed = MessageCatalog.installed(in: localeDirectory)
-            throw .usage(tr("--subject-language %1$s: no translation of duo-capture into it is installed; give en or one of: %2$s",
-                            tag, installed.isEmpty ? "en" : (["en"] + installed).joined(separator: ", ")))
+            throw .usage(tr("--subject-language %1$s: no translation of duo-capture into it is installed; give one of: %2$s",
+                            tag, (["en"] + installed).joined(separator: ", ")))
         }
         let language = URL(fileURLWithPath: path).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
         return Translator(catalog: try MessageCatalog(language: language, path: path))
