@@ -199,7 +199,7 @@ public struct WebRemoteRunState: Sendable, Equatable {
     /// (issue 37): the current shot's id and title, each take's shot and its mark, so the phone knows the shot.
     public static let forwarded: Set<RunEvent.Kind> = [.started, .command, .countdown, .countdownCancelled, .takeStarted,
                                                        .takeEnded, .status, .follow, .error, .stopped, .swap,
-                                                       .shot, .shotTake, .mark]
+                                                       .shot, .shotTake, .mark, .cue]
 
     /// The event as a page gets it (issue 35), or nil when a page gets none of it: take files by name only,
     /// never their folders (nor the user's name in them), and no `error` event but the run's refusals of the
