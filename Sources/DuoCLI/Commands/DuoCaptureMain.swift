@@ -22,6 +22,8 @@ public enum DuoCaptureMain {
         // The soft open-file limit up to the hard one: GStreamer's polls, the take's files and the remotes'
         // sockets share it, and the desktop's common 1,024 is not much (issue 35).
         DescriptorLimit.raiseToHard()
+        // The operator's language from LANGUAGE/LC_ALL/LC_MESSAGES/LANG, before any text is written.
+        Gettext.setUp()
         let log: @Sendable (String) -> Void = { line in
             Diagnostics.info(line)
             let bytes = Array((line + "\n").utf8)

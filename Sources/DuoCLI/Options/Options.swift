@@ -304,9 +304,9 @@ public struct Options: Sendable {
                 }
                 // The first word, not a command but near one, was most likely a command mistyped.
                 if arg == arguments.first, let near = Suggestion.nearest(to: arg, among: commands.sorted()) {
-                    throw .usage("unknown command \(arg); did you mean \(near)? run duo-capture --help for the commands")
+                    throw .usage(tr("unknown command %s; did you mean %s? run duo-capture --help for the commands", arg, near))
                 }
-                throw .usage("unexpected argument \(arg); run duo-capture --help for the commands")
+                throw .usage(tr("unexpected argument %s; run duo-capture --help for the commands", arg))
             }
         }
         if o.resume { try o.readResumeJournal() }
