@@ -17,10 +17,10 @@ public enum RemoteRetake {
     /// What a `retake` does: `remote` when it came from the phone page or OSC; `countingDown` while a
     /// countdown runs; `recording`: the running take's number, if one runs.
     public static func decide(remote: Bool, countingDown: Bool, recording: Int?) -> Decision {
-        if countingDown { return .refuse("retake: a countdown is running; it records the shot already") }
+        if countingDown { return .refuse(tr("retake: a countdown is running; it records the shot already")) }
         guard let take = recording else { return .record }
         guard !remote else {
-            return .refuse("retake: take \(take) is recording; a remote does not stop a take by re-taking: send stop first, then retake")
+            return .refuse(tr("retake: take %d is recording; a remote does not stop a take by re-taking: send stop first, then retake", take))
         }
         return .stopThenRecord
     }
