@@ -64,3 +64,29 @@ final class TalentClockRenderTests: XCTestCase {
         }
     }
 }
+
+/// The live view's wall clock: anchored to the graph's time from the system's clock (issue 37).
+final class TalentClockPresenterTests: XCTestCase {
+    func testTheWallClockIsAnchoredToTheGraphsTime() async throws {
+        var setup = SubjectSetup()
+        setup.accessory = .countdown
+        setup.talentClock = try TalentClock.parse("clock")
+        let presenter = try SubjectPresenter(setup, width: 1280, height: 720)
+        // 12:00:00 UTC, at pipeline time 5 s: 65 s later the clock says a minute on, in local time.
+        let noon = Date(timeIntervalSince1970: 1_764_676_800)
+        await presenter.anchorWallClock(at: 5 * nanosecondsPerSecond, now: noon)
+        let local = Int(noon.timeIntervalSince1970) + TimeZone.current.secondsFromGMT(for: noon) + 65
+        let expected = String(format: "%02d:%02d", local / 3600 % 24, local / 60 % 60)
+        let rows = await SubjectViewModel.whitelisted(from: presenter.state).talentClockRows(at: 70 * nanosecondsPerSecond)
+        XCTAssertEqual(rows.map(\.text), [expected])
+        await presenter.settle()
+        let box = await presenter.talentClockRectangle(at: 70 * nanosecondsPerSecond)
+        XCTAssertNotNil(box, "the live view draws it")
+        // Without --talent-clock nothing is anchored and nothing drawn.
+        let plain = try SubjectPresenter({ var s = SubjectSetup(); s.accessory = .countdown; return s }(), width: 1280, height: 720)
+        await plain.anchorWallClock(at: 0, now: noon)
+        await plain.settle()
+        let none = await plain.talentClockRectangle(at: 0)
+        XCTAssertNil(none)
+    }
+}
