@@ -53,14 +53,14 @@ final class TalentClockRenderTests: XCTestCase {
             let read = try RenderOCR.read(image, box: clock)
             XCTAssertTrue(read.contains("14:32") && read.contains("0:35") && read.contains("+0:15"), "\(label): tesseract read \(read.debugDescription)")
 
-            // 10 s in: 0:10 to go, nothing in the warning colour.
-            let (early, earlyImage, earlyTime) = try PrompterLayoutTests.scene(base + ["--at", "10", "--talent-clock", "target"])
-            let box = try XCTUnwrap(early.talentClockRectangle(at: earlyTime), label)
-            XCTAssertEqual(warningPixels(earlyImage, box), 0, "\(label): under the target is not a warning")
-
             // Off by default: today's subject view, no clock at all.
             let (plain, plainTime, _) = try RenderSubjectCommand.scene(RenderSubjectCommand.parse(base + ["--at", "35", "--out", "/tmp/unused.png"]))
             XCTAssertNil(plain.talentClockRectangle(at: plainTime), label)
+            // 10 s in: 0:10 to go, nothing in the warning colour (one size is enough).
+            guard w == 1280 else { continue }
+            let (early, earlyImage, earlyTime) = try PrompterLayoutTests.scene(base + ["--at", "10", "--talent-clock", "target"])
+            let box = try XCTUnwrap(early.talentClockRectangle(at: earlyTime), label)
+            XCTAssertEqual(warningPixels(earlyImage, box), 0, "\(label): under the target is not a warning")
         }
     }
 }
