@@ -60,6 +60,7 @@ public enum DesktopKeys {
         ("I", "the subject's self-view (their own picture with the safe frame) on / off"),
         ("+ / -", "teleprompter text larger / smaller (remembered with the script)"),
         ("O", "open another script (file chooser); a saved script reloads by itself"),
+        ("C", "cue the talent: a preset, a line of text (at most 40 characters) or clear, chosen on this screen"),
         ("S / F / U", "two cameras: swap, fold (the camera facing the subject), unfold (the one facing the operator)"),
         ("W", "two cameras: stop, then switch (the take ends, the camera changes, a new take after the countdown)"),
         ("N / B", "shot list (--shots): next / previous shot; N shows private items the HUD hid"),
