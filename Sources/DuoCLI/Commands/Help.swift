@@ -278,6 +278,12 @@ enum Help {
                                            recording light beside it: a sixth (small, default) or a
                                            third (large) of the monitor's width; I (or {"cmd":
                                            "self-view"}) switches it (teleprompter, countdown)
+      --talent-clock off|all|LIST          the talent's clock on the subject view, beside the text
+                                           across from the recording light: any of clock (the time of
+                                           day), count-up (the take's time) and target (the time to the
+                                           shot's length: from --shots; past it "+0:12" in red), as a
+                                           comma list in the order wanted (--talent-clock target,clock);
+                                           off by default; talent-clock=clock,target in the settings file
       --font-size N | --lines N            text size in pixels (default 48, less on small monitors),
                                            or as large as lets N lines (3-40) fill the subject monitor;
                                            + and - change it live, remembered with the script's speed

@@ -44,6 +44,7 @@ public enum DesktopKeys {
         }
     }
 
+    /// In the operator's language; the keys as their caps name them.
     public static var help: [(key: String, does: String)] { [
         ("Space", tr("record / stop (a countdown runs first)")),
         ("T", tr("accessory (subject view) on / off")),
@@ -60,6 +61,7 @@ public enum DesktopKeys {
         ("I", tr("the subject's self-view (their own picture with the safe frame) on / off")),
         ("+ / -", tr("teleprompter text larger / smaller (remembered with the script)")),
         ("O", tr("open another script (file chooser); a saved script reloads by itself")),
+        ("C", tr("cue the talent: a preset, a line of text (at most 40 characters) or clear, chosen on this screen")),
         ("S / F / U", tr("two cameras: swap, fold (the camera facing the subject), unfold (the one facing the operator)")),
         ("W", tr("two cameras: stop, then switch (the take ends, the camera changes, a new take after the countdown)")),
         ("N / B", tr("shot list (--shots): next / previous shot; N shows private items the HUD hid")),

@@ -34,6 +34,9 @@ public enum RenderSubjectCommand {
           --shots FILE              a shot list: its first shot's card shows until the take records
           --cue TEXT                a cue to the talent: a preset (wrap, 30s, slower, faster, lens) or
                                     free text of at most 40 characters
+          --talent-clock off|all|clock,count-up,target
+                                    the talent's clock beside the text (target: the shot's length:)
+          --clock-time HH:MM[:SS]   what the talent's wall clock says at --at (default: the time now)
           --subject-language LANG   the view's own words in LANG (zh_CN, en, ...; default: yours)
         """
 
@@ -48,6 +51,8 @@ public enum RenderSubjectCommand {
         var recording = false
         var shotsPath: String?
         var cue: SubjectCue?
+        /// `--clock-time`: seconds since midnight at the frame (nil: now).
+        var clockTime: Int?
     }
 
     /// Parses `arguments` (everything after `render-subject`), renders and writes the PNG.
@@ -90,6 +95,14 @@ public enum RenderSubjectCommand {
             case "--countdown": o.countdown = try Countdown.parse(try reader.value(arg))
             case "--recording": o.recording = true
             case "--shots": o.shotsPath = try reader.value(arg)
+            case "--clock-time":
+                let text = try reader.value(arg)
+                let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+                guard (2...3).contains(parts.count), let h = parts[0], let m = parts[1], (0...23).contains(h), (0...59).contains(m),
+                      parts.count == 2 || (parts[2].map { (0...59).contains($0) } ?? false) else {
+                    throw .usage(tr("--clock-time %s: give the time of day as HH:MM or HH:MM:SS, such as 14:30", text))
+                }
+                o.clockTime = h * 3600 + m * 60 + (parts.count == 3 ? parts[2]! : 0)
             case "--cue":
                 let text = try reader.value(arg)
                 o.cue = try SubjectCue.presetOrText(text)
@@ -138,6 +151,15 @@ public enum RenderSubjectCommand {
             session.shot = first.subject
         }
         session.cue = o.cue
+        session.talentClock = o.subject.talentClock
+        let wall: Int64
+        if let clock = o.clockTime {
+            wall = Int64(clock) * nanosecondsPerSecond
+        } else {
+            let now = Date()
+            wall = Int64(((now.timeIntervalSince1970 + Double(TimeZone.current.secondsFromGMT(for: now))) * 1e9).rounded())
+        }
+        session.localTimeAtZero = wall - time
 
         let speed = try parsed.map { script throws(DuoError) in
             try ScrollSpeed.requested(wordsPerMinute: o.subject.wordsPerMinute, linesPerMinute: o.subject.linesPerMinute,
