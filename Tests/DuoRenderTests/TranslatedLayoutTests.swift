@@ -120,6 +120,7 @@ final class TranslatedLayoutTests: XCTestCase {
                 var s = PrompterSessionState(accessory: .countdown, aspect: AspectRatio(16, 9))
                 s.framingHints = [PersonHint(person: .left, hint: .raiseCamera), PersonHint(person: .right, hint: .closer)]
                 s.cue = .preset(.lens)
+                s.talentClock = TalentClock(items: TalentClock.Item.allCases)
                 s.shot = recording ? nil : shot
                 s.recordingStartedAt = recording ? 0 : nil
                 let vm = SubjectViewModel.whitelisted(from: s)
@@ -151,6 +152,11 @@ final class TranslatedLayoutTests: XCTestCase {
                             XCTAssertFalse(box.intersects(was), "\(at): the \(name) covers the \(other)")
                         }
                         placed.append((name, box))
+                    }
+                    // The talent's clock, its labels in the subject's language, on the monitor whole.
+                    if recording {
+                        let clock = try XCTUnwrap(scene.talentClockBox(at: 1_000_000_000), at).box
+                        XCTAssertTrue(clock.minX >= 0 && clock.minY >= 0 && clock.maxX <= Double(w) && clock.maxY <= Double(h), "\(at): the talent clock \(clock)")
                     }
                     // The hint stays large enough to read from the subject's place: at least half the
                     // size it has in English.

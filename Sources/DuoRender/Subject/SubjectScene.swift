@@ -150,7 +150,7 @@ public final class SubjectScene: Sendable {
                                    linesAbove: around.above, linesBelow: around.below, selfView: selfViewSize)
         safeFrame = viewModel.safeFrameAspect.map { SafeFrame(aspect: $0, frameWidth: width, frameHeight: height) }
         talentClockSprites = Self.talentClockSprites(viewModel, geometry: geometry, statusBeside: statusBeside, clockFontSize: clockFontSize,
-                                                     sideGap: (fontSize * 0.4).rounded(), previous: previous)
+                                                     sideGap: (fontSize * 0.4).rounded(), language: language, previous: previous)
 
         if let shot = viewModel.shot {
             if let old = previous, old.viewModel.shot == shot, old.viewModel.mirror == viewModel.mirror, old.fontSize == fontSize,
