@@ -64,7 +64,7 @@ enum VoiceModelCache {
             try CacheFile.replace(files.dictionary, with: dict)
             try CacheFile.replace(sumPath(files), with: Array(sumText(languageModel: lm, dictionary: dict).utf8))
         } catch {
-            throw .runtime("cannot write voice-follow's model to \(directory); set XDG_CACHE_HOME to a writable folder")
+            throw .runtime(tr("cannot write voice-follow's model to %s; set XDG_CACHE_HOME to a writable folder", directory))
         }
     }
 
