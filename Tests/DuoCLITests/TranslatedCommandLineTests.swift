@@ -104,11 +104,18 @@ final class TranslatedCommandLineTests: XCTestCase {
         XCTAssertEqual(zhConfig.status, 0, zhConfig.stderr)
         XCTAssertEqual(zhConfig.stdout, enConfig.stdout, "--print-config differs between zh_CN and English")
         XCTAssertFalse(zhConfig.stdout.isEmpty)
-        // An events file: the same lines but for the clock.
+        // An events file: the same lines but for the clock; the terminal's lines (the settings file's
+        // start line, the summary) in each language.
+        let home = "\(try Self.installed.get())/home"
+        try FileManager.default.createDirectory(atPath: "\(home)/.config/duo-capture", withIntermediateDirectories: true)
+        try "[duo-capture]\nwpm=150\n".write(toFile: "\(home)/.config/duo-capture/duo-capture.conf", atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: "\(home)/.config/duo-capture/duo-capture.conf") }
         var events: [String] = []
         for (name, language) in [("zh", "zh_CN"), ("en", nil)] as [(String, String?)] {
             let run = try typed("--headless --source videotestsrc --format 320x180@30 --duration 0.3 --events \(name).jsonl", language: language)
             XCTAssertEqual(run.status, 0, run.stderr)
+            let said = language == nil ? ["duo-capture: settings from ", "  camera    "] : ["duo-capture：来自 ", "的设置：wpm=150", "  摄像头    "]
+            for text in said { XCTAssertTrue((run.stderr + run.stdout).contains(text), "\(name) lacks \(text): \(run.stderr)\(run.stdout)") }
             let text = try String(contentsOfFile: "\(try Self.installed.get())/work/\(name).jsonl", encoding: .utf8)
             events.append(text.split(separator: "\n").filter { $0.contains("\"event\":\"stopped\"") || $0.contains("\"event\":\"starting\"") }
                 .map { $0.replacingOccurrences(of: #""t":[0-9.]+"#, with: "\"t\":T", options: .regularExpression) }.joined(separator: "\n"))
