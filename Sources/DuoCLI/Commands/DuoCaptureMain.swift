@@ -166,15 +166,15 @@ enum CamerasCommand {
             let shown = [c.devicePath ?? "-", c.name, "id:\(c.identity)"].map { TerminalText.escaped($0) }
             let modes = intake.usable(c.modes)
             guard c.isUsable(by: intake) else {
-                return "\(shown.joined(separator: "\t"))\tunusable: \(intake.refusal(c.modes)) (\(c.modes.count) modes)"
+                return tr("%s\tunusable: %s (%s modes)", shown.joined(separator: "\t"), intake.refusal(c.modes), c.modes.count)
             }
-            let best = FormatSelection.best(of: modes.map(\.format), upTo: nil).map(\.description) ?? "no usable formats"
-            let mark = c == auto ? "\t(auto\(c.identity == last ? ", last used" : ""))" : ""
+            let best = FormatSelection.best(of: modes.map(\.format), upTo: nil).map(\.description) ?? tr("no usable formats")
+            let mark = c == auto ? (c.identity == last ? tr("\t(auto, last used)") : tr("\t(auto)")) : ""
             // A depth stream (a 16-bit grey mode, V4L2's Z16) is said where a camera has one.
-            let depth = c.modes.contains { ["GRAY16_LE", "Z16"].contains($0.pixelFormat) } ? ", depth" : ""
+            let depth = c.modes.contains { ["GRAY16_LE", "Z16"].contains($0.pixelFormat) } ? tr(", depth") : ""
             let refused = intake.refusedFormats(c.modes)
-            let skipped = refused.isEmpty ? "" : " (\(c.modes.count - modes.count) more in \(refused.joined(separator: ", ")), which duo-capture cannot convert)"
-            return "\(shown.joined(separator: "\t"))\tbest \(best), \(modes.count) modes\(skipped)\(depth)\(mark)"
+            let skipped = refused.isEmpty ? "" : tr(" (%s more in %s, which duo-capture cannot convert)", c.modes.count - modes.count, refused.joined(separator: ", "))
+            return tr("%s\tbest %s, %s modes", shown.joined(separator: "\t"), best, modes.count) + skipped + depth + mark
         }.joined(separator: "\n")
     }
 }
@@ -222,10 +222,10 @@ enum InspectCommand {
             e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             return String(decoding: (try? e.encode(r)) ?? Data(), as: UTF8.self)
         }
-        let size = d.width.map { "\($0)x\(d.height ?? 0)" } ?? "no video"
-        return "\(path): \(d.video.frames) frames \(size), \(String(format: "%.2f", seconds)) s"
-            + (d.audio.frames > 0 ? ", \(d.audio.frames) audio buffers" : ", no audio")
-            + (d.encodedVideo.firstIsKeyframe == false ? ", first frame is not a keyframe" : "")
+        let size = d.width.map { "\($0)x\(d.height ?? 0)" } ?? tr("no video")
+        return tr("%s: %s frames %s, %s s", path, d.video.frames, size, String(format: "%.2f", seconds))
+            + (d.audio.frames > 0 ? tr(", %s audio buffers", d.audio.frames) : tr(", no audio"))
+            + (d.encodedVideo.firstIsKeyframe == false ? tr(", first frame is not a keyframe") : "")
     }
 }
 

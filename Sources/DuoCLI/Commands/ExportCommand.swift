@@ -54,7 +54,7 @@ enum ExportCommand {
         takes.sort { ($0.sidecar.started, $0.sidecar.take) < ($1.sidecar.started, $1.sidecar.take) }
         let sessionPath = (absolute as NSString).appendingPathComponent(TakeNote.sessionFile)
         let session = FileManager.default.contents(atPath: sessionPath).map(TakeNote.readSession) ?? (notes: [], unreadable: 0)
-        if session.unreadable > 0 { warn(tr("%s line(s) of %s do not read; they are left out", session.unreadable, sessionPath)) }
+        if session.unreadable > 0 { warn(trn("%s line of %s does not read; it is left out", "%s lines of %s do not read; they are left out", session.unreadable, session.unreadable, sessionPath)) }
         guard !takes.isEmpty || !session.notes.isEmpty else {
             throw .input(tr("%s holds no takes with sidecars and no session notes; give the folder the takes were recorded into", folder))
         }

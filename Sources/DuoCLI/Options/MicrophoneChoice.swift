@@ -64,9 +64,9 @@ enum MicrophonesCommand {
         let peaks = MicrophoneDiscovery.peaks(of: microphones)
         let last = CameraMemory.microphone().last()
         return microphones.map { m in
-            let level = peaks[m.identity].map { $0.isFinite && $0 > -120 ? String(format: "peak %.0f dB", $0) : "silent" }
-                ?? (m.isPipeWire ? "no sound in 0.6 s" : "not PipeWire")
-            let mark = m.identity == last ? "\t(auto, last used)" : ""
+            let level = peaks[m.identity].map { $0.isFinite && $0 > -120 ? tr("peak %s dB", String(format: "%.0f", $0)) : tr("silent") }
+                ?? (m.isPipeWire ? tr("no sound in 0.6 s") : tr("not PipeWire"))
+            let mark = m.identity == last ? tr("\t(auto, last used)") : ""
             return "\(m.name)\tid:\(TerminalText.escaped(m.identity))\t\(level)\(mark)"
         }.joined(separator: "\n")
     }
