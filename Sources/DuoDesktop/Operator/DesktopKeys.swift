@@ -44,35 +44,36 @@ public enum DesktopKeys {
         }
     }
 
-    /// In the operator's language; the keys as their caps name them.
-    public static var help: [(key: String, does: String)] { [
-        ("Space", tr("record / stop (a countdown runs first)")),
-        ("T", tr("accessory (subject view) on / off")),
-        ("F11", tr("fullscreen on / off (the subject view needs it); during a take, off needs two presses in 3 s")),
-        ("Esc", tr("cancel a countdown, else leave fullscreen (during a take: Esc again within 3 s)")),
-        ("Up / Down", tr("teleprompter faster / slower")),
-        ("P", tr("pause / resume scrolling (following the voice: hold / follow again)")),
-        ("R", tr("reverse scrolling (back over what was read; again: forward)")),
-        ("1 … 9", tr("teleprompter speed presets, slow to fast")),
-        ("V", tr("teleprompter follows the voice / time (--follow voice)")),
-        ("Home", tr("restart the script")),
-        ("PgUp / PgDn", tr("previous / next marker (heading)")),
-        ("M", tr("mirror the subject view")),
-        ("I", tr("the subject's self-view (their own picture with the safe frame) on / off")),
-        ("+ / -", tr("teleprompter text larger / smaller (remembered with the script)")),
-        ("O", tr("open another script (file chooser); a saved script reloads by itself")),
-        ("C", tr("cue the talent: a preset, a line of text (at most 40 characters) or clear, chosen on this screen")),
-        ("S / F / U", tr("two cameras: swap, fold (the camera facing the subject), unfold (the one facing the operator)")),
-        ("W", tr("two cameras: stop, then switch (the take ends, the camera changes, a new take after the countdown)")),
-        ("N / B", tr("shot list (--shots): next / previous shot; N shows private items the HUD hid")),
-        ("G / X / A", tr("shot list: mark the latest take good / no good; A re-takes (again)")),
-        ("L", tr("the phone remote's address and QR code on / off (--remote-control; else how to turn it on)")),
-        ("Q", tr("quit (a running take is finalised first)")),
-        ("?", tr("this key list on the operator's screen on / off (Esc closes it)")),
-    ] }
+    /// Each key and what it does (English, marked for translation: `--help` and the HUD translate it).
+    public static let help: [(key: String, does: String)] = [
+        ("Space", N_("record / stop (a countdown runs first)")),
+        ("T", N_("accessory (subject view) on / off")),
+        ("F11", N_("fullscreen on / off (the subject view needs it); during a take, off needs two presses in 3 s")),
+        ("Esc", N_("cancel a countdown, else leave fullscreen (during a take: Esc again within 3 s)")),
+        ("Up / Down", N_("teleprompter faster / slower")),
+        ("P", N_("pause / resume scrolling (following the voice: hold / follow again)")),
+        ("R", N_("reverse scrolling (back over what was read; again: forward)")),
+        ("1 … 9", N_("teleprompter speed presets, slow to fast")),
+        ("V", N_("teleprompter follows the voice / time (--follow voice)")),
+        ("Home", N_("restart the script")),
+        ("PgUp / PgDn", N_("previous / next marker (heading)")),
+        ("M", N_("mirror the subject view")),
+        ("I", N_("the subject's self-view (their own picture with the safe frame) on / off")),
+        ("+ / -", N_("teleprompter text larger / smaller (remembered with the script)")),
+        ("O", N_("open another script (file chooser); a saved script reloads by itself")),
+        ("C", N_("cue the talent: a preset, a line of text (at most 40 characters) or clear, chosen on this screen")),
+        ("S / F / U", N_("two cameras: swap, fold (the camera facing the subject), unfold (the one facing the operator)")),
+        ("W", N_("two cameras: stop, then switch (the take ends, the camera changes, a new take after the countdown)")),
+        ("N / B", N_("shot list (--shots): next / previous shot; N shows private items the HUD hid")),
+        ("G / X / A", N_("shot list: mark the latest take good / no good; A re-takes (again)")),
+        ("L", N_("the phone remote's address and QR code on / off (--remote-control; else how to turn it on)")),
+        ("Q", N_("quit (a running take is finalised first)")),
+        ("?", N_("this key list on the operator's screen on / off (Esc closes it)")),
+    ]
 
-    /// The key list the HUD shows over the operator picture (?, the control bar's keys button).
+    /// The key list the HUD shows over the operator picture (?, the control bar's keys button), in the
+    /// operator's language.
     public static var keyHelp: [KeyHelp] {
-        help.map { KeyHelp(key: $0.key, does: $0.does) }
+        help.map { KeyHelp(key: $0.key, does: tr($0.does)) }
     }
 }
