@@ -14,18 +14,36 @@ func compiledLocaleDirectory(_ test: XCTestCase) throws -> String {
     return dir
 }
 
+/// A test-only `de` catalogue of the phone page's texts, each 40 % longer than its English (a long-word
+/// language's stress test, issue 41), compiled into `directory`.
+func addPseudoGerman(to directory: String) throws {
+    func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+    func longer(_ text: String) -> String { text + " " + String(repeating: "ä", count: max(1, text.count * 4 / 10 - 1)) }
+    var po = "msgid \"\"\nmsgstr \"Content-Type: text/plain; charset=UTF-8\\nLanguage: de\\nPlural-Forms: nplurals=2; plural=(n != 1);\\n\"\n\n"
+    for text in WebRemotePage.texts { po += "msgid \(quoted(text))\nmsgstr \(quoted(longer(text)))\n\n" }
+    for (one, other) in WebRemotePage.plurals {
+        po += "msgid \(quoted(one))\nmsgid_plural \(quoted(other))\nmsgstr[0] \(quoted(longer(one)))\nmsgstr[1] \(quoted(longer(other)))\n\n"
+    }
+    try FileManager.default.createDirectory(atPath: "\(directory)/de/LC_MESSAGES", withIntermediateDirectories: true)
+    try Data(po.utf8).write(to: URL(fileURLWithPath: "\(directory)/de.po"))
+    let msgfmt = try runToEnd(URL(fileURLWithPath: "/usr/bin/msgfmt"), ["--check", "-o", "\(directory)/de/LC_MESSAGES/duo-capture.mo", "\(directory)/de.po"], timeout: 60)
+    XCTAssertEqual(msgfmt.status, 0, msgfmt.stderr)
+}
+
 /// Issue 41: the phone remote in the phone's language, the report in the operator's.
 final class TranslatedWebTests: XCTestCase {
     /// One run with the Chinese catalogue installed, one headless Chromium: the page opened by an English
     /// phone is English, by a Chinese one (Accept-Language: zh-CN) Chinese (its lang, title, header,
     /// buttons, the shot's place and the last take's line; the shot list's own words as written), no box
-    /// moves between English and Chinese or between idle and REC, and a browser without the token is
-    /// refused in its language.
+    /// moves between English, Chinese and a language 40 % longer (a test-only pseudo-German) or between
+    /// idle and REC, and a browser without the token is refused in its language.
     func testThePhonePageFollowsThePhonesLanguage() throws {
         let dir = try scratchDirectory(self)
         try Data(RemoteShotsTests.shots.utf8).write(to: URL(fileURLWithPath: dir + "/shots.md"))
+        let locale = try compiledLocaleDirectory(self)
+        try addPseudoGerman(to: locale)
         let remote = try RemoteRun(self, extra: ["--shots", dir + "/shots.md"], osc: false,
-                                   environment: ["DUO_CAPTURE_LOCALEDIR": try compiledLocaleDirectory(self), "LANGUAGE": "", "LANG": "C.UTF-8"])
+                                   environment: ["DUO_CAPTURE_LOCALEDIR": locale, "LANGUAGE": "", "LANG": "C.UTF-8"])
         defer { if remote.run.process.isRunning { remote.run.process.terminate() } }
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/remote-language.py").path
         let python = try runToEnd(URL(fileURLWithPath: "/usr/bin/python3"),
@@ -67,12 +85,18 @@ final class TranslatedWebTests: XCTestCase {
         XCTAssertTrue((zh["lastTake"] as? String ?? "").hasPrefix("上一条：镜头 07 第 "), "\(zh)")
         XCTAssertTrue((zh["lastTake"] as? String ?? "").hasSuffix("· 未标记"), "\(zh)")
 
+        // The long-word language is shown (its own words, 40 % longer).
+        let de = try XCTUnwrap(result["de"] as? [String: Any], "\(result)")
+        XCTAssertEqual(de["lang"] as? String, "de")
+        XCTAssertTrue((de["idle"] as? [String: String])?["cancel"]?.hasPrefix("Cancel countdown ääää") ?? false, "\(de)")
+
         // No box moves with the language or the state.
         let layout = try XCTUnwrap(en["layoutIdle"] as? [[Any]]).map { "\($0)" }
-        for (name, seen) in [("en", en), ("zh", zh)] {
+        for (name, seen) in [("en", en), ("zh", zh), ("de", de)] {
             for state in ["layoutIdle", "layoutRecording", "layoutAfter"] {
                 XCTAssertEqual(try XCTUnwrap(seen[state] as? [[Any]]).map { "\($0)" }, layout, "\(name) \(state): the boxes moved")
             }
+            XCTAssertEqual(seen["clipped"] as? [String], [], "\(name): text bigger than its box")
         }
         let refusal = try XCTUnwrap(result["refusal"] as? [String: String])
         XCTAssertTrue(refusal["en"]?.contains("this remote needs its token") ?? false, "\(refusal)")

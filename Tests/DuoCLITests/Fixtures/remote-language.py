@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Drives duo-capture's web remote page in headless Chromium at a phone's size (390x844) as an English
-phone and then as a Chinese one (the Accept-Language header set through the DevTools protocol), for
+phone, then as a Chinese one and a (pseudo-)German one (the Accept-Language header set through the
+DevTools protocol), for
 TranslatedWebTests.testThePhonePageFollowsThePhonesLanguage; prints what it saw as one JSON object: per
 language the page's lang, title and words, the boxes' places idle and recording, and the refusal a browser
 without the token is shown.
@@ -25,7 +26,8 @@ BOXES = ["rec", "elapsed", "link", "shot", "shot-title", "shot-place", "record",
          "progress", "words", "message"]
 WORDS = ["rec", "link", "shot-title", "shot-place", "record", "pause", "cancel", "slower", "faster", "marker-previous",
          "marker-next", "shot-previous", "shot-next", "last-take", "good", "no-good"]
-LANGUAGES = {"en": "en-US,en;q=0.9", "zh": "zh-CN,zh;q=0.9,en;q=0.8"}
+# de is the test's pseudo-translation (every text 40 % longer): the long-word stress test.
+LANGUAGES = {"en": "en-US,en;q=0.9", "zh": "zh-CN,zh;q=0.9,en;q=0.8", "de": "de-DE,de;q=0.9"}
 
 
 class Control:
@@ -75,6 +77,10 @@ try:
         "return arguments[0].map(id => { const r = document.getElementById(id).getBoundingClientRect();"
         " return [id, Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]; })", BOXES)
     words = lambda: {i: text(i) for i in WORDS}
+    # Buttons and the state word whose text is bigger than their box (clipped).
+    clipped = lambda: driver.execute_script(
+        "return [...document.querySelectorAll('button, #rec')].filter(e => e.scrollHeight > e.clientHeight"
+        " || e.scrollWidth > e.clientWidth).map(e => e.id + ': ' + e.textContent)")
     for name, accept in LANGUAGES.items():
         driver.execute_cdp_cmd("Network.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": accept})
         seen = {}
@@ -86,11 +92,13 @@ try:
         seen["title"] = driver.title
         seen["idle"] = words()
         seen["layoutIdle"] = boxes()
+        seen["clipped"] = clipped()
         driver.find_element("id", "record").click()
         control.next("take-started")
         wait(lambda: cls("rec") == "on")
         seen["recording"] = {"rec": text("rec"), "record": text("record")}
         seen["layoutRecording"] = boxes()
+        seen["clipped"] += clipped()
         driver.find_element("id", "record").click()   # now a stop button
         control.next("take-ended")
         wait(lambda: cls("rec") == "")
@@ -103,7 +111,7 @@ try:
     parts = urllib.parse.urlsplit(url)
     bare = urllib.parse.urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
     result["refusal"] = {}
-    for name, accept in LANGUAGES.items():
+    for name, accept in list(LANGUAGES.items())[:2]:
         try:
             urllib.request.urlopen(urllib.request.Request(bare, headers={"Accept-Language": accept}), timeout=10)
             result["refusal"][name] = "200"
