@@ -216,7 +216,10 @@ private final class LoopState {
         let origin = soup_message_headers_get_one(headers, "Origin").map { String(cString: $0) }
         if let why = WebRemoteOrigin.refusal(host: host, origin: origin, port: Self.localPort(message), webSocket: path == "/ws") {
             handlers.problem("refused: \(why)", Self.remoteHost(message))
-            return respond(message, 403, "text/plain; charset=utf-8", Array("duo-capture: refused: \(why)\n".utf8))
+            // The browser is told in its own language (the terminal's line above is as the log has it).
+            let shown = WebRemoteOrigin.refusal(host: host, origin: origin, port: Self.localPort(message), webSocket: path == "/ws",
+                                                in: phone(message)) ?? why
+            return respond(message, 403, "text/plain; charset=utf-8", Array((phone(message).text("duo-capture: refused: %s", [shown]) + "\n").utf8))
         }
         // The browser asks for the page's icon by itself, without the token (issue 37: it was logged as a
         // refused "no token" on every page load): answered 204 No Content, nothing said, nothing served.

@@ -101,6 +101,7 @@ final class TranslatedWebTests: XCTestCase {
         let refusal = try XCTUnwrap(result["refusal"] as? [String: String])
         XCTAssertTrue(refusal["en"]?.contains("this remote needs its token") ?? false, "\(refusal)")
         XCTAssertTrue(refusal["zh"]?.contains("这个遥控需要它的令牌") ?? false, "\(refusal)")
+        XCTAssertEqual(refusal["zhHost"], "403 duo-capture：已拒绝：Host evil.example 不是这个遥控服务的地址（请打开启动时打印的地址）\n")
         XCTAssertEqual(remote.quit(try ControlClient(path: remote.socketPath)), 0, remote.run.stderr)
     }
 

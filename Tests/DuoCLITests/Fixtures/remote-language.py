@@ -117,6 +117,12 @@ try:
             result["refusal"][name] = "200"
         except urllib.error.HTTPError as error:
             result["refusal"][name] = error.read().decode("utf-8")
+    # A page reached by a name that is no address of this machine (DNS rebinding): 403, in the browser's language.
+    try:
+        urllib.request.urlopen(urllib.request.Request(url, headers={"Accept-Language": LANGUAGES["zh"], "Host": "evil.example"}), timeout=10)
+        result["refusal"]["zhHost"] = "200"
+    except urllib.error.HTTPError as error:
+        result["refusal"]["zhHost"] = "%d %s" % (error.code, error.read().decode("utf-8"))
 finally:
     driver.quit()
 print(json.dumps(result, ensure_ascii=False))
