@@ -107,7 +107,7 @@ final class TranslatedWebTests: XCTestCase {
 
     /// `duo-capture report DIR` with LANGUAGE=zh_CN writes a Chinese report (its lang, headings, badges and
     /// notes; the shot list's titles and file names as written), and `report --json` is byte for byte the
-    /// English one.
+    /// English one (also a damaged take's reason).
     func testTheReportIsInTheOperatorsLanguageAndItsJSONIsNot() throws {
         let dir = try scratchDirectory(self), takes = dir + "/takes"
         try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
@@ -115,6 +115,8 @@ final class TranslatedWebTests: XCTestCase {
             "-q", "videotestsrc", "num-buffers=20", "!", "video/x-raw,width=320,height=240,framerate=30/1", "!", "x264enc", "!",
             "matroskamux", "!", "filesink", "location=\(takes)/take-001.mkv"], timeout: 60)
         XCTAssertEqual(launch.status, 0, launch.stderr)
+        // A take that does not decode: its "damaged" reason is in the JSON too.
+        try Data(repeating: 0x5a, count: 4096).write(to: URL(fileURLWithPath: takes + "/take-002.mkv"))
         try Data(RemoteShotsTests.shots.utf8).write(to: URL(fileURLWithPath: dir + "/shots.md"))
         let locale = try compiledLocaleDirectory(self)
         var html: [String: String] = [:], json: [String: String] = [:]
@@ -127,12 +129,13 @@ final class TranslatedWebTests: XCTestCase {
         }
         XCTAssertEqual(json["zh"], json["en"], "report --json is machine-read: the same in every language")
         XCTAssertTrue(json["en"]?.contains(#""neverRecorded""#) ?? false, json["en"] ?? "")
+        XCTAssertTrue(json["en"]?.contains(#""damaged" : ""#) ?? false, json["en"] ?? "")
         let en = html["en"] ?? "", zh = html["zh"] ?? ""
         for words in ["<html lang=\"en\">", "duo-capture session", "never recorded", "Takes without a shot", "no sound in this take",
                       "Shot 07 — Harbour at dawn"] {
             XCTAssertTrue(en.contains(words), "English report without \(words)")
         }
-        for words in ["<html lang=\"zh-CN\">", "duo-capture 拍摄记录", "从未录制", "不属于任何镜头的条目", "这一条没有声音", "1 条",
+        for words in ["<html lang=\"zh-CN\">", "duo-capture 拍摄记录", "从未录制", "已损坏：", "不属于任何镜头的条目", "这一条没有声音", "2 条",
                       "镜头 07 — Harbour at dawn", "镜头 08 — The long road home", "take-001.mkv"] {
             XCTAssertTrue(zh.contains(words), "Chinese report without \(words)")
         }
