@@ -58,7 +58,7 @@ final class ChineseDesktopTests: XCTestCase {
                 // and the accessory's line (the large headline is misread more often than these).
                 try waitFor("the HUD in Chinese", timeout: 30, interval: 1) {
                     hud = try read("1280x720+0+0", "operator-\(subjectLanguage ?? "zh")", "chi_sim")
-                    return hud.contains("取景") && hud.contains("向左移") && hud.contains("拍摄对象画面")
+                    return hud.contains("取景") && hud.contains("向左移") && hud.contains("配件")
                 }
             } catch {
                 XCTFail("\(error); subject read: \(subject); HUD read: \(hud); \(desktop.tail(log))")
