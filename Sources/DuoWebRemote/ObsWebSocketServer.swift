@@ -133,7 +133,7 @@ private final class ObsLoopState {
 
     func start(host: String?, port: Int) -> Result<([String], Int), DuoError> {
         server = UnsafeMutablePointer<SoupServer>(OpaquePointer(g_object_new_with_properties(soup_server_get_type(), 0, nil, nil)))
-        guard let server else { return .failure(.runtime("obs-websocket: libsoup could not make a server")) }
+        guard let server else { return .failure(.runtime(.text("obs-websocket: libsoup could not make a server"))) }
         // Only WebSocket handshakes are served (soup answers anything else 404 or 400).
         let onRequest: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
             ObsLoopState.from(data).awaiting(message)
@@ -153,7 +153,7 @@ private final class ObsLoopState {
         var error: UnsafeMutablePointer<GError>?
         if let host {
             guard let address = g_inet_socket_address_new_from_string(host, guint(port)) else {
-                return .failure(.usage("--obs-websocket \(host):\(port): \(host) is no IP address; give one such as 0.0.0.0 (every interface) or 192.168.1.20"))
+                return .failure(.usage(.text("--obs-websocket %s:%s: %s is no IP address; give one such as 0.0.0.0 (every interface) or 192.168.1.20", host, port, host)))
             }
             soup_server_listen(server, address, SoupServerListenOptions(rawValue: 0), &error)
             g_object_unref(address)
@@ -163,7 +163,7 @@ private final class ObsLoopState {
         if let error {
             let reason = String(cString: error.pointee.message)
             g_error_free(error)
-            return .failure(.usage("--obs-websocket \(host.map { "\($0):" } ?? "")\(port): cannot listen (\(reason)); give another port"))
+            return .failure(.usage(.text("--obs-websocket %s%s: cannot listen (%s); give another port", host.map { "\($0):" } ?? "", port, reason)))
         }
         var uris: [String] = []
         var actual = port

@@ -123,7 +123,7 @@ private final class LoopState {
     func start(host: String?, port: Int) -> Result<[String], DuoError> {
         // On the loop's thread, whose default context the loop's is: the server's sources go there.
         server = UnsafeMutablePointer<SoupServer>(OpaquePointer(g_object_new_with_properties(soup_server_get_type(), 0, nil, nil)))
-        guard let server else { return .failure(.runtime("remote control: libsoup could not make a server")) }
+        guard let server else { return .failure(.runtime(.text("remote control: libsoup could not make a server"))) }
         // Refused before the WebSocket handshake: a page or socket without the token gets 401 at once.
         // Handlers are kept per path: "/ws" (the WebSocket's) needs its own early handler.
         for path in [nil, "/ws"] as [String?] {
@@ -148,7 +148,7 @@ private final class LoopState {
         var error: UnsafeMutablePointer<GError>?
         if let host {
             guard let address = g_inet_socket_address_new_from_string(host, guint(port)) else {
-                return .failure(.usage("--remote-control \(host):\(port): \(host) is no IP address; give one such as 0.0.0.0 (every interface) or 192.168.1.20"))
+                return .failure(.usage(.text("--remote-control %s:%s: %s is no IP address; give one such as 0.0.0.0 (every interface) or 192.168.1.20", host, port, host)))
             }
             soup_server_listen(server, address, SoupServerListenOptions(rawValue: 0), &error)
             g_object_unref(address)
@@ -158,7 +158,7 @@ private final class LoopState {
         if let error {
             let reason = String(cString: error.pointee.message)
             g_error_free(error)
-            return .failure(.usage("--remote-control \(host.map { "\($0):" } ?? "")\(port): cannot listen (\(reason)); give another port"))
+            return .failure(.usage(.text("--remote-control %s%s: cannot listen (%s); give another port", host.map { "\($0):" } ?? "", port, reason)))
         }
         // GIO listens with a backlog of 10: a burst of connections (a browser's, or a flood of idle ones)
         // overflows it and the next client's SYN waits a second for its retry. Linux takes listen() again

@@ -46,7 +46,7 @@ final class ObsRemote: Sendable {
     static func open(_ options: WebRemoteOptions, director: RunDirector, events: EventLog, clock: any RunClock, cameras: Int,
                      recordDirectory: String) throws(DuoError) -> ObsRemote? {
         guard let listen = options.obsWebSocket else {
-            if options.obsPasswordFile != nil { throw .usage("--obs-websocket-password-file is for --obs-websocket; give --obs-websocket PORT too") }
+            if options.obsPasswordFile != nil { throw .usage(.text("--obs-websocket-password-file is for --obs-websocket; give --obs-websocket PORT too")) }
             return nil
         }
         let local = listen.host.map(AddressRange.isLoopback) ?? true
@@ -56,14 +56,16 @@ final class ObsRemote: Sendable {
         } else if local {
             password = RandomToken.hex(bytes: 8)
         } else {
-            throw .usage("--obs-websocket \(listen.host ?? ""):\(listen.port) can be reached from other machines: give --obs-websocket-password-file FILE (a password only you can read)")
+            throw .usage(.text("--obs-websocket %s:%s can be reached from other machines: give --obs-websocket-password-file FILE (a password only you can read)", listen.host ?? "", listen.port))
         }
         let remote = try ObsRemote(listen, password: password, local: local, director: director, events: events, clock: clock,
                                    cameras: cameras, recordDirectory: recordDirectory)
         events.addTap { [remote] event in remote.observe(event) }
-        let said = options.obsPasswordFile == nil ? "; password \(password ?? "") (give --obs-websocket-password-file FILE to choose it)" : ""
-        let lan = local ? " (this machine only; give --obs-websocket 0.0.0.0:\(remote.server.port) for the LAN)" : ""
-        Self.say("duo-capture: obs-websocket listening on \(remote.server.listening.joined(separator: ", "))\(lan)\(said)")
+        let listening = remote.server.listening.joined(separator: ", ")
+        let start = local ? tr("duo-capture: obs-websocket listening on %s (this machine only; give --obs-websocket 0.0.0.0:%s for the LAN)", listening, remote.server.port)
+            : tr("duo-capture: obs-websocket listening on %s", listening)
+        Self.say(options.obsPasswordFile == nil
+                 ? tr("%s; password %s (give --obs-websocket-password-file FILE to choose it)", start, password ?? "") : start)
         return remote
     }
 
@@ -100,7 +102,7 @@ final class ObsRemote: Sendable {
     private func sayRefusals(flush: Bool = false) {
         let now = Double(clock.now()) / 1e9
         for (from, count) in state.update({ $0.refusals.due(at: now, flush: flush) }) {
-            Self.say("duo-capture: obs-websocket: \(HandshakeRefusals.summary(address: from, count: count))")
+            Self.say(tr("duo-capture: obs-websocket: %s", HandshakeRefusals.summary(address: from, count: count)))
         }
     }
 
@@ -109,7 +111,7 @@ final class ObsRemote: Sendable {
     private func refuse(_ line: String, key: String) {
         let now = clock.now()
         let line = TerminalText.escaped(line, limit: 300)
-        if let said = state.update({ $0.throttle.line(key, line, at: now) }) { Self.say("duo-capture: \(said)") }
+        if let said = state.update({ $0.throttle.line(key, line, at: now) }) { Self.say(tr("duo-capture: %s", said)) }
     }
 
     // MARK: Connections
@@ -154,7 +156,7 @@ final class ObsRemote: Sendable {
         case .send(let lines): lines.forEach { server.send($0, to: id) }
         case .close(.authenticationFailed, let why):
             let (say, delay) = state.update { $0.refusals.refuse(address, at: Double(now) / 1e9) }
-            if say { Self.say("duo-capture: obs-websocket: refused \(address): \(why)") }
+            if say { Self.say(tr("duo-capture: obs-websocket: refused %s: %s", address, why)) }
             let server = self.server
             // Guessing gets slow: after a few refusals the answer comes ever later.
             DispatchQueue.global().asyncAfter(deadline: .now() + delay) {

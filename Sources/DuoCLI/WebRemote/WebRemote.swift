@@ -53,7 +53,7 @@ final class WebRemote: Sendable {
     static func open(_ options: WebRemoteOptions, director: RunDirector, events: EventLog, presenter: SubjectPresenter,
                      clock: any RunClock) throws(DuoError) -> WebRemote? {
         guard options.web != nil || options.osc != nil else {
-            if options.tokenFile != nil { throw .usage("--remote-token-file is for --remote-control; give --remote-control PORT too") }
+            if options.tokenFile != nil { throw .usage(.text("--remote-token-file is for --remote-control; give --remote-control PORT too")) }
             return nil
         }
         let token: WebRemoteToken
@@ -61,10 +61,10 @@ final class WebRemote: Sendable {
             // Refused as the passphrase file is when others can read it (the token is the remote's only key).
             if !options.allowReadableTokenFile, let mode = (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int,
                mode & 0o077 != 0 {
-                throw .usage("--remote-token-file \(file) can be read by others (mode \(String(mode & 0o777, radix: 8))); run chmod 600 \(file) (or give --allow-readable-passphrase)")
+                throw .usage(.text("--remote-token-file %s can be read by others (mode %s); run chmod 600 %s (or give --allow-readable-passphrase)", file, String(mode & 0o777, radix: 8), file))
             }
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw .usage("--remote-token-file \(file) cannot be read; give a readable file holding the token on its first line")
+                throw .usage(.text("--remote-token-file %s cannot be read; give a readable file holding the token on its first line", file))
             }
             token = try WebRemoteToken.parse(fileText: text, path: file)
         } else {
@@ -82,7 +82,7 @@ final class WebRemote: Sendable {
         self.presenter = presenter
         self.clock = clock
         oscAllow = options.oscAllow
-        if !options.oscAllow.isEmpty, options.osc == nil { throw .usage("--osc-allow is for --osc; give --osc [ADDRESS:]PORT too") }
+        if !options.oscAllow.isEmpty, options.osc == nil { throw .usage(.text("--osc-allow is for --osc; give --osc [ADDRESS:]PORT too")) }
         let page = try Self.page()
         // The handlers reach this object only once it is whole: through a box set after init.
         let me = Locked<WebRemote?>(nil)
@@ -109,18 +109,22 @@ final class WebRemote: Sendable {
         linkAddress = addresses.first
         me.set(self)
         if let web {
-            Self.say("duo-capture: remote control listening on \(web.listening.joined(separator: ", "))\(options.web?.host == nil ? " (this machine only; give --remote-control 0.0.0.0:PORT for the LAN)" : "")")
+            let listening = web.listening.joined(separator: ", ")
+            Self.say(options.web?.host == nil
+                     ? tr("duo-capture: remote control listening on %s (this machine only; give --remote-control 0.0.0.0:PORT for the LAN)", listening)
+                     : tr("duo-capture: remote control listening on %s", listening))
             // Printed once, here: the token is in no other output.
-            Self.say("duo-capture: remote control: open \(addresses.joined(separator: " or ")) on the phone (keep this address private)")
+            Self.say(tr("duo-capture: remote control: open %s on the phone (keep this address private)", addresses.joined(separator: tr(" or "))))
         }
         if let osc {
-            let listening = osc.addresses.map { "udp://\($0)" }.joined(separator: " and ")
+            let listening = osc.addresses.map { "udp://\($0)" }.joined(separator: tr(" and "))
             // OSC has no password: said on the start line whenever more than this machine can reach it.
             let open = options.osc?.host.map { !AddressRange.isLoopback($0) } ?? false
-            let who = !oscAllow.isEmpty ? "; OSC has no authentication: taken only from \(oscAllow.map(\.description).joined(separator: ", ")) (--osc-allow)"
-                : open ? "; OSC has no authentication: anyone who can reach this port drives the run; limit the senders with --osc-allow ADDRESS[/BITS]"
-                : ""
-            Self.say("duo-capture: OSC listening on \(listening) (/duo/record, /duo/stop, /duo/speed 1.5, … docs/remote-control.md)\(who)")
+            let start = tr("duo-capture: OSC listening on %s (/duo/record, /duo/stop, /duo/speed 1.5, … docs/remote-control.md)", listening)
+            Self.say(!oscAllow.isEmpty
+                     ? tr("%s; OSC has no authentication: taken only from %s (--osc-allow)", start, oscAllow.map(\.description).joined(separator: ", "))
+                     : open ? tr("%s; OSC has no authentication: anyone who can reach this port drives the run; limit the senders with --osc-allow ADDRESS[/BITS]", start)
+                     : start)
         }
     }
 
@@ -148,7 +152,7 @@ final class WebRemote: Sendable {
     private static func page() throws(DuoError) -> [UInt8] {
         let folder = try ResourceLocator.find("Assets", marker: "remote/remote.html")
         guard let data = FileManager.default.contents(atPath: "\(folder)/remote/remote.html") else {
-            throw .runtime("remote control: \(folder)/remote/remote.html cannot be read; reinstall duo-capture")
+            throw .runtime(.text("remote control: %s/remote/remote.html cannot be read; reinstall duo-capture", folder))
         }
         return Array(data)
     }
@@ -164,7 +168,7 @@ final class WebRemote: Sendable {
         let now = clock.now()
         // What a remote sent is shown on one line of the terminal: every control character escaped, not too long.
         let line = TerminalText.escaped(line, limit: 300)
-        if let said = refusals.update({ $0.line(key, line, at: now) }) { Self.say("duo-capture: \(said)") }
+        if let said = refusals.update({ $0.line(key, line, at: now) }) { Self.say(tr("duo-capture: %s", said)) }
     }
 
     private func authorize(_ given: String?, _ address: String) -> Bool {

@@ -47,7 +47,7 @@ public struct SessionJournal: Codable, Sendable, Equatable {
         let fix = "move it aside (the takes beside it are kept) and start without --resume, or fix it"
         guard !isDirectory.boolValue, let size = (try? fm.attributesOfItem(atPath: path))?[.size] as? Int, size <= maximumBytes,
               let data = fm.contents(atPath: path) else {
-            throw .input("session journal \(path) cannot be read (not a file, unreadable or over 4 MB); \(fix)")
+            throw .input(.text("session journal %s cannot be read (not a file, unreadable or over 4 MB); %s", path, fix))
         }
         let journal = try JSONProblem.decode(SessionJournal.self, from: data) { problem in
             let what = switch problem {
@@ -55,10 +55,10 @@ public struct SessionJournal: Codable, Sendable, Equatable {
             case .wrongType(let at), .null(let at), .invalid(let at): "\(at) is wrong"
             case .notJSON: "not JSON"
             }
-            return .input("session journal \(path) is damaged (\(what)); \(fix)")
+            return .input(.text("session journal %s is damaged (%s); %s", path, what, fix))
         }
         guard journal.version == 1, !journal.shot.isEmpty, !journal.shotList.isEmpty else {
-            throw .input("session journal \(path) is not one this duo-capture writes (version \(journal.version)); \(fix)")
+            throw .input(.text("session journal %s is not one this duo-capture writes (version %s); %s", path, journal.version, fix))
         }
         return journal
     }
@@ -68,7 +68,7 @@ public struct SessionJournal: Codable, Sendable, Equatable {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do { try e.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw .runtime("cannot write the session journal \(path): \(WriteProblem.describe(error))")
+            throw .runtime(.text("cannot write the session journal %s: %s", path, WriteProblem.describe(error)))
         }
     }
 

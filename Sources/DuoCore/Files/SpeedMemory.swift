@@ -81,7 +81,7 @@ public struct SpeedMemory: Sendable {
             try encoder.encode(entries).write(to: URL(fileURLWithPath: file), options: .atomic)
             return nil
         } catch {
-            return .runtime("cannot remember the teleprompter speed in \(file); check that the folder is writable")
+            return .runtime(.text("cannot remember the teleprompter speed in %s; check that the folder is writable", file))
         }
     }
 }
@@ -122,7 +122,7 @@ public struct ScriptChoice: Sendable {
             try (absolute + "\n").write(toFile: file, atomically: true, encoding: .utf8)
             return nil
         } catch {
-            return .runtime("cannot remember the last script in \(file); check that the folder is writable")
+            return .runtime(.text("cannot remember the last script in %s; check that the folder is writable", file))
         }
     }
 }

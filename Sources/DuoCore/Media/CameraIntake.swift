@@ -70,13 +70,13 @@ public enum CameraStartWait: Sendable, Equatable {
             : "pick another camera or mode (duo-capture cameras marks the ones it cannot use)"
         switch (self, camera) {
         case (.format, .service(.pipewire, let node, _, _, _)):
-            return .dependency("\(head): no format could be agreed with PipeWire node \(node), which offers \(offered)\(cannot); \(advice)")
+            return .dependency(.text("%s: no format could be agreed with PipeWire node %s, which offers %s%s; %s", head, node, offered, cannot, advice))
         case (.format, _):
-            return .dependency("\(head): no format could be agreed with it (asked for \(offered)\(cannot)); \(advice)")
+            return .dependency(.text("%s: no format could be agreed with it (asked for %s%s); %s", head, offered, cannot, advice))
         case (.frame(let agreed), .service(.pipewire, let node, _, _, _)):
-            return .dependency("\(head): PipeWire node \(node) agreed \(agreed ?? offered) and sent no frame; \(advice)")
+            return .dependency(.text("%s: PipeWire node %s agreed %s and sent no frame; %s", head, node, agreed ?? offered, advice))
         case (.frame(let agreed), _):
-            return .dependency("\(head): waiting for its first frame at \(agreed ?? offered)\(cannot); \(advice)")
+            return .dependency(.text("%s: waiting for its first frame at %s%s; %s", head, agreed ?? offered, cannot, advice))
         }
     }
 }

@@ -7,7 +7,7 @@ public enum FacingViewer: String, Sendable, Equatable, CaseIterable {
 
     public static func parse(_ text: String, option: String) throws(DuoError) -> FacingViewer {
         guard let v = FacingViewer(rawValue: text) else {
-            throw .usage("\(option) \(text): give operator or subject (whose face the camera sees)")
+            throw .usage(.text("%s %s: give operator or subject (whose face the camera sees)", option, text))
         }
         return v
     }

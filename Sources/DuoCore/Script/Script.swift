@@ -12,19 +12,19 @@ public enum ScriptParser {
 
     public static func load(path: String) throws(DuoError) -> ParsedScript {
         let fm = FileManager.default
-        try InputFile.requireRegular(path, "script", hint: "give a UTF-8 .txt or .md file to --script")
+        try InputFile.requireRegular(path, .text("script"), hint: .text("give a UTF-8 .txt or .md file to --script"))
         let size: Int
         do {
             let attributes = try fm.attributesOfItem(atPath: path)
             size = (attributes[.size] as? NSNumber)?.intValue ?? 0
         } catch {
-            throw .input("cannot read script \(path); check its permissions")
+            throw .input(.text("cannot read script %s; check its permissions", path))
         }
         guard size <= maximumBytes else {
-            throw .input("script \(path) is \(megabytes(size)); scripts are limited to \(megabytes(maximumBytes)), split it into several files")
+            throw .input(.text("script %s is %s; scripts are limited to %s, split it into several files", path, megabytes(size), megabytes(maximumBytes)))
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .input("cannot read script \(path); check its permissions")
+            throw .input(.text("cannot read script %s; check its permissions", path))
         }
         defer { try? handle.close() }
         // Read at most one byte past the limit, in case the file grew after the size check.
@@ -32,10 +32,10 @@ public enum ScriptParser {
         do {
             data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
         } catch {
-            throw .input("cannot read script \(path); check its permissions")
+            throw .input(.text("cannot read script %s; check its permissions", path))
         }
         guard data.count <= maximumBytes else {
-            throw .input("script \(path) is over \(megabytes(maximumBytes)); split it into several files")
+            throw .input(.text("script %s is over %s; split it into several files", path, megabytes(maximumBytes)))
         }
         return try parse(bytes: [UInt8](data), format: .forPath(path), name: path)
     }
@@ -43,16 +43,16 @@ public enum ScriptParser {
     /// Validates raw bytes (NUL bytes, UTF-8, emptiness) and parses them.
     public static func parse(bytes: [UInt8], format: ScriptFormat, name: String = "script") throws(DuoError) -> ParsedScript {
         guard bytes.count <= maximumBytes else {
-            throw .input("\(name) is \(megabytes(bytes.count)); scripts are limited to \(megabytes(maximumBytes)), split it into several files")
+            throw .input(.text("%s is %s; scripts are limited to %s, split it into several files", name, megabytes(bytes.count), megabytes(maximumBytes)))
         }
         if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            throw .input("\(name) is empty; write the text to prompt in it (UTF-8 .txt or .md)")
+            throw .input(.text("%s is empty; write the text to prompt in it (UTF-8 .txt or .md)", name))
         }
         if let nul = bytes.firstIndex(of: 0) {
-            throw .input("\(name) looks binary (NUL byte at offset \(nul)); give a UTF-8 .txt or .md script")
+            throw .input(.text("%s looks binary (NUL byte at offset %s); give a UTF-8 .txt or .md script", name, nul))
         }
         guard var text = String(validating: bytes, as: UTF8.self) else {
-            throw .input("\(name) is not valid UTF-8 (first bad byte at offset \(firstInvalidUTF8Offset(bytes))); re-save it as UTF-8")
+            throw .input(.text("%s is not valid UTF-8 (first bad byte at offset %s); re-save it as UTF-8", name, firstInvalidUTF8Offset(bytes)))
         }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         // Other control characters (except tab, newline, CR, form feed) mean a binary file that happens to be UTF-8.
@@ -60,11 +60,11 @@ public enum ScriptParser {
             $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" && $0 != "\u{0C}"
         }.count
         if controls > 0 && controls * 100 > max(text.unicodeScalars.count, 1) {
-            throw .input("\(name) looks binary (\(controls) control characters); give a UTF-8 .txt or .md script")
+            throw .input(.text("%s looks binary (%s control characters); give a UTF-8 .txt or .md script", name, controls))
         }
         let parsed = parse(text: text, format: format)
         guard parsed.subject.blocks.contains(where: { if case .pause = $0 { false } else { true } }) else {
-            throw .input("\(name) has no text for the subject (only notes or cues); add the words to prompt")
+            throw .input(.text("%s has no text for the subject (only notes or cues); add the words to prompt", name))
         }
         return parsed
     }

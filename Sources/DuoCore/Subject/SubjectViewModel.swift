@@ -28,7 +28,7 @@ public struct MirrorFlags: Sendable, Hashable {
         case "h": return MirrorFlags(horizontal: true, vertical: false)
         case "v": return MirrorFlags(horizontal: false, vertical: true)
         case "hv", "vh": return MirrorFlags(horizontal: true, vertical: true)
-        default: throw .usage("unknown mirror '\(text)'; use --mirror h, v, hv or none")
+        default: throw .usage(.text("unknown mirror '%s'; use --mirror h, v, hv or none", text))
         }
     }
 }

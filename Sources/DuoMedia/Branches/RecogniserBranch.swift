@@ -33,7 +33,7 @@ final class RecogniserBranch: SideBranch {
             attached = nil
             old.detach(from: pipeline)
         }
-        guard loaded.take() else { throw .runtime("this voice-follow recogniser is already in the graph") }
+        guard loaded.take() else { throw .runtime(.text("this voice-follow recogniser is already in the graph")) }
         let branch = try TeeBranch.attach(bin: loaded.bin, first: GraphElement.voiceQueue.rawValue, to: tee, in: pipeline,
                                           what: "the voice-follow branch", file: "voice-follow.gst")
         attached = branch
@@ -86,7 +86,7 @@ extension CaptureSession {
         _ = duo_quiet_speech_log()
         guard bin.setState(GST_STATE_READY) != GST_STATE_CHANGE_FAILURE else {
             bin.setState(GST_STATE_NULL)
-            throw .runtime("the speech recogniser could not load the voice model \(files.languageModel) and \(files.dictionary)")
+            throw .runtime(.text("the speech recogniser could not load the voice model %s and %s", files.languageModel, files.dictionary))
         }
         return LoadedRecogniser(bin: bin, files: files)
     }

@@ -74,7 +74,7 @@ enum JoinedFileCheck {
         let sound = FrameCounter(pad: audioPad)
         defer { pipeline.setState(GST_STATE_NULL) }
         try JobGraph.run(pipeline, timeoutSeconds: timeoutSeconds,
-                         timedOut: { .runtime("reading it back did not finish within \(Int(timeoutSeconds)) s") },
+                         timedOut: { .runtime(.text("reading it back did not finish within %s s", Int(timeoutSeconds))) },
                          failed: { .runtime($0) })
         // The length the container states, asked of the demuxer itself (a bin's answer is unknown as soon
         // as one of its sinks, such as the stand-in, does not know).

@@ -239,9 +239,9 @@ extension CaptureSession {
             let text = String(cString: error.pointee.message)
             g_error_free(error)
             if let element { gst_object_unref(UnsafeMutableRawPointer(element)) }
-            throw .input("the pipeline description does not parse: \(text); check the files in Pipelines/")
+            throw .input(.text("the pipeline description does not parse: %s; check the files in Pipelines/", text))
         }
-        guard let element else { throw .input("the pipeline description does not parse; check the files in Pipelines/") }
+        guard let element else { throw .input(.text("the pipeline description does not parse; check the files in Pipelines/")) }
         return ElementRef(taking: element)
     }
 }
