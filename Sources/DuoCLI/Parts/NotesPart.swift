@@ -51,13 +51,14 @@ final class NotesPart: RunPart {
         }
         run.events.emit(.note(kind: note.kind, code: note.code, text: note.text, take: note.take, at: note.atSeconds,
                               wall: note.wall, shot: note.shot))
-        let text = TerminalText.escaped(note.text, limit: 80), at = String(format: "%.3f", note.atSeconds ?? 0)
-        run.log(switch (note.take, note.text.isEmpty) {
+        let shown = TerminalText.escaped(note.text, limit: 80), at = String(format: "%.3f", note.atSeconds ?? 0)
+        let line = switch (note.take, note.text.isEmpty) {
         case (let take?, true): tr("duo-capture: %1$s %2$s for take %3$s at %4$s s", note.kind, note.code, take, at)
-        case (let take?, false): tr("duo-capture: %1$s %2$s for take %3$s at %4$s s: %5$s", note.kind, note.code, take, at, text)
+        case (let take?, false): tr("duo-capture: %1$s %2$s for take %3$s at %4$s s: %5$s", note.kind, note.code, take, at, shown)
         case (nil, true): tr("duo-capture: %1$s %2$s for the session (between takes)", note.kind, note.code)
-        case (nil, false): tr("duo-capture: %1$s %2$s for the session (between takes): %3$s", note.kind, note.code, text)
-        })
+        case (nil, false): tr("duo-capture: %1$s %2$s for the session (between takes): %3$s", note.kind, note.code, shown)
+        }
+        run.log(line)
         return true
     }
 

@@ -140,7 +140,7 @@ final class PosturePart: RunPart {
         let active = await run.capture.activeCamera
         let change = MirrorChange.between(activeBefore: active, facesBefore: before, activeAfter: active, facesAfter: after,
                                           operatorChoice: plan.operatorMirrorChoice)
-        run.log(viewer == .subject ? tr("duo-capture: camera %s (%s) now faces the subject", plan.cameraLetter(index), plan.cameraName(index))
+        run.log(viewer == .theSubject ? tr("duo-capture: camera %s (%s) now faces the subject", plan.cameraLetter(index), plan.cameraName(index))
                 : tr("duo-capture: camera %s (%s) now faces the operator", plan.cameraLetter(index), plan.cameraName(index)))
         reportMirrors(change, camera: active, cause: "faces", run)
     }

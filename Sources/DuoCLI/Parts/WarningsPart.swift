@@ -23,13 +23,14 @@ final class WarningsPart: RunPart {
         guard show else { return }
         // GStreamer's own words stay as GStreamer wrote them; what duo-capture adds is translated.
         let preview = warning.hasPrefix("operator_") || warning.hasPrefix("subject_")
-        run.log(switch (preview, held > 0) {
+        let line = switch (preview, held > 0) {
         case (false, false): tr("duo-capture: warning: %s", warning)
         case (false, true): tr("duo-capture: warning: %s (%s more like it in the last minute)", warning, held)
         case (true, false): tr("duo-capture: warning: %s (the preview skips frames this machine cannot draw in time; takes are not affected)", warning)
         case (true, true):
             tr("duo-capture: warning: %s (the preview skips frames this machine cannot draw in time; takes are not affected) (%s more like it in the last minute)", warning, held)
-        })
+        }
+        run.log(line)
     }
 
     func finish(_ run: isolated RunDirector) async {

@@ -60,12 +60,13 @@ enum DisplayRun {
                                            title: "duo-capture display \(address)")
                 window.onQuit = { GtkMain.quit() }
                 let size = "\(monitor.width)x\(monitor.height)@\(refresh)"
-                log(switch (address.isListener, passphrase == nil) {
+                let line = switch (address.isListener, passphrase == nil) {
                 case (true, true): tr("duo-capture: display: listening at %s on monitor %s (%s), unencrypted", address, monitor.connector, size)
                 case (true, false): tr("duo-capture: display: listening at %s on monitor %s (%s), encrypted", address, monitor.connector, size)
                 case (false, true): tr("duo-capture: display: calling %s on monitor %s (%s), unencrypted", address, monitor.connector, size)
                 case (false, false): tr("duo-capture: display: calling %s on monitor %s (%s), encrypted", address, monitor.connector, size)
-                })
+                }
+                log(line)
                 events.emit(.display(state: "waiting", reason: nil, frames: 0))
                 return .success((receiver, server, window))
             } catch { return .failure(error) }

@@ -129,12 +129,13 @@ extension RunDirector {
         events.emit(.takeEnded(take: result.number, file: result.path, frames: Int(result.frames.frames), dropped: Int(dropped),
                                 kept: kept, empty: result.empty, error: result.failure?.english))
         let frames = result.frames.frames
-        log(switch (kept, result.empty) {
+        let line = switch (kept, result.empty) {
         case (true, false): tr("duo-capture: take %1$s ended: %2$s, %3$s frames, %4$s dropped", result.number, result.path, frames, dropped)
         case (true, true): tr("duo-capture: take %1$s ended: %2$s, %3$s frames, %4$s dropped (stopped before its first frame)", result.number, result.path, frames, dropped)
         case (false, false): tr("duo-capture: take %1$s ended: nothing kept, %2$s frames, %3$s dropped", result.number, frames, dropped)
         case (false, true): tr("duo-capture: take %1$s ended: nothing kept, %2$s frames, %3$s dropped (stopped before its first frame)", result.number, frames, dropped)
-        })
+        }
+        log(line)
         // Too few frames for the take's length, each on time (no gap to count as dropped): said on the HUD too.
         if let short = result.keepUp(format: plan.format) { notify(.text("take %s: %s", result.number, short.message)) }
         // The parts hear of it (the last segment of a take split by camera: the joins part joins them).
