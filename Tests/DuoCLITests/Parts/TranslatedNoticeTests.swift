@@ -1,0 +1,34 @@
+@testable import DuoCLI
+import DuoCore
+import Foundation
+import XCTest
+
+/// A notice that goes both to the operator and into an event (issue 41): with the operator's language
+/// Chinese (po/zh_CN.po compiled by msgfmt, read by MessageCatalog), the log says it in Chinese while
+/// the `error` event keeps the English a control client reads; a DuoError keeps both lines too.
+final class TranslatedNoticeTests: XCTestCase {
+    override func tearDown() {
+        Translation.use(.english)
+        super.tearDown()
+    }
+
+    func testTheLogIsChineseWhileTheErrorEventStaysEnglish() async throws {
+        let dir = try scratchDirectory(self)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().path
+        let compiled = try runToEnd(URL(fileURLWithPath: "/usr/bin/msgfmt"), ["-o", "\(dir)/duo-capture.mo", "\(root)/po/zh_CN.po"], timeout: 60)
+        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+        Translation.use(Translator(catalog: try MessageCatalog(language: "zh_CN", path: "\(dir)/duo-capture.mo")))
+
+        let run = try PartRun(self)
+        await run.director.process(.started)
+        await run.director.process(.session(.microphoneLost("the device went away")))
+        XCTAssertEqual(try run.events("error").last?["message"] as? String,
+                       "the microphone was lost (the device went away); the run and any take go on without sound")
+        XCTAssertTrue(run.log.contains("duo-capture: 警告：麦克风丢失（the device went away）；运行和录制会在无声状态下继续"), "\(run.log)")
+
+        let error = DuoError.input(.text("%s %s does not exist; %s", Said.text("script"), "talk.md", Said.text("give a UTF-8 .txt or .md file to --script")))
+        XCTAssertEqual(error.message, "脚本 talk.md 不存在；请给 --script 一个 UTF-8 的 .txt 或 .md 文件")
+        XCTAssertEqual(error.english, "script talk.md does not exist; give a UTF-8 .txt or .md file to --script")
+    }
+}
