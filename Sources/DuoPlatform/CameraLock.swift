@@ -69,7 +69,7 @@ public final class CameraLock: Sendable {
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
                 close(fd)
-                let who = holder.flatMap { Int($0) }.map { "duo-capture pid \($0)" } ?? "another duo-capture"
+                let who = holder.flatMap { Int($0) }.map { Said.text("duo-capture pid %s", $0) } ?? Said.text("another duo-capture")
                 throw .runtime(.text("camera %s is in use by %s; stop it first or pick another --camera", label, who))
             }
             var held = stat(), current = stat()

@@ -114,7 +114,7 @@ final class NotesPart: RunPart {
             try handle.seekToEnd()
             try handle.write(contentsOf: line)
         } catch {
-            run.notify(.text("the session's note was not kept: cannot write %s: %s", path, WriteProblem.describe(error)), .warning, errorEvent: true)
+            run.notify(.text("the session's note was not kept: cannot write %s: %s", path, WriteProblem.said(error)), .warning, errorEvent: true)
         }
     }
 }

@@ -18,7 +18,7 @@ import Foundation
 ///
 /// Thread: called from the main task; hops to the main thread for GTK.
 enum DesktopRun {
-    static func requireDisplay(for purpose: String = "run with --headless to capture without windows") throws(DuoError) {
+    static func requireDisplay(for purpose: Said = .text("run with --headless to capture without windows")) throws(DuoError) {
         let env = ProcessInfo.processInfo.environment
         if env["DISPLAY"]?.isEmpty ?? true, env["WAYLAND_DISPLAY"]?.isEmpty ?? true {
             throw .usage(.text("no display found (DISPLAY is not set); %s", purpose))
@@ -26,7 +26,7 @@ enum DesktopRun {
     }
 
     static func monitors() async throws(DuoError) -> String {
-        try requireDisplay(for: "run duo-capture monitors on the desktop whose monitors you want listed")
+        try requireDisplay(for: .text("run duo-capture monitors on the desktop whose monitors you want listed"))
         let result: Result<[MonitorInfo], DuoError> = await MainActor.run {
             do throws(DuoError) {
                 try GtkMain.initialize()
@@ -34,7 +34,7 @@ enum DesktopRun {
             } catch { return .failure(error) }
         }
         let list = try result.get()
-        if list.isEmpty { return "no monitors found" }
+        if list.isEmpty { return tr("no monitors found") }
         return (["index\tconnector\tgeometry"] + list.map(\.description)).joined(separator: "\n")
     }
 

@@ -21,7 +21,7 @@ enum DisplayRun {
                                                    environment: ProcessInfo.processInfo.environment,
                                                    allowReadable: options.allowReadablePassphrase)
         // The options first (a passphrase file others can read, say), then the desktop.
-        try DesktopRun.requireDisplay(for: "duo-capture display shows the subject view on a monitor of this machine")
+        try DesktopRun.requireDisplay(for: .text("duo-capture display shows the subject view on a monitor of this machine"))
         if passphrase == nil { log(tr("duo-capture: display: --no-encryption: the picture crosses the network unencrypted (for a closed network only)")) }
         let library = try PipelineLibrary.locate(override: options.pipelinesDirectory)
         let events = try EventLog(path: options.desktop.eventsPath) { log(tr("duo-capture: warning: %s", $0)) }

@@ -86,12 +86,12 @@ struct SessionSetup {
         if !options.resume { notices += resumeOffer(in: dir ?? options.recordDirectory ?? defaultRecordDirectory()) }
         var setup = SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: first.lock, secondCameraLock: second?.lock)
         if !options.remoteDisplays.isEmpty {
-            try GStreamer.require(["srtsink", "rtph264pay", "x264enc"], for: "remote subject displays (--subject-remote)")
+            try GStreamer.require(["srtsink", "rtph264pay", "x264enc"], for: .text("remote subject displays (--subject-remote)"))
             setup.remotePassphrase = try SRTPassphrase.resolve(file: options.passphraseFile, noEncryption: options.noEncryption,
                                                                environment: ProcessInfo.processInfo.environment,
                                                                allowReadable: options.allowReadablePassphrase)
             if setup.remotePassphrase == nil {
-                setup.notices.append("remote displays: --no-encryption: the subject view crosses the network unencrypted (for a closed network only)")
+                setup.notices.append(tr("remote displays: --no-encryption: the subject view crosses the network unencrypted (for a closed network only)"))
             }
         }
         return setup
@@ -168,7 +168,7 @@ struct SessionSetup {
                 return try open(cameras[i], intake: intake)
             }
             let inner = try loadProfile("inner")
-            notices.append("no camera found; using the simulated inner camera at \(standInFormat) (--camera inner --format WxH@FPS for another)")
+            notices.append(tr("no camera found; using the simulated inner camera at %s (--camera inner --format WxH@FPS for another)", standInFormat))
             return ResolvedCamera(source: .simulated(inner), standIn: true)
         }
     }
@@ -236,7 +236,7 @@ struct SessionSetup {
             if let last = MicrophoneChoice.remembered(CameraMemory.microphone().last()) { return last }
             guard GStreamer.hasElement("autoaudiosrc"), GStreamer.hasAudioInput() else {
                 if recording {
-                    notices.append("no audio input found; recording without sound (--audio test for a test tone, --audio none to silence this)")
+                    notices.append(tr("no audio input found; recording without sound (--audio test for a test tone, --audio none to silence this)"))
                 }
                 return .none
             }
@@ -345,7 +345,7 @@ enum VoiceModelSetup {
             }
             throw .usage(.text("--follow voice needs sound: --audio auto (the default microphone), --audio file:PATH or a GStreamer source"))
         }
-        try GStreamer.require(["pocketsphinx"], for: "voice-follow (--follow voice)")
+        try GStreamer.require(["pocketsphinx"], for: .text("voice-follow (--follow voice)"))
         guard FileManager.default.fileExists(atPath: "\(modelDirectory)/en-us/mdef"),
               FileManager.default.fileExists(atPath: "\(modelDirectory)/cmudict-en-us.dict") else {
             throw .dependency(.text("voice-follow needs the English speech model; install pocketsphinx-en-us (apt-get install pocketsphinx-en-us)"))
@@ -358,7 +358,7 @@ enum VoiceModelSetup {
     static func files(for subject: SubjectScript, notices: inout [String]) throws(DuoError) -> VoiceModelFiles? {
         let acoustic = "\(modelDirectory)/en-us", cmudict = "\(modelDirectory)/cmudict-en-us.dict"
         guard subject.separatesWords else {
-            notices.append("voice-follow: the script has no spaces between words; only English can be followed (pocketsphinx-en-us), so the teleprompter follows time")
+            notices.append(tr("voice-follow: the script has no spaces between words; only English can be followed (pocketsphinx-en-us), so the teleprompter follows time"))
             return nil
         }
         let script = VoiceScript(script: subject)
@@ -370,7 +370,7 @@ enum VoiceModelSetup {
         case .valid: return files
         case .absent: break
         case .damaged(let why):
-            notices.append("voice-follow: the cached voice model for this script is unusable (\(why)); it is built again")
+            notices.append(tr("voice-follow: the cached voice model for this script is unusable (%s); it is built again", why))
         }
         guard let pronunciations = try? String(contentsOfFile: cmudict, encoding: .utf8) else {
             throw .dependency(.text("voice-follow cannot read %s; reinstall pocketsphinx-en-us", cmudict))
@@ -379,12 +379,17 @@ enum VoiceModelSetup {
         let unknown = model.guessedWords.count + model.skippedWords.count
         let words = model.vocabulary.count + model.skippedWords.count
         guard words > 0, Double(unknown) / Double(words) <= 0.5 else {
-            notices.append("voice-follow: \(unknown) of the script's \(words) words are not in the English dictionary (another language?); only English can be followed (pocketsphinx-en-us), so the teleprompter follows time")
+            notices.append(tr("voice-follow: %1$s of the script's %2$s words are not in the English dictionary (another language?); only English can be followed (pocketsphinx-en-us), so the teleprompter follows time", unknown, words))
             return nil
         }
         if unknown > 0 {
-            notices.append("voice-follow: \(model.guessedWords.count) script word\(model.guessedWords.count == 1 ? "" : "s") not in the dictionary get a pronunciation from their spelling"
-                           + (model.skippedWords.isEmpty ? "" : ", \(model.skippedWords.count) cannot be spoken and are stepped over (\(model.skippedWords.prefix(5).joined(separator: ", ")))"))
+            let guessed = model.guessedWords.count, skipped = model.skippedWords.count
+            notices.append(model.skippedWords.isEmpty
+                ? trn("voice-follow: %d script word not in the dictionary gets a pronunciation from its spelling",
+                      "voice-follow: %d script words not in the dictionary get a pronunciation from their spelling", guessed, guessed)
+                : trn("voice-follow: %1$d script word not in the dictionary gets a pronunciation from its spelling, %2$d cannot be spoken and are stepped over (%3$s)",
+                      "voice-follow: %1$d script words not in the dictionary get a pronunciation from their spelling, %2$d cannot be spoken and are stepped over (%3$s)",
+                      guessed, guessed, skipped, model.skippedWords.prefix(5).joined(separator: ", ")))
         }
         try VoiceModelCache.store(files, arpa: model.arpa, dictionary: model.dictionary)
         return files

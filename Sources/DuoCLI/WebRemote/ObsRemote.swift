@@ -83,7 +83,7 @@ final class ObsRemote: Sendable {
             opened: { id, address in me.value?.opened(id, address) },
             message: { id, text, address in me.value?.received(id, text, address) },
             closed: { id in me.value?.closed(id) },
-            problem: { what, address in me.value?.refuse("obs-websocket: \(address): \(what)", key: "\(what) \(address)") }))
+            problem: { what, address in me.value?.refuse(tr("obs-websocket: %s: %s", address, what), key: "\(what) \(address)") }))
         me.set(self)
         let stopped = self.stopped
         NetworkLoop.shared.every(1) {
@@ -126,7 +126,7 @@ final class ObsRemote: Sendable {
             return true
         }
         guard admitted else {
-            refuse("obs-websocket: \(address): more connections than it takes at once; refused", key: "many \(address)")
+            refuse(tr("obs-websocket: %s: more connections than it takes at once; refused", address), key: "many \(address)")
             return nil
         }
         return [session.hello(version: "5.5.0")]
@@ -149,7 +149,7 @@ final class ObsRemote: Sendable {
             }
         }
         guard let step else {
-            return refuse("obs-websocket: \(address) sends more than \(Int(ListenLimits.obsWebSocket.rate ?? 0)) messages a second; the excess is dropped",
+            return refuse(tr("obs-websocket: %s sends more than %s messages a second; the excess is dropped", address, Int(ListenLimits.obsWebSocket.rate ?? 0)),
                           key: "flood \(address)")
         }
         switch step {
@@ -163,7 +163,7 @@ final class ObsRemote: Sendable {
                 server.close(id, code: ObsCloseCode.authenticationFailed.rawValue, reason: "Authentication failed.")
             }
         case .close(let code, let why):
-            refuse("obs-websocket: \(address): \(why); closed (\(code.rawValue))", key: "\(code) \(address)")
+            refuse(tr("obs-websocket: %s: %s; closed (%s)", address, why, code.rawValue), key: "\(code) \(address)")
             server.close(id, code: code.rawValue, reason: why)
         case .request(let request):
             if let line = answer(request, on: id, address: address, batched: false) { server.send(line, to: id) }
@@ -213,7 +213,7 @@ final class ObsRemote: Sendable {
             }
             guard director.sendRemote(answer.commands, source: .obsWebSocket) else {
                 state.update { s in s.stops.removeAll { $0.serial == serial && serial > 0 } }
-                refuse("obs-websocket: the run is busy; \(address)'s \(request.type) is dropped (local keys and the control socket go first)",
+                refuse(tr("obs-websocket: the run is busy; %1$s's %2$s is dropped (local keys and the control socket go first)", address, request.type),
                        key: "busy \(address)")
                 return (.requestProcessingFailed, "the run is busy; send the request again", nil)
             }

@@ -91,7 +91,7 @@ final class WebRemote: Sendable {
                 authorize: { given, address in me.value?.authorize(given, address) ?? false },
                 message: { text, address in me.value?.webMessage(text, from: address) },
                 opened: { me.value?.snapshot() ?? [] },
-                problem: { what, address in me.value?.refuse("remote: \(address): \(what)", key: "\(what) \(address)") }))
+                problem: { what, address in me.value?.refuse(tr("remote: %s: %s", address, what), key: "\(what) \(address)") }))
         } else {
             web = nil
         }
@@ -175,7 +175,8 @@ final class WebRemote: Sendable {
         if token.matches(given) { return true }
         // Keyed by kind too (issue 37): a wrong token is said as such even right after a missing one.
         let why = given == nil ? "no token" : "wrong token"
-        refuse("remote: refused \(address): \(why) (open the address printed at start)", key: "\(why) \(address)")
+        refuse(given == nil ? tr("remote: refused %s: no token (open the address printed at start)", address)
+                            : tr("remote: refused %s: wrong token (open the address printed at start)", address), key: "\(why) \(address)")
         return false
     }
 
@@ -186,20 +187,20 @@ final class WebRemote: Sendable {
         switch webAdmission.update({ $0.message(from: address, size: text.utf8.count, at: now) }) {
         case .accept: break
         case .tooFast, .tooMany:
-            refuse("remote: \(address) sends more than \(Int(ListenLimits.webRemote.rate ?? 0)) commands a second; the excess is dropped", key: "flood \(address)")
+            refuse(tr("remote: %s sends more than %s commands a second; the excess is dropped", address, Int(ListenLimits.webRemote.rate ?? 0)), key: "flood \(address)")
             return nil
         case .tooLong:
-            refuse("remote: \(address): a message longer than \(ListenLimits.webRemote.longest) bytes", key: "long \(address)")
+            refuse(tr("remote: %s: a message longer than %s bytes", address, ListenLimits.webRemote.longest), key: "long \(address)")
             return nil
         }
         do {
             guard director.sendRemote([try WebRemoteCommands.parse(json: text)], source: .remote) else {
-                refuse("remote: the run is busy; \(address)'s command is dropped (local keys and the control socket go first)", key: "busy \(address)")
+                refuse(tr("remote: the run is busy; %s's command is dropped (local keys and the control socket go first)", address), key: "busy \(address)")
                 return ControlSocket.errorLine("the run is busy; send the command again")
             }
             return nil
         } catch {
-            refuse("remote: \(address): \(error.message)", key: "\(error.message) \(address)")
+            refuse(tr("remote: %s: %s", address, error.message), key: "\(error.message) \(address)")
             return ControlSocket.errorLine(error.message)
         }
     }
@@ -207,7 +208,7 @@ final class WebRemote: Sendable {
     private func oscPacket(_ bytes: [UInt8], from peer: OSCSocket.Peer) {
         // --osc-allow: anyone else is dropped before anything is read, and never answered.
         if !oscAllow.isEmpty, !oscAllow.contains(where: { $0.contains(peer.address) }) {
-            return refuse("osc: \(peer.description) is not allowed by --osc-allow; its messages are dropped", key: "allow \(peer.address)")
+            return refuse(tr("osc: %s is not allowed by --osc-allow; its messages are dropped", peer.description), key: "allow \(peer.address)")
         }
         // Every message of a bundle counts against the rate, counted before the bundle is read (one over the
         // burst is refused unread); a bundle is carried out all or nothing.
@@ -219,14 +220,14 @@ final class WebRemote: Sendable {
                 if case .command(let command) = try WebRemoteCommands.osc(message) { commands.append(command) }
             }
             guard commands.isEmpty || director.sendRemote(commands, source: .osc) else {
-                return refuse("osc: the run is busy; \(peer.description)'s commands are dropped (local keys and the control socket go first)",
+                return refuse(tr("osc: the run is busy; %s's commands are dropped (local keys and the control socket go first)", peer.description),
                               key: "busy \(peer.address)")
             }
             // The last sender gets the feedback from now on, and the state at once.
             seen.update { $0.oscPeer = peer }
             sendFeedback()
         } catch {
-            refuse("\(error.message) (from \(peer.description))", key: "\(error.message) \(peer.description)")
+            refuse(tr("%s (from %s)", error.message, peer.description), key: "\(error.message) \(peer.description)")
         }
     }
 
@@ -235,12 +236,12 @@ final class WebRemote: Sendable {
         switch oscAdmission.update({ $0.message(from: peer.address, size: size, count: count, at: now) }) {
         case .accept: return true
         case .tooFast:
-            refuse("osc: \(peer.description) sends more than \(Int(ListenLimits.osc.rate ?? 0)) messages a second; the excess is dropped", key: "flood \(peer.address)")
+            refuse(tr("osc: %s sends more than %s messages a second; the excess is dropped", peer.description, Int(ListenLimits.osc.rate ?? 0)), key: "flood \(peer.address)")
         case .tooMany:
-            refuse("osc: \(peer.description): a bundle of more than \(Int(ListenLimits.osc.burst)) messages is refused whole; send fewer at once",
+            refuse(tr("osc: %s: a bundle of more than %s messages is refused whole; send fewer at once", peer.description, Int(ListenLimits.osc.burst)),
                    key: "many \(peer.address)")
         case .tooLong:
-            refuse("osc: \(peer.description): a datagram longer than \(ListenLimits.osc.longest) bytes", key: "long \(peer.address)")
+            refuse(tr("osc: %s: a datagram longer than %s bytes", peer.description, ListenLimits.osc.longest), key: "long \(peer.address)")
         }
         return false
     }

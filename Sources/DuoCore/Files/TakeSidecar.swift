@@ -229,7 +229,7 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
         do {
             try json.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw .runtime(.text("cannot write the take's sidecar %s: %s", path, WriteProblem.describe(error)))
+            throw .runtime(.text("cannot write the take's sidecar %s: %s", path, WriteProblem.said(error)))
         }
     }
 

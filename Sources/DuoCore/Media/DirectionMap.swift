@@ -22,7 +22,7 @@ public enum CameraLossPolicy: String, OptionWord, Sendable, CaseIterable {
     case wait, exit
 
     public static func unknownWord(_ text: String) -> String {
-        "--camera-loss \(text): give wait (finalise the take, wait for the camera) or exit (end the run, exit 70)"
+        tr("--camera-loss %s: give wait (finalise the take, wait for the camera) or exit (end the run, exit 70)", text)
     }
 }
 

@@ -207,8 +207,9 @@ public struct GraphPlan: Sendable {
             let raw = Self.upright(mode.format, source.rotation)
             let even = format(ofCamera: index)
             guard raw.width != even.width || raw.height != even.height else { continue }
-            let who = secondCamera == nil ? "" : "camera \(index == 0 ? "A" : "B")'s "
-            notes.append("\(who)odd size \(raw.width)x\(raw.height) scaled to \(even.width)x\(even.height)")
+            let from = "\(raw.width)x\(raw.height)", to = "\(even.width)x\(even.height)"
+            notes.append(secondCamera == nil ? tr("odd size %s scaled to %s", from, to)
+                         : tr("camera %1$s's odd size %2$s scaled to %3$s", index == 0 ? "A" : "B", from, to))
         }
         return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }

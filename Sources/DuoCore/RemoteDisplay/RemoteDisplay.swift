@@ -18,7 +18,7 @@ public struct SRTAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// `srt://HOST:PORT` or `srt://:PORT` (a query such as `?latency=` is not taken: options say it).
     public static func parse(_ text: String, option: String) throws(DuoError) -> SRTAddress {
-        let example = "such as srt://192.168.1.20:7001 (call a display there) or srt://:7001 (listen)"
+        let example = Said.text("such as srt://192.168.1.20:7001 (call a display there) or srt://:7001 (listen)")
         guard text.hasPrefix("srt://") else { throw .usage(.text("%s %s: expected an SRT address, %s", option, text, example)) }
         let rest = text.dropFirst("srt://".count)
         guard !rest.contains("?"), !rest.contains("/") else {

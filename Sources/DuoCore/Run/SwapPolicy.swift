@@ -35,6 +35,6 @@ public enum SwapPolicy: String, OptionWord, Sendable, CaseIterable {
     }
 
     public static func unknownWord(_ text: String) -> String {
-        "--swap-policy \(text): expected lock, segment or stop"
+        tr("--swap-policy %s: expected lock, segment or stop", text)
     }
 }

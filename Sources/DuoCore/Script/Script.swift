@@ -272,7 +272,7 @@ public enum ScriptParser {
                 var head = rest.drop { $0 == " " || $0 == "\t" }
                 if let mark = head.first, ">-*+".contains(mark) { head = head.dropFirst().drop { $0 == " " || $0 == "\t" } }
                 if let after = startsWithNote(head), after.drop(while: { $0 == " " || $0 == "\t" }).first.map({ $0 == ":" || $0 == "：" }) ?? false {
-                    problem(ScriptProblem(line: line(at: rest.startIndex), message: "a line starting note: is kept from the subject; write [[note: …]] for a private note"))
+                    problem(ScriptProblem(line: line(at: rest.startIndex), message: tr("a line starting note: is kept from the subject; write [[note: …]] for a private note")))
                     rest = rest[(rest.firstIndex(of: "\n") ?? rest.endIndex)...]
                     dropOwnLine()
                     continue
@@ -297,18 +297,18 @@ public enum ScriptParser {
                     let text = noteBody.drop { $0 == " " || $0 == "\t" || $0 == ":" }
                     found(text.trimmingCharacters(in: .whitespacesAndNewlines), Substring(output))
                     if close == nil {
-                        problem(ScriptProblem(line: lineNumber, message: "a note with no closing ]]: the rest of the script is hidden from the subject"))
+                        problem(ScriptProblem(line: lineNumber, message: tr("a note with no closing ]]: the rest of the script is hidden from the subject")))
                     }
                 } else if close == nil {
-                    problem(ScriptProblem(line: lineNumber, message: "[[ with no closing ]]: the rest of the script is hidden from the subject"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("[[ with no closing ]]: the rest of the script is hidden from the subject")))
                 } else if nested {
-                    problem(ScriptProblem(line: lineNumber, message: "[[ … ]] inside a note: kept from the subject; write notes one after another"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("[[ … ]] inside a note: kept from the subject; write notes one after another")))
                 } else {
                     let shown = body.prefix(20).replacingOccurrences(of: "\n", with: " ")
-                    problem(ScriptProblem(line: lineNumber, message: "[[\(shown)\(body.count > 20 ? "…" : "")]] is not a note: kept from the subject; write [[note: …]]"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("[[%s%s]] is not a note: kept from the subject; write [[note: …]]", shown, body.count > 20 ? "…" : "")))
                 }
                 if let stray {
-                    problem(ScriptProblem(line: line(at: stray), message: "a ]] after a note's end: everything up to it is kept from the subject as part of the note; remove the extra ]]"))
+                    problem(ScriptProblem(line: line(at: stray), message: tr("a ]] after a note's end: everything up to it is kept from the subject as part of the note; remove the extra ]]")))
                 }
                 guard let close else { rest = ""; break }
                 resume(after: at[close.upperBound...])
@@ -318,7 +318,7 @@ public enum ScriptParser {
                 let end = at.firstIndex(of: "]").map { at.index(after: $0) } ?? at.endIndex
                 var after = at[end...]
                 if after.first == "]" { after = after.dropFirst() }
-                problem(ScriptProblem(line: lineNumber, message: "[note … opens with one bracket: kept from the subject; write [[note: …]]"))
+                problem(ScriptProblem(line: lineNumber, message: tr("[note … opens with one bracket: kept from the subject; write [[note: …]]")))
                 resume(after: after)
             case "<" where at.hasPrefix("<!--"):
                 // An HTML comment: hidden by every Markdown renderer, so a private note.
@@ -327,7 +327,7 @@ public enum ScriptParser {
                 let close = at[bodyStart...].range(of: "-->")
                 found(at[bodyStart..<(close?.lowerBound ?? at.endIndex)].trimmingCharacters(in: .whitespacesAndNewlines), Substring(output))
                 guard let close else {
-                    problem(ScriptProblem(line: lineNumber, message: "<!-- with no closing -->: the rest of the script is hidden from the subject"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("<!-- with no closing -->: the rest of the script is hidden from the subject")))
                     rest = ""
                     break
                 }
@@ -338,11 +338,11 @@ public enum ScriptParser {
                 let c = lookAlikeOpeners[o]!
                 let lineNumber = line(at: open)
                 guard let closer = at.dropFirst().firstIndex(of: c) else {
-                    problem(ScriptProblem(line: lineNumber, message: "\(o)note with no closing \(c): the rest of the script is hidden from the subject; write [[note: …]]"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("%snote with no closing %s: the rest of the script is hidden from the subject; write [[note: …]]", o, c)))
                     rest = ""
                     break
                 }
-                problem(ScriptProblem(line: lineNumber, message: "\(o)note … \(c) is not a note: kept from the subject; write [[note: …]]"))
+                problem(ScriptProblem(line: lineNumber, message: tr("%snote … %s is not a note: kept from the subject; write [[note: …]]", o, c)))
                 var after = at[at.index(after: closer)...]
                 if after.first == c { after = after.dropFirst() }
                 resume(after: after)
@@ -353,12 +353,12 @@ public enum ScriptParser {
                 let lineNumber = line(at: open)
                 let (close, _, stray) = closing(at, o, c)
                 if close == nil {
-                    problem(ScriptProblem(line: lineNumber, message: "\(o)\(o)note with no closing \(c)\(c): the rest of the script is hidden from the subject; write [[note: …]]"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("%s%snote with no closing %s%s: the rest of the script is hidden from the subject; write [[note: …]]", o, o, c, c)))
                 } else {
-                    problem(ScriptProblem(line: lineNumber, message: "\(o)\(o)note … \(c)\(c) is not a note: kept from the subject; write [[note: …]]"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("%s%snote … %s%s is not a note: kept from the subject; write [[note: …]]", o, o, c, c)))
                 }
                 if let stray {
-                    problem(ScriptProblem(line: line(at: stray), message: "a \(c)\(c) after a note's end: everything up to it is kept from the subject; remove the extra \(c)\(c)"))
+                    problem(ScriptProblem(line: line(at: stray), message: tr("a %s%s after a note's end: everything up to it is kept from the subject; remove the extra %s%s", c, c, c, c)))
                 }
                 guard let close else { rest = ""; break }
                 resume(after: at[close.upperBound...])

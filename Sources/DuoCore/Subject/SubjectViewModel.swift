@@ -5,7 +5,7 @@ public enum AccessoryKind: String, OptionWord, Sendable, Hashable, CaseIterable 
     case teleprompter, preview, countdown, off
 
     public static func unknownWord(_ text: String) -> String {
-        "unknown accessory '\(text)'; use --accessory teleprompter, preview, countdown or off"
+        tr("unknown accessory '%s'; use --accessory teleprompter, preview, countdown or off", text)
     }
 }
 
@@ -43,7 +43,7 @@ public enum PromptTheme: String, OptionWord, Sendable, Hashable, CaseIterable {
     case highContrast = "high-contrast"
 
     public static func unknownWord(_ text: String) -> String {
-        "unknown theme '\(text)'; use --theme default or high-contrast"
+        tr("unknown theme '%s'; use --theme default or high-contrast", text)
     }
 }
 

@@ -15,21 +15,21 @@ public struct MessageCatalog: Sendable {
     /// Reads `data` (a `.mo` file's bytes) as the catalogue of `language`.
     public init(language: String, data: [UInt8]) throws(DuoError) {
         func bad(_ why: String) -> DuoError { .input(.text("the %s translation is damaged (%s); reinstall duo-capture", language, why)) }
-        guard data.count >= 28 else { throw bad("too short") }
+        guard data.count >= 28 else { throw bad(tr("too short")) }
         let little: Bool
         switch (data[0], data[1], data[2], data[3]) {
         case (0xde, 0x12, 0x04, 0x95): little = true
         case (0x95, 0x04, 0x12, 0xde): little = false
-        default: throw bad("not a gettext catalogue")
+        default: throw bad(tr("not a gettext catalogue"))
         }
         func word(_ at: Int) throws(DuoError) -> Int {
-            guard at >= 0, at + 4 <= data.count else { throw bad("a table runs past the end") }
+            guard at >= 0, at + 4 <= data.count else { throw bad(tr("a table runs past the end")) }
             let b = (UInt32(data[at]), UInt32(data[at + 1]), UInt32(data[at + 2]), UInt32(data[at + 3]))
             return Int(little ? b.0 | b.1 << 8 | b.2 << 16 | b.3 << 24 : b.3 | b.2 << 8 | b.1 << 16 | b.0 << 24)
         }
         func string(_ table: Int, _ i: Int) throws(DuoError) -> [String] {
             let length = try word(table + 8 * i), offset = try word(table + 8 * i + 4)
-            guard offset + length <= data.count else { throw bad("a string runs past the end") }
+            guard offset + length <= data.count else { throw bad(tr("a string runs past the end")) }
             return data[offset..<offset + length].split(separator: 0, omittingEmptySubsequences: false)
                 .map { String(decoding: $0, as: UTF8.self) }
         }

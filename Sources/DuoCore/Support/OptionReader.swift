@@ -11,7 +11,7 @@ public struct OptionReader {
     /// Appended to "needs a value" errors: where the syntax is explained.
     private let help: String
 
-    public init(_ arguments: [String], help: String = "run duo-capture --help for the syntax") {
+    public init(_ arguments: [String], help: String = tr("run duo-capture --help for the syntax")) {
         args = arguments[...]
         self.help = help
     }

@@ -46,7 +46,7 @@ final class MicrophoneLegBranch: SideBranch {
         guard let description = try plan.microphoneDescription(generation: generation) else {
             throw .runtime(.text("the sound is not a named microphone"))
         }
-        let bin = try TakeRecorder.parseBin(description, name: GraphElement.microphone(generation), what: "the microphone's leg",
+        let bin = try TakeRecorder.parseBin(description, name: GraphElement.microphone(generation), what: tr("the microphone's leg"),
                                             file: "microphone.gst")
         let last = GraphElement.microphoneQueue.forMicrophone(generation)
         guard let queue = bin.child(named: last), let target = queue.staticPad("src"),

@@ -55,7 +55,7 @@ public final class ClipCamera: Sendable {
 
     /// Builds the player for `description` (GraphPlan.clipPlayerDescription); nothing plays yet.
     init(description: String, path: String, onFailure: @escaping @Sendable (String) -> Void) throws(DuoError) {
-        pipeline = try JobGraph.parse(description, neededFor: "playing a clip as a camera (--camera file:PATH)")
+        pipeline = try JobGraph.parse(description, neededFor: tr("playing a clip as a camera (--camera file:PATH)"))
         self.path = path
         self.onFailure = onFailure
     }
@@ -67,7 +67,8 @@ public final class ClipCamera: Sendable {
         var current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
         let result = gst_element_get_state(pipeline.pointer, &current, &pending, GstClockTime(seconds * 1e9))
         guard result != GST_STATE_CHANGE_FAILURE, result != GST_STATE_CHANGE_ASYNC else {
-            let why = Self.firstError(pipeline) ?? (result == GST_STATE_CHANGE_ASYNC ? "no frame within \(Int(seconds)) s" : "it does not decode")
+            let why = Self.firstError(pipeline).map(Said.init(verbatim:))
+                ?? (result == GST_STATE_CHANGE_ASYNC ? Said.text("no frame within %s s", Int(seconds)) : Said.text("it does not decode"))
             pipeline.setState(GST_STATE_NULL)
             throw .input(.text("camera clip %s cannot be played as a camera: %s; give a video clip GStreamer plays (check it with gst-play-1.0)", path, why))
         }

@@ -22,7 +22,7 @@ public final class RemoteDisplayReceiver: Sendable {
     public init(library: PipelineLibrary, address: SRTAddress, passphrase: String?, latencyMilliseconds: Int,
                 log: @escaping @Sendable (String) -> Void) throws(DuoError) {
         GStreamer.initialize()
-        try GStreamer.require(["srtsrc", "rtph264depay", "h264parse", "avdec_h264", "gtksink"], for: "duo-capture display")
+        try GStreamer.require(["srtsrc", "rtph264depay", "h264parse", "avdec_h264", "gtksink"], for: .text("duo-capture display"))
         let uri = address.isListener ? "srt://:\(address.port)?mode=listener" : "srt://\(address.host!):\(address.port)?mode=caller"
         let description = try library.render("display", [
             "uri": AudioSource.launchQuoted(uri), "latency": "\(latencyMilliseconds)",

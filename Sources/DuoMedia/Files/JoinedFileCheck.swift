@@ -61,7 +61,7 @@ enum JoinedFileCheck {
             demux.video_0 ! queue name=check_stored ! h264parse name=check_parse ! avdec_h264 thread-type=slice output-corrupt=false \
             ! video/x-raw ! fakesink name=check_video sync=false
             """, audio: audio, audioSink: "check_audio")
-        let pipeline = try JobGraph.parse(description, neededFor: "checking a joined take")
+        let pipeline = try JobGraph.parse(description, neededFor: tr("checking a joined take"))
         guard let storedPad = pipeline.child(named: "check_stored")?.staticPad("sink"),
               let parsePad = pipeline.child(named: "check_parse")?.staticPad("src"),
               let videoPad = pipeline.child(named: "check_video")?.staticPad("sink"),

@@ -74,7 +74,7 @@ public enum SegmentJoiner {
             return FileManager.default.fileExists(atPath: path) ? try? TakeSidecar.read(path) : nil
         }
         let description = try join.description(library: library)
-        try JobGraph.requireElements(description, neededFor: "joining a take's segments")
+        try JobGraph.requireElements(description, neededFor: tr("joining a take's segments"))
         try join.writeJournal()
         try? FileManager.default.removeItem(atPath: join.partial)
         func fail(_ error: DuoError) -> DuoError {
@@ -95,7 +95,7 @@ public enum SegmentJoiner {
         // What the muxer is given: the written file must hold exactly this.
         let encoded = StreamDigest(pad: encodedPad)
         let expected = max(1, Double(total) / Double(join.format.frameRate.frameDurationNanoseconds))
-        var outcome: String?
+        var outcome: Said?
         var repeated: Int64 = 0, dropped: Int64 = 0
         do {
             defer { pipeline.setState(GST_STATE_NULL) }
@@ -105,10 +105,10 @@ public enum SegmentJoiner {
             progress(0)
             let ended = PipelineBus(pipeline).read(types, until: deadline, poll: 0.25,
                                                    idle: { progress(min(0.99, Double(frames.read().frames) / expected)) }) { message in
-                if message.type == GST_MESSAGE_ERROR { outcome = message.problem?.message ?? "unknown error" }
+                if message.type == GST_MESSAGE_ERROR { outcome = message.problem.map { Said(verbatim: $0.message) } ?? .text("unknown error") }
                 return false
             }
-            if !ended { outcome = "did not finish within \(Int(timeoutSeconds)) s" }
+            if !ended { outcome = .text("did not finish within %s s", Int(timeoutSeconds)) }
             // What the rate conversion did (join.gst's videorate), read before the graph stops.
             repeated = Int64(clamping: rate?.uint64("duplicate") ?? 0)
             dropped = Int64(clamping: rate?.uint64("drop") ?? 0)
@@ -145,8 +145,8 @@ public enum SegmentJoiner {
         } else {
             // Put in place only where nothing is (a hard link fails on an existing name): never replaces a file.
             guard link(join.partial, join.output) == 0 else {
-                let reason = errno == EEXIST ? "a file appeared under that name meanwhile (it is kept); join again"
-                    : String(cString: strerror(errno))
+                let reason = errno == EEXIST ? Said.text("a file appeared under that name meanwhile (it is kept); join again")
+                    : Said(verbatim: String(cString: strerror(errno)))
                 throw fail(.runtime(.text("cannot name the joined file %s: %s; the segments are kept", join.output, reason)))
             }
             unlink(join.partial)

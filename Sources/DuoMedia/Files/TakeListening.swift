@@ -85,7 +85,7 @@ public enum TakeListening {
         case "audio/mpeg"?: description += "demux.audio_0 ! \(queue) ! aacparse ! mux. "
         case let other?: throw .input(.text("%s: its sound (%s) cannot be copied with captions; the take is left as it was", take, other))
         }
-        let pipeline = try JobGraph.parse(description, neededFor: "muxing captions into the take")
+        let pipeline = try JobGraph.parse(description, neededFor: tr("muxing captions into the take"))
         func fail(_ error: DuoError) -> DuoError {
             pipeline.setState(GST_STATE_NULL)
             try? FileManager.default.removeItem(atPath: temporary)

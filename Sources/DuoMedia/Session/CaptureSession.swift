@@ -137,7 +137,7 @@ public actor CaptureSession {
         for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
             throw ElementPackages.missingElementError(element, neededFor: "the capture graph")
         }
-        try GStreamer.require(plan.recordElements, for: "recording takes")
+        try GStreamer.require(plan.recordElements, for: .text("recording takes"))
         try TakeRecorder.checkRecordSink(plan)
         let p = try Self.parse(description)
         // A clip played as a camera (--camera file:PATH) plays in a pipeline of its own, started first.

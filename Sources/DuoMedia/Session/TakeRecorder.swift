@@ -333,8 +333,8 @@ actor TakeRecorder {
         }
     }
 
-    static func parseBin(_ description: String, name: String, what: String = "the record branch",
-                         file: String = "record.gst and the encoder and muxer files") throws(DuoError) -> ElementRef {
+    static func parseBin(_ description: String, name: String, what: String = tr("the record branch"),
+                         file: String = tr("record.gst and the encoder and muxer files")) throws(DuoError) -> ElementRef {
         var error: UnsafeMutablePointer<GError>? = nil
         let bin = gst_parse_bin_from_description(description, 0, &error)
         if let error {
