@@ -137,7 +137,7 @@ extension RunDirector {
         }
         log(line)
         // Too few frames for the take's length, each on time (no gap to count as dropped): said on the HUD too.
-        if let short = result.keepUp(format: plan.format) { notify(.text("take %s: %s", result.number, short.message)) }
+        if let short = result.keepUp(format: plan.format) { notify(.text("take %s: %s", result.number, short.said)) }
         // The parts hear of it (the last segment of a take split by camera: the joins part joins them).
         for part in parts.all { await part.takeEnded(result, self) }
     }

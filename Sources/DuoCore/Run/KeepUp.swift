@@ -18,9 +18,11 @@ public struct KeepUp: Sendable, Equatable {
     public static let fewestMissing: Int64 = 5
 
     /// The line said: "the camera delivered 103 of 240 frames: this machine could not keep up with 3840x2160@120".
-    public var message: String {
-        "the camera delivered \(delivered) of \(expected) frames: this machine could not keep up with \(format)"
-            + "; try a smaller --format"
+    /// In English for the sidecar and the summary's JSON; `said` also in the operator's language (HUD, log).
+    public var message: String { said.english }
+
+    public var said: Said {
+        .text("the camera delivered %1$s of %2$s frames: this machine could not keep up with %3$s; try a smaller --format", delivered, expected, format)
     }
 
     /// The shortfall of a take of `frames` frames over `lengthNanoseconds` at `format`, or nil when it kept up.
