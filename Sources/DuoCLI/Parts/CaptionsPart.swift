@@ -32,8 +32,8 @@ final class CaptionsPart: RunPart {
                 let subject = try ScriptParser.load(path: script).subject
                 sink.yield("take \(number) captioned: " + (try TakeCaptioner.caption(take, subject: subject)))
             } catch {
-                TakeCaptioner.recordWhy(take, error.message)
-                sink.yield("take \(number) has no captions: \(error.message)")
+                TakeCaptioner.recordWhy(take, error.english)
+                sink.yield(tr("take %s has no captions: %s", number, error.message))
             }
             sink.finish()
         }

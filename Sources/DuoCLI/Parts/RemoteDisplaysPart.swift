@@ -84,7 +84,7 @@ final class RemoteDisplaysPart: RunPart {
                     ? tr("duo-capture: remote display %s connected: the subject view at %sx%s, unencrypted", address, display.width, display.height)
                     : tr("duo-capture: remote display %s connected: the subject view at %sx%s, encrypted", address, display.width, display.height))
             } catch {
-                away(index, .failed, reason: error.message, run)
+                away(index, .failed, reason: error.english, run)
             }
         case .refused(let reason): away(index, .refused, reason: reason, run)
         case .unreachable(let reason): away(index, .waiting, reason: reason, run)

@@ -201,7 +201,7 @@ final class ObsRemote: Sendable {
         guard answer.status == .success else { return (answer.status, answer.comment, answer.data) }
         if !answer.commands.isEmpty {
             for command in answer.commands {
-                do throws(DuoError) { try WebRemoteCommands.check(command) } catch { return (.cannotAct, error.message, nil) }
+                do throws(DuoError) { try WebRemoteCommands.check(command) } catch { return (.cannotAct, error.english, nil) }
             }
             var serial = 0
             if answer.awaitsStop, !batched {
