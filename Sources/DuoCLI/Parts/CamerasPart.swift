@@ -69,7 +69,7 @@ final class CamerasPart: RunPart {
     func handle(_ event: SessionEvent, _ run: isolated RunDirector) async -> Bool {
         guard case .cameraLost(let index, let reason) = event else { return false }
         health.sourceRunning(index, false)   // the session stopped its source
-        await lost(index, reason: reason, run)
+        await lost(index, reason: Said(verbatim: reason), run)
         return true
     }
 
@@ -89,17 +89,17 @@ final class CamerasPart: RunPart {
     /// continues on the other one (the selector switches to it when the lost one was on the air), without
     /// a new file. With no camera left on the air, `--camera-loss wait` finalises the take and waits for
     /// the camera, re-attaching it when it returns; `exit` ends the run (exit 70).
-    private func lost(_ index: Int, reason: String, _ run: isolated RunDirector) async {
+    private func lost(_ index: Int, reason: Said, _ run: isolated RunDirector) async {
         let plan = run.plan
         guard health.markLost(index, at: run.clock.now()) else { return }
-        run.sidecars.interrupted(at: run.clock.now(), device: plan.cameraLetter(index), what: "lost", reason: reason)
+        run.sidecars.interrupted(at: run.clock.now(), device: plan.cameraLetter(index), what: "lost", reason: reason.english)
         let other = 1 - index
         let active = await run.capture.activeCamera
         let name = plan.secondCamera == nil ? Said.text("camera %s", plan.cameraName(index))
             : Said.text("camera %s (%s)", plan.cameraLetter(index), plan.cameraName(index))
         // Two cameras (virtual or individual): one lost, the other goes on.
         if plan.secondCamera != nil, active != index || !health.lost.contains(other) {
-            run.events.emit(.cameraLost(camera: plan.cameraLetter(index), label: plan.cameraName(index), reason: reason))
+            run.events.emit(.cameraLost(camera: plan.cameraLetter(index), label: plan.cameraName(index), reason: reason.english))
             var message = Said.text("%s lost: %s; it is taken back when it returns", name, reason)
             if active == index {
                 // Virtual mode: the same file goes on. Individual mode: the swap policy decides, as for
@@ -122,7 +122,7 @@ final class CamerasPart: RunPart {
             run.events.emit(.error(message: error.english))
             return run.end(.failed(error))
         }
-        run.events.emit(.cameraLost(camera: plan.cameraLetter(index), label: plan.cameraName(index), reason: reason))
+        run.events.emit(.cameraLost(camera: plan.cameraLetter(index), label: plan.cameraName(index), reason: reason.english))
         if run.takes.pending != nil { await run.cancelCountdown() }
         await run.stopTake()
         run.notify(.text("%s lost: %s; the take is finalised, waiting for the camera to come back", name, reason))
@@ -155,7 +155,7 @@ final class CamerasPart: RunPart {
             case .removed(let device):
                 guard let index = plan.deviceIdentities.firstIndex(of: device.identity), health.deviceRemoved(index) else { continue }
                 try? await plug(index, false, run)
-                await lost(index, reason: "unplugged (\(device.devicePath ?? device.name))", run)
+                await lost(index, reason: .text("unplugged (%s)", device.devicePath ?? device.name), run)
             case .added(let device):
                 guard let index = plan.deviceIdentities.firstIndex(of: device.identity), health.gone.contains(index) else { continue }
                 if device.api != "duotest", let path = device.devicePath {

@@ -102,8 +102,8 @@ final class MicrophonePart: RunPart {
         case .lost(let reason):
             await port.detachMicrophone()
             health.detached()
-            run.sidecars.interrupted(at: now, device: "microphone", what: "lost", reason: reason)
-            run.events.emit(.microphoneLost(label: label, id: node, reason: reason))
+            run.sidecars.interrupted(at: now, device: "microphone", what: "lost", reason: reason.english)
+            run.events.emit(.microphoneLost(label: label, id: node, reason: reason.english))
             run.notify(.text("microphone %s lost (%s); the take goes on with silence; it is taken back when it returns", label, reason))
         case .reattach:
             do throws(DuoError) {

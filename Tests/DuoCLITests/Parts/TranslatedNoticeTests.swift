@@ -27,6 +27,16 @@ final class TranslatedNoticeTests: XCTestCase {
                        "the microphone was lost (the device went away); the run and any take go on without sound")
         XCTAssertTrue(run.log.contains("duo-capture: 警告：麦克风丢失（the device went away）；运行和录制会在无声状态下继续"), "\(run.log)")
 
+        // A camera's loss reason (CameraHealth's) is Chinese in the notice and English in the event.
+        var health = CameraHealth(cameraCount: 1, frameRate: 30)
+        health.started(at: 0)
+        _ = health.observeActive(frames: 10, active: 0, at: 5_000_000_000)
+        guard case .lost(_, let reason)? = health.observeActive(frames: 10, active: 0, at: 7_400_000_000) else {
+            return XCTFail("no loss after 2.4 s without a frame")
+        }
+        XCTAssertEqual(reason.english, "delivered no frame for 2.4 s (unplugged or stalled)")
+        XCTAssertEqual(reason.text, "已经 2.4 秒没有送来画面（被拔出或卡住了）")
+
         let error = DuoError.input(.text("%s %s does not exist; %s", Said.text("script"), "talk.md", Said.text("give a UTF-8 .txt or .md file to --script")))
         XCTAssertEqual(error.message, "脚本 talk.md 不存在；请给 --script 一个 UTF-8 的 .txt 或 .md 文件")
         XCTAssertEqual(error.english, "script talk.md does not exist; give a UTF-8 .txt or .md file to --script")
