@@ -162,9 +162,9 @@ final class PosturePart: RunPart {
     }
 
     /// A swap refused (lock, a lost camera): the reason on the HUD and in a `swap-refused` event.
-    private func swapRefused(_ why: String, _ run: isolated RunDirector) {
-        run.events.emit(.swapRefused(reason: why))
-        run.face.say(why)
-        run.refuse(why)
+    private func swapRefused(_ why: Said, _ run: isolated RunDirector) {
+        run.events.emit(.swapRefused(reason: why.english))
+        run.face.say(why.text)
+        run.refuse(why.english)
     }
 }
