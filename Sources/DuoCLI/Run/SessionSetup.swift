@@ -200,7 +200,7 @@ struct SessionSetup {
         let modes = try CameraDiscovery.probeV4L2(device)
         let usable = intake.usable(modes)
         guard !usable.isEmpty else {
-            throw .dependency(.text("camera %s cannot be used: %s; pick another camera (duo-capture cameras marks the ones it cannot use)", device, intake.refusal(modes)))
+            throw .dependency(.text("camera %s cannot be used: %s; pick another camera (duo-capture cameras marks the ones it cannot use)", device, intake.refusalSaid(modes)))
         }
         return usable
     }

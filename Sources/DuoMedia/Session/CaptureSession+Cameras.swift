@@ -90,7 +90,7 @@ extension CaptureSession {
     /// The first camera that gave no frame yet, as the error that says so (CameraStartWait): its mode,
     /// and for a PipeWire node whether a format was ever agreed (its source's pad has caps); nil when
     /// every camera gave frames. `waited`: "within N s", nil when the source gave up by itself.
-    func cameraNeverStarted(waited: String?) -> DuoError? {
+    func cameraNeverStarted(waited: Said?) -> DuoError? {
         guard let p = pipeline else { return nil }
         let frames = plan.secondCamera == nil ? [counters["camera"]?.read().frames ?? 0]
             : [counters["camera0"]?.read().frames ?? 0, counters["camera1"]?.read().frames ?? 0]

@@ -266,7 +266,7 @@ public actor CaptureSession {
         guard !isPlaying, failure == nil, let p = pipeline else { return }
         startTimeoutFired = true
         let seconds = startTimeout == startTimeout.rounded() ? "\(Int(startTimeout))" : "\(startTimeout)"
-        if let camera = cameraNeverStarted(waited: "within \(seconds) s") {
+        if let camera = cameraNeverStarted(waited: .text("within %s s", seconds)) {
             failure = camera
         } else {
             let sinks: [GraphElement] = [.operatorSink, .subjectSink, .audioSink]
