@@ -126,6 +126,18 @@ final class CaptionAlignerTests: XCTestCase {
                        "1\n00:00:00,500 --> 00:00:02,250\nFish & chips\n<tonight>\n\n2\n01:01:01,002 --> 01:01:02,000\nLate\n\n")
     }
 
+    /// The text the subtitle tracks are muxed from: SubViewer keeps `&` and `<…>` as written (subparse
+    /// passes it on as UTF-8), and SubRip reads back to the same cues.
+    func testSubtitleTrackTextKeepsTheWordsAsWritten() {
+        let captions = [Caption(start: 0.5, end: 2.25, text: "Fish & chips\n<tonight>"), Caption(start: 3661.004, end: 3662, text: "Late")]
+        XCTAssertEqual(CaptionFiles.subViewer(captions), "[INFORMATION]\n[TITLE]captions\n[END INFORMATION]\n[SUBTITLE]\n"
+                       + "00:00:00.500,00:00:02.250\nFish & chips[br]<tonight>\n\n01:01:01.004,01:01:02.000\nLate\n\n")
+        let back = CaptionFiles.parseSubRip("\u{FEFF}" + CaptionFiles.subRip(captions).replacingOccurrences(of: "\n", with: "\r\n") + "garbage\n\n")
+        XCTAssertEqual(back.map(\.text), captions.map(\.text))
+        XCTAssertEqual(back.map(\.start), [0.5, 3661.004])
+        XCTAssertEqual(back.map(\.end), [2.25, 3662])
+    }
+
     func testHypothesesBecomeTimedWords() {
         var collector = HeardSpeech.Collector()
         collector.hypothesis("bright", final: false, at: 1.0)

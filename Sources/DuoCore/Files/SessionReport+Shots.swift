@@ -70,15 +70,15 @@ extension SessionReport {
     static func shotSections(_ takes: [Take], list: ShotList?) -> String {
         var page = ""
         for g in shotGroups(takes, list: list) {
-            let name = g.id.map { "Shot \($0)" + (g.title.map { " — \($0)" } ?? "") } ?? "Takes without a shot"
+            let name = g.id.map { id in g.title.map { tr("Shot %1$s — %2$s", id, $0) } ?? tr("Shot %s", id) } ?? tr("Takes without a shot")
             var badge = ""
             if g.id != nil {
-                if !g.recorded { badge = "<span class=\"badge never\">never recorded</span>" }
-                else if !g.hasGoodTake { badge = "<span class=\"badge nogood\">no good take</span>" }
-                else { badge = "<span class=\"badge good\">good take</span>" }
+                if !g.recorded { badge = "<span class=\"badge never\">" + escape(tr("never recorded")) + "</span>" }
+                else if !g.hasGoodTake { badge = "<span class=\"badge nogood\">" + escape(tr("no good take")) + "</span>" }
+                else { badge = "<span class=\"badge good\">" + escape(tr("good take")) + "</span>" }
             }
             page += "<div class=\"shot\"><h2 class=\"shot-title\">\(escape(name))\(badge.isEmpty ? "" : " · " + badge)</h2>\n"
-            if !g.recorded { page += "<div class=\"facts\">no take was recorded for this shot</div>\n" }
+            if !g.recorded { page += "<div class=\"facts\">" + escape(tr("no take was recorded for this shot")) + "</div>\n" }
             for take in g.takes { page += section(take) }
             page += "</div>\n"
         }
