@@ -5,7 +5,8 @@ import XCTest
 
 /// A notice that goes both to the operator and into an event (issue 41): with the operator's language
 /// Chinese (po/zh_CN.po compiled by msgfmt, read by MessageCatalog), the log says it in Chinese while
-/// the `error` event keeps the English a control client reads; a DuoError keeps both lines too.
+/// the `error` event keeps the English a control client reads, and so does the control socket's answer
+/// to a bad line; a DuoError keeps both lines too.
 final class TranslatedNoticeTests: XCTestCase {
     override func tearDown() {
         Translation.use(.english)
@@ -36,6 +37,15 @@ final class TranslatedNoticeTests: XCTestCase {
         }
         XCTAssertEqual(reason.english, "delivered no frame for 2.4 s (unplugged or stalled)")
         XCTAssertEqual(reason.text, "已经 2.4 秒没有送来画面（被拔出或卡住了）")
+
+        // The control socket's answer to a bad line is machine-read: English whatever the operator reads.
+        let socketPath = dir + "/control.sock"
+        let socket = try ControlSocket(path: socketPath) { _ in }
+        defer { socket.close() }
+        let client = try ControlClient(path: socketPath)
+        client.send("not json")
+        XCTAssertEqual(try client.next("error")["message"] as? String,
+                       "control: not a JSON object; send one per line, such as {\"cmd\":\"record\"}")
 
         let error = DuoError.input(.text("%s %s does not exist; %s", Said.text("script"), "talk.md", Said.text("give a UTF-8 .txt or .md file to --script")))
         XCTAssertEqual(error.message, "脚本 talk.md 不存在；请给 --script 一个 UTF-8 的 .txt 或 .md 文件")
