@@ -98,7 +98,7 @@ final class SubjectViewPart: RunPart {
     func takeEnded(_ result: TakeResult, _ run: isolated RunDirector) async { await updateScreenOn(run) }
 
     func finish(_ run: isolated RunDirector) async {
-        if screenOn { screenOn = false; run.face.keepScreenOn(false, reason: "the run ended") }
+        if screenOn { screenOn = false; run.face.keepScreenOn(false, reason: tr("the run ended")) }
     }
 
     private func accessoryChanged(_ change: AccessoryChange, subjectMonitor: String?, _ run: isolated RunDirector) async {
@@ -134,6 +134,6 @@ final class SubjectViewPart: RunPart {
         let on = recording || (shown && kind == .teleprompter)
         guard on != screenOn else { return }
         screenOn = on
-        run.face.keepScreenOn(on, reason: recording ? "a take is recording" : "the teleprompter is shown")
+        run.face.keepScreenOn(on, reason: recording ? tr("a take is recording") : tr("the teleprompter is shown"))
     }
 }
