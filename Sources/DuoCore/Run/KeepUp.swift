@@ -25,6 +25,10 @@ public struct KeepUp: Sendable, Equatable {
         .text("the camera delivered %1$s of %2$s frames: this machine could not keep up with %3$s; try a smaller --format", delivered, expected, format)
     }
 
+    /// The same for the operator to read (the HUD and the log), in their language; `message` stays
+    /// English for the summary's JSON.
+    public var shown: String { said.text }
+
     /// The shortfall of a take of `frames` frames over `lengthNanoseconds` at `format`, or nil when it kept up.
     public static func check(frames: Int64, lengthNanoseconds: Int64, format: VideoFormat) -> KeepUp? {
         let rate = format.frameRate.value
