@@ -21,7 +21,7 @@ public final class CameraLock: Sendable {
             try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .runtime("cannot create \(base) for the camera lock; set XDG_RUNTIME_DIR to a writable folder")
+            throw .runtime(.text("cannot create %s for the camera lock; set XDG_RUNTIME_DIR to a writable folder", base))
         }
         return base
     }
@@ -34,7 +34,7 @@ public final class CameraLock: Sendable {
         // or another node with the same device number all get the same lock.
         var info = stat()
         guard stat(device, &info) == 0 else {
-            throw .usage("camera \(label ?? device) does not exist; list cameras with: duo-capture cameras")
+            throw .usage(.text("camera %s does not exist; list cameras with: duo-capture cameras", label ?? device))
         }
         let kind = info.st_mode & S_IFMT
         let name = kind == S_IFCHR || kind == S_IFBLK
@@ -64,13 +64,13 @@ public final class CameraLock: Sendable {
             attempts += 1
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard fd >= 0 else {
-                throw .runtime("cannot open the camera lock \(path); set XDG_RUNTIME_DIR to a writable folder")
+                throw .runtime(.text("cannot open the camera lock %s; set XDG_RUNTIME_DIR to a writable folder", path))
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
                 close(fd)
-                let who = holder.flatMap { Int($0) }.map { "duo-capture pid \($0)" } ?? "another duo-capture"
-                throw .runtime("camera \(label) is in use by \(who); stop it first or pick another --camera")
+                let who = holder.flatMap { Int($0) }.map { Said.text("duo-capture pid %s", $0) } ?? Said.text("another duo-capture")
+                throw .runtime(.text("camera %s is in use by %s; stop it first or pick another --camera", label, who))
             }
             var held = stat(), current = stat()
             if fstat(fd, &held) == 0, stat(path, &current) == 0, held.st_ino == current.st_ino, held.st_dev == current.st_dev {
@@ -82,7 +82,7 @@ public final class CameraLock: Sendable {
             }
             close(fd)
             guard attempts < 5 else {
-                throw .runtime("cannot take the camera lock \(path): it keeps changing; try again")
+                throw .runtime(.text("cannot take the camera lock %s: it keeps changing; try again", path))
             }
         }
     }

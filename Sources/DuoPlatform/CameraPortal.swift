@@ -29,7 +29,7 @@ public enum CameraPortal {
         var error: UnsafeMutablePointer<GError>?
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             defer { g_clear_error(&error) }
-            return .unavailable("no session bus (\(message(error)))")
+            return .unavailable(tr("no session bus (%s)", message(error)))
         }
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
         let context = g_main_context_new()
@@ -72,7 +72,7 @@ public enum CameraPortal {
                                                       "org.freedesktop.portal.Camera", "AccessCamera", arguments, nil,
                                                       G_DBUS_CALL_FLAGS_NONE, 10_000, nil, &error) else {
             defer { g_clear_error(&error) }
-            return .unavailable("the camera portal did not answer (\(message(error)))")
+            return .unavailable(tr("the camera portal did not answer (%s)", message(error)))
         }
         g_variant_unref(reply)
         let deadline = Date().addingTimeInterval(timeout)
@@ -82,8 +82,8 @@ public enum CameraPortal {
         switch box.code {
         case 0: return .granted
         case 1: return .refused
-        case nil: return .unavailable("no answer from the camera portal within \(Int(timeout)) s")
-        default: return .unavailable("the camera portal ended the request")
+        case nil: return .unavailable(tr("no answer from the camera portal within %s s", Int(timeout)))
+        default: return .unavailable(tr("the camera portal ended the request"))
         }
     }
 

@@ -24,15 +24,15 @@ public enum PipeWireDaemon {
     /// Nil when the daemon answers; else why not, as the end of a sentence ("nothing listens at …").
     public static func problem(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         guard let path = socketPath(environment: environment) else {
-            return "XDG_RUNTIME_DIR is not set, so there is no PipeWire socket to connect to"
+            return tr("XDG_RUNTIME_DIR is not set, so there is no PipeWire socket to connect to")
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return "no socket could be made to reach \(path)" }
+        guard fd >= 0 else { return tr("no socket could be made to reach %s", path) }
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return "the socket path \(path) is too long" }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return tr("the socket path %s is too long", path) }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
             raw[bytes.count] = 0
@@ -40,6 +40,6 @@ public enum PipeWireDaemon {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        return connected == 0 ? nil : "nothing listens at \(path)"
+        return connected == 0 ? nil : tr("nothing listens at %s", path)
     }
 }

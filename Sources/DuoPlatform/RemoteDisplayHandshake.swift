@@ -149,7 +149,7 @@ public final class RemoteDisplayHandshakeServer: Sendable {
             served.update { _ = $0.greetings.removeValue(forKey: client) }
             client.close()
         }), failure: { _ in
-            .runtime("TCP port \(port) is in use (the display answers senders there, beside SRT's UDP port); pick another --listen port")
+            .runtime(.text("TCP port %s is in use (the display answers senders there, beside SRT's UDP port); pick another --listen port", port))
         })
         NetworkLoop.shared.every(0.5) {
             let (stopped, due) = served.update { s in (s.stopped, s.stopped ? [] : s.refusals.due(at: HandshakeWire.now())) }

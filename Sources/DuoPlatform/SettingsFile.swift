@@ -32,7 +32,7 @@ public struct SettingsFile: Sendable {
         // No file is no settings; anything at the path (a link loop, a dangling link) is checked.
         var link = stat()
         guard lstat(path, &link) == 0 else { return nil }
-        try InputFile.requireRegular(path, "settings file", hint: "it must be a text file of key=value lines under [duo-capture]; move what is there away")
+        try InputFile.requireRegular(path, .text("settings file"), hint: .text("it must be a text file of key=value lines under [duo-capture]; move what is there away"))
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         func line(of predicate: (String) -> Bool) -> Int { (lines.firstIndex(where: predicate) ?? 0) + 1 }
@@ -44,7 +44,7 @@ public struct SettingsFile: Sendable {
             guard !t.hasPrefix("#"), !t.hasPrefix("["), let eq = t.firstIndex(of: "=") else { continue }
             lineOfKey[t[..<eq].trimmingCharacters(in: .whitespaces)] = i + 1
         }
-        guard let file = g_key_file_new() else { throw .runtime("cannot read settings: GLib's key-file parser is unavailable") }
+        guard let file = g_key_file_new() else { throw .runtime(.text("cannot read settings: GLib's key-file parser is unavailable")) }
         defer { g_key_file_free(file) }
         var error: UnsafeMutablePointer<GError>?
         guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, &error) != 0 else {
@@ -53,7 +53,7 @@ public struct SettingsFile: Sendable {
             // GLib quotes the offending line: find it, to say where.
             let quoted = message.split(separator: "“").dropFirst().first?.split(separator: "”").first.map(String.init)
             let at = quoted.map { q in line { $0.trimmingCharacters(in: .whitespaces) == q.trimmingCharacters(in: .whitespaces) } } ?? 1
-            throw .input("\(path):\(at): \(message); write key=value lines under [\(group)]")
+            throw .input(.text("%s:%s: %s; write key=value lines under [%s]", path, at, message, group))
         }
         var groupCount: gsize = 0
         let groups = g_key_file_get_groups(file, &groupCount)
@@ -62,7 +62,7 @@ public struct SettingsFile: Sendable {
             guard let g = groups?[i] else { continue }
             let name = String(cString: g)
             guard name == group else {
-                throw .input("\(path):\(line { $0.trimmingCharacters(in: .whitespaces) == "[\(name)]" }): unknown group [\(name)]; put every setting under [\(group)]")
+                throw .input(.text("%s:%s: unknown group [%s]; put every setting under [%s]", path, line { $0.trimmingCharacters(in: .whitespaces) == "[\(name)]" }, name, group))
             }
         }
         guard groupCount > 0 else { return SettingsFile(path: path, entries: []) }

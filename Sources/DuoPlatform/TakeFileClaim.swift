@@ -40,17 +40,17 @@ public enum JoinOutputClaim {
             if try create(journal, Self.journal(segments, output: candidate)) { return candidate }
             if SegmentJoin.readJournal(journal)?.segments == segments { return candidate }
         }
-        throw .runtime("join: \(base) and 998 more names after it are taken; give --output FILE")
+        throw .runtime(.text("join: %s and 998 more names after it are taken; give --output FILE", base))
     }
 
     /// The output the user named: claimed when it is free; an existing one only with `replace`.
     public static func claim(given path: String, segments: [String], replace: Bool) throws(DuoError) -> String {
         if FileManager.default.fileExists(atPath: path), !replace {
-            throw .usage("join: \(TerminalText.escaped(path, limit: 200)) exists; give another --output, or --force to replace it")
+            throw .usage(.text("join: %s exists; give another --output, or --force to replace it", TerminalText.escaped(path, limit: 200)))
         }
         let journal = SegmentJoin.journalPath(forOutput: path)
         guard try create(journal, Self.journal(segments, output: path)) || replace || SegmentJoin.readJournal(journal)?.segments == segments else {
-            throw .usage("join: another join is writing \(TerminalText.escaped(path, limit: 200)) (\(journal)); give another --output")
+            throw .usage(.text("join: another join is writing %s (%s); give another --output", TerminalText.escaped(path, limit: 200), journal))
         }
         return path
     }
@@ -71,6 +71,6 @@ public enum JoinOutputClaim {
         }
         if errno == EEXIST { return false }
         let reason = String(cString: strerror(errno))
-        throw .runtime("join: cannot create \(TerminalText.escaped(path, limit: 200)) (\(reason)); check the folder")
+        throw .runtime(.text("join: cannot create %s (%s); check the folder", TerminalText.escaped(path, limit: 200), reason))
     }
 }

@@ -26,9 +26,9 @@ public final class OSCSocket: Sendable {
         listener = try DatagramListener(hosts: host.map { [$0] } ?? ["127.0.0.1", "::1"], optional: host == nil ? ["::1"] : [],
                                         port: port, longest: OSCMessage.maximumSize, failure: { bad, reason in
             if let bad, reason == "no IP address" {
-                return .usage("--osc \(given): \(bad) is no IP address; give one such as 0.0.0.0 (every interface), :: or 192.168.1.20")
+                return .usage(.text("--osc %s: %s is no IP address; give one such as 0.0.0.0 (every interface), :: or 192.168.1.20", given, bad))
             }
-            return .usage("--osc \(given): cannot listen (\(reason)); give another port")
+            return .usage(.text("--osc %s: cannot listen (%s); give another port", given, reason))
         }, received: received)
     }
 

@@ -217,7 +217,7 @@ private final class ObsLoopState {
                 return handlers.message(id, try MessagePack.json(raw), c.address)
             } catch {
                 handlers.problem(error.message, c.address)
-                return close(id, code: ObsCloseCode.messageDecodeError.rawValue, reason: error.message)
+                return close(id, code: ObsCloseCode.messageDecodeError.rawValue, reason: error.english)
             }
         }
         handlers.message(id, String(decoding: raw, as: UTF8.self), c.address)

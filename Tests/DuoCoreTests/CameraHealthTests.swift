@@ -12,7 +12,7 @@ final class CameraHealthTests: XCTestCase {
         XCTAssertNil(h.observeActive(frames: 0, active: 0, at: 5_000 * ms), "no frame yet: the camera is warming up, not stalled")
         XCTAssertNil(h.observeActive(frames: 10, active: 0, at: 5_200 * ms))
         XCTAssertNil(h.observeActive(frames: 10, active: 0, at: 7_200 * ms), "2.0 s is not yet over the stall timeout")
-        XCTAssertEqual(h.observeActive(frames: 10, active: 0, at: 7_400 * ms), .lost(0, reason: "delivered no frame for 2.2 s (unplugged or stalled)"))
+        XCTAssertEqual(h.observeActive(frames: 10, active: 0, at: 7_400 * ms), .lost(0, reason: Said(verbatim: "delivered no frame for 2.2 s (unplugged or stalled)")))
         XCTAssertTrue(h.markLost(0, at: 7_400 * ms))
         XCTAssertFalse(h.markLost(0, at: 7_500 * ms), "reported once")
         XCTAssertNil(h.observeActive(frames: 10, active: 0, at: 10_000 * ms), "a lost camera is not lost again")
@@ -35,13 +35,13 @@ final class CameraHealthTests: XCTestCase {
         XCTAssertEqual(h.lossTimeout, 300 * ms, "four intervals at 30 fps is under the 0.3 s floor")
         XCTAssertEqual(h.observe(cameraFrames: [10, 10], active: 0, at: 0), [])
         XCTAssertEqual(h.observe(cameraFrames: [20, 10], active: 0, at: 200 * ms), [])
-        XCTAssertEqual(h.observe(cameraFrames: [30, 10], active: 0, at: 400 * ms), [.lost(1, reason: "delivered no frame for 0.4 s")],
+        XCTAssertEqual(h.observe(cameraFrames: [30, 10], active: 0, at: 400 * ms), [.lost(1, reason: Said(verbatim: "delivered no frame for 0.4 s"))],
                        "B, off the air, silent while A delivers")
         XCTAssertTrue(h.markLost(1, at: 400 * ms))
         // Both silent: the one on the air is lost; the other is not judged in the same tick.
         var both = CameraHealth(cameraCount: 2, frameRate: 30)
         _ = both.observe(cameraFrames: [10, 10], active: 0, at: 0)
-        XCTAssertEqual(both.observe(cameraFrames: [10, 10], active: 0, at: 400 * ms), [.lost(0, reason: "delivered no frame for 0.4 s")])
+        XCTAssertEqual(both.observe(cameraFrames: [10, 10], active: 0, at: 400 * ms), [.lost(0, reason: Said(verbatim: "delivered no frame for 0.4 s"))])
         XCTAssertTrue(both.markLost(0, at: 400 * ms))
         XCTAssertEqual(both.observe(cameraFrames: [10, 10], active: 1, at: 600 * ms), [], "B, now on the air, got a fresh window")
         XCTAssertEqual(both.observe(cameraFrames: [10, 14], active: 1, at: 800 * ms), [])

@@ -43,11 +43,11 @@ final class CameraIntakeTests: XCTestCase {
     func testTheLineNamesTheCameraItsModeAndWhatStartUpWaitedFor() {
         let v210 = CameraProfile.Mode(pixelFormat: "v210", format: VideoFormat.parse("320x240@30")!)
         let node = CameraSource.service(stack: .pipewire, target: "cam-v210", name: "Cam", modes: [v210])
-        let noFormat = CameraStartWait.format.error(camera: node, mode: v210, waited: "within 3 s", graphTakes: false)
+        let noFormat = CameraStartWait.format.error(camera: node, mode: v210, waited: .text("within %s s", 3), graphTakes: false)
         XCTAssertEqual(noFormat.kind, .dependency, "exit 69")
         XCTAssertEqual(noFormat.message, "camera Cam (PipeWire cam-v210) gave no first frame within 3 s: no format could be agreed with PipeWire node cam-v210, which offers 320x240@30 in v210 (a pixel format duo-capture cannot convert); pick another camera or mode (duo-capture cameras marks the ones it cannot use)")
         let yuy2 = CameraProfile.Mode(pixelFormat: "YUY2", format: VideoFormat.parse("640x480@30")!)
-        let silent = CameraStartWait.frame(agreed: "640x480@30 YUY2").error(camera: node, mode: yuy2, waited: "within 10 s", graphTakes: true)
+        let silent = CameraStartWait.frame(agreed: "640x480@30 YUY2").error(camera: node, mode: yuy2, waited: .text("within %s s", 10), graphTakes: true)
         XCTAssertEqual(silent.message, "camera Cam (PipeWire cam-v210) gave no first frame within 10 s: PipeWire node cam-v210 agreed 640x480@30 YUY2 and sent no frame; check the camera with duo-capture cameras and gst-launch-1.0, or give a longer --start-timeout")
         let webcam = CameraStartWait.frame(agreed: nil).error(camera: .v4l2(device: "/dev/video4", modes: [yuy2]), mode: yuy2, waited: nil, graphTakes: true)
         XCTAssertEqual(webcam.message, "camera /dev/video4 gave no first frame: waiting for its first frame at 640x480@30 in YUY2; check the camera with duo-capture cameras and gst-launch-1.0, or give a longer --start-timeout")

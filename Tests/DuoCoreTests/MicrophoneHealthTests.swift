@@ -17,7 +17,7 @@ final class MicrophoneHealthTests: XCTestCase {
         XCTAssertNil(h.observe(buffers: 0, at: 500 * ms), "nothing yet: still starting")
         XCTAssertNil(h.observe(buffers: 40, at: 1_000 * ms))
         XCTAssertNil(h.observe(buffers: 40, at: 1_600 * ms), "0.6 s is not over the timeout")
-        XCTAssertEqual(h.observe(buffers: 40, at: 1_800 * ms), .lost(reason: "delivered no sound for 0.8 s"))
+        XCTAssertEqual(h.observe(buffers: 40, at: 1_800 * ms), .lost(reason: Said(verbatim: "delivered no sound for 0.8 s")))
         XCTAssertTrue(h.isLost)
         XCTAssertEqual(h.gaps, [.init(from: 1_000 * ms, to: nil)], "the sound went when it last came")
         XCTAssertNil(h.observe(buffers: 40, at: 1_900 * ms), "reported once")
@@ -27,7 +27,7 @@ final class MicrophoneHealthTests: XCTestCase {
     func testUnpluggedThenListedAgainIsTakenBackAtOnceAndRestoredByItsSound() {
         var h = started()
         _ = h.observe(buffers: 10, at: 200 * ms)
-        XCTAssertEqual(h.deviceRemoved(at: 3_000 * ms), .lost(reason: "unplugged (the device is gone)"))
+        XCTAssertEqual(h.deviceRemoved(at: 3_000 * ms), .lost(reason: Said(verbatim: "unplugged (the device is gone)")))
         h.detached()
         XCTAssertNil(h.deviceRemoved(at: 3_100 * ms))
         XCTAssertNil(h.observe(buffers: 0, at: 9_000 * ms), "gone: not tried again, however long")
@@ -45,7 +45,7 @@ final class MicrophoneHealthTests: XCTestCase {
     func testAFailedLegIsTriedAgainEveryIntervalWhileItIsListed() {
         var h = started()
         _ = h.observe(buffers: 10, at: 200 * ms)
-        XCTAssertEqual(h.failed("microphone1_source: stream error", at: 1_000 * ms), .lost(reason: "microphone1_source: stream error"))
+        XCTAssertEqual(h.failed("microphone1_source: stream error", at: 1_000 * ms), .lost(reason: Said(verbatim: "microphone1_source: stream error")))
         XCTAssertNil(h.failed("again", at: 1_100 * ms), "lost once")
         h.detached()
         XCTAssertNil(h.observe(buffers: 0, at: 2_000 * ms), "too early to try again")

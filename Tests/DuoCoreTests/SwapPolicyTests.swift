@@ -10,7 +10,7 @@ final class SwapPolicyTests: XCTestCase {
             XCTAssertEqual(policy.decide(recording: true, formatsMatch: true), .swap, "\(policy): same format")
         }
         if case .refuse(let why) = SwapPolicy.lock.decide(recording: true, formatsMatch: false) {
-            XCTAssertTrue(why.contains("stop the take first"))
+            XCTAssertTrue(why.english.contains("stop the take first"))
         } else { XCTFail("lock must refuse") }
         XCTAssertEqual(SwapPolicy.segment.decide(recording: true, formatsMatch: false), .segment)
         XCTAssertEqual(SwapPolicy.stop.decide(recording: true, formatsMatch: false), .stopThenSwap)

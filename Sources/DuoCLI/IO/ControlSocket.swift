@@ -53,7 +53,7 @@ final class ControlSocket: Sendable {
             do throws(DuoError) {
                 handler(try ControlCommand.parse(line))
             } catch {
-                client.send(Self.errorLine(error.message))
+                client.send(Self.errorLine(error.english))
             }
         }, tooLong: { client in
             client.send(Self.errorLine("control: line longer than 64 KiB; send one JSON object per line"))

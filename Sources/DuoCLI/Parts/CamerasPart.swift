@@ -69,7 +69,7 @@ final class CamerasPart: RunPart {
     func handle(_ event: SessionEvent, _ run: isolated RunDirector) async -> Bool {
         guard case .cameraLost(let index, let reason) = event else { return false }
         health.sourceRunning(index, false)   // the session stopped its source
-        await lost(index, reason: reason, run)
+        await lost(index, reason: Said(verbatim: reason), run)
         return true
     }
 
@@ -89,50 +89,51 @@ final class CamerasPart: RunPart {
     /// continues on the other one (the selector switches to it when the lost one was on the air), without
     /// a new file. With no camera left on the air, `--camera-loss wait` finalises the take and waits for
     /// the camera, re-attaching it when it returns; `exit` ends the run (exit 70).
-    private func lost(_ index: Int, reason: String, _ run: isolated RunDirector) async {
+    private func lost(_ index: Int, reason: Said, _ run: isolated RunDirector) async {
         let plan = run.plan
         guard health.markLost(index, at: run.clock.now()) else { return }
-        run.sidecars.interrupted(at: run.clock.now(), device: plan.cameraLetter(index), what: "lost", reason: reason)
+        run.sidecars.interrupted(at: run.clock.now(), device: plan.cameraLetter(index), what: "lost", reason: reason.english)
         let other = 1 - index
         let active = await run.capture.activeCamera
-        let name = plan.secondCamera == nil ? "camera \(plan.cameraName(index))" : "camera \(plan.cameraLetter(index)) (\(plan.cameraName(index)))"
+        let name = plan.secondCamera == nil ? Said.text("camera %s", plan.cameraName(index))
+            : Said.text("camera %s (%s)", plan.cameraLetter(index), plan.cameraName(index))
         // Two cameras (virtual or individual): one lost, the other goes on.
         if plan.secondCamera != nil, active != index || !health.lost.contains(other) {
-            run.events.emit(.cameraLost(camera: plan.cameraLetter(index), label: plan.cameraName(index), reason: reason))
-            var message = "\(name) lost: \(reason)"
+            run.events.emit(.cameraLost(camera: plan.cameraLetter(index), label: plan.cameraName(index), reason: reason.english))
+            var message = Said.text("%s lost: %s; it is taken back when it returns", name, reason)
             if active == index {
                 // Virtual mode: the same file goes on. Individual mode: the swap policy decides, as for
                 // any swap (a new segment at the other camera's format, the take ended, or refused).
                 await run.parts.posture.swap(to: other, run)
                 if await run.capture.activeCamera == other {
-                    message += "; going on with camera \(plan.cameraLetter(other))"
+                    message = .text("%s lost: %s; going on with camera %s; it is taken back when it returns", name, reason, plan.cameraLetter(other))
                 } else {
-                    message += "; camera \(plan.cameraLetter(other)) cannot take over (--swap-policy lock)"
+                    message = .text("%s lost: %s; camera %s cannot take over (--swap-policy lock); the take is finalised; it is taken back when it returns",
+                                    name, reason, plan.cameraLetter(other))
                     if run.takes.pending != nil { await run.cancelCountdown() }
                     await run.stopTake()
-                    message += "; the take is finalised"
                 }
             }
-            run.notify("\(message); it is taken back when it returns")
+            run.notify(message)
             return
         }
         if settings.loss == .exit {
-            let error = DuoError.runtime("\(name) lost: \(reason); check the camera and start again")
-            run.events.emit(.error(message: error.message))
+            let error = DuoError.runtime(.text("%s lost: %s; check the camera and start again", name, reason))
+            run.events.emit(.error(message: error.english))
             return run.end(.failed(error))
         }
-        run.events.emit(.cameraLost(camera: plan.cameraLetter(index), label: plan.cameraName(index), reason: reason))
+        run.events.emit(.cameraLost(camera: plan.cameraLetter(index), label: plan.cameraName(index), reason: reason.english))
         if run.takes.pending != nil { await run.cancelCountdown() }
         await run.stopTake()
-        run.notify("\(name) lost: \(reason); the take is finalised, waiting for the camera to come back")
+        run.notify(.text("%s lost: %s; the take is finalised, waiting for the camera to come back", name, reason))
     }
 
     private func restored(_ index: Int, _ run: isolated RunDirector) {
         let plan = run.plan
         run.sidecars.interrupted(at: run.clock.now(), device: plan.cameraLetter(index), what: "restored", reason: nil)
         run.events.emit(.cameraRestored(camera: plan.cameraLetter(index), label: plan.cameraName(index)))
-        run.log("duo-capture: camera \(plan.cameraLetter(index)) (\(plan.cameraName(index))) is back")
-        run.face.say("camera \(plan.cameraLetter(index)) is back")
+        run.log(tr("duo-capture: camera %s (%s) is back", plan.cameraLetter(index), plan.cameraName(index)))
+        run.face.say(tr("camera %s is back", plan.cameraLetter(index)))
     }
 
     private func carry(_ decision: CameraHealth.Decision, _ run: isolated RunDirector) async {
@@ -154,7 +155,7 @@ final class CamerasPart: RunPart {
             case .removed(let device):
                 guard let index = plan.deviceIdentities.firstIndex(of: device.identity), health.deviceRemoved(index) else { continue }
                 try? await plug(index, false, run)
-                await lost(index, reason: "unplugged (\(device.devicePath ?? device.name))", run)
+                await lost(index, reason: .text("unplugged (%s)", device.devicePath ?? device.name), run)
             case .added(let device):
                 guard let index = plan.deviceIdentities.firstIndex(of: device.identity), health.gone.contains(index) else { continue }
                 if device.api != "duotest", let path = device.devicePath {
@@ -163,12 +164,12 @@ final class CamerasPart: RunPart {
                         reattachLocks[index] = try watch.lock(device: path, label: "id:\(device.identity)")
                         try await run.capture.setCameraDevice(index, path: path)
                     } catch {
-                        run.notify("camera \(plan.cameraLetter(index)) is back at \(path) but cannot be taken: \(error.message)")
+                        run.notify(.text("camera %s is back at %s but cannot be taken: %s", plan.cameraLetter(index), path, error.said))
                         continue
                     }
                 }
                 _ = health.deviceAdded(index)
-                run.log("duo-capture: camera \(plan.cameraLetter(index)) (\(plan.cameraName(index))) plugged back in at \(device.devicePath ?? "?")")
+                run.log(tr("duo-capture: camera %s (%s) plugged back in at %s", plan.cameraLetter(index), plan.cameraName(index), device.devicePath ?? "?"))
                 try? await plug(index, true, run)
             }
         }

@@ -32,15 +32,15 @@ final class CaptionsPart: RunPart {
                 let subject = try ScriptParser.load(path: script).subject
                 sink.yield("take \(number) captioned: " + (try TakeCaptioner.caption(take, subject: subject)))
             } catch {
-                TakeCaptioner.recordWhy(take, error.message)
-                sink.yield("take \(number) has no captions: \(error.message)")
+                TakeCaptioner.recordWhy(take, error.english)
+                sink.yield(tr("take %s has no captions: %s", number, error.message))
             }
             sink.finish()
         }
         thread.name = "duo-captions"
         thread.start()
         jobs.append(Task {
-            for await line in lines { run.log("duo-capture: \(line)") }
+            for await line in lines { run.log(tr("duo-capture: %s", line)) }
         })
     }
 
@@ -48,7 +48,7 @@ final class CaptionsPart: RunPart {
     func finish(_ run: isolated RunDirector) async {
         let running = jobs
         jobs.removeAll()
-        if !running.isEmpty { run.log("duo-capture: finishing the captions of \(running.count == 1 ? "a take" : "\(running.count) takes")…") }
+        if !running.isEmpty { run.log(trn("duo-capture: finishing the captions of a take…", "duo-capture: finishing the captions of %d takes…", running.count, running.count)) }
         for job in running { await job.value }
     }
 }

@@ -42,7 +42,7 @@ final class FramingPart: RunPart {
             // The detector is not installed or failed: one line, and the run goes on without hints.
             guard policy != nil else { return true }
             policy = nil
-            run.log("duo-capture: framing hints are off: \(why)")
+            run.log(tr("duo-capture: framing hints are off: %s", why))
             await run.presenter.setFramingHints([], at: run.clock.now())
         default: return false
         }

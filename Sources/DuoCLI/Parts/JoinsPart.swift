@@ -48,7 +48,7 @@ final class JoinsPart: RunPart {
     func finish(_ run: isolated RunDirector) async {
         let running = jobs
         jobs.removeAll()
-        if !running.isEmpty { run.log("duo-capture: finishing the join of \(running.count == 1 ? "a take's segments" : "\(running.count) takes' segments")…") }
+        if !running.isEmpty { run.log(trn("duo-capture: finishing the join of a take's segments…", "duo-capture: finishing the join of %d takes' segments…", running.count, running.count)) }
         for job in running { await job.value }
     }
 
@@ -62,7 +62,7 @@ final class JoinsPart: RunPart {
         // Claimed before the join: a file already there (the user's, another run's) is never replaced.
         let output = (try? JoinOutputClaim.claim(segments: paths)) ?? SegmentJoin.outputPath(forFirstSegment: paths[0])
         emit(take: take, state: "started", progress: 0, file: output, segments: names, error: nil, run)
-        run.log("duo-capture: joining take \(take)'s \(names.count) segments into \(output) (in the background)")
+        run.log(tr("duo-capture: joining take %1$s's %2$s segments into %3$s (in the background)", take, names.count, output))
         let (updates, sink) = AsyncStream.makeStream(of: Update.self, bufferingPolicy: .unbounded)
         let thread = Thread {
             BackgroundPriority.lowerThisThread()
@@ -94,12 +94,12 @@ final class JoinsPart: RunPart {
                     guard tenth > shown, tenth < 10 else { continue }
                     shown = tenth
                     emit(take: take, state: "progress", progress: Double(tenth) / 10, file: output, segments: names, error: nil, run)
-                    run.face.say("joining take \(take): \(tenth * 10)%")
+                    run.face.say(tr("joining take %s: %s%%", take, tenth * 10))
                 case .done(.success(let outcome)):
                     done(take: take, outcome: outcome, output: output, names: names, keep: keep, run)
                 case .done(.failure(let error)):
-                    emit(take: take, state: "failed", progress: nil, file: output, segments: names, error: error.message, run)
-                    run.notify("take \(take): \(error.message)")
+                    emit(take: take, state: "failed", progress: nil, file: output, segments: names, error: error.english, run)
+                    run.notify(.text("take %s: %s", take, error.said))
                 }
             }
         })
@@ -110,11 +110,18 @@ final class JoinsPart: RunPart {
         let seconds = sidecar.durationSeconds ?? 0
         joined.append(.init(take: take, file: output, segments: names, sidecar: sidecar, kept: keep))
         emit(take: take, state: "done", progress: 1, file: output, segments: names, error: nil, run)
-        let conversion = outcome.repeatedFrames + outcome.droppedFrames == 0 ? ""
-            : " (to \(sidecar.format): \(outcome.repeatedFrames) frames repeated, \(outcome.droppedFrames) dropped)"
-        let line = "take \(take) joined into \(output): \(outcome.decoded.video.frames) frames, \(String(format: "%.2f", seconds)) s"
-            + conversion + (keep ? "; segments kept" : "; segments removed")
-        run.log("duo-capture: \(line)")
+        let frames = outcome.decoded.video.frames, duration = String(format: "%.2f", seconds)
+        let line = switch (outcome.repeatedFrames + outcome.droppedFrames == 0, keep) {
+        case (true, true): tr("take %1$s joined into %2$s: %3$s frames, %4$s s; segments kept", take, output, frames, duration)
+        case (true, false): tr("take %1$s joined into %2$s: %3$s frames, %4$s s; segments removed", take, output, frames, duration)
+        case (false, true):
+            tr("take %1$s joined into %2$s: %3$s frames, %4$s s (to %5$s: %6$s frames repeated, %7$s dropped); segments kept",
+               take, output, frames, duration, sidecar.format, outcome.repeatedFrames, outcome.droppedFrames)
+        case (false, false):
+            tr("take %1$s joined into %2$s: %3$s frames, %4$s s (to %5$s: %6$s frames repeated, %7$s dropped); segments removed",
+               take, output, frames, duration, sidecar.format, outcome.repeatedFrames, outcome.droppedFrames)
+        }
+        run.log(tr("duo-capture: %s", line))
         run.face.say(line)
     }
 

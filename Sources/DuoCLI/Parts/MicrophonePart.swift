@@ -55,7 +55,7 @@ final class MicrophonePart: RunPart {
             if let decision = health.failed(reason, at: now) { await carry(decision, port: port, at: now, run) } else { health.detached() }
         } else {
             run.sidecars.interrupted(at: now, device: "microphone", what: "lost", reason: reason)
-            run.notify("the microphone was lost (\(reason)); the run and any take go on without sound", errorEvent: true)
+            run.notify(.text("the microphone was lost (%s); the run and any take go on without sound", reason), errorEvent: true)
         }
         return true
     }
@@ -103,22 +103,22 @@ final class MicrophonePart: RunPart {
         case .lost(let reason):
             await port.detachMicrophone()
             health.detached()
-            run.sidecars.interrupted(at: now, device: "microphone", what: "lost", reason: reason)
-            run.events.emit(.microphoneLost(label: label, id: node, reason: reason))
-            run.notify("microphone \(label) lost (\(reason)); the take goes on with silence; it is taken back when it returns")
+            run.sidecars.interrupted(at: now, device: "microphone", what: "lost", reason: reason.english)
+            run.events.emit(.microphoneLost(label: label, id: node, reason: reason.english))
+            run.notify(.text("microphone %s lost (%s); the take goes on with silence; it is taken back when it returns", label, reason))
         case .reattach:
             do throws(DuoError) {
                 try await port.attachMicrophone()
                 health.attached(at: now)
             } catch {
-                run.parts.warnings.warn("microphone \(label) is listed again but cannot be opened: \(error.message)", run)
+                run.parts.warnings.warn(tr("microphone %s is listed again but cannot be opened: %s", label, error.message), run)
             }
         case .restored:
             let missing = health.gaps.last.flatMap { gap in gap.to.map { Double($0 - gap.from) / 1e9 } } ?? 0
             run.sidecars.interrupted(at: now, device: "microphone", what: "restored", reason: nil)
             run.events.emit(.microphoneRestored(label: label, id: node, missingSeconds: (missing * 10).rounded() / 10))
-            run.log("duo-capture: microphone \(label) is back (sound was missing for \(String(format: "%.1f", missing)) s)")
-            run.face.say("microphone \(label) is back")
+            run.log(tr("duo-capture: microphone %s is back (sound was missing for %s s)", label, String(format: "%.1f", missing)))
+            run.face.say(tr("microphone %s is back", label))
         }
     }
 }

@@ -51,8 +51,14 @@ final class NotesPart: RunPart {
         }
         run.events.emit(.note(kind: note.kind, code: note.code, text: note.text, take: note.take, at: note.atSeconds,
                               wall: note.wall, shot: note.shot))
-        let when = note.take.map { "take \($0) at \(String(format: "%.3f", note.atSeconds ?? 0)) s" } ?? "the session (between takes)"
-        run.log("duo-capture: \(note.kind) \(note.code) for \(when)" + (note.text.isEmpty ? "" : ": \(TerminalText.escaped(note.text, limit: 80))"))
+        let shown = TerminalText.escaped(note.text, limit: 80), at = String(format: "%.3f", note.atSeconds ?? 0)
+        let line = switch (note.take, note.text.isEmpty) {
+        case (let take?, true): tr("duo-capture: %1$s %2$s for take %3$s at %4$s s", note.kind, note.code, take, at)
+        case (let take?, false): tr("duo-capture: %1$s %2$s for take %3$s at %4$s s: %5$s", note.kind, note.code, take, at, shown)
+        case (nil, true): tr("duo-capture: %1$s %2$s for the session (between takes)", note.kind, note.code)
+        case (nil, false): tr("duo-capture: %1$s %2$s for the session (between takes): %3$s", note.kind, note.code, shown)
+        }
+        run.log(line)
         return true
     }
 
@@ -85,7 +91,7 @@ final class NotesPart: RunPart {
         guard let folder = run.recordDirectory ?? run.settings.recordDirectoryOption,
               FileManager.default.fileExists(atPath: folder) else { return }
         let recovered = ChapterWriter.recover(in: folder)
-        for file in recovered.done { run.log("duo-capture: the notes' chapters of \(file) (a take cut short) were written from its sidecar") }
+        for file in recovered.done { run.log(tr("duo-capture: the notes' chapters of %s (a take cut short) were written from its sidecar", file)) }
         for problem in recovered.problems { run.notify(problem, .warning) }
     }
 
@@ -93,7 +99,7 @@ final class NotesPart: RunPart {
     private func writeSessionNote(_ note: TakeNote, _ run: isolated RunDirector) {
         if run.recordDirectory == nil {
             do throws(DuoError) { run.recordDirectory = try run.files.prepareDirectory(run.settings.recordDirectoryOption) } catch {
-                return run.notify("the session's note was not kept: \(error.message)", .warning, errorEvent: true)
+                return run.notify(.text("the session's note was not kept: %s", error.said), .warning, errorEvent: true)
             }
         }
         let path = (run.recordDirectory! as NSString).appendingPathComponent(TakeNote.sessionFile)
@@ -101,14 +107,14 @@ final class NotesPart: RunPart {
         line.append(UInt8(ascii: "\n"))
         if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         guard let handle = FileHandle(forWritingAtPath: path) else {
-            return run.notify("the session's note was not kept: cannot write \(path); check that the folder is writable", .warning, errorEvent: true)
+            return run.notify(.text("the session's note was not kept: cannot write %s; check that the folder is writable", path), .warning, errorEvent: true)
         }
         defer { try? handle.close() }
         do {
             try handle.seekToEnd()
             try handle.write(contentsOf: line)
         } catch {
-            run.notify("the session's note was not kept: cannot write \(path): \(WriteProblem.describe(error))", .warning, errorEvent: true)
+            run.notify(.text("the session's note was not kept: cannot write %s: %s", path, WriteProblem.said(error)), .warning, errorEvent: true)
         }
     }
 }

@@ -98,7 +98,7 @@ final class PosturePart: RunPart {
         await swap(to: target, run)
         guard await run.capture.activeCamera == target else { return }
         if wasRecording {
-            run.log("duo-capture: stop, then switch: camera \(plan.cameraLetter(target)) (\(plan.cameraName(target))); a new take after the countdown")
+            run.log(tr("duo-capture: stop, then switch: camera %s (%s); a new take after the countdown", plan.cameraLetter(target), plan.cameraName(target)))
             await run.record()
         }
     }
@@ -140,7 +140,8 @@ final class PosturePart: RunPart {
         let active = await run.capture.activeCamera
         let change = MirrorChange.between(activeBefore: active, facesBefore: before, activeAfter: active, facesAfter: after,
                                           operatorChoice: plan.operatorMirrorChoice)
-        run.log("duo-capture: camera \(plan.cameraLetter(index)) (\(plan.cameraName(index))) now faces the \(viewer.rawValue)")
+        run.log(viewer == .theSubject ? tr("duo-capture: camera %s (%s) now faces the subject", plan.cameraLetter(index), plan.cameraName(index))
+                : tr("duo-capture: camera %s (%s) now faces the operator", plan.cameraLetter(index), plan.cameraName(index)))
         reportMirrors(change, camera: active, cause: "faces", run)
     }
 
@@ -150,13 +151,20 @@ final class PosturePart: RunPart {
             run.events.emit(.mirror(display: flip.display, mirrored: flip.mirrored, camera: run.plan.cameraLetter(camera), cause: cause))
         }
         guard !change.flips.isEmpty else { return }
-        run.face.say(change.flips.map { "\($0.display) picture \($0.mirrored ? "mirrored" : "not mirrored")" }.joined(separator: ", "))
+        run.face.say(change.flips.map { flip in
+            switch (flip.display == "subject", flip.mirrored) {
+            case (true, true): tr("subject picture mirrored")
+            case (true, false): tr("subject picture not mirrored")
+            case (false, true): tr("operator picture mirrored")
+            case (false, false): tr("operator picture not mirrored")
+            }
+        }.joined(separator: tr(", ")))
     }
 
     /// A swap refused (lock, a lost camera): the reason on the HUD and in a `swap-refused` event.
-    private func swapRefused(_ why: String, _ run: isolated RunDirector) {
-        run.events.emit(.swapRefused(reason: why))
-        run.face.say(why)
-        run.refuse(why)
+    private func swapRefused(_ why: Said, _ run: isolated RunDirector) {
+        run.events.emit(.swapRefused(reason: why.english))
+        run.face.say(why.text)
+        run.refuse(why.english)
     }
 }

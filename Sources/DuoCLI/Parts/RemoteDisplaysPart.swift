@@ -80,10 +80,11 @@ final class RemoteDisplaysPart: RunPart {
                 run.face.setRemoteDisplays(asked: roster.count, connected: roster.connectedCount)
                 run.events.emit(.remote(display: address.description, state: "connected", width: display.width,
                                         height: display.height, reason: nil))
-                run.log("duo-capture: remote display \(address) connected: the subject view at \(display.width)x\(display.height)"
-                    + (settings.passphrase == nil ? ", unencrypted" : ", encrypted"))
+                run.log(settings.passphrase == nil
+                    ? tr("duo-capture: remote display %s connected: the subject view at %sx%s, unencrypted", address, display.width, display.height)
+                    : tr("duo-capture: remote display %s connected: the subject view at %sx%s, encrypted", address, display.width, display.height))
             } catch {
-                away(index, .failed, reason: error.message, run)
+                away(index, .failed, reason: error.english, run)
             }
         case .refused(let reason): away(index, .refused, reason: reason, run)
         case .unreachable(let reason): away(index, .waiting, reason: reason, run)
@@ -95,8 +96,11 @@ final class RemoteDisplaysPart: RunPart {
         guard roster.away(index, state, reason: reason, at: run.clock.now()) else { return }
         let address = settings.displays[index]
         run.events.emit(.remote(display: address.description, state: state.rawValue, width: nil, height: nil, reason: reason))
-        let what = state == .refused ? "refused this sender" : state == .lost ? "lost" : "not connected"
-        run.notify("remote display \(address) \(what): \(reason); the take and the local views go on, and it is tried again",
-                   state == .waiting ? .plain : .warning)
+        let said: Said = switch state {
+        case .refused: .text("remote display %s refused this sender: %s; the take and the local views go on, and it is tried again", address, reason)
+        case .lost: .text("remote display %s lost: %s; the take and the local views go on, and it is tried again", address, reason)
+        default: .text("remote display %s not connected: %s; the take and the local views go on, and it is tried again", address, reason)
+        }
+        run.notify(said, state == .waiting ? .plain : .warning)
     }
 }

@@ -144,13 +144,13 @@ final class ScriptPart: RunPart {
                 var opened = FileWatch(path, stamp: load.stamp)
                 opened.lookedAt = watch?.lookedAt ?? 0
                 watch = opened
-                if let warning = ScriptChoice.standard().remember(path) { run.log("duo-capture: warning: \(warning.message)") }
-                run.log("duo-capture: opened script \(path)")
+                if let warning = ScriptChoice.standard().remember(path) { run.log(tr("duo-capture: warning: %s", warning.message)) }
+                run.log(tr("duo-capture: opened script %s", path))
             } else {
-                run.log("duo-capture: script \(path) reloaded; the reading position is kept")
+                run.log(tr("duo-capture: script %s reloaded; the reading position is kept", path))
             }
             run.parts.voice.rebuildModel(run)
-            for problem in problems { run.log("duo-capture: warning: script \(path) \(problem) (duo-capture check-script lists them)") }
+            for problem in problems { run.log(tr("duo-capture: warning: script %s %s (duo-capture check-script lists them)", path, problem)) }
             await run.parts.subject.updatePicture(run)
             await run.status(trigger: "script")
         case .failure(let error):
@@ -159,7 +159,7 @@ final class ScriptPart: RunPart {
                 run.refuse("script \(load.path): \(error.message)")
                 run.face.say(error.message)
             } else {
-                run.notify("script \(load.path) was saved but cannot be read (\(error.message)); the previous text stays on screen",
+                run.notify(.text("script %s was saved but cannot be read (%s); the previous text stays on screen", load.path, error.said),
                            .plain, errorEvent: true)
             }
         }

@@ -39,7 +39,7 @@ extension ShotsPart {
         if let notice { run.notify(notice) }
         if let script = journal.script, let position = journal.position { self.journal.pendingPlace = (script, position) }
         let current = walk.map { "shot \($0.current.id), take \($0.nextShotTake) next" } ?? ""
-        run.notify("resuming the shot-list session of \(journal.updated): \(current), \(journal.takes.count) takes so far", .plain)
+        run.notify(.text("resuming the shot-list session of %s: %s, %s takes so far", journal.updated, current, journal.takes.count), .plain)
         self.journal.writtenAt = run.clock.now()
     }
 
@@ -52,14 +52,15 @@ extension ShotsPart {
             journal.pendingPlace = nil
             await run.presenter.rewind(to: want.position, at: run.clock.now())
             let place = await run.presenter.place(at: run.clock.now())
-            run.log("duo-capture: the teleprompter goes on at \(want.script) line \(place?.line ?? 1)")
+            run.log(tr("duo-capture: the teleprompter goes on at %s line %s", want.script, place?.line ?? 1))
             await run.status(trigger: "resume")
         } else if onScreen == nil, !journal.openedForPlace, FileManager.default.isReadableFile(atPath: want.script) {
             journal.openedForPlace = true
             await run.parts.script.open(want.script, run)
         } else {
             journal.pendingPlace = nil
-            run.log("duo-capture: the resumed session's teleprompter place (\(want.script)) is not restored: \(onScreen ?? "no script") is on screen")
+            run.log(onScreen.map { tr("duo-capture: the resumed session's teleprompter place (%s) is not restored: %s is on screen", want.script, $0) }
+                    ?? tr("duo-capture: the resumed session's teleprompter place (%s) is not restored: no script is on screen", want.script))
         }
     }
 
@@ -79,7 +80,7 @@ extension ShotsPart {
             journal.writtenAt = now
             journal.position = entry.position
         } catch {
-            if !journal.failed { run.notify("\(error.message); --resume cannot go on with this session") }
+            if !journal.failed { run.notify(.text("%s; --resume cannot go on with this session", error.said)) }
             journal.failed = true
         }
     }

@@ -64,7 +64,7 @@ final class ShotsPart: RunPart {
     /// note markup is said (it was kept from the subject). A resumed session is taken up first.
     func started(_ run: isolated RunDirector) async {
         guard walk != nil else { return }
-        for problem in walk!.list.problems { run.log("duo-capture: warning: shot list \(problem) (kept from the subject)") }
+        for problem in walk!.list.problems { run.log(tr("duo-capture: warning: shot list %s (kept from the subject)", problem)) }
         if let journal = settings.resume { await resume(journal, notice: resumeNotice, run) }
         await announce(trigger: settings.resume == nil ? "start" : "resume", run)
         await restorePlace(run)
@@ -163,7 +163,7 @@ final class ShotsPart: RunPart {
         case .stay: break
         case .to(let position): await run.presenter.rewind(to: position, at: run.clock.now())
         case .headingMissing(let title):
-            run.notify("shot \(walk.current.id): heading: \(title) is not a heading of \(place.script); the script stays where it is")
+            run.notify(.text("shot %s: heading: %s is not a heading of %s; the script stays where it is", walk.current.id, title, place.script))
         }
     }
 
@@ -220,7 +220,7 @@ final class ShotsPart: RunPart {
         case .success(let t)?:
             if let file = t.file { run.sidecars.mark(take: t.take, path: file, mark: mark.rawValue) }
             run.events.emit(.mark(take: t.take, shot: t.shot, shotTake: t.shotTake, mark: mark.rawValue, file: t.file, by: by))
-            run.log("duo-capture: take \(t.take) (shot \(t.shot) take \(t.shotTake)) marked \(mark.rawValue)")
+            run.log(tr("duo-capture: take %1$s (shot %2$s take %3$s) marked %4$s", t.take, t.shot, t.shotTake, mark.rawValue))
         case .failure(let why)?: run.refuse("mark: \(why.message)")
         case nil: break
         }
@@ -234,8 +234,8 @@ final class ShotsPart: RunPart {
         await run.presenter.showShot(shot.subject, at: run.clock.now())
         run.events.emit(.shot(id: shot.id, title: shot.title, index: walk.index + 1, count: walk.list.shots.count,
                               takes: walk.takes(of: shot.id).count, next: walk.next?.id, trigger: trigger))
-        run.log("duo-capture: shot \(shot.id) (\(walk.index + 1) of \(walk.list.shots.count)): \(shot.title)"
-            + (walk.next.map { "; next \($0.id) \($0.title)" } ?? "; the last shot"))
+        run.log(walk.next.map { tr("duo-capture: shot %1$s (%2$s of %3$s): %4$s; next %5$s %6$s", shot.id, walk.index + 1, walk.list.shots.count, shot.title, $0.id, $0.title) }
+                ?? tr("duo-capture: shot %1$s (%2$s of %3$s): %4$s; the last shot", shot.id, walk.index + 1, walk.list.shots.count, shot.title))
         if let script = shot.script {
             let path = ShotScripts.resolve(script, listPath: settings.path ?? "./shots.md")
             if path != run.parts.script.path { await run.parts.script.open(path, run) }
@@ -260,13 +260,13 @@ final class ShotsPart: RunPart {
             list = try ShotList.load(path: path)
             try ShotScripts.check(list, listPath: path, allowAny: settings.allowAnyScript)
         } catch {
-            return run.notify("shot list \(path) was saved but cannot be read (\(error.message)); the previous list stays", .plain, errorEvent: true)
+            return run.notify(.text("shot list %s was saved but cannot be read (%s); the previous list stays", path, error.said), .plain, errorEvent: true)
         }
         let before = walk!.current.subject
         let notice = walk!.reload(list)
-        for problem in list.problems { run.log("duo-capture: warning: shot list \(problem) (kept from the subject)") }
+        for problem in list.problems { run.log(tr("duo-capture: warning: shot list %s (kept from the subject)", problem)) }
         run.events.emit(.shotsReloaded(count: list.shots.count, current: walk!.current.id, notice: notice))
-        run.log("duo-capture: shot list \(path) reloaded; \(list.shots.count) shots")
+        run.log(trn("duo-capture: shot list %s reloaded; %d shot", "duo-capture: shot list %s reloaded; %d shots", list.shots.count, path, list.shots.count))
         if let notice { run.notify(notice, .plain) }
         if notice != nil || before != walk!.current.subject { await announce(trigger: "reload", run) }
         await saveJournal(run)

@@ -66,7 +66,8 @@ final class SubjectViewPart: RunPart {
             await run.presenter.setCue(cue, seconds: seconds, at: now)
             run.events.emit(.cue(text: cue?.text, preset: cue?.preset?.rawValue, seconds: cue == nil ? nil : seconds))
             run.sidecars.cued(at: now, cue, seconds: cue == nil ? nil : seconds)
-            run.log("duo-capture: " + (cue.map { "cue to the talent: \"\($0.text)\"" + (seconds.map { " for \($0) s" } ?? "") } ?? "cue cleared"))
+            run.log(cue.map { cue in seconds.map { tr("duo-capture: cue to the talent: \"%s\" for %s s", cue.text, $0) } ?? tr("duo-capture: cue to the talent: \"%s\"", cue.text) }
+                    ?? tr("duo-capture: cue cleared"))
         case .selfView(let size):
             let shown = await run.presenter.setSelfView(size, at: now)
             run.events.emit(.selfView(size: shown.rawValue))
@@ -79,7 +80,7 @@ final class SubjectViewPart: RunPart {
 
     func handle(_ event: SessionEvent, _ run: isolated RunDirector) async -> Bool {
         guard case .subjectFailed(let why) = event else { return false }
-        run.notify("the subject view failed and is off for the rest of the run (\(why)); the preview and the recording go on",
+        run.notify(.text("the subject view failed and is off for the rest of the run (%s); the preview and the recording go on", why),
                    errorEvent: true, hud: false)
         run.face.subjectViewFailed(enabled: enabled)
         return true
@@ -97,7 +98,7 @@ final class SubjectViewPart: RunPart {
     func takeEnded(_ result: TakeResult, _ run: isolated RunDirector) async { await updateScreenOn(run) }
 
     func finish(_ run: isolated RunDirector) async {
-        if screenOn { screenOn = false; run.face.keepScreenOn(false, reason: "the run ended") }
+        if screenOn { screenOn = false; run.face.keepScreenOn(false, reason: tr("the run ended")) }
     }
 
     private func accessoryChanged(_ change: AccessoryChange, subjectMonitor: String?, _ run: isolated RunDirector) async {
@@ -108,7 +109,7 @@ final class SubjectViewPart: RunPart {
         await updatePicture(run)
         let state = change.available ? "available" + (subjectMonitor.map { " on \($0)" } ?? "")
             : "unavailable (" + change.reasons.map(\.explanation).joined(separator: "; ") + ")"
-        run.log("duo-capture: accessory \(change.enabled ? "enabled" : "disabled"), \(state)")
+        run.log(change.enabled ? tr("duo-capture: accessory enabled, %s", state) : tr("duo-capture: accessory disabled, %s", state))
     }
 
     /// The subject branch does work only while its frames are on a screen: whenever the view is shown
@@ -133,6 +134,6 @@ final class SubjectViewPart: RunPart {
         let on = recording || (shown && kind == .teleprompter)
         guard on != screenOn else { return }
         screenOn = on
-        run.face.keepScreenOn(on, reason: recording ? "a take is recording" : "the teleprompter is shown")
+        run.face.keepScreenOn(on, reason: recording ? tr("a take is recording") : tr("the teleprompter is shown"))
     }
 }

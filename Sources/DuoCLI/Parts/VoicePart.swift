@@ -40,7 +40,7 @@ final class VoicePart: RunPart {
     func started(_ run: isolated RunDirector) async {
         if run.plan.voice != nil, !recogniserDown {
             if let why = await run.presenter.enableVoice(follow: settings.follow, at: run.clock.now()) {
-                run.notify("voice-follow: \(why); following by time")
+                run.notify(.text("voice-follow: %s; following by time", why))
             }
             await report(run)
         } else if settings.follow {
@@ -73,7 +73,7 @@ final class VoicePart: RunPart {
             recogniserDown = true
             if let files = run.plan.voice { VoiceModelCache.forget(files) }   // the next run builds it again
             await run.presenter.disableVoice(at: run.clock.now())
-            run.notify("voice-follow stopped (\(why)); the teleprompter follows time, the sound and any take go on", errorEvent: true)
+            run.notify(.text("voice-follow stopped (%s); the teleprompter follows time, the sound and any take go on", why), errorEvent: true)
             await report(run)
         default: return false
         }
@@ -104,17 +104,17 @@ final class VoicePart: RunPart {
     private func modelReady(_ result: Result<(any PreparedRecogniser)?, DuoError>, notices: [String], ticket: Int,
                             _ run: isolated RunDirector) async {
         guard ticket == builds else { return }
-        for notice in notices { run.log("duo-capture: \(notice)") }
+        for notice in notices { run.log(tr("duo-capture: %s", notice)) }
         switch result {
         case .success(let loaded?):
             do throws(DuoError) {
                 try await run.capture.installRecogniser(loaded)
-                run.log("duo-capture: voice-follow listens for the new script's words")
+                run.log(tr("duo-capture: voice-follow listens for the new script's words"))
             } catch {
-                run.log("duo-capture: warning: voice-follow keeps the previous script's words: \(error.message)")
+                run.log(tr("duo-capture: warning: voice-follow keeps the previous script's words: %s", error.message))
             }
         case .success(nil): break
-        case .failure(let error): run.log("duo-capture: warning: voice-follow keeps the previous script's words: \(error.message)")
+        case .failure(let error): run.log(tr("duo-capture: warning: voice-follow keeps the previous script's words: %s", error.message))
         }
         await report(run)
     }

@@ -21,17 +21,21 @@ final class WarningsPart: RunPart {
     func warn(_ warning: String, _ run: isolated RunDirector) {
         let (show, held) = throttle.admit(warning, at: run.clock.now())
         guard show else { return }
-        var line = "duo-capture: warning: \(warning)"
-        if warning.hasPrefix("operator_") || warning.hasPrefix("subject_") {
-            line += " (the preview skips frames this machine cannot draw in time; takes are not affected)"
+        // GStreamer's own words stay as GStreamer wrote them; what duo-capture adds is translated.
+        let preview = warning.hasPrefix("operator_") || warning.hasPrefix("subject_")
+        let line = switch (preview, held > 0) {
+        case (false, false): tr("duo-capture: warning: %s", warning)
+        case (false, true): tr("duo-capture: warning: %s (%s more like it in the last minute)", warning, held)
+        case (true, false): tr("duo-capture: warning: %s (the preview skips frames this machine cannot draw in time; takes are not affected)", warning)
+        case (true, true):
+            tr("duo-capture: warning: %s (the preview skips frames this machine cannot draw in time; takes are not affected) (%s more like it in the last minute)", warning, held)
         }
-        if held > 0 { line += " (\(held) more like it in the last minute)" }
         run.log(line)
     }
 
     func finish(_ run: isolated RunDirector) async {
         for (warning, count) in throttle.pending {
-            run.log("duo-capture: warning: \(warning) (\(count) more like it since it was last shown)")
+            run.log(tr("duo-capture: warning: %s (%s more like it since it was last shown)", warning, count))
         }
     }
 }

@@ -9,7 +9,7 @@ enum CameraSwitch {
     enum Outcome {
         /// Already on that camera: nothing to do.
         case unchanged
-        case refused(String)
+        case refused(Said)
         /// Switched; `startNewTake` when the policy segments the recording into a new file.
         case swapped(CameraSwap, startNewTake: Bool)
     }
@@ -18,7 +18,7 @@ enum CameraSwitch {
     /// the caller's way (sidecars, events), before the switch.
     static func perform(_ requested: Int?, session: any CapturePort, plan: GraphPlan, policy: SwapPolicy,
                         stopTake: @Sendable () async -> Void) async -> Outcome {
-        guard plan.secondCamera != nil else { return .refused("camera swaps need a second camera; give --camera twice") }
+        guard plan.secondCamera != nil else { return .refused(.text("camera swaps need a second camera; give --camera twice")) }
         let active = await session.activeCamera
         let target = requested ?? (1 - active)
         guard target != active else { return .unchanged }
@@ -30,7 +30,7 @@ enum CameraSwitch {
             guard let swap = try await session.switchCamera(to: target) else { return .unchanged }
             return .swapped(swap, startNewTake: decision == .segment)
         } catch {
-            return .refused(error.message)
+            return .refused(error.said)
         }
     }
 }

@@ -27,7 +27,7 @@ extension CaptureSession: CapturePort {
     public func switchCamera(to index: Int) async throws(DuoError) -> CameraSwap? { try await selectCamera(index) }
 
     public func installRecogniser(_ prepared: any PreparedRecogniser) async throws(DuoError) {
-        guard let loaded = prepared as? LoadedRecogniser else { throw .runtime("voice-follow: a recogniser this session did not load") }
+        guard let loaded = prepared as? LoadedRecogniser else { throw .runtime(.text("voice-follow: a recogniser this session did not load")) }
         try replaceRecogniser(loaded)
     }
 }

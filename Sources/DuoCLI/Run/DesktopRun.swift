@@ -18,15 +18,15 @@ import Foundation
 ///
 /// Thread: called from the main task; hops to the main thread for GTK.
 enum DesktopRun {
-    static func requireDisplay(for purpose: String = "run with --headless to capture without windows") throws(DuoError) {
+    static func requireDisplay(for purpose: Said = .text("run with --headless to capture without windows")) throws(DuoError) {
         let env = ProcessInfo.processInfo.environment
         if env["DISPLAY"]?.isEmpty ?? true, env["WAYLAND_DISPLAY"]?.isEmpty ?? true {
-            throw .usage("no display found (DISPLAY is not set); \(purpose)")
+            throw .usage(.text("no display found (DISPLAY is not set); %s", purpose))
         }
     }
 
     static func monitors() async throws(DuoError) -> String {
-        try requireDisplay(for: "run duo-capture monitors on the desktop whose monitors you want listed")
+        try requireDisplay(for: .text("run duo-capture monitors on the desktop whose monitors you want listed"))
         let result: Result<[MonitorInfo], DuoError> = await MainActor.run {
             do throws(DuoError) {
                 try GtkMain.initialize()
@@ -34,7 +34,7 @@ enum DesktopRun {
             } catch { return .failure(error) }
         }
         let list = try result.get()
-        if list.isEmpty { return "no monitors found" }
+        if list.isEmpty { return tr("no monitors found") }
         return (["index\tconnector\tgeometry"] + list.map(\.description)).joined(separator: "\n")
     }
 
@@ -88,7 +88,7 @@ enum DesktopRun {
             let desktop = options.desktop, log = self.log
             if let path = desktop.operatorDisplayPath {
                 do throws(DuoError) { face.operatorProfile = try DisplayProfile.load(path: path) } catch {
-                    throw DuoError(error.kind, "--operator-display: \(error.message)")
+                    throw DuoError(error.kind, .text("--operator-display: %s", error.said))
                 }
             }
             // gtksink makes its widgets on the GTK thread; they go into the windows before the graph plays.
@@ -109,7 +109,7 @@ enum DesktopRun {
                                                                   language: options.subject.language)
                     }
                     let ui = try DesktopUI(config)
-                    log("duo-capture: desktop on \(Monitors.backend) (GDK_BACKEND chooses)")
+                    log(tr("duo-capture: desktop on %s (GDK_BACKEND chooses)", Monitors.backend))
                     events.emit(.monitors(backend: Monitors.backend, monitors: ui.monitors.map {
                         .init(index: $0.index, connector: $0.connector, geometry: "\($0.width)x\($0.height)+\($0.x)+\($0.y)")
                     }))
@@ -301,7 +301,7 @@ final class DesktopFace: RunFace, SubjectMonitorControl, @unchecked Sendable {
     func keepScreenOn(_ on: Bool, reason: String) {
         GtkMain.post { [self] in
             let used = inhibitor.set(on, reason: reason, window: ui?.operatorWindowWidget)
-            if !used.isEmpty { log("duo-capture: screen kept on (\(reason)) through the \(used.joined(separator: " and "))") }
+            if !used.isEmpty { log(tr("duo-capture: screen kept on (%s) through the %s", reason, used.joined(separator: tr(" and ")))) }
         }
     }
     func setRemoteDisplays(asked: Int, connected: Int) { GtkMain.post { [self] in ui?.setRemoteDisplays(asked: asked, connected: connected) } }

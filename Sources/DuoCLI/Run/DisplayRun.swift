@@ -15,27 +15,27 @@ import Foundation
 enum DisplayRun {
     static func run(_ options: Options, log: @escaping @Sendable (String) -> Void) async throws(DuoError) -> String {
         guard let address = options.displayAddress else {
-            throw .usage("duo-capture display needs --listen srt://:PORT (the sender gives --subject-remote srt://THIS-MACHINE:PORT) or --connect srt://HOST:PORT")
+            throw .usage(.text("duo-capture display needs --listen srt://:PORT (the sender gives --subject-remote srt://THIS-MACHINE:PORT) or --connect srt://HOST:PORT"))
         }
         let passphrase = try SRTPassphrase.resolve(file: options.passphraseFile, noEncryption: options.noEncryption,
                                                    environment: ProcessInfo.processInfo.environment,
                                                    allowReadable: options.allowReadablePassphrase)
         // The options first (a passphrase file others can read, say), then the desktop.
-        try DesktopRun.requireDisplay(for: "duo-capture display shows the subject view on a monitor of this machine")
-        if passphrase == nil { log("duo-capture: display: --no-encryption: the picture crosses the network unencrypted (for a closed network only)") }
+        try DesktopRun.requireDisplay(for: .text("duo-capture display shows the subject view on a monitor of this machine"))
+        if passphrase == nil { log(tr("duo-capture: display: --no-encryption: the picture crosses the network unencrypted (for a closed network only)")) }
         let library = try PipelineLibrary.locate(override: options.pipelinesDirectory)
-        let events = try EventLog(path: options.desktop.eventsPath) { log("duo-capture: warning: \($0)") }
+        let events = try EventLog(path: options.desktop.eventsPath) { log(tr("duo-capture: warning: %s", $0)) }
         let subjectMonitor = options.desktop.subjectMonitor, windowed = options.desktop.windowed, latency = options.srtLatency
 
         let started: Result<(RemoteDisplayReceiver, RemoteDisplayHandshakeServer?, DisplayWindow), DuoError> = await MainActor.run {
             do throws(DuoError) {
                 try GtkMain.initialize()
                 let monitors = Monitors.list()
-                guard !monitors.isEmpty else { throw DuoError.runtime("no monitor found on this display") }
+                guard !monitors.isEmpty else { throw DuoError.runtime(.text("no monitor found on this display")) }
                 let monitor: MonitorInfo
                 if let ref = subjectMonitor {
                     guard let found = monitors.first(where: { ref.matches($0) }) else {
-                        throw DuoError.usage("--subject-monitor \(ref): no such monitor; list them with: duo-capture monitors")
+                        throw DuoError.usage(.text("--subject-monitor %s: no such monitor; list them with: duo-capture monitors", ref))
                     }
                     monitor = found
                 } else {
@@ -48,19 +48,25 @@ enum DisplayRun {
                 if address.isListener {
                     server = try RemoteDisplayHandshakeServer(port: address.port, width: monitor.width, height: monitor.height, refresh: refresh,
                                                        passphrase: passphrase, onRefused: { who, reason in
-                        log("duo-capture: display: refused a sender at \(who): \(reason)")
+                        log(tr("duo-capture: display: refused a sender at %s: %s", who, reason))
                         events.emit(.display(state: "refused", reason: reason, frames: nil))
                     }, onSummary: { who, count in
                         let line = HandshakeRefusals.summary(address: who, count: count)
-                        log("duo-capture: display: \(line)")
+                        log(tr("duo-capture: display: %s", line))
                         events.emit(.display(state: "refused", reason: line, frames: nil))
                     })
                 }
                 let window = DisplayWindow(monitor: monitor, picture: receiver.widget.pointer, windowed: windowed,
                                            title: "duo-capture display \(address)")
                 window.onQuit = { GtkMain.quit() }
-                log("duo-capture: display: \(address.isListener ? "listening at \(address)" : "calling \(address)") on monitor \(monitor.connector) "
-                    + "(\(monitor.width)x\(monitor.height)@\(refresh))" + (passphrase == nil ? ", unencrypted" : ", encrypted"))
+                let size = "\(monitor.width)x\(monitor.height)@\(refresh)"
+                let line = switch (address.isListener, passphrase == nil) {
+                case (true, true): tr("duo-capture: display: listening at %s on monitor %s (%s), unencrypted", address, monitor.connector, size)
+                case (true, false): tr("duo-capture: display: listening at %s on monitor %s (%s), encrypted", address, monitor.connector, size)
+                case (false, true): tr("duo-capture: display: calling %s on monitor %s (%s), unencrypted", address, monitor.connector, size)
+                case (false, false): tr("duo-capture: display: calling %s on monitor %s (%s), encrypted", address, monitor.connector, size)
+                }
+                log(line)
                 events.emit(.display(state: "waiting", reason: nil, frames: 0))
                 return .success((receiver, server, window))
             } catch { return .failure(error) }
@@ -78,7 +84,7 @@ enum DisplayRun {
                 let now = Date().timeIntervalSince(lastChange) < 1.0 && frames > 0
                 guard now != showing else { continue }
                 showing = now
-                log("duo-capture: display: \(showing ? "showing duo-capture's subject view" : "waiting for duo-capture")")
+                log(showing ? tr("duo-capture: display: showing duo-capture's subject view") : tr("duo-capture: display: waiting for duo-capture"))
                 events.emit(.display(state: showing ? "showing" : "waiting", reason: nil, frames: Int(frames)))
                 let waiting = !showing
                 GtkMain.post { window.setWaiting(waiting) }

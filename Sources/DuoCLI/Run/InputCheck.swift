@@ -12,12 +12,12 @@ enum InputCheck {
         if let path = options.subject.scriptPath {
             _ = try ScriptParser.load(path: path)
         } else if options.subject.accessory == .teleprompter {
-            throw .usage("--accessory teleprompter needs --script FILE (a .txt or .md script); or use --accessory countdown, preview or off")
+            throw .usage(.text("--accessory teleprompter needs --script FILE (a .txt or .md script); or use --accessory countdown, preview or off"))
         }
         if let path = options.subject.displayProfilePath { _ = try DisplayProfile.load(path: path) }
         if let path = options.desktop.operatorDisplayPath {
             do throws(DuoError) { _ = try DisplayProfile.load(path: path) } catch {
-                throw DuoError(error.kind, "--operator-display: \(error.message)")
+                throw DuoError(error.kind, .text("--operator-display: %s", error.said))
             }
         }
         for choice in [options.source] + (options.secondSource.map { [$0] } ?? []) {

@@ -30,7 +30,7 @@ enum RunCommand {
         // Every input file first: a bad one is the only line said, before the camera is looked for.
         try InputCheck.run(options)
         let setup = try SessionSetup.prepare(options)
-        for n in setup.notices { log("duo-capture: \(n)") }
+        for n in setup.notices { log(tr("duo-capture: %s", n)) }
         var plan = setup.plan
         let events = try EventLog(path: options.desktop.eventsPath, warn: log)
         defer { events.close() }
@@ -67,7 +67,7 @@ enum RunCommand {
         var o = options
         if o.subject.scriptPath == nil, o.subject.accessory == .teleprompter {
             let choice = ScriptChoice.standard().choose(welcome: try welcomeScript())
-            log("duo-capture: \(choice.notice)")
+            log(tr("duo-capture: %s", choice.notice))
             o.subject.scriptPath = choice.path
         }
         return o
@@ -89,10 +89,10 @@ enum RunCommand {
         // A script of the user's that loaded is the one to open next time with no --script.
         if let path = subject.scriptPath, path != (try? welcomeScript()),
            let warning = ScriptChoice.standard().remember(path) {
-            log("duo-capture: warning: \(warning.message)")
+            log(tr("duo-capture: warning: %s", warning.message))
         }
         for problem in presenter.scriptProblems {
-            log("duo-capture: warning: script \(subject.scriptPath ?? "") \(problem) (duo-capture check-script lists them)")
+            log(tr("duo-capture: warning: script %s %s (duo-capture check-script lists them)", subject.scriptPath ?? "", problem))
         }
         return presenter
     }
@@ -114,7 +114,7 @@ extension ControlSocket {
         guard let path else { return nil }
         let socket = try ControlSocket(path: path) { director.send(.command($0, source: .control)) }
         events.setTap { event in socket.broadcast(event) }
-        log("duo-capture: control socket \(socket.path)")
+        log(tr("duo-capture: control socket %s", socket.path))
         return socket
     }
 }

@@ -46,7 +46,7 @@ extension RunDirector {
     func handle(_ event: SessionEvent) async {
         switch event {
         case .failed(let error):
-            events.emit(.error(message: error.message))
+            events.emit(.error(message: error.english))
             end(.failed(error))
         case .takeEnded(let result): await takeEnded(result)
         case .takeStarted: break

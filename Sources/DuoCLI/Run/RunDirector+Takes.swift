@@ -33,7 +33,7 @@ extension RunDirector {
         case .nothing: break
         case .refuse(let why): refuse(why)
         case .countdown(let take, let seconds, let attachAt):
-            log("duo-capture: recording starts in \(seconds) s")
+            log(tr("duo-capture: recording starts in %s s", seconds))
             events.emit(.countdown(seconds: seconds, take: take))
             // A re-take, or a shot recorded again, starts the script where the shot starts (ShotsPart).
             await parts.shots.rewindForTake(self)
@@ -42,7 +42,7 @@ extension RunDirector {
         case .cancelCountdown(let take):
             await presenter.countdownCancelled(at: now)
             events.emit(.countdownCancelled(take: take))
-            log("duo-capture: countdown cancelled")
+            log(tr("duo-capture: countdown cancelled"))
         case .begin(let take, let at, let endsRun):
             if takes.countdown.seconds == 0 { await parts.shots.rewindForTake(self) }
             await begin(take: take, at: at, endsRun: endsRun)
@@ -80,25 +80,29 @@ extension RunDirector {
                          shot: parts.shots.takeBegins(number, path: path, place: place), scriptStart: place)
         events.emit(.takeStarted(take: number, file: path))
         for part in parts.all { await part.takeStarted(number, path: path, self) }
-        log("duo-capture: recording take \(number) to \(path)")
+        log(tr("duo-capture: recording take %s to %s", number, path))
         if endsRun, let end = takes.runEnd { wake(at: end) }
     }
 
     func takeCannotStart(_ error: DuoError) {
-        notify(error.message, .plain, errorEvent: true)
+        notify(error.said, .plain, errorEvent: true)
     }
 
     /// How a line to the operator is logged.
     enum Tone { case plain, warning }
 
-    /// One thing the operator must hear of: the log (as a warning, or plain), the HUD's message line, and
-    /// an `error` event for control clients and the events file when `errorEvent`.
-    /// `shown`: the words for the operator (the log and the HUD) when they differ from the event's
-    /// English `message` (a translated notice).
-    func notify(_ message: String, _ tone: Tone = .warning, errorEvent: Bool = false, hud: Bool = true, shown: String? = nil) {
-        if errorEvent { events.emit(.error(message: message)) }
-        log("duo-capture: \(tone == .warning ? "warning: " : "")\(shown ?? message)")
-        if hud { face.say(shown ?? message) }
+    /// One thing the operator must hear of: the log (as a warning, or plain) and the HUD's message line in
+    /// the operator's language, and an `error` event (in English) for control clients and the events file
+    /// when `errorEvent`.
+    func notify(_ said: Said, _ tone: Tone = .warning, errorEvent: Bool = false, hud: Bool = true) {
+        if errorEvent { events.emit(.error(message: said.english)) }
+        log(tone == .warning ? tr("duo-capture: warning: %s", said.text) : tr("duo-capture: %s", said.text))
+        if hud { face.say(said.text) }
+    }
+
+    /// A line that is the same in every language (a DuoError's message already in the operator's).
+    func notify(_ message: String, _ tone: Tone = .warning, errorEvent: Bool = false, hud: Bool = true) {
+        notify(Said(verbatim: message), tone, errorEvent: errorEvent, hud: hud)
     }
 
     func stopTake() async {
@@ -118,18 +122,22 @@ extension RunDirector {
         // The last segment of a take split by camera lists every segment's file.
         sidecars.ended(result, markers: markers, scriptEnd: scriptEnd, segments: plan.individual ? takes.finishedSegments : nil,
                        soundGaps: parts.microphone.gaps(from: result.startRunningTime, to: result.endRunningTime))
-        if let failure = result.failure { notify(failure.message, .plain) }
+        if let failure = result.failure { notify(failure.said, .plain) }
         let kept = files.exists(result.path)
         // Against the take's own camera rate: a 15 fps camera's segment is not missing every other 30 fps frame.
         let dropped = result.frames.dropped(interval: result.frameInterval(or: plan.format))
         events.emit(.takeEnded(take: result.number, file: result.path, frames: Int(result.frames.frames), dropped: Int(dropped),
-                                kept: kept, empty: result.empty, error: result.failure?.message))
-        log("duo-capture: take \(result.number) ended: \(kept ? result.path : "nothing kept"), \(result.frames.frames) frames, \(dropped) dropped"
-            + (result.empty ? " (stopped before its first frame)" : ""))
-        // Too few frames for the take's length, each on time (no gap to count as dropped): said on the HUD too.
-        if let short = result.keepUp(format: plan.format) {
-            notify("take \(result.number): \(short.message)", shown: tr("take %1$d: %2$s", result.number, short.shown))
+                                kept: kept, empty: result.empty, error: result.failure?.english))
+        let frames = result.frames.frames
+        let line = switch (kept, result.empty) {
+        case (true, false): tr("duo-capture: take %1$s ended: %2$s, %3$s frames, %4$s dropped", result.number, result.path, frames, dropped)
+        case (true, true): tr("duo-capture: take %1$s ended: %2$s, %3$s frames, %4$s dropped (stopped before its first frame)", result.number, result.path, frames, dropped)
+        case (false, false): tr("duo-capture: take %1$s ended: nothing kept, %2$s frames, %3$s dropped", result.number, frames, dropped)
+        case (false, true): tr("duo-capture: take %1$s ended: nothing kept, %2$s frames, %3$s dropped (stopped before its first frame)", result.number, frames, dropped)
         }
+        log(line)
+        // Too few frames for the take's length, each on time (no gap to count as dropped): said on the HUD too.
+        if let short = result.keepUp(format: plan.format) { notify(.text("take %s: %s", result.number, short.said)) }
         // The parts hear of it (the last segment of a take split by camera: the joins part joins them).
         for part in parts.all { await part.takeEnded(result, self) }
     }

@@ -188,7 +188,11 @@ actor RunDirector {
         isStarted = true
         startedDate = Date()
         startedAt = clock.now()
-        log("duo-capture: capturing \(plan.camera.label) at \(plan.format)\(plan.requirementNote) (camera mode \(plan.cameraMode.format) \(plan.cameraMode.pixelFormat)\(plan.evenSizeNote.map { "; \($0)" } ?? ""))")
+        log(plan.evenSizeNote.map { note in
+            tr("duo-capture: capturing %1$s at %2$s%3$s (camera mode %4$s %5$s; %6$s)", plan.camera.label, plan.format, plan.requirementNote,
+               plan.cameraMode.format, plan.cameraMode.pixelFormat, note)
+        } ?? tr("duo-capture: capturing %1$s at %2$s%3$s (camera mode %4$s %5$s)", plan.camera.label, plan.format, plan.requirementNote,
+                plan.cameraMode.format, plan.cameraMode.pixelFormat))
         events.emit(.started(camera: plan.camera.label, format: plan.format.description))
         if !plan.requirements.isEmpty { events.emit(.requirements(required: plan.requirements.map(\.description), unmet: plan.unmetWishes)) }
         takes.runStarted(at: startedAt, recording: settings.record)
@@ -282,7 +286,7 @@ actor RunDirector {
         var error: DuoError?
         if case .failed(let e) = reason { error = e }
         else if let failed = ended.first(where: { $0.failure != nil && !$0.empty }) { error = failed.failure }
-        if !isStarted, error == nil { log("duo-capture: stopped before the capture graph started (\(reason.text))") }
+        if !isStarted, error == nil { log(tr("duo-capture: stopped before the capture graph started (%s)", reason.text)) }
         events.emit(.stopped(reason: reason.text, exitCode: Int(error?.kind.exitCode ?? 0)))
         face.close()
         inbox.finish()

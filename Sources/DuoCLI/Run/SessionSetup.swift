@@ -86,12 +86,12 @@ struct SessionSetup {
         if !options.resume { notices += resumeOffer(in: dir ?? options.recordDirectory ?? defaultRecordDirectory()) }
         var setup = SessionSetup(plan: plan, recordDirectory: dir, notices: notices, cameraLock: first.lock, secondCameraLock: second?.lock)
         if !options.remoteDisplays.isEmpty {
-            try GStreamer.require(["srtsink", "rtph264pay", "x264enc"], for: "remote subject displays (--subject-remote)")
+            try GStreamer.require(["srtsink", "rtph264pay", "x264enc"], for: .text("remote subject displays (--subject-remote)"))
             setup.remotePassphrase = try SRTPassphrase.resolve(file: options.passphraseFile, noEncryption: options.noEncryption,
                                                                environment: ProcessInfo.processInfo.environment,
                                                                allowReadable: options.allowReadablePassphrase)
             if setup.remotePassphrase == nil {
-                setup.notices.append("remote displays: --no-encryption: the subject view crosses the network unencrypted (for a closed network only)")
+                setup.notices.append(tr("remote displays: --no-encryption: the subject view crosses the network unencrypted (for a closed network only)"))
             }
         }
         return setup
@@ -141,7 +141,7 @@ struct SessionSetup {
             return ResolvedCamera(source: .testSource)
         case .v4l2(let device):
             guard FileManager.default.fileExists(atPath: device) else {
-                throw .usage("camera \(device) does not exist; list cameras with: duo-capture cameras")
+                throw .usage(.text("camera %s does not exist; list cameras with: duo-capture cameras", device))
             }
             let lock = try CameraLock(device: device)
             let real = URL(fileURLWithPath: device).resolvingSymlinksInPath().path
@@ -157,7 +157,7 @@ struct SessionSetup {
                 let known = cameras.map { "id:\($0.identity)" }.joined(separator: ", ")
                 // A PipeWire camera asked for while no daemon answers: that is the reason, in the same line.
                 let why = identity.hasPrefix("pipewire:") ? pipeWireNotice.map { "; \($0)" } ?? "" : ""
-                throw .usage("camera id:\(identity) is not connected (\(known.isEmpty ? "no cameras found" : "connected: \(known)")); plug it in or list cameras with: duo-capture cameras\(why)")
+                throw .usage(.text("camera id:%s is not connected (%s); plug it in or list cameras with: duo-capture cameras%s", identity, known.isEmpty ? Said.text("no cameras found") : Said.text("connected: %s", known), why))
             }
             return try open(camera, intake: intake)
         case .auto:
@@ -168,7 +168,7 @@ struct SessionSetup {
                 return try open(cameras[i], intake: intake)
             }
             let inner = try loadProfile("inner")
-            notices.append("no camera found; using the simulated inner camera at \(standInFormat) (--camera inner --format WxH@FPS for another)")
+            notices.append(tr("no camera found; using the simulated inner camera at %s (--camera inner --format WxH@FPS for another)", standInFormat))
             return ResolvedCamera(source: .simulated(inner), standIn: true)
         }
     }
@@ -185,7 +185,7 @@ struct SessionSetup {
             return try openService(camera, target: target, intake: intake)
         }
         guard let path = camera.devicePath else {
-            throw .usage("camera \"\(camera.name)\" is offered by \(camera.api ?? "another provider") without a V4L2 device; give --camera v4l2:/dev/videoN")
+            throw .usage(.text("camera \"%s\" is offered by %s without a V4L2 device; give --camera v4l2:/dev/videoN", camera.name, camera.api.map(Said.init(verbatim:)) ?? Said.text("another provider")))
         }
         let lock = try CameraLock(device: path, label: "id:\(camera.identity)")
         if camera.api == "duotest" {
@@ -200,7 +200,7 @@ struct SessionSetup {
         let modes = try CameraDiscovery.probeV4L2(device)
         let usable = intake.usable(modes)
         guard !usable.isEmpty else {
-            throw .dependency("camera \(device) cannot be used: \(intake.refusal(modes)); pick another camera (duo-capture cameras marks the ones it cannot use)")
+            throw .dependency(.text("camera %s cannot be used: %s; pick another camera (duo-capture cameras marks the ones it cannot use)", device, intake.refusalSaid(modes)))
         }
         return usable
     }
@@ -218,7 +218,7 @@ struct SessionSetup {
         // --start-timeout naming the node and its format (CameraStartWait).
         if !intake.usable(usable).isEmpty { usable = intake.usable(usable) }
         guard !usable.isEmpty else {
-            throw .runtime("camera \"\(camera.name)\" (\(camera.stack.displayName)) offers no raw or MJPEG video formats duo-capture can use; pick another --camera")
+            throw .runtime(.text("camera \"%s\" (%s) offers no raw or MJPEG video formats duo-capture can use; pick another --camera", camera.name, camera.stack.displayName))
         }
         let lock = try CameraLock(identity: camera.identity, label: "id:\(camera.identity)")
         return ResolvedCamera(source: .service(stack: camera.stack, target: target, name: camera.name, modes: usable),
@@ -236,22 +236,22 @@ struct SessionSetup {
             if let last = MicrophoneChoice.remembered(CameraMemory.microphone().last()) { return last }
             guard GStreamer.hasElement("autoaudiosrc"), GStreamer.hasAudioInput() else {
                 if recording {
-                    notices.append("no audio input found; recording without sound (--audio test for a test tone, --audio none to silence this)")
+                    notices.append(tr("no audio input found; recording without sound (--audio test for a test tone, --audio none to silence this)"))
                 }
                 return .none
             }
             return .device
         case .file(let path):
-            try InputFile.requireRegular(path, "sound file", hint: "give a recording such as reading.wav (any format GStreamer decodes)")
+            try InputFile.requireRegular(path, .text("sound file"), hint: .text("give a recording such as reading.wav (any format GStreamer decodes)"))
             guard FileManager.default.isReadableFile(atPath: path) else {
-                throw .input("sound file \(path) cannot be read; check its permissions")
+                throw .input(.text("sound file %s cannot be read; check its permissions", path))
             }
             return .file(URL(fileURLWithPath: path).standardizedFileURL.path)
         case .description(let d) where MicrophoneChoice.namesMicrophone(d):
             return try MicrophoneChoice.resolve(d)
         case .description(let d):
             if let problem = GStreamer.parseProblem(d) {
-                throw .usage("--audio \"\(d)\" is not a GStreamer source description: \(problem); try --audio \"pulsesrc\" or --audio test")
+                throw .usage(.text("--audio \"%s\" is not a GStreamer source description: %s; try --audio \"pulsesrc\" or --audio test", d, problem))
             }
             return .custom(d)
         }
@@ -263,9 +263,9 @@ struct SessionSetup {
             let assets = try ResourceLocator.find("Assets", marker: "cameras/inner.json")
             path = "\(assets)/cameras/\(nameOrPath).json"
         }
-        try InputFile.requireRegular(path, "camera profile", hint: "give a JSON file like Assets/cameras/inner.json")
+        try InputFile.requireRegular(path, .text("camera profile"), hint: .text("give a JSON file like Assets/cameras/inner.json"))
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .input("camera profile \(path) cannot be read; check its permissions")
+            throw .input(.text("camera profile %s cannot be read; check its permissions", path))
         }
         return try CameraProfile.parse(data, source: path)
     }
@@ -283,7 +283,7 @@ struct SessionSetup {
             if choice == .vaapih264 && !hasVADevice { continue }
             return choice
         }
-        throw .dependency("no H.264 encoder is installed; install one with: sudo apt-get install gstreamer1.0-plugins-ugly (x264) or gstreamer1.0-plugins-bad (openh264)")
+        throw .dependency(.text("no H.264 encoder is installed; install one with: sudo apt-get install gstreamer1.0-plugins-ugly (x264) or gstreamer1.0-plugins-bad (openh264)"))
     }
 
     /// Creates the folder if needed and proves it is writable, before the first take.
@@ -292,15 +292,15 @@ struct SessionSetup {
         let fm = FileManager.default
         var isDir: ObjCBool = false
         if fm.fileExists(atPath: dir, isDirectory: &isDir) {
-            guard isDir.boolValue else { throw .usage("--record-dir \(dir) is a file, not a folder; give a folder") }
+            guard isDir.boolValue else { throw .usage(.text("--record-dir %s is a file, not a folder; give a folder", dir)) }
         } else {
             do { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw .usage("cannot create the record folder \(dir); give a writable --record-dir")
+                throw .usage(.text("cannot create the record folder %s; give a writable --record-dir", dir))
             }
         }
         let probe = (dir as NSString).appendingPathComponent(".duo-capture-write-test-\(getpid())")
         guard fm.createFile(atPath: probe, contents: Data("ok".utf8)) else {
-            throw .usage("the record folder \(dir) is not writable; give a writable --record-dir")
+            throw .usage(.text("the record folder %s is not writable; give a writable --record-dir", dir))
         }
         try? fm.removeItem(atPath: probe)
         return dir
@@ -336,19 +336,19 @@ enum VoiceModelSetup {
 
     static func prepare(_ options: Options, audio: AudioSource, notices: inout [String]) throws(DuoError) -> VoiceModelFiles? {
         guard let scriptPath = options.subject.scriptPath else {
-            throw .usage("--follow voice needs --script FILE: the teleprompter follows the speaker through it")
+            throw .usage(.text("--follow voice needs --script FILE: the teleprompter follows the speaker through it"))
         }
         guard audio != .none else {
             // `--audio auto` (the default) that found no microphone says so, rather than asking for itself.
             if case .auto = options.audio {
-                throw .usage("--follow voice needs a microphone and none was found: plug one in (duo-capture microphones lists them), give --audio file:PATH to follow a recording, or use --follow time")
+                throw .usage(.text("--follow voice needs a microphone and none was found: plug one in (duo-capture microphones lists them), give --audio file:PATH to follow a recording, or use --follow time"))
             }
-            throw .usage("--follow voice needs sound: --audio auto (the default microphone), --audio file:PATH or a GStreamer source")
+            throw .usage(.text("--follow voice needs sound: --audio auto (the default microphone), --audio file:PATH or a GStreamer source"))
         }
-        try GStreamer.require(["pocketsphinx"], for: "voice-follow (--follow voice)")
+        try GStreamer.require(["pocketsphinx"], for: .text("voice-follow (--follow voice)"))
         guard FileManager.default.fileExists(atPath: "\(modelDirectory)/en-us/mdef"),
               FileManager.default.fileExists(atPath: "\(modelDirectory)/cmudict-en-us.dict") else {
-            throw .dependency("voice-follow needs the English speech model; install pocketsphinx-en-us (apt-get install pocketsphinx-en-us)")
+            throw .dependency(.text("voice-follow needs the English speech model; install pocketsphinx-en-us (apt-get install pocketsphinx-en-us)"))
         }
         return try files(for: try ScriptParser.load(path: scriptPath).subject, notices: &notices)
     }
@@ -358,7 +358,7 @@ enum VoiceModelSetup {
     static func files(for subject: SubjectScript, notices: inout [String]) throws(DuoError) -> VoiceModelFiles? {
         let acoustic = "\(modelDirectory)/en-us", cmudict = "\(modelDirectory)/cmudict-en-us.dict"
         guard subject.separatesWords else {
-            notices.append("voice-follow: the script has no spaces between words; only English can be followed (pocketsphinx-en-us), so the teleprompter follows time")
+            notices.append(tr("voice-follow: the script has no spaces between words; only English can be followed (pocketsphinx-en-us), so the teleprompter follows time"))
             return nil
         }
         let script = VoiceScript(script: subject)
@@ -370,21 +370,26 @@ enum VoiceModelSetup {
         case .valid: return files
         case .absent: break
         case .damaged(let why):
-            notices.append("voice-follow: the cached voice model for this script is unusable (\(why)); it is built again")
+            notices.append(tr("voice-follow: the cached voice model for this script is unusable (%s); it is built again", why))
         }
         guard let pronunciations = try? String(contentsOfFile: cmudict, encoding: .utf8) else {
-            throw .dependency("voice-follow cannot read \(cmudict); reinstall pocketsphinx-en-us")
+            throw .dependency(.text("voice-follow cannot read %s; reinstall pocketsphinx-en-us", cmudict))
         }
         let model = ScriptLanguageModel(script: script, pronunciations: pronunciations)
         let unknown = model.guessedWords.count + model.skippedWords.count
         let words = model.vocabulary.count + model.skippedWords.count
         guard words > 0, Double(unknown) / Double(words) <= 0.5 else {
-            notices.append("voice-follow: \(unknown) of the script's \(words) words are not in the English dictionary (another language?); only English can be followed (pocketsphinx-en-us), so the teleprompter follows time")
+            notices.append(tr("voice-follow: %1$s of the script's %2$s words are not in the English dictionary (another language?); only English can be followed (pocketsphinx-en-us), so the teleprompter follows time", unknown, words))
             return nil
         }
         if unknown > 0 {
-            notices.append("voice-follow: \(model.guessedWords.count) script word\(model.guessedWords.count == 1 ? "" : "s") not in the dictionary get a pronunciation from their spelling"
-                           + (model.skippedWords.isEmpty ? "" : ", \(model.skippedWords.count) cannot be spoken and are stepped over (\(model.skippedWords.prefix(5).joined(separator: ", ")))"))
+            let guessed = model.guessedWords.count, skipped = model.skippedWords.count
+            notices.append(model.skippedWords.isEmpty
+                ? trn("voice-follow: %d script word not in the dictionary gets a pronunciation from its spelling",
+                      "voice-follow: %d script words not in the dictionary get a pronunciation from their spelling", guessed, guessed)
+                : trn("voice-follow: %1$d script word not in the dictionary gets a pronunciation from its spelling, %2$d cannot be spoken and are stepped over (%3$s)",
+                      "voice-follow: %1$d script words not in the dictionary get a pronunciation from their spelling, %2$d cannot be spoken and are stepped over (%3$s)",
+                      guessed, guessed, skipped, model.skippedWords.prefix(5).joined(separator: ", ")))
         }
         try VoiceModelCache.store(files, arpa: model.arpa, dictionary: model.dictionary)
         return files

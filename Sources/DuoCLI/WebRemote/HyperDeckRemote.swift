@@ -29,9 +29,14 @@ final class HyperDeckRemote: Sendable {
         events.addTap { [remote] event in remote.observe(event.event) }
         let open = listen.host.map { !AddressRange.isLoopback($0) } ?? false
         let port = remote.listeners.first?.port ?? listen.port
-        let where_ = listen.host.map { "\($0.contains(":") ? "[\($0)]" : $0):\(port)" } ?? "127.0.0.1:\(port) and [::1]:\(port) (this machine only; give --hyperdeck 0.0.0.0 for the LAN)"
-        let who = open ? "; HyperDeck has no password: anyone who can reach this port starts and stops takes" : ""
-        FileHandle.standardError.write(Data("duo-capture: HyperDeck listening on tcp://\(where_)\(who)\n".utf8))
+        let line = switch (listen.host, open) {
+        case (let host?, false): tr("duo-capture: HyperDeck listening on tcp://%s", "\(host.contains(":") ? "[\(host)]" : host):\(port)")
+        case (let host?, true):
+            tr("duo-capture: HyperDeck listening on tcp://%s; HyperDeck has no password: anyone who can reach this port starts and stops takes",
+               "\(host.contains(":") ? "[\(host)]" : host):\(port)")
+        case (nil, _): tr("duo-capture: HyperDeck listening on tcp://127.0.0.1:%1$s and [::1]:%1$s (this machine only; give --hyperdeck 0.0.0.0 for the LAN)", port)
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
         return remote
     }
 
@@ -53,7 +58,7 @@ final class HyperDeckRemote: Sendable {
             tooLong: { client in me.value?.tooLong(client) })
         func listener(_ host: String?, _ port: Int) throws(DuoError) -> StreamListener {
             try StreamListener.tcp(host: host, port: port, limits: .hyperDeck, emptyLines: true, handlers: handlers) { reason in
-                .usage("--hyperdeck \(host.map { "\($0):" } ?? "")\(port): cannot listen (\(reason)); give another port")
+                .usage(.text("--hyperdeck %s%s: cannot listen (%s); give another port", host.map { "\($0):" } ?? "", port, reason))
             }
         }
         if let host = listen.host {
@@ -82,7 +87,7 @@ final class HyperDeckRemote: Sendable {
         let now = clock.now()
         let line = TerminalText.escaped(line, limit: 300)
         if let said = state.update({ $0.throttle.line(key, line, at: now) }) {
-            FileHandle.standardError.write(Data("duo-capture: \(said)\n".utf8))
+            FileHandle.standardError.write(Data((tr("duo-capture: %s", said) + "\n").utf8))
         }
     }
 
@@ -98,7 +103,7 @@ final class HyperDeckRemote: Sendable {
     }
 
     private func tooLong(_ client: StreamClient) {
-        say("hyperdeck: \(client.address): a line longer than \(ListenLimits.hyperDeck.longest) bytes; answered 100 syntax error", key: "long \(client.address)")
+        say(tr("hyperdeck: %s: a line longer than %s bytes; answered 100 syntax error", client.address, ListenLimits.hyperDeck.longest), key: "long \(client.address)")
         Self.send("100 syntax error", to: client)
     }
 
@@ -115,7 +120,7 @@ final class HyperDeckRemote: Sendable {
                 do throws(DuoError) { try WebRemoteCommands.check(command) } catch { reply = "111 remote control disabled" }
             }
             if reply == "200 ok", !director.sendRemote(step.commands, source: .hyperDeck) {
-                say("hyperdeck: the run is busy; \(client.address)'s command is dropped (local keys and the control socket go first)", key: "busy \(client.address)")
+                say(tr("hyperdeck: the run is busy; %s's command is dropped (local keys and the control socket go first)", client.address), key: "busy \(client.address)")
                 reply = "108 internal error"
             }
         }

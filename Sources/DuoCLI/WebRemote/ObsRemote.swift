@@ -46,7 +46,7 @@ final class ObsRemote: Sendable {
     static func open(_ options: WebRemoteOptions, director: RunDirector, events: EventLog, clock: any RunClock, cameras: Int,
                      recordDirectory: String) throws(DuoError) -> ObsRemote? {
         guard let listen = options.obsWebSocket else {
-            if options.obsPasswordFile != nil { throw .usage("--obs-websocket-password-file is for --obs-websocket; give --obs-websocket PORT too") }
+            if options.obsPasswordFile != nil { throw .usage(.text("--obs-websocket-password-file is for --obs-websocket; give --obs-websocket PORT too")) }
             return nil
         }
         let local = listen.host.map(AddressRange.isLoopback) ?? true
@@ -56,14 +56,16 @@ final class ObsRemote: Sendable {
         } else if local {
             password = RandomToken.hex(bytes: 8)
         } else {
-            throw .usage("--obs-websocket \(listen.host ?? ""):\(listen.port) can be reached from other machines: give --obs-websocket-password-file FILE (a password only you can read)")
+            throw .usage(.text("--obs-websocket %s:%s can be reached from other machines: give --obs-websocket-password-file FILE (a password only you can read)", listen.host ?? "", listen.port))
         }
         let remote = try ObsRemote(listen, password: password, local: local, director: director, events: events, clock: clock,
                                    cameras: cameras, recordDirectory: recordDirectory)
         events.addTap { [remote] event in remote.observe(event) }
-        let said = options.obsPasswordFile == nil ? "; password \(password ?? "") (give --obs-websocket-password-file FILE to choose it)" : ""
-        let lan = local ? " (this machine only; give --obs-websocket 0.0.0.0:\(remote.server.port) for the LAN)" : ""
-        Self.say("duo-capture: obs-websocket listening on \(remote.server.listening.joined(separator: ", "))\(lan)\(said)")
+        let listening = remote.server.listening.joined(separator: ", ")
+        let start = local ? tr("duo-capture: obs-websocket listening on %s (this machine only; give --obs-websocket 0.0.0.0:%s for the LAN)", listening, remote.server.port)
+            : tr("duo-capture: obs-websocket listening on %s", listening)
+        Self.say(options.obsPasswordFile == nil
+                 ? tr("%s; password %s (give --obs-websocket-password-file FILE to choose it)", start, password ?? "") : start)
         return remote
     }
 
@@ -81,7 +83,7 @@ final class ObsRemote: Sendable {
             opened: { id, address in me.value?.opened(id, address) },
             message: { id, text, address in me.value?.received(id, text, address) },
             closed: { id in me.value?.closed(id) },
-            problem: { what, address in me.value?.refuse("obs-websocket: \(address): \(what)", key: "\(what) \(address)") }))
+            problem: { what, address in me.value?.refuse(tr("obs-websocket: %s: %s", address, what), key: "\(what) \(address)") }))
         me.set(self)
         let stopped = self.stopped
         NetworkLoop.shared.every(1) {
@@ -100,7 +102,7 @@ final class ObsRemote: Sendable {
     private func sayRefusals(flush: Bool = false) {
         let now = Double(clock.now()) / 1e9
         for (from, count) in state.update({ $0.refusals.due(at: now, flush: flush) }) {
-            Self.say("duo-capture: obs-websocket: \(HandshakeRefusals.summary(address: from, count: count))")
+            Self.say(tr("duo-capture: obs-websocket: %s", HandshakeRefusals.summary(address: from, count: count)))
         }
     }
 
@@ -109,7 +111,7 @@ final class ObsRemote: Sendable {
     private func refuse(_ line: String, key: String) {
         let now = clock.now()
         let line = TerminalText.escaped(line, limit: 300)
-        if let said = state.update({ $0.throttle.line(key, line, at: now) }) { Self.say("duo-capture: \(said)") }
+        if let said = state.update({ $0.throttle.line(key, line, at: now) }) { Self.say(tr("duo-capture: %s", said)) }
     }
 
     // MARK: Connections
@@ -124,7 +126,7 @@ final class ObsRemote: Sendable {
             return true
         }
         guard admitted else {
-            refuse("obs-websocket: \(address): more connections than it takes at once; refused", key: "many \(address)")
+            refuse(tr("obs-websocket: %s: more connections than it takes at once; refused", address), key: "many \(address)")
             return nil
         }
         return [session.hello(version: "5.5.0")]
@@ -147,21 +149,21 @@ final class ObsRemote: Sendable {
             }
         }
         guard let step else {
-            return refuse("obs-websocket: \(address) sends more than \(Int(ListenLimits.obsWebSocket.rate ?? 0)) messages a second; the excess is dropped",
+            return refuse(tr("obs-websocket: %s sends more than %s messages a second; the excess is dropped", address, Int(ListenLimits.obsWebSocket.rate ?? 0)),
                           key: "flood \(address)")
         }
         switch step {
         case .send(let lines): lines.forEach { server.send($0, to: id) }
         case .close(.authenticationFailed, let why):
             let (say, delay) = state.update { $0.refusals.refuse(address, at: Double(now) / 1e9) }
-            if say { Self.say("duo-capture: obs-websocket: refused \(address): \(why)") }
+            if say { Self.say(tr("duo-capture: obs-websocket: refused %s: %s", address, why)) }
             let server = self.server
             // Guessing gets slow: after a few refusals the answer comes ever later.
             DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
                 server.close(id, code: ObsCloseCode.authenticationFailed.rawValue, reason: "Authentication failed.")
             }
         case .close(let code, let why):
-            refuse("obs-websocket: \(address): \(why); closed (\(code.rawValue))", key: "\(code) \(address)")
+            refuse(tr("obs-websocket: %s: %s; closed (%s)", address, why, code.rawValue), key: "\(code) \(address)")
             server.close(id, code: code.rawValue, reason: why)
         case .request(let request):
             if let line = answer(request, on: id, address: address, batched: false) { server.send(line, to: id) }
@@ -199,7 +201,7 @@ final class ObsRemote: Sendable {
         guard answer.status == .success else { return (answer.status, answer.comment, answer.data) }
         if !answer.commands.isEmpty {
             for command in answer.commands {
-                do throws(DuoError) { try WebRemoteCommands.check(command) } catch { return (.cannotAct, error.message, nil) }
+                do throws(DuoError) { try WebRemoteCommands.check(command) } catch { return (.cannotAct, error.english, nil) }
             }
             var serial = 0
             if answer.awaitsStop, !batched {
@@ -211,7 +213,7 @@ final class ObsRemote: Sendable {
             }
             guard director.sendRemote(answer.commands, source: .obsWebSocket) else {
                 state.update { s in s.stops.removeAll { $0.serial == serial && serial > 0 } }
-                refuse("obs-websocket: the run is busy; \(address)'s \(request.type) is dropped (local keys and the control socket go first)",
+                refuse(tr("obs-websocket: the run is busy; %1$s's %2$s is dropped (local keys and the control socket go first)", address, request.type),
                        key: "busy \(address)")
                 return (.requestProcessingFailed, "the run is busy; send the request again", nil)
             }

@@ -54,7 +54,7 @@ final class WebRemote: Sendable {
     static func open(_ options: WebRemoteOptions, director: RunDirector, events: EventLog, presenter: SubjectPresenter,
                      clock: any RunClock) throws(DuoError) -> WebRemote? {
         guard options.web != nil || options.osc != nil else {
-            if options.tokenFile != nil { throw .usage("--remote-token-file is for --remote-control; give --remote-control PORT too") }
+            if options.tokenFile != nil { throw .usage(.text("--remote-token-file is for --remote-control; give --remote-control PORT too")) }
             return nil
         }
         let token: WebRemoteToken
@@ -62,10 +62,10 @@ final class WebRemote: Sendable {
             // Refused as the passphrase file is when others can read it (the token is the remote's only key).
             if !options.allowReadableTokenFile, let mode = (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int,
                mode & 0o077 != 0 {
-                throw .usage("--remote-token-file \(file) can be read by others (mode \(String(mode & 0o777, radix: 8))); run chmod 600 \(file) (or give --allow-readable-passphrase)")
+                throw .usage(.text("--remote-token-file %s can be read by others (mode %s); run chmod 600 %s (or give --allow-readable-passphrase)", file, String(mode & 0o777, radix: 8), file))
             }
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw .usage("--remote-token-file \(file) cannot be read; give a readable file holding the token on its first line")
+                throw .usage(.text("--remote-token-file %s cannot be read; give a readable file holding the token on its first line", file))
             }
             token = try WebRemoteToken.parse(fileText: text, path: file)
         } else {
@@ -83,7 +83,7 @@ final class WebRemote: Sendable {
         self.presenter = presenter
         self.clock = clock
         oscAllow = options.oscAllow
-        if !options.oscAllow.isEmpty, options.osc == nil { throw .usage("--osc-allow is for --osc; give --osc [ADDRESS:]PORT too") }
+        if !options.oscAllow.isEmpty, options.osc == nil { throw .usage(.text("--osc-allow is for --osc; give --osc [ADDRESS:]PORT too")) }
         let template = try Self.page()
         // The page and the browser's refusals in the phone's language (issue 41), when a catalogue of it is installed.
         let languages = WebRemoteLanguages(directory: Gettext.localeDirectory())
@@ -95,7 +95,7 @@ final class WebRemote: Sendable {
                 authorize: { given, address in me.value?.authorize(given, address) ?? false },
                 message: { text, address in me.value?.webMessage(text, from: address) },
                 opened: { me.value?.snapshot() ?? [] },
-                problem: { what, address in me.value?.refuse("remote: \(address): \(what)", key: "\(what) \(address)") }))
+                problem: { what, address in me.value?.refuse(tr("remote: %s: %s", address, what), key: "\(what) \(address)") }))
         } else {
             web = nil
         }
@@ -113,18 +113,22 @@ final class WebRemote: Sendable {
         linkAddress = addresses.first
         me.set(self)
         if let web {
-            Self.say("duo-capture: remote control listening on \(web.listening.joined(separator: ", "))\(options.web?.host == nil ? " (this machine only; give --remote-control 0.0.0.0:PORT for the LAN)" : "")")
+            let listening = web.listening.joined(separator: ", ")
+            Self.say(options.web?.host == nil
+                     ? tr("duo-capture: remote control listening on %s (this machine only; give --remote-control 0.0.0.0:PORT for the LAN)", listening)
+                     : tr("duo-capture: remote control listening on %s", listening))
             // Printed once, here: the token is in no other output.
-            Self.say("duo-capture: remote control: open \(addresses.joined(separator: " or ")) on the phone (keep this address private)")
+            Self.say(tr("duo-capture: remote control: open %s on the phone (keep this address private)", addresses.joined(separator: tr(" or "))))
         }
         if let osc {
-            let listening = osc.addresses.map { "udp://\($0)" }.joined(separator: " and ")
+            let listening = osc.addresses.map { "udp://\($0)" }.joined(separator: tr(" and "))
             // OSC has no password: said on the start line whenever more than this machine can reach it.
             let open = options.osc?.host.map { !AddressRange.isLoopback($0) } ?? false
-            let who = !oscAllow.isEmpty ? "; OSC has no authentication: taken only from \(oscAllow.map(\.description).joined(separator: ", ")) (--osc-allow)"
-                : open ? "; OSC has no authentication: anyone who can reach this port drives the run; limit the senders with --osc-allow ADDRESS[/BITS]"
-                : ""
-            Self.say("duo-capture: OSC listening on \(listening) (/duo/record, /duo/stop, /duo/speed 1.5, … docs/remote-control.md)\(who)")
+            let start = tr("duo-capture: OSC listening on %s (/duo/record, /duo/stop, /duo/speed 1.5, … docs/remote-control.md)", listening)
+            Self.say(!oscAllow.isEmpty
+                     ? tr("%s; OSC has no authentication: taken only from %s (--osc-allow)", start, oscAllow.map(\.description).joined(separator: ", "))
+                     : open ? tr("%s; OSC has no authentication: anyone who can reach this port drives the run; limit the senders with --osc-allow ADDRESS[/BITS]", start)
+                     : start)
         }
     }
 
@@ -152,7 +156,7 @@ final class WebRemote: Sendable {
     private static func page() throws(DuoError) -> String {
         let folder = try ResourceLocator.find("Assets", marker: "remote/remote.html")
         guard let data = FileManager.default.contents(atPath: "\(folder)/remote/remote.html") else {
-            throw .runtime("remote control: \(folder)/remote/remote.html cannot be read; reinstall duo-capture")
+            throw .runtime(.text("remote control: %s/remote/remote.html cannot be read; reinstall duo-capture", folder))
         }
         return String(decoding: data, as: UTF8.self)
     }
@@ -168,14 +172,15 @@ final class WebRemote: Sendable {
         let now = clock.now()
         // What a remote sent is shown on one line of the terminal: every control character escaped, not too long.
         let line = TerminalText.escaped(line, limit: 300)
-        if let said = refusals.update({ $0.line(key, line, at: now) }) { Self.say("duo-capture: \(said)") }
+        if let said = refusals.update({ $0.line(key, line, at: now) }) { Self.say(tr("duo-capture: %s", said)) }
     }
 
     private func authorize(_ given: String?, _ address: String) -> Bool {
         if token.matches(given) { return true }
         // Keyed by kind too (issue 37): a wrong token is said as such even right after a missing one.
         let why = given == nil ? "no token" : "wrong token"
-        refuse("remote: refused \(address): \(why) (open the address printed at start)", key: "\(why) \(address)")
+        refuse(given == nil ? tr("remote: refused %s: no token (open the address printed at start)", address)
+                            : tr("remote: refused %s: wrong token (open the address printed at start)", address), key: "\(why) \(address)")
         return false
     }
 
@@ -186,20 +191,20 @@ final class WebRemote: Sendable {
         switch webAdmission.update({ $0.message(from: address, size: text.utf8.count, at: now) }) {
         case .accept: break
         case .tooFast, .tooMany:
-            refuse("remote: \(address) sends more than \(Int(ListenLimits.webRemote.rate ?? 0)) commands a second; the excess is dropped", key: "flood \(address)")
+            refuse(tr("remote: %s sends more than %s commands a second; the excess is dropped", address, Int(ListenLimits.webRemote.rate ?? 0)), key: "flood \(address)")
             return nil
         case .tooLong:
-            refuse("remote: \(address): a message longer than \(ListenLimits.webRemote.longest) bytes", key: "long \(address)")
+            refuse(tr("remote: %s: a message longer than %s bytes", address, ListenLimits.webRemote.longest), key: "long \(address)")
             return nil
         }
         do {
             guard director.sendRemote([try WebRemoteCommands.parse(json: text)], source: .remote) else {
-                refuse("remote: the run is busy; \(address)'s command is dropped (local keys and the control socket go first)", key: "busy \(address)")
+                refuse(tr("remote: the run is busy; %s's command is dropped (local keys and the control socket go first)", address), key: "busy \(address)")
                 return ControlSocket.errorLine("the run is busy; send the command again")
             }
             return nil
         } catch {
-            refuse("remote: \(address): \(error.message)", key: "\(error.message) \(address)")
+            refuse(tr("remote: %s: %s", address, error.message), key: "\(error.message) \(address)")
             return ControlSocket.errorLine(error.message)
         }
     }
@@ -207,7 +212,7 @@ final class WebRemote: Sendable {
     private func oscPacket(_ bytes: [UInt8], from peer: OSCSocket.Peer) {
         // --osc-allow: anyone else is dropped before anything is read, and never answered.
         if !oscAllow.isEmpty, !oscAllow.contains(where: { $0.contains(peer.address) }) {
-            return refuse("osc: \(peer.description) is not allowed by --osc-allow; its messages are dropped", key: "allow \(peer.address)")
+            return refuse(tr("osc: %s is not allowed by --osc-allow; its messages are dropped", peer.description), key: "allow \(peer.address)")
         }
         // Every message of a bundle counts against the rate, counted before the bundle is read (one over the
         // burst is refused unread); a bundle is carried out all or nothing.
@@ -219,14 +224,14 @@ final class WebRemote: Sendable {
                 if case .command(let command) = try WebRemoteCommands.osc(message) { commands.append(command) }
             }
             guard commands.isEmpty || director.sendRemote(commands, source: .osc) else {
-                return refuse("osc: the run is busy; \(peer.description)'s commands are dropped (local keys and the control socket go first)",
+                return refuse(tr("osc: the run is busy; %s's commands are dropped (local keys and the control socket go first)", peer.description),
                               key: "busy \(peer.address)")
             }
             // The last sender gets the feedback from now on, and the state at once.
             seen.update { $0.oscPeer = peer }
             sendFeedback()
         } catch {
-            refuse("\(error.message) (from \(peer.description))", key: "\(error.message) \(peer.description)")
+            refuse(tr("%s (from %s)", error.message, peer.description), key: "\(error.message) \(peer.description)")
         }
     }
 
@@ -235,12 +240,12 @@ final class WebRemote: Sendable {
         switch oscAdmission.update({ $0.message(from: peer.address, size: size, count: count, at: now) }) {
         case .accept: return true
         case .tooFast:
-            refuse("osc: \(peer.description) sends more than \(Int(ListenLimits.osc.rate ?? 0)) messages a second; the excess is dropped", key: "flood \(peer.address)")
+            refuse(tr("osc: %s sends more than %s messages a second; the excess is dropped", peer.description, Int(ListenLimits.osc.rate ?? 0)), key: "flood \(peer.address)")
         case .tooMany:
-            refuse("osc: \(peer.description): a bundle of more than \(Int(ListenLimits.osc.burst)) messages is refused whole; send fewer at once",
+            refuse(tr("osc: %s: a bundle of more than %s messages is refused whole; send fewer at once", peer.description, Int(ListenLimits.osc.burst)),
                    key: "many \(peer.address)")
         case .tooLong:
-            refuse("osc: \(peer.description): a datagram longer than \(ListenLimits.osc.longest) bytes", key: "long \(peer.address)")
+            refuse(tr("osc: %s: a datagram longer than %s bytes", peer.description, ListenLimits.osc.longest), key: "long \(peer.address)")
         }
         return false
     }

@@ -27,7 +27,7 @@ final class WebRemoteLinkHolder: Sendable {
             card.set(WebRemoteLinkCard(url: url, matrix: try QRCodeEncoder.encode(url)))
         } catch {
             // The message names the address's length, never the address.
-            problem.set("remote link: no QR code: \(error.message)")
+            problem.set(tr("remote link: no QR code: %s", error.message))
         }
     }
 

@@ -15,7 +15,7 @@ public enum ResourceLocator {
         let fm = FileManager.default
         if let override {
             guard fm.fileExists(atPath: (override as NSString).appendingPathComponent(marker)) else {
-                throw .usage("\(override) holds no \(marker); point it at a copy of duo-capture's \(folder) folder")
+                throw .usage(.text("%s holds no %s; point it at a copy of duo-capture's %s folder", override, marker, folder))
             }
             return override
         }
@@ -36,7 +36,7 @@ public enum ResourceLocator {
         for c in candidates where fm.fileExists(atPath: (c as NSString).appendingPathComponent(marker)) {
             return c
         }
-        throw .dependency("cannot find duo-capture's \(folder) folder; set DUO_CAPTURE_DATA to the directory that holds \(folder)/")
+        throw .dependency(.text("cannot find duo-capture's %s folder; set DUO_CAPTURE_DATA to the directory that holds %s/", folder, folder))
     }
 
     /// The path of the running executable: `/proc/self/exe` (Linux), else `argv[0]` made absolute.

@@ -44,21 +44,21 @@ public struct SessionJournal: Codable, Sendable, Equatable {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
-        let fix = "move it aside (the takes beside it are kept) and start without --resume, or fix it"
+        let fix = Said.text("move it aside (the takes beside it are kept) and start without --resume, or fix it")
         guard !isDirectory.boolValue, let size = (try? fm.attributesOfItem(atPath: path))?[.size] as? Int, size <= maximumBytes,
               let data = fm.contents(atPath: path) else {
-            throw .input("session journal \(path) cannot be read (not a file, unreadable or over 4 MB); \(fix)")
+            throw .input(.text("session journal %s cannot be read (not a file, unreadable or over 4 MB); %s", path, fix))
         }
         let journal = try JSONProblem.decode(SessionJournal.self, from: data) { problem in
             let what = switch problem {
-            case .missing(let key, _): "\(key) is missing"
-            case .wrongType(let at), .null(let at), .invalid(let at): "\(at) is wrong"
-            case .notJSON: "not JSON"
+            case .missing(let key, _): Said.text("%s is missing", key)
+            case .wrongType(let at), .null(let at), .invalid(let at): Said.text("%s is wrong", at)
+            case .notJSON: Said.text("not JSON")
             }
-            return .input("session journal \(path) is damaged (\(what)); \(fix)")
+            return .input(.text("session journal %s is damaged (%s); %s", path, what, fix))
         }
         guard journal.version == 1, !journal.shot.isEmpty, !journal.shotList.isEmpty else {
-            throw .input("session journal \(path) is not one this duo-capture writes (version \(journal.version)); \(fix)")
+            throw .input(.text("session journal %s is not one this duo-capture writes (version %s); %s", path, journal.version, fix))
         }
         return journal
     }
@@ -68,15 +68,15 @@ public struct SessionJournal: Codable, Sendable, Equatable {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do { try e.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw .runtime("cannot write the session journal \(path): \(WriteProblem.describe(error))")
+            throw .runtime(.text("cannot write the session journal %s: %s", path, WriteProblem.said(error)))
         }
     }
 
     /// What a normal start says of it: one line offering `--resume`.
     public func offer(path: String) -> String {
         let shotTakes = takes.filter { $0.shot == shot }.map(\.shotTake).max() ?? 0
-        return "a shot-list session (\((shotList as NSString).lastPathComponent)) stopped at shot \(shot), take \(shotTakes + 1) next, "
-            + "\(takes.count) take\(takes.count == 1 ? "" : "s") so far (\(path), \(updated)); give --resume to go on with it "
-            + "(a new session's first take replaces it)"
+        return trn("a shot-list session (%1$s) stopped at shot %2$s, take %3$s next, %4$d take so far (%5$s, %6$s); give --resume to go on with it (a new session's first take replaces it)",
+                   "a shot-list session (%1$s) stopped at shot %2$s, take %3$s next, %4$d takes so far (%5$s, %6$s); give --resume to go on with it (a new session's first take replaces it)",
+                   takes.count, (shotList as NSString).lastPathComponent, shot, shotTakes + 1, takes.count, path, updated)
     }
 }

@@ -81,7 +81,7 @@ public struct SpeedMemory: Sendable {
             try encoder.encode(entries).write(to: URL(fileURLWithPath: file), options: .atomic)
             return nil
         } catch {
-            return .runtime("cannot remember the teleprompter speed in \(file); check that the folder is writable")
+            return .runtime(.text("cannot remember the teleprompter speed in %s; check that the folder is writable", file))
         }
     }
 }
@@ -106,11 +106,11 @@ public struct ScriptChoice: Sendable {
         if let remembered, !remembered.isEmpty {
             var info = stat()
             if stat(remembered, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
-                return (remembered, "no --script given; opening the last script used, \(remembered) (give --script FILE for another)")
+                return (remembered, tr("no --script given; opening the last script used, %s (give --script FILE for another)", remembered))
             }
-            return (welcome, "the last script used, \(remembered), is gone; opening the welcome script (give --script FILE to load yours)")
+            return (welcome, tr("the last script used, %s, is gone; opening the welcome script (give --script FILE to load yours)", remembered))
         }
-        return (welcome, "no --script given; opening the welcome script, which shows the keys (give --script FILE to load yours)")
+        return (welcome, tr("no --script given; opening the welcome script, which shows the keys (give --script FILE to load yours)"))
     }
 
     /// Remembers `path` (made absolute) as the last script used. Failures are returned as a warning.
@@ -122,7 +122,7 @@ public struct ScriptChoice: Sendable {
             try (absolute + "\n").write(toFile: file, atomically: true, encoding: .utf8)
             return nil
         } catch {
-            return .runtime("cannot remember the last script in \(file); check that the folder is writable")
+            return .runtime(.text("cannot remember the last script in %s; check that the folder is writable", file))
         }
     }
 }

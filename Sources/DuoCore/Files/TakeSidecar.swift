@@ -229,14 +229,14 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
         do {
             try json.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw .runtime("cannot write the take's sidecar \(path): \(WriteProblem.describe(error))")
+            throw .runtime(.text("cannot write the take's sidecar %s: %s", path, WriteProblem.said(error)))
         }
     }
 
     public static func read(_ path: String) throws(DuoError) -> TakeSidecar {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .input("sidecar \(path) cannot be read") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .input(.text("sidecar %s cannot be read", path)) }
         do { return try JSONDecoder().decode(TakeSidecar.self, from: data) } catch {
-            throw .input("sidecar \(path) is not a duo-capture take sidecar: \(error)")
+            throw .input(.text("sidecar %s is not a duo-capture take sidecar: %s", path, String(describing: error)))
         }
     }
 }

@@ -8,25 +8,31 @@ import Glibc
 ///
 /// Thread: stateless; any thread.
 public enum WriteProblem {
-    /// What went wrong and what to do, for `error` thrown by Foundation while writing into `folder`.
-    public static func describe(_ error: any Error, folder: String = "the record folder") -> String {
+    /// What went wrong and what to do, for `error` thrown by Foundation while writing into `folder`, in
+    /// the operator's language (`folder` as given; the record folder by default).
+    public static func describe(_ error: any Error) -> String { said(error).text }
+
+    public static func describe(_ error: any Error, folder: String) -> String { said(error, folder: Said(verbatim: folder)).text }
+
+    /// The same in English and in the operator's language, to quote in a DuoError (its event stays English).
+    public static func said(_ error: any Error, folder: Said = .text("the record folder")) -> Said {
         switch errno(of: error) {
         case 24, 23: // EMFILE, ENFILE
-            return "too many open files (raise the limit with `ulimit -n` or close other programs)"
+            return .text("too many open files (raise the limit with `ulimit -n` or close other programs)")
         case 28: // ENOSPC
-            return "no space left on the device; free space in \(folder)"
+            return .text("no space left on the device; free space in %s", folder)
         case 122: // EDQUOT
-            return "the disk quota is used up; free space in \(folder)"
+            return .text("the disk quota is used up; free space in %s", folder)
         case 13, 1: // EACCES, EPERM
-            return "permission denied; make \(folder) writable for this user"
+            return .text("permission denied; make %s writable for this user", folder)
         case 30: // EROFS
-            return "the file system is read-only; record to another folder"
+            return .text("the file system is read-only; record to another folder")
         case 2: // ENOENT
-            return "the folder is gone; create \(folder) again"
+            return .text("the folder is gone; create %s again", folder)
         case let code?:
-            return "\(String(cString: strerror(code))); check \(folder)"
+            return .text("%s; check %s", String(cString: strerror(code)), folder)
         case nil:
-            return "\(error.localizedDescription); check free space and permissions in \(folder)"
+            return .text("%s; check free space and permissions in %s", error.localizedDescription, folder)
         }
     }
 

@@ -36,12 +36,16 @@ public struct CameraIntake: Sendable, Equatable {
 
     /// Why a list of modes has none the chain takes, in a few words: "it offers only v210, which
     /// duo-capture cannot convert" or "its modes name no pixel format".
-    public func refusal(_ modes: [CameraProfile.Mode]) -> String {
+    public func refusal(_ modes: [CameraProfile.Mode]) -> String { refusalSaid(modes).text }
+
+    /// The same in English and in the operator's language.
+    public func refusalSaid(_ modes: [CameraProfile.Mode]) -> Said {
         let refused = refusedFormats(modes)
         let named = refused.filter { $0 != CameraProfile.Mode.unnamedPixelFormat }
-        if named.isEmpty { return "its modes name no pixel format" }
-        let also = refused.count > named.count ? " (or no pixel format)" : ""
-        return "it offers only \(named.joined(separator: ", "))\(also), which duo-capture cannot convert"
+        if named.isEmpty { return .text("its modes name no pixel format") }
+        return refused.count > named.count
+            ? .text("it offers only %s (or no pixel format), which duo-capture cannot convert", named.joined(separator: ", "))
+            : .text("it offers only %s, which duo-capture cannot convert", named.joined(separator: ", "))
     }
 }
 
@@ -58,25 +62,25 @@ public enum CameraStartWait: Sendable, Equatable {
 
     /// The error for camera `camera` opened in `mode`: `waited` ("within 3 s"), nil when the source gave
     /// up by itself; `graphTakes` says whether the chain takes the mode's pixel format.
-    public func error(camera: CameraSource, mode: CameraProfile.Mode, waited: String?, graphTakes: Bool) -> DuoError {
-        let pixel = mode.pixelFormat == CameraProfile.Mode.unnamedPixelFormat ? "with no pixel format" : "in \(mode.pixelFormat)"
-        let offered = "\(mode.format) \(pixel)"
-        let cannot = graphTakes ? ""
-            : mode.pixelFormat == CameraProfile.Mode.unnamedPixelFormat ? " (a mode that names no pixel format cannot be converted)"
-            : " (a pixel format duo-capture cannot convert)"
-        let head = "camera \(camera.label) gave no first frame\(waited.map { " \($0)" } ?? "")"
+    public func error(camera: CameraSource, mode: CameraProfile.Mode, waited: Said?, graphTakes: Bool) -> DuoError {
+        let unnamed = mode.pixelFormat == CameraProfile.Mode.unnamedPixelFormat
+        let offered = unnamed ? Said.text("%s with no pixel format", mode.format) : Said.text("%s in %s", mode.format, mode.pixelFormat)
+        let cannot = graphTakes ? Said(verbatim: "")
+            : unnamed ? Said.text(" (a mode that names no pixel format cannot be converted)")
+            : Said.text(" (a pixel format duo-capture cannot convert)")
+        let head = waited.map { Said.text("camera %s gave no first frame %s", camera.label, $0) } ?? Said.text("camera %s gave no first frame", camera.label)
         let advice = graphTakes
-            ? "check the camera with duo-capture cameras and gst-launch-1.0, or give a longer --start-timeout"
-            : "pick another camera or mode (duo-capture cameras marks the ones it cannot use)"
+            ? Said.text("check the camera with duo-capture cameras and gst-launch-1.0, or give a longer --start-timeout")
+            : Said.text("pick another camera or mode (duo-capture cameras marks the ones it cannot use)")
         switch (self, camera) {
         case (.format, .service(.pipewire, let node, _, _, _)):
-            return .dependency("\(head): no format could be agreed with PipeWire node \(node), which offers \(offered)\(cannot); \(advice)")
+            return .dependency(.text("%s: no format could be agreed with PipeWire node %s, which offers %s%s; %s", head, node, offered, cannot, advice))
         case (.format, _):
-            return .dependency("\(head): no format could be agreed with it (asked for \(offered)\(cannot)); \(advice)")
+            return .dependency(.text("%s: no format could be agreed with it (asked for %s%s); %s", head, offered, cannot, advice))
         case (.frame(let agreed), .service(.pipewire, let node, _, _, _)):
-            return .dependency("\(head): PipeWire node \(node) agreed \(agreed ?? offered) and sent no frame; \(advice)")
+            return .dependency(.text("%s: PipeWire node %s agreed %s and sent no frame; %s", head, node, agreed.map(Said.init(verbatim:)) ?? offered, advice))
         case (.frame(let agreed), _):
-            return .dependency("\(head): waiting for its first frame at \(agreed ?? offered)\(cannot); \(advice)")
+            return .dependency(.text("%s: waiting for its first frame at %s%s; %s", head, agreed.map(Said.init(verbatim:)) ?? offered, cannot, advice))
         }
     }
 }

@@ -17,7 +17,7 @@ public enum CameraPosture: String, Sendable, CaseIterable {
         if candidates.contains(active) { return active }
         guard let first = candidates.first else {
             let letters = faces.indices.map { "\($0 == 0 ? "A" : "B") faces the \(faces[$0].rawValue)" }.joined(separator: ", ")
-            throw .usage("\(rawValue): no camera faces the \(facing.rawValue) (\(letters)); turn one with {\"cmd\":\"faces\",\"camera\":\"A\",\"faces\":\"\(facing.rawValue)\"} or --faces \(facing.rawValue)")
+            throw .usage(.text("%s: no camera faces the %s (%s); turn one with {\"cmd\":\"faces\",\"camera\":\"A\",\"faces\":\"%s\"} or --faces %s", rawValue, facing.rawValue, letters, facing.rawValue, facing.rawValue))
         }
         return first
     }

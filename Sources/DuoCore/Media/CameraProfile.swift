@@ -71,43 +71,43 @@ public struct CameraProfile: Sendable, Equatable {
         let file = try JSONProblem.decode(File.self, from: data) { problem in
             switch problem {
             case .missing(let key, _):
-                .input("camera profile \(source): missing \"\(key)\"; see Assets/cameras/inner.json for the format")
+                .input(.text("camera profile %s: missing \"%s\"; see Assets/cameras/inner.json for the format", source, key))
             case .wrongType(let path):
-                .input("camera profile \(source): wrong type at \(path.isEmpty ? "the top level" : path); see Assets/cameras/inner.json for the format")
+                .input(.text("camera profile %s: wrong type at %s; see Assets/cameras/inner.json for the format", source, path.isEmpty ? Said.text("the top level") : Said(verbatim: path)))
             case .null, .invalid, .notJSON:
-                .input("camera profile \(source) is not valid JSON; see Assets/cameras/inner.json for the format")
+                .input(.text("camera profile %s is not valid JSON; see Assets/cameras/inner.json for the format", source))
             }
         }
         guard !file.id.isEmpty, file.id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-            throw .input("camera profile \(source): \"id\" must be letters, digits, - or _")
+            throw .input(.text("camera profile %s: \"id\" must be letters, digits, - or _", source))
         }
         let rotation = file.rotation ?? 0
         guard [0, 90, 180, 270].contains(rotation) else {
-            throw .input("camera profile \(source): \"rotation\" must be 0, 90, 180 or 270, not \(rotation)")
+            throw .input(.text("camera profile %s: \"rotation\" must be 0, 90, 180 or 270, not %s", source, rotation))
         }
         let pattern = file.testPattern ?? "smpte"
         guard testPatterns.contains(pattern) else {
-            throw .input("camera profile \(source): unknown \"testPattern\" \(pattern); use one of \(testPatterns.sorted().joined(separator: ", "))")
+            throw .input(.text("camera profile %s: unknown \"testPattern\" %s; use one of %s", source, pattern, testPatterns.sorted().joined(separator: ", ")))
         }
         guard !file.formats.isEmpty else {
-            throw .input("camera profile \(source): \"formats\" is empty; list at least one {width, height, frameRates}")
+            throw .input(.text("camera profile %s: \"formats\" is empty; list at least one {width, height, frameRates}", source))
         }
         var modes: [Mode] = []
         for (i, entry) in file.formats.enumerated() {
             let pixel = entry.pixelFormat ?? "NV12"
             guard knownPixelFormats.contains(pixel) else {
-                throw .input("camera profile \(source): formats[\(i)] has unknown pixelFormat \(pixel); use one of \(knownPixelFormats.sorted().joined(separator: ", "))")
+                throw .input(.text("camera profile %s: formats[%s] has unknown pixelFormat %s; use one of %s", source, i, pixel, knownPixelFormats.sorted().joined(separator: ", ")))
             }
             // An odd side is allowed, as real cameras have them: the camera's chain scales it to even.
             guard (16...8192).contains(entry.width), (16...8192).contains(entry.height) else {
-                throw .input("camera profile \(source): formats[\(i)] size \(entry.width)x\(entry.height) must be between 16 and 8192")
+                throw .input(.text("camera profile %s: formats[%s] size %sx%s must be between 16 and 8192", source, i, entry.width, entry.height))
             }
             guard !entry.frameRates.isEmpty else {
-                throw .input("camera profile \(source): formats[\(i)] has no frameRates")
+                throw .input(.text("camera profile %s: formats[%s] has no frameRates", source, i))
             }
             for fps in entry.frameRates {
                 guard let rate = FrameRate.parse(String(fps)) else {
-                    throw .input("camera profile \(source): formats[\(i)] frame rate \(fps) must be between 1 and 1000")
+                    throw .input(.text("camera profile %s: formats[%s] frame rate %s must be between 1 and 1000", source, i, fps))
                 }
                 modes.append(Mode(pixelFormat: pixel, format: VideoFormat(width: entry.width, height: entry.height, frameRate: rate)))
             }
@@ -115,7 +115,7 @@ public struct CameraProfile: Sendable, Equatable {
         return CameraProfile(id: file.id, name: file.name, rotation: rotation, testPattern: pattern, modes: modes, depth: file.depth ?? false,
                              faces: try file.faces.map { text throws(DuoError) in
                                  guard let v = FacingViewer(rawValue: text) else {
-                                     throw .input("\(source): faces is '\(text)'; give \"operator\" or \"subject\" (whose face the camera sees)")
+                                     throw .input(.text("%s: faces is '%s'; give \"operator\" or \"subject\" (whose face the camera sees)", source, text))
                                  }
                                  return v
                              })

@@ -19,7 +19,7 @@ public enum CameraRequirement: Sendable, Hashable, CustomStringConvertible {
     public static func parse(_ text: String) throws(DuoError) -> CameraRequirement {
         if text == "depth" { return .depth }
         guard let f = VideoFormat.parse(text) else {
-            throw .usage("--require \(text): give WIDTHxHEIGHT@FPS (such as 3840x2160@60: at least that size and rate) or depth")
+            throw .usage(.text("--require %s: give WIDTHxHEIGHT@FPS (such as 3840x2160@60: at least that size and rate) or depth", text))
         }
         return .format(f)
     }
@@ -89,7 +89,7 @@ public struct RequirementCheck: Sendable, Equatable {
             let missed = misses(common, depth: false)
             guard missed.isEmpty else {
                 let depthNote = requirements.contains(.depth) ? " (the virtual camera carries no depth)" : ""
-                throw .input("--require \(asked): cameras A+B (virtual) offer \(missed.joined(separator: "; "))\(depthNote); give --camera-mode individual, one camera that meets it, or a lower --require")
+                throw .input(.text("--require %s: cameras A+B (virtual) offer %s%s; give --camera-mode individual, one camera that meets it, or a lower --require", asked, missed.joined(separator: "; "), depthNote))
             }
             unmetWishes = []
             return
@@ -104,7 +104,7 @@ public struct RequirementCheck: Sendable, Equatable {
             bests.append("\(role) offers at best \(best(camera.formats))\(camera.depth ? " with depth" : ", no depth")")
         }
         guard anyMeets else {
-            throw .input("--require \(asked): no camera meets it; \(bests.joined(separator: ", ")); give a camera that meets it or a lower --require")
+            throw .input(.text("--require %s: no camera meets it; %s; give a camera that meets it or a lower --require", asked, bests.joined(separator: ", ")))
         }
         unmetWishes = wishes
     }

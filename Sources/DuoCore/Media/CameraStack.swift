@@ -139,8 +139,9 @@ public enum PipeWireDaemonLocation {
 
     /// The one line said when PipeWire cannot be reached: what is still used and what to do.
     public static func notRunningNotice(_ environment: [String: String]) -> String {
-        let whereLooked = socketPath(environment).map { "no PipeWire daemon at \($0)" } ?? "no PipeWire daemon (XDG_RUNTIME_DIR is not set)"
-        return "\(whereLooked); PipeWire cameras are not listed, V4L2 and simulated cameras still work (start pipewire and wireplumber for the desktop's cameras)"
+        socketPath(environment).map {
+            tr("no PipeWire daemon at %s; PipeWire cameras are not listed, V4L2 and simulated cameras still work (start pipewire and wireplumber for the desktop's cameras)", $0)
+        } ?? tr("no PipeWire daemon (XDG_RUNTIME_DIR is not set); PipeWire cameras are not listed, V4L2 and simulated cameras still work (start pipewire and wireplumber for the desktop's cameras)")
     }
 }
 

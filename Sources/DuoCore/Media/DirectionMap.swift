@@ -7,7 +7,7 @@ public enum FacingViewer: String, Sendable, Equatable, CaseIterable {
 
     public static func parse(_ text: String, option: String) throws(DuoError) -> FacingViewer {
         guard let v = FacingViewer(rawValue: text) else {
-            throw .usage("\(option) \(text): give operator or subject (whose face the camera sees)")
+            throw .usage(.text("%s %s: give operator or subject (whose face the camera sees)", option, text))
         }
         return v
     }
@@ -22,7 +22,7 @@ public enum CameraLossPolicy: String, OptionWord, Sendable, CaseIterable {
     case wait, exit
 
     public static func unknownWord(_ text: String) -> String {
-        "--camera-loss \(text): give wait (finalise the take, wait for the camera) or exit (end the run, exit 70)"
+        tr("--camera-loss %s: give wait (finalise the take, wait for the camera) or exit (end the run, exit 70)", text)
     }
 }
 

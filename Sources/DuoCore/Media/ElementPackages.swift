@@ -54,6 +54,11 @@ public enum ElementPackages {
     }
 
     public static func missingElementError(_ element: String, neededFor purpose: String) -> DuoError {
-        .dependency("GStreamer element \(element) (needed for \(purpose)) is not installed; install it with: sudo apt-get install \(package(for: element))")
+        missingElementError(element, neededFor: Said(verbatim: purpose))
+    }
+
+    /// The same, with `purpose` marked for translation (`.text("recording takes")`).
+    public static func missingElementError(_ element: String, neededFor purpose: Said) -> DuoError {
+        .dependency(.text("GStreamer element %s (needed for %s) is not installed; install it with: sudo apt-get install %s", element, purpose, package(for: element)))
     }
 }

@@ -45,12 +45,12 @@ public enum FormatSelection {
         if let f = best(of: offered, upTo: limit, minimumRate: minimumRate) { return f }
         let recordable = offered.filter(\.isRecordable)
         if recordable.isEmpty && !offered.isEmpty {
-            throw .input("camera \(camera) offers only formats duo-capture cannot record (\(Self.shown(offered))); it records \(VideoFormat.sides.lowerBound) to \(VideoFormat.sides.upperBound) pixels a side at 1 to 1000 fps: give another camera")
+            throw .input(.text("camera %s offers only formats duo-capture cannot record (%s); it records %s to %s pixels a side at 1 to 1000 fps: give another camera", camera, Self.shown(offered), VideoFormat.sides.lowerBound, VideoFormat.sides.upperBound))
         }
         let shown = Self.shown(recordable)
         if let limit {
-            throw .usage("camera \(camera) offers no format at or below \(limit); pick one of: \(shown)")
+            throw .usage(.text("camera %s offers no format at or below %s; pick one of: %s", camera, limit, shown))
         }
-        throw .input("camera \(camera) offers no video formats")
+        throw .input(.text("camera %s offers no video formats", camera))
     }
 }

@@ -18,10 +18,10 @@ public struct PipelineLibrary: Sendable {
     public func template(_ name: String) throws(DuoError) -> PipelineTemplate {
         let path = (directory as NSString).appendingPathComponent("\(name).gst")
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .input("pipeline file \(path) is missing or unreadable; restore it from the duo-capture sources")
+            throw .input(.text("pipeline file %s is missing or unreadable; restore it from the duo-capture sources", path))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw .input("pipeline file \(path) is not UTF-8 text; restore it from the duo-capture sources")
+            throw .input(.text("pipeline file %s is not UTF-8 text; restore it from the duo-capture sources", path))
         }
         return PipelineTemplate(name: path, text: text)
     }
@@ -32,7 +32,7 @@ public struct PipelineLibrary: Sendable {
         let template = try template(name)
         let rendered = try template.render(values)
         for element in GraphElement.required(inFile: name) where !GraphElement.defines(template.body, element) {
-            throw .input("pipeline file \(template.name) must name an element \(element) (duo-capture looks it up by that name); restore it from the duo-capture sources")
+            throw .input(.text("pipeline file %s must name an element %s (duo-capture looks it up by that name); restore it from the duo-capture sources", template.name, element))
         }
         return rendered
     }

@@ -152,7 +152,7 @@ public struct GraphPlan: Sendable {
             let raw: VideoFormat
             if let common {
                 guard !common.isEmpty else {
-                    throw .usage("cameras A (\(camera.label)) and B (\(second.label)) share no format; give two cameras with a common size and frame rate")
+                    throw .usage(.text("cameras A (%s) and B (%s) share no format; give two cameras with a common size and frame rate", camera.label, second.label))
                 }
                 raw = try FormatSelection.choose(for: "A+B (virtual)", offered: meeting(common), upTo: requested, minimumRate: minimumRate)
             } else {
@@ -179,7 +179,7 @@ public struct GraphPlan: Sendable {
         // Whatever picked it, the session's format is one duo-capture records: every size and bitrate
         // below is computed within range.
         for f in [format, secondFormat].compactMap({ $0 }) where !f.isRecordable {
-            throw .input("format \(f) is beyond what duo-capture records (\(VideoFormat.sides.lowerBound) to \(VideoFormat.sides.upperBound) pixels a side, 1 to 1000 fps); give --format within it")
+            throw .input(.text("format %s is beyond what duo-capture records (%s to %s pixels a side, 1 to 1000 fps); give --format within it", f, VideoFormat.sides.lowerBound, VideoFormat.sides.upperBound))
         }
         // The subject view needs little: at most 640 wide, keeping the camera's aspect, even sizes.
         let sw = min(640, format.width) & ~1
@@ -207,8 +207,9 @@ public struct GraphPlan: Sendable {
             let raw = Self.upright(mode.format, source.rotation)
             let even = format(ofCamera: index)
             guard raw.width != even.width || raw.height != even.height else { continue }
-            let who = secondCamera == nil ? "" : "camera \(index == 0 ? "A" : "B")'s "
-            notes.append("\(who)odd size \(raw.width)x\(raw.height) scaled to \(even.width)x\(even.height)")
+            let from = "\(raw.width)x\(raw.height)", to = "\(even.width)x\(even.height)"
+            notes.append(secondCamera == nil ? tr("odd size %s scaled to %s", from, to)
+                         : tr("camera %1$s's odd size %2$s scaled to %3$s", index == 0 ? "A" : "B", from, to))
         }
         return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }

@@ -33,16 +33,16 @@ public struct PipelineTemplate: Sendable, Equatable {
     }
 
     public func render(_ values: [String: String]) throws(DuoError) -> String {
-        if body.isEmpty { throw .input("pipeline file \(name) is empty; restore it from the duo-capture sources") }
+        if body.isEmpty { throw .input(.text("pipeline file %s is empty; restore it from the duo-capture sources", name)) }
         var out = ""
         var rest = Substring(body)
         while let open = rest.range(of: "{{") {
             guard let close = rest[open.upperBound...].range(of: "}}") else {
-                throw .input("pipeline file \(name): unclosed {{ placeholder; close it with }}")
+                throw .input(.text("pipeline file %s: unclosed {{ placeholder; close it with }}", name))
             }
             let key = String(rest[open.upperBound..<close.lowerBound])
             guard let value = values[key] else {
-                throw .input("pipeline file \(name): unknown placeholder {{\(key)}}; known: \(values.keys.sorted().joined(separator: ", "))")
+                throw .input(.text("pipeline file %s: unknown placeholder {{%s}}; known: %s", name, key, values.keys.sorted().joined(separator: ", ")))
             }
             out += rest[..<open.lowerBound]
             out += value

@@ -115,7 +115,7 @@ public struct SegmentJoin: Sendable, Equatable {
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let j = Journal(segments: segments, output: output, keepSegments: keepSegments, command: command)
         do { try e.encode(j).write(to: URL(fileURLWithPath: journal), options: .atomic) } catch {
-            throw .runtime("cannot write \(journal): \(WriteProblem.describe(error))")
+            throw .runtime(.text("cannot write %s: %s", journal, WriteProblem.said(error)))
         }
     }
 

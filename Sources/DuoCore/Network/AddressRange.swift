@@ -17,13 +17,13 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String, option: String = "--osc-allow") throws(DuoError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count <= 2, let address = Self.parse(String(parts[0])) else {
-            throw .usage("\(option) \(TerminalText.escaped(text, limit: 80)): expected an IP address or a prefix such as 192.168.1.20, 192.168.1.0/24 or fd00::/8")
+            throw .usage(.text("%s %s: expected an IP address or a prefix such as 192.168.1.20, 192.168.1.0/24 or fd00::/8", option, TerminalText.escaped(text, limit: 80)))
         }
         let most = address.count * 8
         var bits = most
         if parts.count == 2 {
             guard let given = Int(parts[1]), (0...most).contains(given) else {
-                throw .usage("\(option) \(TerminalText.escaped(text, limit: 80)): the prefix length must be a number from 0 to \(most)")
+                throw .usage(.text("%s %s: the prefix length must be a number from 0 to %s", option, TerminalText.escaped(text, limit: 80), most))
             }
             bits = given
         }

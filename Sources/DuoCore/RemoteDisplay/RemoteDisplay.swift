@@ -18,14 +18,14 @@ public struct SRTAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// `srt://HOST:PORT` or `srt://:PORT` (a query such as `?latency=` is not taken: options say it).
     public static func parse(_ text: String, option: String) throws(DuoError) -> SRTAddress {
-        let example = "such as srt://192.168.1.20:7001 (call a display there) or srt://:7001 (listen)"
-        guard text.hasPrefix("srt://") else { throw .usage("\(option) \(text): expected an SRT address, \(example)") }
+        let example = Said.text("such as srt://192.168.1.20:7001 (call a display there) or srt://:7001 (listen)")
+        guard text.hasPrefix("srt://") else { throw .usage(.text("%s %s: expected an SRT address, %s", option, text, example)) }
         let rest = text.dropFirst("srt://".count)
         guard !rest.contains("?"), !rest.contains("/") else {
-            throw .usage("\(option) \(text): give only host and port, \(example); the latency is --srt-latency")
+            throw .usage(.text("%s %s: give only host and port, %s; the latency is --srt-latency", option, text, example))
         }
         guard let colon = rest.lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)...]), (1...65535).contains(port) else {
-            throw .usage("\(option) \(text): needs a port from 1 to 65535, \(example)")
+            throw .usage(.text("%s %s: needs a port from 1 to 65535, %s", option, text, example))
         }
         var host = String(rest[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -135,19 +135,19 @@ public enum SRTPassphrase {
     public static func resolve(file: String?, noEncryption: Bool, environment: [String: String],
                                allowReadable: Bool = false) throws(DuoError) -> String? {
         if noEncryption {
-            guard file == nil else { throw .usage("--no-encryption and --passphrase-file contradict each other; give one") }
+            guard file == nil else { throw .usage(.text("--no-encryption and --passphrase-file contradict each other; give one")) }
             return nil
         }
         var text: String
         var source: String
         if let file {
-            try InputFile.requireRegular(file, "passphrase file", hint: "write the passphrase (10 to 79 characters) into it, readable only by you")
+            try InputFile.requireRegular(file, .text("passphrase file"), hint: .text("write the passphrase (10 to 79 characters) into it, readable only by you"))
             if !allowReadable, let mode = (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int,
                mode & 0o077 != 0 {
-                throw .input("passphrase file \(file) can be read by others (mode \(String(mode & 0o777, radix: 8))); run chmod 600 \(file) (or give --allow-readable-passphrase)")
+                throw .input(.text("passphrase file %s can be read by others (mode %s); run chmod 600 %s (or give --allow-readable-passphrase)", file, String(mode & 0o777, radix: 8), file))
             }
             guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw .input("passphrase file \(file) cannot be read as text; check its permissions")
+                throw .input(.text("passphrase file %s cannot be read as text; check its permissions", file))
             }
             text = contents
             source = "passphrase file \(file)"
@@ -155,11 +155,11 @@ public enum SRTPassphrase {
             text = value
             source = environmentVariable
         } else {
-            throw .usage("SRT is encrypted by default: give --passphrase-file FILE (or set \(environmentVariable)), the same on both ends; --no-encryption only on a closed network")
+            throw .usage(.text("SRT is encrypted by default: give --passphrase-file FILE (or set %s), the same on both ends; --no-encryption only on a closed network", environmentVariable))
         }
         text = text.trimmingCharacters(in: .newlines)
         guard (10...79).contains(text.count) else {
-            throw .input("\(source): the passphrase must be 10 to 79 characters (SRT's rule); it has \(text.count)")
+            throw .input(.text("%s: the passphrase must be 10 to 79 characters (SRT's rule); it has %s", source, text.count))
         }
         return text
     }

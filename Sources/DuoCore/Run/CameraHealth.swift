@@ -7,7 +7,8 @@
 /// Thread: value type; owned by the run director's actor. Time is a parameter (pipeline running time, ns).
 public struct CameraHealth: Sendable, Equatable {
     public enum Decision: Sendable, Equatable {
-        case lost(Int, reason: String)
+        /// `reason` in English (events, the sidecar) and in the operator's language (the HUD, the log).
+        case lost(Int, reason: Said)
         case restored(Int)
     }
 
@@ -56,7 +57,7 @@ public struct CameraHealth: Sendable, Equatable {
         }
         let quiet = now - activeProgressAt
         if frames > 0, quiet > stallTimeout, !lost.contains(active) {
-            return .lost(active, reason: "delivered no frame for \(Self.seconds(quiet)) s (unplugged or stalled)")
+            return .lost(active, reason: .text("delivered no frame for %s s (unplugged or stalled)", Self.seconds(quiet)))
         }
         return nil
     }
@@ -76,7 +77,7 @@ public struct CameraHealth: Sendable, Equatable {
             } else if frames[i] > 0, !lost.contains(i), now - progress[i].at > lossTimeout {
                 if i != active && activeSilent { continue }
                 if i == active { activeSilent = true }
-                decisions.append(.lost(i, reason: "delivered no frame for \(Self.seconds(now - progress[i].at)) s"))
+                decisions.append(.lost(i, reason: .text("delivered no frame for %s s", Self.seconds(now - progress[i].at))))
                 // The camera that goes on the air gets a fresh window: it was held back, not silent.
                 progress[1 - i].at = now
                 if i == active { break }

@@ -134,14 +134,14 @@ public enum ControlCommand: Sendable, Equatable {
     public static func parse(_ line: String) throws(DuoError) -> ControlCommand {
         guard let data = line.data(using: .utf8),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw .usage("control: not a JSON object; send one per line, such as {\"cmd\":\"record\"}")
+            throw .usage(.text("control: not a JSON object; send one per line, such as {\"cmd\":\"record\"}"))
         }
         guard let cmd = object["cmd"] as? String else {
-            throw .usage("control: missing \"cmd\"; send one of \((names + CommandExtensions.names).joined(separator: ", ")), such as {\"cmd\":\"record\"}")
+            throw .usage(.text("control: missing \"cmd\"; send one of %s, such as {\"cmd\":\"record\"}", (names + CommandExtensions.names).joined(separator: ", ")))
         }
         func flag(_ key: String) throws(DuoError) -> Bool {
             guard let on = StrictJSON.bool(object[key]) else {
-                throw .usage("control: \(cmd) needs \"\(key)\": true or false, such as {\"cmd\":\"\(cmd)\",\"\(key)\":true}")
+                throw .usage(.text("control: %s needs \"%s\": true or false, such as {\"cmd\":\"%s\",\"%s\":true}", cmd, key, cmd, key))
             }
             return on
         }
@@ -161,14 +161,14 @@ public enum ControlCommand: Sendable, Equatable {
         case "faces":
             guard let letter = object["camera"] as? String, let camera = ["A": 0, "B": 1][letter.uppercased()],
                   let viewer = (object["faces"] as? String).flatMap(FacingViewer.init(rawValue:)) else {
-                throw .usage("control: faces needs \"camera\": \"A\" or \"B\" and \"faces\": \"operator\" or \"subject\", such as {\"cmd\":\"faces\",\"camera\":\"B\",\"faces\":\"operator\"}")
+                throw .usage(.text("control: faces needs \"camera\": \"A\" or \"B\" and \"faces\": \"operator\" or \"subject\", such as {\"cmd\":\"faces\",\"camera\":\"B\",\"faces\":\"operator\"}"))
             }
             return .faces(camera: camera, viewer: viewer)
         case "accessory": return .accessory(on: try flag("on"))
         case "fullscreen":
             guard object["confirm"] != nil else { return .fullscreen(on: try flag("on")) }
             guard let confirm = StrictJSON.bool(object["confirm"]) else {
-                throw .usage("control: fullscreen \"confirm\" is true or false; {\"cmd\":\"fullscreen\",\"confirm\":true} leaves fullscreen in one go, even during a take")
+                throw .usage(.text("control: fullscreen \"confirm\" is true or false; {\"cmd\":\"fullscreen\",\"confirm\":true} leaves fullscreen in one go, even during a take"))
             }
             // Confirming is about leaving: without "on", a confirmed request leaves.
             let on = object["on"] == nil && confirm ? false : try flag("on")
@@ -177,42 +177,42 @@ public enum ControlCommand: Sendable, Equatable {
             if let step = StrictJSON.int(object["step"]), step == 1 || step == -1 { return .speedStep(step) }
             if let preset = StrictJSON.int(object["preset"]), (1...ScrollSpeed.wordPresets.count).contains(preset) { return .speedPreset(preset) }
             if let factor = StrictJSON.double(object["factor"]), (0.25...4).contains(factor) { return .speedFactor(factor) }
-            throw .usage("control: speed needs \"step\": 1 or -1, \"preset\": 1 to \(ScrollSpeed.wordPresets.count), or \"factor\": 0.25 to 4, such as {\"cmd\":\"speed\",\"step\":1}")
+            throw .usage(.text("control: speed needs \"step\": 1 or -1, \"preset\": 1 to %s, or \"factor\": 0.25 to 4, such as {\"cmd\":\"speed\",\"step\":1}", ScrollSpeed.wordPresets.count))
         case "font":
             guard let step = StrictJSON.int(object["step"]), step == 1 || step == -1 else {
-                throw .usage("control: font needs \"step\": 1 (larger) or -1 (smaller), such as {\"cmd\":\"font\",\"step\":1}")
+                throw .usage(.text("control: font needs \"step\": 1 (larger) or -1 (smaller), such as {\"cmd\":\"font\",\"step\":1}"))
             }
             return .fontStep(step)
         case "script":
             guard let path = object["path"] as? String, !path.isEmpty, !path.contains("\0") else {
-                throw .usage("control: script needs \"path\": the script file, such as {\"cmd\":\"script\",\"path\":\"/home/me/talk.md\"}")
+                throw .usage(.text("control: script needs \"path\": the script file, such as {\"cmd\":\"script\",\"path\":\"/home/me/talk.md\"}"))
             }
             return .script(path: path)
         case "follow":
             guard let mode = object["mode"] else { return .follow(voice: nil) }
             guard let name = mode as? String, name == "voice" || name == "time" else {
-                throw .usage("control: follow takes \"mode\": \"voice\" or \"time\" (none switches), such as {\"cmd\":\"follow\",\"mode\":\"voice\"}")
+                throw .usage(.text("control: follow takes \"mode\": \"voice\" or \"time\" (none switches), such as {\"cmd\":\"follow\",\"mode\":\"voice\"}"))
             }
             return .follow(voice: name == "voice")
         case "shot":
             if let id = object["id"] {
                 guard let id = id as? String, !id.isEmpty, id.count <= 32 else {
-                    throw .usage("control: shot \"id\" is a shot's id from the list, such as {\"cmd\":\"shot\",\"id\":\"03\"}")
+                    throw .usage(.text("control: shot \"id\" is a shot's id from the list, such as {\"cmd\":\"shot\",\"id\":\"03\"}"))
                 }
                 return .shot(next: nil, id: id)
             }
             guard let next = StrictJSON.bool(object["next"]) else {
-                throw .usage("control: shot needs \"next\": true (next shot) or false (previous), or \"id\", such as {\"cmd\":\"shot\",\"next\":true}")
+                throw .usage(.text("control: shot needs \"next\": true (next shot) or false (previous), or \"id\", such as {\"cmd\":\"shot\",\"next\":true}"))
             }
             return .shot(next: next, id: nil)
         case "mark":
             guard let good = StrictJSON.bool(object["good"]) else {
-                throw .usage("control: mark needs \"good\": true or false, such as {\"cmd\":\"mark\",\"good\":true}")
+                throw .usage(.text("control: mark needs \"good\": true or false, such as {\"cmd\":\"mark\",\"good\":true}"))
             }
             var take: Int?
             if object["take"] != nil {
                 guard let n = StrictJSON.int(object["take"]), n >= 1 else {
-                    throw .usage("control: mark \"take\" is a take number from 1, such as {\"cmd\":\"mark\",\"good\":true,\"take\":2}")
+                    throw .usage(.text("control: mark \"take\" is a take number from 1, such as {\"cmd\":\"mark\",\"good\":true,\"take\":2}"))
                 }
                 take = n
             }
@@ -221,14 +221,14 @@ public enum ControlCommand: Sendable, Equatable {
         case "flag": return .flag
         case "note":
             guard let text = object["text"] as? String, !text.contains("\0") else {
-                throw .usage("control: note needs \"text\" (and a \"code\" such as BUG), such as {\"cmd\":\"note\",\"code\":\"BUG\",\"text\":\"menu hides the button\"}")
+                throw .usage(.text("control: note needs \"text\" (and a \"code\" such as BUG), such as {\"cmd\":\"note\",\"code\":\"BUG\",\"text\":\"menu hides the button\"}"))
             }
             guard text.count <= NoteCodeBook.longestText else {
-                throw .usage("control: note text has \(text.count) characters; keep a note to \(NoteCodeBook.longestText)")
+                throw .usage(.text("control: note text has %s characters; keep a note to %s", text.count, NoteCodeBook.longestText))
             }
             if object["code"] != nil {
                 guard let code = object["code"] as? String, !code.isEmpty, code.count <= 16 else {
-                    throw .usage("control: note \"code\" is a code of the book, such as {\"cmd\":\"note\",\"code\":\"Q\",\"text\":\"asked what save means\"}")
+                    throw .usage(.text("control: note \"code\" is a code of the book, such as {\"cmd\":\"note\",\"code\":\"Q\",\"text\":\"asked what save means\"}"))
                 }
                 return .note(code: code, text: text)
             }
@@ -238,17 +238,17 @@ public enum ControlCommand: Sendable, Equatable {
         case "self-view":
             guard let size = object["size"] else { return .selfView(nil) }
             guard let text = size as? String, let value = SelfViewSize(rawValue: text) else {
-                throw .usage("control: self-view takes \"size\": \"small\", \"large\" or \"off\" (none toggles), such as {\"cmd\":\"self-view\",\"size\":\"large\"}")
+                throw .usage(.text("control: self-view takes \"size\": \"small\", \"large\" or \"off\" (none toggles), such as {\"cmd\":\"self-view\",\"size\":\"large\"}"))
             }
             return .selfView(value)
         case "jump":
             guard let to = (object["to"] as? String).flatMap(Jump.init(rawValue:)) else {
-                throw .usage("control: jump needs \"to\": \"next\", \"previous\" or \"start\"")
+                throw .usage(.text("control: jump needs \"to\": \"next\", \"previous\" or \"start\""))
             }
             return .jump(to)
         default:
             if let parse = CommandExtensions.parser(for: cmd) { return .extended(try parse(object)) }
-            throw .usage("control: unknown command \"\(cmd)\"; use one of \((names + CommandExtensions.names).joined(separator: ", "))")
+            throw .usage(.text("control: unknown command \"%s\"; use one of %s", cmd, (names + CommandExtensions.names).joined(separator: ", ")))
         }
     }
 }

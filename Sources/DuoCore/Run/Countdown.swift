@@ -9,14 +9,14 @@ public struct Countdown: Sendable, Hashable {
 
     public init(seconds: Int = Countdown.defaultSeconds) throws(DuoError) {
         guard Countdown.allowed.contains(seconds) else {
-            throw .usage("countdown \(seconds) s is out of range; give 0 to 10 seconds (default 3)")
+            throw .usage(.text("countdown %s s is out of range; give 0 to 10 seconds (default 3)", seconds))
         }
         self.seconds = seconds
     }
 
     public static func parse(_ text: String) throws(DuoError) -> Countdown {
         guard let n = Int(text) else {
-            throw .usage("countdown '\(text)' is not a whole number of seconds; give 0 to 10 (default 3)")
+            throw .usage(.text("countdown '%s' is not a whole number of seconds; give 0 to 10 (default 3)", text))
         }
         return try Countdown(seconds: n)
     }

@@ -18,17 +18,16 @@ public struct KeepUp: Sendable, Equatable {
     public static let fewestMissing: Int64 = 5
 
     /// The line said: "the camera delivered 103 of 240 frames: this machine could not keep up with 3840x2160@120".
-    public var message: String {
-        "the camera delivered \(delivered) of \(expected) frames: this machine could not keep up with \(format)"
-            + "; try a smaller --format"
+    /// In English for the sidecar and the summary's JSON; `said` also in the operator's language (HUD, log).
+    public var message: String { said.english }
+
+    public var said: Said {
+        .text("the camera delivered %1$s of %2$s frames: this machine could not keep up with %3$s; try a smaller --format", delivered, expected, format)
     }
 
     /// The same for the operator to read (the HUD and the log), in their language; `message` stays
     /// English for the summary's JSON.
-    public var shown: String {
-        tr("the camera delivered %1$d of %2$d frames: this machine could not keep up with %3$s; try a smaller --format",
-           delivered, expected, format)
-    }
+    public var shown: String { said.text }
 
     /// The shortfall of a take of `frames` frames over `lengthNanoseconds` at `format`, or nil when it kept up.
     public static func check(frames: Int64, lengthNanoseconds: Int64, format: VideoFormat) -> KeepUp? {

@@ -33,7 +33,8 @@ extension AudioSource {
 public struct MicrophoneHealth: Sendable, Equatable {
     public enum Decision: Sendable, Equatable {
         /// Take the leg out (if still in) and say the microphone is lost.
-        case lost(reason: String)
+        /// `reason` in English (events, the sidecar) and in the operator's language (the HUD, the log).
+        case lost(reason: Said)
         /// Attach a new leg (taking out a silent one first).
         case reattach
         /// The new leg delivers: say the microphone is back.
@@ -90,7 +91,7 @@ public struct MicrophoneHealth: Sendable, Equatable {
             }
             // Quiet after it delivered: lost since its last sound.
             guard legAttached, buffers > 0, now - progressAt > lossTimeout else { return nil }
-            return lose(at: progressAt, reason: "delivered no sound for \(CameraHealth.seconds(now - progressAt)) s")
+            return lose(at: progressAt, reason: .text("delivered no sound for %s s", CameraHealth.seconds(now - progressAt)))
         }
         // Lost, and listed: try again (a new leg) every retryInterval.
         if devicePresent, now - (legAttached ? attachedAt : progressAt) >= retryInterval {
@@ -103,14 +104,14 @@ public struct MicrophoneHealth: Sendable, Equatable {
     /// The leg failed (an error from one of its elements).
     public mutating func failed(_ reason: String, at now: Int64) -> Decision? {
         guard !isLost else { return nil }
-        return lose(at: now, reason: reason)
+        return lose(at: now, reason: Said(verbatim: reason))
     }
 
     /// The device monitor no longer lists the microphone.
     public mutating func deviceRemoved(at now: Int64) -> Decision? {
         devicePresent = false
         guard !isLost else { return nil }
-        return lose(at: now, reason: "unplugged (the device is gone)")
+        return lose(at: now, reason: .text("unplugged (the device is gone)"))
     }
 
     /// The device monitor lists the microphone again: taken back at once when it was lost.
@@ -122,7 +123,7 @@ public struct MicrophoneHealth: Sendable, Equatable {
         return .reattach
     }
 
-    private mutating func lose(at from: Int64, reason: String) -> Decision {
+    private mutating func lose(at from: Int64, reason: Said) -> Decision {
         isLost = true
         gaps.append(Gap(from: from, to: nil))
         return .lost(reason: reason)

@@ -65,20 +65,20 @@ public struct ShotList: Sendable, Equatable {
 
     /// Reads and parses `path`; every problem is one line naming the file and line.
     public static func load(path: String) throws(DuoError) -> ShotList {
-        try InputFile.requireRegular(path, "shot list", hint: "give a Markdown file of '## 01 — Title' shots (see Assets/example-shots.md)")
+        try InputFile.requireRegular(path, .text("shot list"), hint: .text("give a Markdown file of '## 01 — Title' shots (see Assets/example-shots.md)"))
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .input("shot list \(path) cannot be read; check its permissions")
+            throw .input(.text("shot list %s cannot be read; check its permissions", path))
         }
-        guard data.count <= maximumBytes else { throw .input("shot list \(path) is over 1 MB; a shot list holds shots, not scripts") }
+        guard data.count <= maximumBytes else { throw .input(.text("shot list %s is over 1 MB; a shot list holds shots, not scripts", path)) }
         return try parse(bytes: [UInt8](data), name: path)
     }
 
     public static func parse(bytes: [UInt8], name: String) throws(DuoError) -> ShotList {
         if let nul = bytes.firstIndex(of: 0) {
-            throw .input("\(name): looks binary (NUL byte at offset \(nul)); give a UTF-8 Markdown shot list")
+            throw .input(.text("%s: looks binary (NUL byte at offset %s); give a UTF-8 Markdown shot list", name, nul))
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw .input("\(name): is not valid UTF-8; re-save it as UTF-8")
+            throw .input(.text("%s: is not valid UTF-8; re-save it as UTF-8", name))
         }
         return try parse(text, name: name)
     }
@@ -111,25 +111,25 @@ public struct ShotList: Sendable, Equatable {
                         switch key {
                         case "note", "notes": if !value.isEmpty { notes.append(value) }
                         case "script":
-                            guard !value.isEmpty else { throw .input("\(at): script: needs a file, such as script: intro.md") }
+                            guard !value.isEmpty else { throw .input(.text("%s: script: needs a file, such as script: intro.md", at)) }
                             script = value
                         case "heading":
                             let title = value.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
-                            guard !title.isEmpty else { throw .input("\(at): heading: needs a heading of the script, such as heading: The problem") }
+                            guard !title.isEmpty else { throw .input(.text("%s: heading: needs a heading of the script, such as heading: The problem", at)) }
                             heading = title
                         case "framing":
                             guard let f = Framing(rawValue: value.lowercased()) else {
-                                throw .input("\(at): framing '\(value)' is not one; write framing: single or framing: interview")
+                                throw .input(.text("%s: framing '%s' is not one; write framing: single or framing: interview", at, value))
                             }
                             framing = f
                         case "aspect":
                             guard let a = AspectRatio.parse(value) else {
-                                throw .input("\(at): aspect '\(value)' is not an aspect; write aspect: 16:9, 9:16, 1:1 or 4:3")
+                                throw .input(.text("%s: aspect '%s' is not an aspect; write aspect: 16:9, 9:16, 1:1 or 4:3", at, value))
                             }
                             aspect = a
                         default:
                             guard let s = parseLength(value) else {
-                                throw .input("\(at): length '\(value)' is not a length; write seconds (length: 30s) or minutes and seconds (length: 1:30)")
+                                throw .input(.text("%s: length '%s' is not a length; write seconds (length: 30s) or minutes and seconds (length: 1:30)", at, value))
                             }
                             length = s
                         }
@@ -177,16 +177,16 @@ public struct ShotList: Sendable, Equatable {
                 let id = String(heading.prefix { !$0.isWhitespace && !"—–:".contains($0) })
                 guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }),
                       id.count <= 32, !id.hasPrefix(".") else {
-                    throw .input("\(name):\(number): '\(heading)' does not start with a shot id; write '## 01 — Title' (the id: letters, digits, - _ or ., at most 32)")
+                    throw .input(.text("%s:%s: '%s' does not start with a shot id; write '## 01 — Title' (the id: letters, digits, - _ or ., at most 32)", name, number, heading))
                 }
                 var rest = Substring(heading.dropFirst(id.count))
                 rest = rest.drop { $0.isWhitespace || "—–-:.".contains($0) }
                 let shotTitle = rest.trimmingCharacters(in: .whitespaces)
                 guard !shotTitle.isEmpty else {
-                    throw .input("\(name):\(number): shot \(id) has no title; write '## \(id) — Title'")
+                    throw .input(.text("%s:%s: shot %s has no title; write '## %s — Title'", name, number, id, id))
                 }
                 if let first = firstLine[id] {
-                    throw .input("\(name):\(number): shot id \(id) is used twice (first at line \(first)); give each shot its own id")
+                    throw .input(.text("%s:%s: shot id %s is used twice (first at line %s); give each shot its own id", name, number, id, first))
                 }
                 firstLine[id] = number
                 open = Open(id: id, title: shotTitle, titleLine: number, lines: [])
@@ -198,7 +198,7 @@ public struct ShotList: Sendable, Equatable {
         }
         if let o = open { try close(o) }
         guard !shots.isEmpty else {
-            throw .input("\(name):1: no shots; write each shot as a heading '## 01 — Title' with what the subject does under it (see Assets/example-shots.md)")
+            throw .input(.text("%s:1: no shots; write each shot as a heading '## 01 — Title' with what the subject does under it (see Assets/example-shots.md)", name))
         }
         return ShotList(shots: shots, title: title, problems: problems)
     }

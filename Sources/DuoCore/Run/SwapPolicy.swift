@@ -18,7 +18,8 @@ public enum SwapPolicy: String, OptionWord, Sendable, CaseIterable {
         /// Switch cameras; the take (if any) goes on untouched.
         case swap
         /// Do not switch; tell the operator why.
-        case refuse(String)
+        /// Why, in English (the swap-refused event) and in the operator's language (the HUD).
+        case refuse(Said)
         /// End the take, switch, and start a new take at the new format.
         case segment
         /// End the take, then switch.
@@ -28,13 +29,13 @@ public enum SwapPolicy: String, OptionWord, Sendable, CaseIterable {
     public func decide(recording: Bool, formatsMatch: Bool) -> Decision {
         guard recording, !formatsMatch else { return .swap }
         switch self {
-        case .lock: return .refuse("the cameras record at different formats and --swap-policy is lock; stop the take first, or stop, then switch (X, {\"cmd\":\"swap\",\"restart\":true})")
+        case .lock: return .refuse(.text("the cameras record at different formats and --swap-policy is lock; stop the take first, or stop, then switch (X, {\"cmd\":\"swap\",\"restart\":true})"))
         case .segment: return .segment
         case .stop: return .stopThenSwap
         }
     }
 
     public static func unknownWord(_ text: String) -> String {
-        "--swap-policy \(text): expected lock, segment or stop"
+        tr("--swap-policy %s: expected lock, segment or stop", text)
     }
 }

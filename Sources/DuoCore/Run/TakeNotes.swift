@@ -24,10 +24,10 @@ public struct NoteCodeBook: Sendable, Equatable {
         let codes = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
         guard !codes.isEmpty, codes.allSatisfy({ !$0.isEmpty && $0.count <= 16 && $0.allSatisfy(allowed.contains) }) else {
-            throw .usage("--note-codes takes a comma-separated list of codes (letters, digits, - and _, up to 16 each), such as --note-codes BUG,Q,GOOD,PII")
+            throw .usage(.text("--note-codes takes a comma-separated list of codes (letters, digits, - and _, up to 16 each), such as --note-codes BUG,Q,GOOD,PII"))
         }
-        guard Set(codes).count == codes.count else { throw .usage("--note-codes names a code twice (\(text)); list each code once") }
-        guard !codes.contains(flagCode) else { throw .usage("--note-codes: \(flagCode) is the flag's own code; leave it out of the list") }
+        guard Set(codes).count == codes.count else { throw .usage(.text("--note-codes names a code twice (%s); list each code once", text)) }
+        guard !codes.contains(flagCode) else { throw .usage(.text("--note-codes: %s is the flag's own code; leave it out of the list", flagCode)) }
         return NoteCodeBook(codes: codes)
     }
 
@@ -35,7 +35,7 @@ public struct NoteCodeBook: Sendable, Equatable {
     public func check(_ code: String) throws(DuoError) -> String {
         let upper = code.uppercased()
         guard codes.contains(upper) else {
-            throw .usage("note: unknown code \"\(TerminalText.escaped(code, limit: 20))\"; use one of \(codes.joined(separator: ", ")) (set them with --note-codes)")
+            throw .usage(.text("note: unknown code \"%s\"; use one of %s (set them with --note-codes)", TerminalText.escaped(code, limit: 20), codes.joined(separator: ", ")))
         }
         return upper
     }
@@ -104,7 +104,7 @@ public struct NoteBook: Sendable {
     public mutating func make(flag: Bool, code: String?, text: String, at now: Int64, wall: Date,
                               take: (number: Int, start: Int64)?, shot: String?) throws(DuoError) -> TakeNote {
         guard text.count <= NoteCodeBook.longestText else {
-            throw .usage("note: the text has \(text.count) characters; keep a note to \(NoteCodeBook.longestText)")
+            throw .usage(.text("note: the text has %s characters; keep a note to %s", text.count, NoteCodeBook.longestText))
         }
         let checked = flag ? NoteCodeBook.flagCode : try codes.check(code ?? codes.codes[0])
         let seconds = take.map { (Double(max(now - $0.start, 0)) / 1e6).rounded() / 1e3 }

@@ -26,13 +26,13 @@ public struct Timeline: Sendable, Equatable {
 
     public static func load(path: String) throws(DuoError) -> Timeline {
         let fm = FileManager.default
-        try InputFile.requireRegular(path, "timeline", hint: "give a file of {\"at\": SECONDS, \"cmd\": …} lines")
+        try InputFile.requireRegular(path, .text("timeline"), hint: .text("give a file of {\"at\": SECONDS, \"cmd\": …} lines"))
         let size = ((try? fm.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
         guard size <= maximumBytes else {
-            throw .input("timeline \(path) is larger than 1 MB; a timeline holds commands, one per line")
+            throw .input(.text("timeline %s is larger than 1 MB; a timeline holds commands, one per line", path))
         }
-        guard let data = fm.contents(atPath: path) else { throw .input("timeline \(path) cannot be read; check its permissions") }
-        guard let text = String(data: data, encoding: .utf8) else { throw .input("timeline \(path) is not UTF-8 text") }
+        guard let data = fm.contents(atPath: path) else { throw .input(.text("timeline %s cannot be read; check its permissions", path)) }
+        guard let text = String(data: data, encoding: .utf8) else { throw .input(.text("timeline %s is not UTF-8 text", path)) }
         return try parse(text, name: path)
     }
 
@@ -41,24 +41,27 @@ public struct Timeline: Sendable, Equatable {
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            let where_ = "timeline \(name) line \(index + 1)"
+            let where_ = Said.text("timeline %s line %s", name, index + 1)
             guard let data = line.data(using: .utf8),
                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                throw .input("\(where_): not a JSON object; write {\"at\": 1.5, \"cmd\": \"record\"}")
+                throw .input(.text("%s: not a JSON object; write {\"at\": 1.5, \"cmd\": \"record\"}", where_))
             }
             guard let at = StrictJSON.double(object["at"]), at >= 0, at <= 86_400 else {
-                throw .input("\(where_): \"at\" must be seconds from 0 to 86400, such as {\"at\": 1.5, \"cmd\": \"record\"}")
+                throw .input(.text("%s: \"at\" must be seconds from 0 to 86400, such as {\"at\": 1.5, \"cmd\": \"record\"}", where_))
             }
             let command: ControlCommand
             do { command = try ControlCommand.parse(line) } catch {
-                throw .input("\(where_): \(error.message.replacingOccurrences(of: "control: ", with: ""))")
+                // A control line's error starts "control: " in every language (the catalogue keeps it).
+                let said = Said(english: error.english.replacingOccurrences(of: "control: ", with: ""),
+                                text: error.message.replacingOccurrences(of: "control: ", with: ""))
+                throw .input(.text("%s: %s", where_, said))
             }
             if let last = entries.last, at < last.at {
-                throw .input("\(where_): at \(at) s comes before the line above (\(last.at) s); keep the lines in time order")
+                throw .input(.text("%s: at %s s comes before the line above (%s s); keep the lines in time order", where_, at, last.at))
             }
             entries.append(Entry(at: at, command: command))
         }
-        guard !entries.isEmpty else { throw .input("timeline \(name) has no commands; write one {\"at\": SECONDS, \"cmd\": …} per line") }
+        guard !entries.isEmpty else { throw .input(.text("timeline %s has no commands; write one {\"at\": SECONDS, \"cmd\": …} per line", name)) }
         return Timeline(entries: entries)
     }
 }

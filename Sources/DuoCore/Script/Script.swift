@@ -12,19 +12,19 @@ public enum ScriptParser {
 
     public static func load(path: String) throws(DuoError) -> ParsedScript {
         let fm = FileManager.default
-        try InputFile.requireRegular(path, "script", hint: "give a UTF-8 .txt or .md file to --script")
+        try InputFile.requireRegular(path, .text("script"), hint: .text("give a UTF-8 .txt or .md file to --script"))
         let size: Int
         do {
             let attributes = try fm.attributesOfItem(atPath: path)
             size = (attributes[.size] as? NSNumber)?.intValue ?? 0
         } catch {
-            throw .input("cannot read script \(path); check its permissions")
+            throw .input(.text("cannot read script %s; check its permissions", path))
         }
         guard size <= maximumBytes else {
-            throw .input("script \(path) is \(megabytes(size)); scripts are limited to \(megabytes(maximumBytes)), split it into several files")
+            throw .input(.text("script %s is %s; scripts are limited to %s, split it into several files", path, megabytes(size), megabytes(maximumBytes)))
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .input("cannot read script \(path); check its permissions")
+            throw .input(.text("cannot read script %s; check its permissions", path))
         }
         defer { try? handle.close() }
         // Read at most one byte past the limit, in case the file grew after the size check.
@@ -32,10 +32,10 @@ public enum ScriptParser {
         do {
             data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
         } catch {
-            throw .input("cannot read script \(path); check its permissions")
+            throw .input(.text("cannot read script %s; check its permissions", path))
         }
         guard data.count <= maximumBytes else {
-            throw .input("script \(path) is over \(megabytes(maximumBytes)); split it into several files")
+            throw .input(.text("script %s is over %s; split it into several files", path, megabytes(maximumBytes)))
         }
         return try parse(bytes: [UInt8](data), format: .forPath(path), name: path)
     }
@@ -43,16 +43,16 @@ public enum ScriptParser {
     /// Validates raw bytes (NUL bytes, UTF-8, emptiness) and parses them.
     public static func parse(bytes: [UInt8], format: ScriptFormat, name: String = "script") throws(DuoError) -> ParsedScript {
         guard bytes.count <= maximumBytes else {
-            throw .input("\(name) is \(megabytes(bytes.count)); scripts are limited to \(megabytes(maximumBytes)), split it into several files")
+            throw .input(.text("%s is %s; scripts are limited to %s, split it into several files", name, megabytes(bytes.count), megabytes(maximumBytes)))
         }
         if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            throw .input("\(name) is empty; write the text to prompt in it (UTF-8 .txt or .md)")
+            throw .input(.text("%s is empty; write the text to prompt in it (UTF-8 .txt or .md)", name))
         }
         if let nul = bytes.firstIndex(of: 0) {
-            throw .input("\(name) looks binary (NUL byte at offset \(nul)); give a UTF-8 .txt or .md script")
+            throw .input(.text("%s looks binary (NUL byte at offset %s); give a UTF-8 .txt or .md script", name, nul))
         }
         guard var text = String(validating: bytes, as: UTF8.self) else {
-            throw .input("\(name) is not valid UTF-8 (first bad byte at offset \(firstInvalidUTF8Offset(bytes))); re-save it as UTF-8")
+            throw .input(.text("%s is not valid UTF-8 (first bad byte at offset %s); re-save it as UTF-8", name, firstInvalidUTF8Offset(bytes)))
         }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         // Other control characters (except tab, newline, CR, form feed) mean a binary file that happens to be UTF-8.
@@ -60,11 +60,11 @@ public enum ScriptParser {
             $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" && $0 != "\u{0C}"
         }.count
         if controls > 0 && controls * 100 > max(text.unicodeScalars.count, 1) {
-            throw .input("\(name) looks binary (\(controls) control characters); give a UTF-8 .txt or .md script")
+            throw .input(.text("%s looks binary (%s control characters); give a UTF-8 .txt or .md script", name, controls))
         }
         let parsed = parse(text: text, format: format)
         guard parsed.subject.blocks.contains(where: { if case .pause = $0 { false } else { true } }) else {
-            throw .input("\(name) has no text for the subject (only notes or cues); add the words to prompt")
+            throw .input(.text("%s has no text for the subject (only notes or cues); add the words to prompt", name))
         }
         return parsed
     }
@@ -272,7 +272,7 @@ public enum ScriptParser {
                 var head = rest.drop { $0 == " " || $0 == "\t" }
                 if let mark = head.first, ">-*+".contains(mark) { head = head.dropFirst().drop { $0 == " " || $0 == "\t" } }
                 if let after = startsWithNote(head), after.drop(while: { $0 == " " || $0 == "\t" }).first.map({ $0 == ":" || $0 == "：" }) ?? false {
-                    problem(ScriptProblem(line: line(at: rest.startIndex), message: "a line starting note: is kept from the subject; write [[note: …]] for a private note"))
+                    problem(ScriptProblem(line: line(at: rest.startIndex), message: tr("a line starting note: is kept from the subject; write [[note: …]] for a private note")))
                     rest = rest[(rest.firstIndex(of: "\n") ?? rest.endIndex)...]
                     dropOwnLine()
                     continue
@@ -297,18 +297,18 @@ public enum ScriptParser {
                     let text = noteBody.drop { $0 == " " || $0 == "\t" || $0 == ":" }
                     found(text.trimmingCharacters(in: .whitespacesAndNewlines), Substring(output))
                     if close == nil {
-                        problem(ScriptProblem(line: lineNumber, message: "a note with no closing ]]: the rest of the script is hidden from the subject"))
+                        problem(ScriptProblem(line: lineNumber, message: tr("a note with no closing ]]: the rest of the script is hidden from the subject")))
                     }
                 } else if close == nil {
-                    problem(ScriptProblem(line: lineNumber, message: "[[ with no closing ]]: the rest of the script is hidden from the subject"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("[[ with no closing ]]: the rest of the script is hidden from the subject")))
                 } else if nested {
-                    problem(ScriptProblem(line: lineNumber, message: "[[ … ]] inside a note: kept from the subject; write notes one after another"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("[[ … ]] inside a note: kept from the subject; write notes one after another")))
                 } else {
                     let shown = body.prefix(20).replacingOccurrences(of: "\n", with: " ")
-                    problem(ScriptProblem(line: lineNumber, message: "[[\(shown)\(body.count > 20 ? "…" : "")]] is not a note: kept from the subject; write [[note: …]]"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("[[%s%s]] is not a note: kept from the subject; write [[note: …]]", shown, body.count > 20 ? "…" : "")))
                 }
                 if let stray {
-                    problem(ScriptProblem(line: line(at: stray), message: "a ]] after a note's end: everything up to it is kept from the subject as part of the note; remove the extra ]]"))
+                    problem(ScriptProblem(line: line(at: stray), message: tr("a ]] after a note's end: everything up to it is kept from the subject as part of the note; remove the extra ]]")))
                 }
                 guard let close else { rest = ""; break }
                 resume(after: at[close.upperBound...])
@@ -318,7 +318,7 @@ public enum ScriptParser {
                 let end = at.firstIndex(of: "]").map { at.index(after: $0) } ?? at.endIndex
                 var after = at[end...]
                 if after.first == "]" { after = after.dropFirst() }
-                problem(ScriptProblem(line: lineNumber, message: "[note … opens with one bracket: kept from the subject; write [[note: …]]"))
+                problem(ScriptProblem(line: lineNumber, message: tr("[note … opens with one bracket: kept from the subject; write [[note: …]]")))
                 resume(after: after)
             case "<" where at.hasPrefix("<!--"):
                 // An HTML comment: hidden by every Markdown renderer, so a private note.
@@ -327,7 +327,7 @@ public enum ScriptParser {
                 let close = at[bodyStart...].range(of: "-->")
                 found(at[bodyStart..<(close?.lowerBound ?? at.endIndex)].trimmingCharacters(in: .whitespacesAndNewlines), Substring(output))
                 guard let close else {
-                    problem(ScriptProblem(line: lineNumber, message: "<!-- with no closing -->: the rest of the script is hidden from the subject"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("<!-- with no closing -->: the rest of the script is hidden from the subject")))
                     rest = ""
                     break
                 }
@@ -338,11 +338,11 @@ public enum ScriptParser {
                 let c = lookAlikeOpeners[o]!
                 let lineNumber = line(at: open)
                 guard let closer = at.dropFirst().firstIndex(of: c) else {
-                    problem(ScriptProblem(line: lineNumber, message: "\(o)note with no closing \(c): the rest of the script is hidden from the subject; write [[note: …]]"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("%snote with no closing %s: the rest of the script is hidden from the subject; write [[note: …]]", o, c)))
                     rest = ""
                     break
                 }
-                problem(ScriptProblem(line: lineNumber, message: "\(o)note … \(c) is not a note: kept from the subject; write [[note: …]]"))
+                problem(ScriptProblem(line: lineNumber, message: tr("%snote … %s is not a note: kept from the subject; write [[note: …]]", o, c)))
                 var after = at[at.index(after: closer)...]
                 if after.first == c { after = after.dropFirst() }
                 resume(after: after)
@@ -353,12 +353,12 @@ public enum ScriptParser {
                 let lineNumber = line(at: open)
                 let (close, _, stray) = closing(at, o, c)
                 if close == nil {
-                    problem(ScriptProblem(line: lineNumber, message: "\(o)\(o)note with no closing \(c)\(c): the rest of the script is hidden from the subject; write [[note: …]]"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("%s%snote with no closing %s%s: the rest of the script is hidden from the subject; write [[note: …]]", o, o, c, c)))
                 } else {
-                    problem(ScriptProblem(line: lineNumber, message: "\(o)\(o)note … \(c)\(c) is not a note: kept from the subject; write [[note: …]]"))
+                    problem(ScriptProblem(line: lineNumber, message: tr("%s%snote … %s%s is not a note: kept from the subject; write [[note: …]]", o, o, c, c)))
                 }
                 if let stray {
-                    problem(ScriptProblem(line: line(at: stray), message: "a \(c)\(c) after a note's end: everything up to it is kept from the subject; remove the extra \(c)\(c)"))
+                    problem(ScriptProblem(line: line(at: stray), message: tr("a %s%s after a note's end: everything up to it is kept from the subject; remove the extra %s%s", c, c, c, c)))
                 }
                 guard let close else { rest = ""; break }
                 resume(after: at[close.upperBound...])

@@ -26,12 +26,12 @@ public enum ScrollSpeed: Sendable, Hashable, CustomStringConvertible {
     public static func requested(wordsPerMinute: Double?, linesPerMinute: Double?, separatesWords: Bool) throws(DuoError) -> ScrollSpeed {
         if separatesWords {
             if linesPerMinute != nil {
-                throw .usage("--lines-per-minute is for scripts without spaces; this script has words, use --wpm N")
+                throw .usage(.text("--lines-per-minute is for scripts without spaces; this script has words, use --wpm N"))
             }
             return wordsPerMinute.map { .wordsPerMinute($0) } ?? defaultFor(separatesWords: true)
         }
         if wordsPerMinute != nil {
-            throw .usage("this script has no spaces between words, so words per minute mean nothing; use --lines-per-minute N")
+            throw .usage(.text("this script has no spaces between words, so words per minute mean nothing; use --lines-per-minute N"))
         }
         return linesPerMinute.map { .linesPerMinute($0) } ?? defaultFor(separatesWords: false)
     }

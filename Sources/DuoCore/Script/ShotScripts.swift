@@ -28,16 +28,16 @@ public enum ShotScripts {
             if !allowAny {
                 let ext = (path as NSString).pathExtension.lowercased()
                 guard extensions.contains(ext) else {
-                    throw .input("\(what): script \(shown) is not a .md or .txt script; name a script file, or give --allow-any-script to show it anyway")
+                    throw .input(.text("%s: script %s is not a .md or .txt script; name a script file, or give --allow-any-script to show it anyway", what, shown))
                 }
                 let target = real(path)
                 guard target.hasPrefix(folder == "/" ? "/" : folder + "/") else {
-                    throw .input("\(what): script \(shown) is outside the shot list's folder (\(folder)); move it there, or give --allow-any-script")
+                    throw .input(.text("%s: script %s is outside the shot list's folder (%s); move it there, or give --allow-any-script", what, shown, folder))
                 }
             }
-            try InputFile.requireRegular(path, "\(what): script", hint: "fix the shot's script: line")
+            try InputFile.requireRegular(path, .text("%s: script", what), hint: .text("fix the shot's script: line"))
             guard FileManager.default.isReadableFile(atPath: path) else {
-                throw .input("\(what): script \(shown) cannot be read; check its permissions")
+                throw .input(.text("%s: script %s cannot be read; check its permissions", what, shown))
             }
         }
     }

@@ -69,13 +69,13 @@ public struct DisplayProfile: Sendable, Hashable {
 
     public static func load(path: String) throws(DuoError) -> DisplayProfile {
         let fm = FileManager.default
-        try InputFile.requireRegular(path, "display profile", hint: "give a JSON file like Assets/displays/plain.json")
+        try InputFile.requireRegular(path, .text("display profile"), hint: .text("give a JSON file like Assets/displays/plain.json"))
         let size = ((try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
         guard size <= 1_048_576 else {
-            throw .input("display profile \(path) is over 1 MB; a profile is a small JSON file like Assets/displays/plain.json")
+            throw .input(.text("display profile %s is over 1 MB; a profile is a small JSON file like Assets/displays/plain.json", path))
         }
         guard let data = fm.contents(atPath: path) else {
-            throw .input("cannot read display profile \(path); check its permissions")
+            throw .input(.text("cannot read display profile %s; check its permissions", path))
         }
         return try parse(data: data, name: path)
     }
@@ -84,36 +84,36 @@ public struct DisplayProfile: Sendable, Hashable {
         let file = try JSONProblem.decode(File.self, from: data) { problem in
             switch problem {
             case .missing(_, let path):
-                .input("\(name): missing key '\(path)'; see Assets/displays/webcam-top-centre.json")
+                .input(.text("%s: missing key '%s'; see Assets/displays/webcam-top-centre.json", name, path))
             case .wrongType(let path):
-                .input("\(name): '\(path)' has the wrong type; see Assets/displays/webcam-top-centre.json")
+                .input(.text("%s: '%s' has the wrong type; see Assets/displays/webcam-top-centre.json", name, path))
             case .null(let path):
-                .input("\(name): '\(path)' is null; give a number; see Assets/displays/webcam-top-centre.json")
+                .input(.text("%s: '%s' is null; give a number; see Assets/displays/webcam-top-centre.json", name, path))
             case .invalid(let path):
-                .input("\(name): '\(path)' is invalid (kind must be camera or other; lens top, top-left, top-right, bottom or behind); see Assets/displays/webcam-top-centre.json")
+                .input(.text("%s: '%s' is invalid (kind must be camera or other; lens top, top-left, top-right, bottom or behind); see Assets/displays/webcam-top-centre.json", name, path))
             case .notJSON:
-                .input("\(name) is not valid JSON; fix it or start from Assets/displays/plain.json")
+                .input(.text("%s is not valid JSON; fix it or start from Assets/displays/plain.json", name))
             }
         }
         let insets = file.insets ?? Insets()
         for (edge, value) in [("top", insets.top), ("left", insets.left), ("bottom", insets.bottom), ("right", insets.right)] {
             guard value.isFinite, (0...0.45).contains(value) else {
-                throw .input("\(name): insets.\(edge) is \(value); give a fraction of the screen from 0 to 0.45")
+                throw .input(.text("%s: insets.%s is %s; give a fraction of the screen from 0 to 0.45", name, edge, value))
             }
         }
         guard insets.top + insets.bottom < 0.8, insets.left + insets.right < 0.8 else {
-            throw .input("\(name): the insets leave less than 20% of the screen; make them smaller")
+            throw .input(.text("%s: the insets leave less than 20%% of the screen; make them smaller", name))
         }
         let occlusions = file.occlusions ?? []
         for (i, o) in occlusions.enumerated() {
             let ok = [o.x, o.y, o.width, o.height].allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 }
                 && o.x + o.width <= 1.0001 && o.y + o.height <= 1.0001
             guard ok else {
-                throw .input("\(name): occlusions[\(i)] must lie inside the screen (x, y, width, height are fractions 0…1)")
+                throw .input(.text("%s: occlusions[%s] must lie inside the screen (x, y, width, height are fractions 0…1)", name, i))
             }
         }
         if let r = file.readingLine, !(r.isFinite && (0.05...0.95).contains(r)) {
-            throw .input("\(name): readingLine is \(r); give a fraction of the height from 0.05 to 0.95, or leave it out")
+            throw .input(.text("%s: readingLine is %s; give a fraction of the height from 0.05 to 0.95, or leave it out", name, r))
         }
         return DisplayProfile(insets: insets, occlusions: occlusions, readingLine: file.readingLine, lens: file.lens)
     }

@@ -16,7 +16,7 @@ public enum LensPosition: String, OptionWord, Sendable, Hashable, CaseIterable, 
     case behind
 
     public static func unknownWord(_ text: String) -> String {
-        "unknown lens position '\(text)'; use --lens top, top-left, top-right, bottom or behind"
+        tr("unknown lens position '%s'; use --lens top, top-left, top-right, bottom or behind", text)
     }
 
     /// The same lens seen in the reader's space of a picture mirrored for beam-splitter glass.
@@ -50,7 +50,7 @@ public enum SelfViewSize: String, OptionWord, Sendable, Hashable, CaseIterable {
     case off, small, large
 
     public static func unknownWord(_ text: String) -> String {
-        "unknown self-view size '\(text)'; use --self-view small, large or off"
+        tr("unknown self-view size '%s'; use --self-view small, large or off", text)
     }
 
     /// The self-view's width as a share of the monitor's width.

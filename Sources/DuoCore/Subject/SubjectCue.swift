@@ -51,13 +51,13 @@ public struct SubjectCue: Sendable, Hashable {
     public static func text(_ raw: String) throws(DuoError) -> SubjectCue {
         let text = raw.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else {
-            throw .usage("cue: the text is empty; send a few words, such as {\"cmd\":\"cue\",\"text\":\"smile\"}, or a preset (\(CuePreset.names))")
+            throw .usage(.text("cue: the text is empty; send a few words, such as {\"cmd\":\"cue\",\"text\":\"smile\"}, or a preset (%s)", CuePreset.names))
         }
         guard text.count <= maximumLength else {
-            throw .usage("cue: the text is \(text.count) characters; a cue is at most \(maximumLength), so the talent reads it at a glance: shorten it")
+            throw .usage(.text("cue: the text is %s characters; a cue is at most %s, so the talent reads it at a glance: shorten it", text.count, maximumLength))
         }
         guard !text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) || CharacterSet.newlines.contains($0) }) else {
-            throw .usage("cue: the text has a line break or control character; send one line of at most \(maximumLength) characters")
+            throw .usage(.text("cue: the text has a line break or control character; send one line of at most %s characters", maximumLength))
         }
         return SubjectCue(text: text, preset: nil)
     }
@@ -70,14 +70,14 @@ extension ControlCommand {
         let example = "such as {\"cmd\":\"cue\",\"preset\":\"wrap\"}, {\"cmd\":\"cue\",\"text\":\"smile\",\"seconds\":5} or {\"cmd\":\"cue\",\"clear\":true}"
         if object["clear"] != nil {
             guard StrictJSON.bool(object["clear"]) == true, object["text"] == nil, object["preset"] == nil else {
-                throw .usage("control: cue \"clear\" is true and comes alone, \(example)")
+                throw .usage(.text("control: cue \"clear\" is true and comes alone, %s", example))
             }
             return .cue(nil, seconds: nil)
         }
         var seconds: Double?
         if object["seconds"] != nil {
             guard let s = StrictJSON.double(object["seconds"]), (0.5...3600).contains(s) else {
-                throw .usage("control: cue \"seconds\" is a number from 0.5 to 3600 (how long the cue shows; leave it out to show it until cleared)")
+                throw .usage(.text("control: cue \"seconds\" is a number from 0.5 to 3600 (how long the cue shows; leave it out to show it until cleared)"))
             }
             seconds = s
         }
@@ -86,11 +86,11 @@ extension ControlCommand {
             return .cue(try SubjectCue.text(text), seconds: seconds)
         case (nil, let name as String):
             guard let preset = CuePreset(rawValue: name) else {
-                throw .usage("control: unknown cue preset \"\(name)\"; use one of \(CuePreset.names), or send \"text\"")
+                throw .usage(.text("control: unknown cue preset \"%s\"; use one of %s, or send \"text\"", name, CuePreset.names))
             }
             return .cue(.preset(preset), seconds: seconds)
         default:
-            throw .usage("control: cue needs \"text\" (at most \(SubjectCue.maximumLength) characters) or \"preset\" (\(CuePreset.names)), or \"clear\": true, \(example)")
+            throw .usage(.text("control: cue needs \"text\" (at most %s characters) or \"preset\" (%s), or \"clear\": true, %s", SubjectCue.maximumLength, CuePreset.names, example))
         }
     }
 }

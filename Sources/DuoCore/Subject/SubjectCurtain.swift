@@ -29,7 +29,7 @@ public struct SubjectCurtain: Sendable, Hashable {
         switch text {
         case "on": return true
         case "off": return false
-        default: throw .usage("unknown --subject-curtain '\(text)'; use on (the subject's monitor shows a curtain when the view is hidden) or off (the desktop)")
+        default: throw .usage(.text("unknown --subject-curtain '%s'; use on (the subject's monitor shows a curtain when the view is hidden) or off (the desktop)", text))
         }
     }
 

@@ -15,7 +15,7 @@ public enum AccessoryKind: String, OptionWord, Sendable, Hashable, CaseIterable 
     }
 
     public static func unknownWord(_ text: String) -> String {
-        "unknown accessory '\(text)'; use --accessory teleprompter, preview, countdown or off"
+        tr("unknown accessory '%s'; use --accessory teleprompter, preview, countdown or off", text)
     }
 }
 
@@ -38,7 +38,7 @@ public struct MirrorFlags: Sendable, Hashable {
         case "h": return MirrorFlags(horizontal: true, vertical: false)
         case "v": return MirrorFlags(horizontal: false, vertical: true)
         case "hv", "vh": return MirrorFlags(horizontal: true, vertical: true)
-        default: throw .usage("unknown mirror '\(text)'; use --mirror h, v, hv or none")
+        default: throw .usage(.text("unknown mirror '%s'; use --mirror h, v, hv or none", text))
         }
     }
 }
@@ -53,7 +53,7 @@ public enum PromptTheme: String, OptionWord, Sendable, Hashable, CaseIterable {
     case highContrast = "high-contrast"
 
     public static func unknownWord(_ text: String) -> String {
-        "unknown theme '\(text)'; use --theme default or high-contrast"
+        tr("unknown theme '%s'; use --theme default or high-contrast", text)
     }
 }
 

@@ -24,15 +24,28 @@ public struct DuoError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public let kind: Kind
+    /// The line in the operator's language (the terminal, the HUD).
     public let message: String
+    /// The same line in English, for what a machine reads (an `error` event, the control socket's answer);
+    /// `message` itself when the error was made from a plain string.
+    public let english: String
 
     /// Every error is one line, whatever user text it quotes: line breaks and other control characters
     /// in `message` are written as escapes (`\n`, `\u{7}`).
     public init(_ kind: Kind, _ message: String) {
+        self.init(kind, Said(verbatim: message))
+    }
+
+    /// An error whose line is marked for translation: `DuoError(.input, .text("cannot read %s", path))`.
+    public init(_ kind: Kind, _ said: Said) {
         self.kind = kind
+        message = Self.oneLine(said.text)
+        english = said.english == said.text ? message : Self.oneLine(said.english)
+    }
+
+    private static func oneLine(_ message: String) -> String {
         guard message.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            self.message = message
-            return
+            return message
         }
         var line = ""
         for scalar in message.unicodeScalars {
@@ -44,13 +57,20 @@ public struct DuoError: Error, Sendable, Equatable, CustomStringConvertible {
             default: line.unicodeScalars.append(scalar)
             }
         }
-        self.message = line
+        return line
     }
 
     public static func usage(_ message: String) -> DuoError { DuoError(.usage, message) }
     public static func input(_ message: String) -> DuoError { DuoError(.input, message) }
     public static func dependency(_ message: String) -> DuoError { DuoError(.dependency, message) }
     public static func runtime(_ message: String) -> DuoError { DuoError(.runtime, message) }
+    public static func usage(_ said: Said) -> DuoError { DuoError(.usage, said) }
+    public static func input(_ said: Said) -> DuoError { DuoError(.input, said) }
+    public static func dependency(_ said: Said) -> DuoError { DuoError(.dependency, said) }
+    public static func runtime(_ said: Said) -> DuoError { DuoError(.runtime, said) }
 
     public var description: String { message }
+
+    /// The line in both languages, to quote inside another marked line: `.text("--operator-display: %s", error.said)`.
+    public var said: Said { Said(english: english, text: message) }
 }

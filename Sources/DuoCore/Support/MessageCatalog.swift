@@ -14,22 +14,22 @@ public struct MessageCatalog: Sendable {
 
     /// Reads `data` (a `.mo` file's bytes) as the catalogue of `language`.
     public init(language: String, data: [UInt8]) throws(DuoError) {
-        func bad(_ why: String) -> DuoError { .input("the \(language) translation is damaged (\(why)); reinstall duo-capture") }
-        guard data.count >= 28 else { throw bad("too short") }
+        func bad(_ why: String) -> DuoError { .input(.text("the %s translation is damaged (%s); reinstall duo-capture", language, why)) }
+        guard data.count >= 28 else { throw bad(tr("too short")) }
         let little: Bool
         switch (data[0], data[1], data[2], data[3]) {
         case (0xde, 0x12, 0x04, 0x95): little = true
         case (0x95, 0x04, 0x12, 0xde): little = false
-        default: throw bad("not a gettext catalogue")
+        default: throw bad(tr("not a gettext catalogue"))
         }
         func word(_ at: Int) throws(DuoError) -> Int {
-            guard at >= 0, at + 4 <= data.count else { throw bad("a table runs past the end") }
+            guard at >= 0, at + 4 <= data.count else { throw bad(tr("a table runs past the end")) }
             let b = (UInt32(data[at]), UInt32(data[at + 1]), UInt32(data[at + 2]), UInt32(data[at + 3]))
             return Int(little ? b.0 | b.1 << 8 | b.2 << 16 | b.3 << 24 : b.3 | b.2 << 8 | b.1 << 16 | b.0 << 24)
         }
         func string(_ table: Int, _ i: Int) throws(DuoError) -> [String] {
             let length = try word(table + 8 * i), offset = try word(table + 8 * i + 4)
-            guard offset + length <= data.count else { throw bad("a string runs past the end") }
+            guard offset + length <= data.count else { throw bad(tr("a string runs past the end")) }
             return data[offset..<offset + length].split(separator: 0, omittingEmptySubsequences: false)
                 .map { String(decoding: $0, as: UTF8.self) }
         }
@@ -56,7 +56,7 @@ public struct MessageCatalog: Sendable {
     /// Reads `path`.
     public init(language: String, path: String) throws(DuoError) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .input("cannot read the \(language) translation \(path); reinstall duo-capture")
+            throw .input(.text("cannot read the %s translation %s; reinstall duo-capture", language, path))
         }
         try self.init(language: language, data: Array(data))
     }
@@ -160,7 +160,7 @@ public struct PluralRule: Sendable {
     public init(_ expression: String) throws(DuoError) {
         var p = Parser(tokens: try Self.tokens(expression))
         root = try p.ternary()
-        guard p.at == p.tokens.count else { throw .input("the plural rule \(expression) has text after its end") }
+        guard p.at == p.tokens.count else { throw .input(.text("the plural rule %s has text after its end", expression)) }
     }
 
     public func form(for n: Int) -> Int { max(0, Self.evaluate(root, n)) }
@@ -203,7 +203,7 @@ public struct PluralRule: Sendable {
             }
             let two = String(chars.prefix(2))
             if ["||", "&&", "==", "!=", "<=", ">="].contains(two) { out.append(two); chars = chars.dropFirst(2); continue }
-            guard "n!<>+-*/%?:()".contains(c) else { throw .input("the plural rule \(s) has \(c), which gettext does not know") }
+            guard "n!<>+-*/%?:()".contains(c) else { throw .input(.text("the plural rule %s has %s, which gettext does not know", s, c)) }
             out.append(String(c)); chars = chars.dropFirst()
         }
         return out
@@ -221,7 +221,7 @@ public struct PluralRule: Sendable {
             let c = try binary(0)
             guard take("?") else { return c }
             let a = try ternary()
-            guard take(":") else { throw .input("the plural rule has ? without :") }
+            guard take(":") else { throw .input(.text("the plural rule has ? without :")) }
             return .choice(c, a, try ternary())
         }
         static let levels: [[String]] = [["||"], ["&&"], ["==", "!="], ["<", "<=", ">", ">="], ["+", "-"], ["*", "/", "%"]]
@@ -238,14 +238,14 @@ public struct PluralRule: Sendable {
             if take("!") { return .not(try unary()) }
             if take("(") {
                 let inner = try ternary()
-                guard take(")") else { throw .input("the plural rule has ( without )") }
+                guard take(")") else { throw .input(.text("the plural rule has ( without )")) }
                 return inner
             }
-            guard at < tokens.count else { throw .input("the plural rule ends too soon") }
+            guard at < tokens.count else { throw .input(.text("the plural rule ends too soon")) }
             let t = tokens[at]; at += 1
             if t == "n" { return .n }
             if let v = Int(t) { return .number(v) }
-            throw .input("the plural rule has \(t) where a number or n belongs")
+            throw .input(.text("the plural rule has %s where a number or n belongs", t))
         }
     }
 }

@@ -11,7 +11,7 @@ public struct OptionReader {
     /// Appended to "needs a value" errors: where the syntax is explained.
     private let help: String
 
-    public init(_ arguments: [String], help: String = "run duo-capture --help for the syntax") {
+    public init(_ arguments: [String], help: String = tr("run duo-capture --help for the syntax")) {
         args = arguments[...]
         self.help = help
     }
@@ -28,7 +28,7 @@ public struct OptionReader {
 
     public mutating func value(_ name: String) throws(DuoError) -> String {
         guard let v = args.popFirst(), !v.hasPrefix("--") || v == "-" else {
-            throw .usage("\(name) needs a value; \(help)")
+            throw .usage(.text("%s needs a value; %s", name, help))
         }
         return v
     }
@@ -37,7 +37,7 @@ public struct OptionReader {
     public mutating func number(_ name: String, _ range: ClosedRange<Double>) throws(DuoError) -> Double {
         let text = try value(name)
         guard let n = Self.decimal(text), range.contains(n) else {
-            throw .usage("\(name) \(text): give a number from \(Self.clean(range.lowerBound)) to \(Self.clean(range.upperBound))")
+            throw .usage(.text("%s %s: give a number from %s to %s", name, text, Self.clean(range.lowerBound), Self.clean(range.upperBound)))
         }
         return n
     }
@@ -81,12 +81,12 @@ extension SubjectSetup {
         case "--lines-per-minute": linesPerMinute = try reader.number(name, 0.1...300)
         case "--font-size":
             fontSize = try reader.number(name, 6...400)
-            if lines != nil { throw .usage("give --font-size or --lines, not both (--lines sizes the text to fit that many lines)") }
+            if lines != nil { throw .usage(.text("give --font-size or --lines, not both (--lines sizes the text to fit that many lines)")) }
         case "--lines":
             let n = try reader.number(name, 3...40)
-            guard n == n.rounded() else { throw .usage("--lines \(OptionReader.clean(n)): give a whole number of lines from 3 to 40") }
+            guard n == n.rounded() else { throw .usage(.text("--lines %s: give a whole number of lines from 3 to 40", OptionReader.clean(n))) }
             lines = Int(n)
-            if fontSize != nil { throw .usage("give --font-size or --lines, not both (--lines sizes the text to fit that many lines)") }
+            if fontSize != nil { throw .usage(.text("give --font-size or --lines, not both (--lines sizes the text to fit that many lines)")) }
         case "--reading-line": readingLine = try reader.number(name, 0.05...0.95)
         default: return false
         }

@@ -71,7 +71,7 @@ public struct Throttle: Sendable {
     public mutating func line(_ key: String, _ line: String, at now: Int64) -> String? {
         let verdict = record(key, at: now)
         guard verdict.show else { return nil }
-        return verdict.held > 0 ? "\(line) (\(verdict.held) more like it since the last such line)" : line
+        return verdict.held > 0 ? tr("%s (%s more like it since the last such line)", line, verdict.held) : line
     }
 
     /// The kinds held back whose window is over at `now` (every one when `flush`), with how many; each

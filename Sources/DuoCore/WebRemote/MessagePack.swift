@@ -10,9 +10,9 @@ public enum MessagePack {
     public static func json(_ bytes: [UInt8]) throws(DuoError) -> String {
         var reader = Reader(bytes: bytes)
         let value = try reader.value(depth: 0)
-        guard reader.at == bytes.count else { throw .input("msgpack: \(bytes.count - reader.at) bytes after the value") }
+        guard reader.at == bytes.count else { throw .input(.text("msgpack: %s bytes after the value", bytes.count - reader.at)) }
         guard JSONSerialization.isValidJSONObject(value), let data = try? JSONSerialization.data(withJSONObject: value) else {
-            throw .input("msgpack: the message is not a map of JSON values")
+            throw .input(.text("msgpack: the message is not a map of JSON values"))
         }
         return String(decoding: data, as: UTF8.self)
     }
@@ -70,7 +70,7 @@ public enum MessagePack {
         var at = 0
 
         mutating func take(_ n: Int) throws(DuoError) -> ArraySlice<UInt8> {
-            guard n >= 0, at + n <= bytes.count else { throw .input("msgpack: the message ends inside a value") }
+            guard n >= 0, at + n <= bytes.count else { throw .input(.text("msgpack: the message ends inside a value")) }
             defer { at += n }
             return bytes[at..<(at + n)]
         }
@@ -81,12 +81,12 @@ public enum MessagePack {
 
         mutating func string(_ n: Int) throws(DuoError) -> String {
             let slice = try take(n)
-            guard let s = String(bytes: slice, encoding: .utf8) else { throw .input("msgpack: a string is not UTF-8") }
+            guard let s = String(bytes: slice, encoding: .utf8) else { throw .input(.text("msgpack: a string is not UTF-8")) }
             return s
         }
 
         mutating func value(depth: Int) throws(DuoError) -> Any {
-            guard depth < 64 else { throw .input("msgpack: nested more than 64 deep") }
+            guard depth < 64 else { throw .input(.text("msgpack: nested more than 64 deep")) }
             let code = try uint(1)
             switch code {
             case 0x00...0x7f: return Int(code)
@@ -104,7 +104,7 @@ public enum MessagePack {
             case 0xce: return Int(try uint(4))
             case 0xcf:
                 let n = try uint(8)
-                guard n <= UInt64(Int.max) else { throw .input("msgpack: a number too large") }
+                guard n <= UInt64(Int.max) else { throw .input(.text("msgpack: a number too large")) }
                 return Int(n)
             case 0xd0: return Int(Int8(truncatingIfNeeded: try uint(1)))
             case 0xd1: return Int(Int16(truncatingIfNeeded: try uint(2)))
@@ -122,17 +122,17 @@ public enum MessagePack {
         }
 
         mutating func array(_ count: Int, _ depth: Int) throws(DuoError) -> [Any] {
-            guard count <= bytes.count - at else { throw .input("msgpack: the message ends inside an array") }
+            guard count <= bytes.count - at else { throw .input(.text("msgpack: the message ends inside an array")) }
             var items: [Any] = []
             for _ in 0..<count { items.append(try value(depth: depth + 1)) }
             return items
         }
 
         mutating func map(_ count: Int, _ depth: Int) throws(DuoError) -> [String: Any] {
-            guard count <= bytes.count - at else { throw .input("msgpack: the message ends inside a map") }
+            guard count <= bytes.count - at else { throw .input(.text("msgpack: the message ends inside a map")) }
             var items: [String: Any] = [:]
             for _ in 0..<count {
-                guard let key = try value(depth: depth + 1) as? String else { throw .input("msgpack: a map key is not a string") }
+                guard let key = try value(depth: depth + 1) as? String else { throw .input(.text("msgpack: a map key is not a string")) }
                 items[key] = try value(depth: depth + 1)
             }
             return items

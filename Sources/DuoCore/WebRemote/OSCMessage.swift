@@ -48,7 +48,7 @@ public struct OSCMessage: Sendable, Equatable {
 
     /// The messages in one datagram (one, or a bundle's). Throws a usage error naming the problem.
     public static func parse(_ bytes: [UInt8]) throws(DuoError) -> [OSCMessage] {
-        guard !bytes.isEmpty else { throw .usage("osc: empty packet; send an OSC 1.0 message such as /duo/record") }
+        guard !bytes.isEmpty else { throw .usage(.text("osc: empty packet; send an OSC 1.0 message such as /duo/record")) }
         var out: [OSCMessage] = []
         try parsePacket(bytes[...], depth: 0, into: &out)
         return out
@@ -75,13 +75,13 @@ public struct OSCMessage: Sendable, Equatable {
 
     private static func parsePacket(_ bytes: ArraySlice<UInt8>, depth: Int, into out: inout [OSCMessage]) throws(DuoError) {
         if bytes.first == UInt8(ascii: "#") {
-            guard depth < 4 else { throw .usage("osc: bundles nested more than 4 deep; send plain messages") }
+            guard depth < 4 else { throw .usage(.text("osc: bundles nested more than 4 deep; send plain messages")) }
             var reader = Reader(bytes)
-            guard try reader.string() == "#bundle" else { throw .usage("osc: a packet starting with # must be a #bundle") }
+            guard try reader.string() == "#bundle" else { throw .usage(.text("osc: a packet starting with # must be a #bundle")) }
             _ = try reader.take(8)   // time tag: carried out on arrival
             while !reader.isAtEnd {
                 let size = Int(try reader.int32())
-                guard size > 0, size % 4 == 0 else { throw .usage("osc: bundle element size \(size) is not a positive multiple of 4") }
+                guard size > 0, size % 4 == 0 else { throw .usage(.text("osc: bundle element size %s is not a positive multiple of 4", size)) }
                 try parsePacket(try reader.take(size), depth: depth + 1, into: &out)
             }
             return
@@ -95,12 +95,12 @@ public struct OSCMessage: Sendable, Equatable {
         // Said in errors as it can be shown on one line: control characters escaped, at most 80 characters.
         let address = TerminalText.escaped(raw, limit: 80)
         guard address.hasPrefix("/") else {
-            throw .usage("osc: the address must start with /, such as /duo/record")
+            throw .usage(.text("osc: the address must start with /, such as /duo/record"))
         }
         // OSC 1.0 allows a message without type tags (old senders): no arguments then.
         guard !reader.isAtEnd else { return OSCMessage(raw) }
         let tags = try reader.string()
-        guard tags.hasPrefix(",") else { throw .usage("osc: \(address): the type tags must start with a comma") }
+        guard tags.hasPrefix(",") else { throw .usage(.text("osc: %s: the type tags must start with a comma", address)) }
         var arguments: [Argument] = []
         for tag in tags.utf8.dropFirst() {
             switch tag {
@@ -109,7 +109,7 @@ public struct OSCMessage: Sendable, Equatable {
             case UInt8(ascii: "s"), UInt8(ascii: "S"): arguments.append(.string(try reader.string()))
             case UInt8(ascii: "b"):
                 let size = Int(try reader.int32())
-                guard size >= 0 else { throw .usage("osc: \(address): a blob has a negative size") }
+                guard size >= 0 else { throw .usage(.text("osc: %s: a blob has a negative size", address)) }
                 arguments.append(.blob(Array(try reader.take(size))))
                 try reader.skipPadding(size)
             case UInt8(ascii: "h"): arguments.append(.int64(try reader.int64()))
@@ -120,10 +120,10 @@ public struct OSCMessage: Sendable, Equatable {
             case UInt8(ascii: "N"): arguments.append(.null)
             case UInt8(ascii: "I"): arguments.append(.impulse)
             default:
-                throw .usage("osc: \(address): unknown type tag '\(Character(Unicode.Scalar(tag)))'; use i, f, s, b, h, d, T, F, N or I")
+                throw .usage(.text("osc: %s: unknown type tag '%s'; use i, f, s, b, h, d, T, F, N or I", address, Character(Unicode.Scalar(tag))))
             }
         }
-        guard reader.isAtEnd else { throw .usage("osc: \(address): bytes left over after the arguments the type tags name") }
+        guard reader.isAtEnd else { throw .usage(.text("osc: %s: bytes left over after the arguments the type tags name", address)) }
         return OSCMessage(raw, arguments)
     }
 
@@ -169,7 +169,7 @@ public struct OSCMessage: Sendable, Equatable {
         var isAtEnd: Bool { bytes.isEmpty }
 
         mutating func take(_ count: Int) throws(DuoError) -> ArraySlice<UInt8> {
-            guard count >= 0, bytes.count >= count else { throw .usage("osc: the packet is cut short; send whole OSC 1.0 messages") }
+            guard count >= 0, bytes.count >= count else { throw .usage(.text("osc: the packet is cut short; send whole OSC 1.0 messages")) }
             let part = bytes.prefix(count)
             bytes = bytes.dropFirst(count)
             return part
@@ -177,10 +177,10 @@ public struct OSCMessage: Sendable, Equatable {
         mutating func skipPadding(_ size: Int) throws(DuoError) { _ = try take((4 - size % 4) % 4) }
 
         mutating func string() throws(DuoError) -> String {
-            guard let end = bytes.firstIndex(of: 0) else { throw .usage("osc: a string is not terminated; OSC strings end with a zero byte") }
+            guard let end = bytes.firstIndex(of: 0) else { throw .usage(.text("osc: a string is not terminated; OSC strings end with a zero byte")) }
             let text = bytes[bytes.startIndex..<end]
             let length = text.count
-            guard let decoded = String(validating: text, as: UTF8.self) else { throw .usage("osc: a string is not UTF-8") }
+            guard let decoded = String(validating: text, as: UTF8.self) else { throw .usage(.text("osc: a string is not UTF-8")) }
             _ = try take(length + 4 - length % 4)
             return decoded
         }

@@ -235,7 +235,7 @@ public enum ObsRequests {
                 let command = try WebRemoteCommands.parse(json: line)
                 return send(command, data: ["vendorName": vendor, "requestType": cmd, "responseData": [String: Any]()])
             } catch {
-                return ObsAnswer(.invalidRequestField, error.message)
+                return ObsAnswer(.invalidRequestField, error.english)
             }
         default:
             return ObsAnswer(.unknownRequestType, "duo-capture does not answer \(request.type); GetVersion lists what it answers")

@@ -24,7 +24,7 @@ public enum WebRemoteCommands {
 
     public static func check(_ command: ControlCommand) throws(DuoError) {
         guard allowed.contains(command.name) else {
-            throw .usage("remote: \(command.name) is not taken from a remote; it may send \(allowed.sorted().joined(separator: ", "))")
+            throw .usage(.text("remote: %s is not taken from a remote; it may send %s", command.name, allowed.sorted().joined(separator: ", ")))
         }
     }
 
@@ -50,7 +50,7 @@ public enum WebRemoteCommands {
         func none() throws(DuoError) {
             // Companion's buttons often send one number (1 pressed): taken as a plain press.
             guard a.isEmpty || (a.count == 1 && (a[0].number != nil || a[0] == .impulse || a[0] == .bool(true))) else {
-                throw .usage("osc: \(message.address) takes no arguments")
+                throw .usage(.text("osc: %s takes no arguments", message.address))
             }
         }
         switch message.address {
@@ -62,14 +62,14 @@ public enum WebRemoteCommands {
         case "/duo/state": try none(); return .state
         case "/duo/speed":
             guard a.count == 1, let factor = a[0].number, (0.25...4).contains(factor) else {
-                throw .usage("osc: /duo/speed takes one number from 0.25 to 4 (times the default speed), such as /duo/speed 1.5")
+                throw .usage(.text("osc: /duo/speed takes one number from 0.25 to 4 (times the default speed), such as /duo/speed 1.5"))
             }
             return .command(.speedFactor(factor))
         case "/duo/speed/up": try none(); return .command(.speedStep(1))
         case "/duo/speed/down": try none(); return .command(.speedStep(-1))
         case "/duo/speed/preset":
             guard a.count == 1, let n = a[0].number, n == n.rounded(), (1...5).contains(n) else {
-                throw .usage("osc: /duo/speed/preset takes one whole number from 1 to 5, such as /duo/speed/preset 3")
+                throw .usage(.text("osc: /duo/speed/preset takes one whole number from 1 to 5, such as /duo/speed/preset 3"))
             }
             return .command(.speedPreset(Int(n)))
         case "/duo/marker/next": try none(); return .command(.jump(.next))
@@ -85,26 +85,26 @@ public enum WebRemoteCommands {
         case "/duo/flag": try none(); return .command(.flag)
         case "/duo/note":
             guard a.count == 2, case .string(let code) = a[0], case .string(let text) = a[1] else {
-                throw .usage("osc: /duo/note takes two strings, the code and the text, such as /duo/note BUG \"menu hides the button\"")
+                throw .usage(.text("osc: /duo/note takes two strings, the code and the text, such as /duo/note BUG \"menu hides the button\""))
             }
             guard text.count <= NoteCodeBook.longestText else {
-                throw .usage("osc: /duo/note text has \(text.count) characters; keep a note to \(NoteCodeBook.longestText)")
+                throw .usage(.text("osc: /duo/note text has %s characters; keep a note to %s", text.count, NoteCodeBook.longestText))
             }
             return .command(.note(code: code.isEmpty ? nil : code, text: text))
         case "/duo/follow":
             if a.isEmpty { return .command(.follow(voice: nil)) }
             guard a.count == 1, case .string(let mode) = a[0], mode == "voice" || mode == "time" else {
-                throw .usage("osc: /duo/follow takes nothing (switches), or the string voice or time")
+                throw .usage(.text("osc: /duo/follow takes nothing (switches), or the string voice or time"))
             }
             return .command(.follow(voice: mode == "voice"))
         case "/duo/cue":
             guard a.count == 1, case .string(let text) = a[0] else {
-                throw .usage("osc: /duo/cue takes one string: a preset (\(CuePreset.names)) or up to \(SubjectCue.maximumLength) characters, such as /duo/cue wrap")
+                throw .usage(.text("osc: /duo/cue takes one string: a preset (%s) or up to %s characters, such as /duo/cue wrap", CuePreset.names, SubjectCue.maximumLength))
             }
             return .command(.cue(try SubjectCue.presetOrText(text), seconds: nil))
         case "/duo/cue/clear": try none(); return .command(.cue(nil, seconds: nil))
         default:
-            throw .usage("osc: unknown address \(TerminalText.escaped(message.address, limit: 80)); use one of \(oscAddresses.joined(separator: ", "))")
+            throw .usage(.text("osc: unknown address %s; use one of %s", TerminalText.escaped(message.address, limit: 80), oscAddresses.joined(separator: ", ")))
         }
     }
 }
@@ -129,10 +129,10 @@ public struct WebRemoteToken: Sendable, Equatable {
         let token = line.trimmingCharacters(in: " \t")
         let safe = token.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "-_.~".unicodeScalars.contains($0) }
         guard token.count >= shortestFileToken, safe else {
-            throw .usage("--remote-token-file \(path): the first line must be a token of at least \(shortestFileToken) letters, digits or - _ . ~ (make one with: head -c 16 /dev/urandom | xxd -p)")
+            throw .usage(.text("--remote-token-file %s: the first line must be a token of at least %s letters, digits or - _ . ~ (make one with: head -c 16 /dev/urandom | xxd -p)", path, shortestFileToken))
         }
         guard Set(token).count >= 10 else {
-            throw .usage("--remote-token-file \(path): the token repeats too few characters to be guessed hard; make a random one with: head -c 16 /dev/urandom | xxd -p")
+            throw .usage(.text("--remote-token-file %s: the token repeats too few characters to be guessed hard; make a random one with: head -c 16 /dev/urandom | xxd -p", path))
         }
         return WebRemoteToken(value: token)
     }

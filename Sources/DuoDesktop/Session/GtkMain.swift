@@ -19,7 +19,7 @@ public enum GtkMain {
     @MainActor
     public static func initialize() throws(DuoError) {
         if gtk_init_check(nil, nil) == 0 {
-            throw .usage("cannot open the display \(displayName); run with --headless to capture without windows")
+            throw .usage(tr("cannot open the display %s; run with --headless to capture without windows", displayName))
         }
     }
 

@@ -66,12 +66,12 @@ public enum MonitorRef: Sendable, Hashable, CustomStringConvertible {
     public static func parse(_ text: String, option: String) throws(DuoError) -> MonitorRef {
         if let n = Int(text) {
             guard (0..<64).contains(n) else {
-                throw .usage("\(option) \(text): give a monitor index such as 0 or 1, or a connector name such as DP-2; run duo-capture monitors to list them")
+                throw .usage(tr("%s %s: give a monitor index such as 0 or 1, or a connector name such as DP-2; run duo-capture monitors to list them", option, text))
             }
             return .index(n)
         }
         guard !text.isEmpty, !text.contains(where: \.isWhitespace) else {
-            throw .usage("\(option) '\(text)': give a monitor index such as 0 or 1, or a connector name such as DP-2; run duo-capture monitors to list them")
+            throw .usage(tr("%s '%s': give a monitor index such as 0 or 1, or a connector name such as DP-2; run duo-capture monitors to list them", option, text))
         }
         return .connector(text)
     }
@@ -110,7 +110,7 @@ public struct MonitorChoice: Sendable, Hashable {
             switch ref {
             case .index(let index):
                 guard let m = monitors.first(where: { $0.index == index }) else {
-                    throw .usage("\(option) \(index): there are \(monitors.count) monitors (0...\(max(0, monitors.count - 1))); run duo-capture monitors to list them")
+                    throw .usage(tr("%s %s: there are %s monitors (0...%s); run duo-capture monitors to list them", option, index, monitors.count, max(0, monitors.count - 1)))
                 }
                 return m
             case .connector(let name):
@@ -120,7 +120,7 @@ public struct MonitorChoice: Sendable, Hashable {
         var op = monitors.first(where: \.primary) ?? monitors.first
         if let ref = opRef {
             guard let m = try pick(ref, "--operator-monitor") else {
-                throw .usage("--operator-monitor \(ref): no monitor has that connector (there are \(names.isEmpty ? "none" : names)); run duo-capture monitors to list them")
+                throw .usage(tr("--operator-monitor %s: no monitor has that connector (there are %s); run duo-capture monitors to list them", ref, names.isEmpty ? tr("none") : names))
             }
             op = m
         }

@@ -103,21 +103,22 @@ public final class NotificationBanners {
             let directory = (markerPath as NSString).deletingLastPathComponent
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             guard FileManager.default.createFile(atPath: markerPath, contents: Data(DoNotDisturb.marker(schema: Self.schema, key: Self.key, previous: true, run: Self.thisRun).utf8)) else {
-                log("duo-capture: cannot write \(markerPath), so desktop notifications are left on (they could not be given back after a crash)")
+                log(tr("duo-capture: cannot write %s, so desktop notifications are left on (they could not be given back after a crash)", markerPath))
                 return
             }
             g_settings_set_boolean(s, Self.key, 0)
             g_settings_sync()
             changedSetting = true
-            log("duo-capture: desktop notification banners off while the subject's monitor shows the view or the curtain, or a take runs (\(Self.schema) \(Self.key); --allow-notifications keeps them)")
+            log(tr("duo-capture: desktop notification banners off while the subject's monitor shows the view or the curtain, or a take runs (%s %s; --allow-notifications keeps them)", Self.schema, Self.key))
             return
         }
         cookie = Self.sessionBusReachable ? duo_notifications_inhibit("the subject view is shown or a take runs") : 0
         if cookie != 0 {
-            log("duo-capture: desktop notifications inhibited while the subject view is shown or a take runs (org.freedesktop.Notifications; --allow-notifications keeps them)")
+            log(tr("duo-capture: desktop notifications inhibited while the subject view is shown or a take runs (org.freedesktop.Notifications; --allow-notifications keeps them)"))
         } else if !saidCannot {
             saidCannot = true
-            log("duo-capture: notifications stay on (\(Self.sessionBusReachable ? "no GNOME setting or Inhibit" : "no session bus")); use do not disturb")
+            log(Self.sessionBusReachable ? tr("duo-capture: notifications stay on (no GNOME setting or Inhibit); use do not disturb")
+                : tr("duo-capture: notifications stay on (no session bus); use do not disturb"))
         }
     }
 
@@ -128,7 +129,7 @@ public final class NotificationBanners {
             g_object_unref(UnsafeMutableRawPointer(s))
             try? FileManager.default.removeItem(atPath: markerPath)
             changedSetting = false
-            log("duo-capture: desktop notification banners on again")
+            log(tr("duo-capture: desktop notification banners on again"))
         }
         if cookie != 0 {
             duo_notifications_uninhibit(cookie)

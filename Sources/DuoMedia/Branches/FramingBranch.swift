@@ -35,25 +35,25 @@ final class FramingBranch: SideBranch {
             return .framingUnavailable(why)
         }
         guard GStreamer.hasElement("facedetect") else {
-            return unavailable("the face detector (GStreamer's facedetect) is not installed; install gstreamer1.0-opencv")
+            return unavailable(tr("the face detector (GStreamer's facedetect) is not installed; install gstreamer1.0-opencv"))
         }
         guard FileManager.default.isReadableFile(atPath: GraphPlan.faceCascade) else {
-            return unavailable("the face detector's cascade \(GraphPlan.faceCascade) is missing; install opencv-data")
+            return unavailable(tr("the face detector's cascade %s is missing; install opencv-data", GraphPlan.faceCascade))
         }
         duo_quiet_opencv_log()
         do throws(DuoError) {
             let bin = try TakeRecorder.parseBin(try plan.framingDescription(), name: FaultRouting.framingBin,
-                                                what: "the framing detector's branch", file: "framing.gst")
+                                                what: tr("the framing detector's branch"), file: "framing.gst")
             // Its optional nose, mouth and eye cascades (absent from opencv-data) fail to load quietly
             // (OpenCV's log is off); neither NULL nor "" may be set for them (OpenCV aborts).
             let branch = try TeeBranch.attach(bin: bin, first: GraphElement.framingQueue.rawValue, to: tee, in: pipeline,
-                                              what: "the framing detector's branch", file: "framing.gst")
+                                              what: tr("the framing detector's branch"), file: "framing.gst")
             attached = branch
             sightings = FaceSightings()
             _ = branch.bin.syncStateWithParent()
             return nil
         } catch {
-            return unavailable("the framing detector's branch does not start (\(error.message)); install gstreamer1.0-opencv and opencv-data")
+            return unavailable(tr("the framing detector's branch does not start (%s); install gstreamer1.0-opencv and opencv-data", error.message))
         }
     }
 
@@ -68,7 +68,7 @@ final class FramingBranch: SideBranch {
             attached = nil
             branch.detach(from: pipeline)
         }
-        return .framingUnavailable("the face detector (gstreamer1.0-opencv) failed (\(fault.described)); the run goes on without framing hints")
+        return .framingUnavailable(tr("the face detector (gstreamer1.0-opencv) failed (%s); the run goes on without framing hints", fault.described))
     }
 
     /// One detector frame's faces (pixel quadruples of that detector's small picture) as fractions of

@@ -39,19 +39,19 @@ final class MicrophoneLegBranch: SideBranch {
     /// Attaches a new leg (taking out the one in place first); in a playing graph it starts in step with
     /// it. Throws when the plan has no named microphone or the leg cannot be made.
     func attach() throws(DuoError) {
-        guard let mixer = pipeline.child(.audioMixer) else { throw .runtime("the capture graph has no microphone mixer (--audio NAME)") }
+        guard let mixer = pipeline.child(.audioMixer) else { throw .runtime(.text("the capture graph has no microphone mixer (--audio NAME)")) }
         detach()
         generation += 1
         let generation = generation
         guard let description = try plan.microphoneDescription(generation: generation) else {
-            throw .runtime("the sound is not a named microphone")
+            throw .runtime(.text("the sound is not a named microphone"))
         }
-        let bin = try TakeRecorder.parseBin(description, name: GraphElement.microphone(generation), what: "the microphone's leg",
+        let bin = try TakeRecorder.parseBin(description, name: GraphElement.microphone(generation), what: tr("the microphone's leg"),
                                             file: "microphone.gst")
         let last = GraphElement.microphoneQueue.forMicrophone(generation)
         guard let queue = bin.child(named: last), let target = queue.staticPad("src"),
               let ghost = gst_ghost_pad_new("src", target.pointer) else {
-            throw .input("pipeline file microphone.gst must end with an element named {{name}}_queue")
+            throw .input(.text("pipeline file microphone.gst must end with an element named {{name}}_queue"))
         }
         gst_element_add_pad(bin.pointer, ghost)
         let output = PadRef(adopting: gst_object_ref(UnsafeMutableRawPointer(ghost)).assumingMemoryBound(to: GstPad.self))
@@ -59,14 +59,14 @@ final class MicrophoneLegBranch: SideBranch {
         guard let mixerPadPointer = gst_element_request_pad_simple(mixer.pointer, "sink_%u") else {
             bin.setState(GST_STATE_NULL)
             _ = gst_bin_remove(duo_as_bin(pipeline.pointer), bin.pointer)
-            throw .runtime("the audio mixer gave no pad for the microphone")
+            throw .runtime(.text("the audio mixer gave no pad for the microphone"))
         }
         let mixerPad = PadRef(adopting: mixerPadPointer)
         guard gst_pad_link(output.pointer, mixerPad.pointer) == GST_PAD_LINK_OK else {
             gst_element_release_request_pad(mixer.pointer, mixerPad.pointer)
             bin.setState(GST_STATE_NULL)
             _ = gst_bin_remove(duo_as_bin(pipeline.pointer), bin.pointer)
-            throw .runtime("the microphone's leg does not link to the audio mixer; check Pipelines/microphone.gst")
+            throw .runtime(.text("the microphone's leg does not link to the audio mixer; check Pipelines/microphone.gst"))
         }
         leg = Leg(bin: bin, output: output, mixerPad: mixerPad, generation: generation, counter: FrameCounter(pad: target))
         _ = bin.syncStateWithParent()

@@ -33,9 +33,9 @@ final class RecogniserBranch: SideBranch {
             attached = nil
             old.detach(from: pipeline)
         }
-        guard loaded.take() else { throw .runtime("this voice-follow recogniser is already in the graph") }
+        guard loaded.take() else { throw .runtime(.text("this voice-follow recogniser is already in the graph")) }
         let branch = try TeeBranch.attach(bin: loaded.bin, first: GraphElement.voiceQueue.rawValue, to: tee, in: pipeline,
-                                          what: "the voice-follow branch", file: "voice-follow.gst")
+                                          what: tr("the voice-follow branch"), file: "voice-follow.gst")
         attached = branch
         hasFailed = false
         _ = branch.bin.syncStateWithParent()
@@ -80,13 +80,13 @@ extension CaptureSession {
     /// is touched. Thread: any (the voice model's builder, a detached task; the session at start).
     public nonisolated static func loadRecogniser(_ files: VoiceModelFiles, plan: GraphPlan) throws(DuoError) -> LoadedRecogniser {
         let name = FaultRouting.recogniserBin(String(UUID().uuidString.prefix(8).lowercased()))
-        let bin = try TakeRecorder.parseBin(try plan.voiceDescription(files), name: name, what: "the voice-follow branch",
+        let bin = try TakeRecorder.parseBin(try plan.voiceDescription(files), name: name, what: tr("the voice-follow branch"),
                                             file: "voice-follow.gst")
         // sphinxbase's own log (its whole configuration, at every start) stays off stderr.
         _ = duo_quiet_speech_log()
         guard bin.setState(GST_STATE_READY) != GST_STATE_CHANGE_FAILURE else {
             bin.setState(GST_STATE_NULL)
-            throw .runtime("the speech recogniser could not load the voice model \(files.languageModel) and \(files.dictionary)")
+            throw .runtime(.text("the speech recogniser could not load the voice model %s and %s", files.languageModel, files.dictionary))
         }
         return LoadedRecogniser(bin: bin, files: files)
     }

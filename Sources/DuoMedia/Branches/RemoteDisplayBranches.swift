@@ -39,7 +39,7 @@ final class RemoteDisplayBranches: SideBranch {
                                                      passphrase: passphrase, latencyMilliseconds: latencyMilliseconds)
         let branch = try TeeBranch.attach(description, name: FaultRouting.remoteBin(index, attach: generations),
                                           first: GraphElement.remoteQueue.forRemote(index), to: tee, in: pipeline,
-                                          what: "the remote display branch", file: "remote-subject.gst")
+                                          what: tr("the remote display branch"), file: "remote-subject.gst")
         if let pad = branch.bin.child(named: GraphElement.remoteView.forRemote(index))?.staticPad("src") {
             drawers[index] = FrameDrawerProbe(pad: pad, drawer: drawer)
             // The test hub's benchmark probe, when registered (duo-capture-testhub).

@@ -25,7 +25,7 @@ struct TeeBranch {
                        in pipeline: ElementRef, what: String, file: String) throws(DuoError) -> TeeBranch {
         guard let head = bin.child(named: first), let target = head.staticPad("sink"),
               let ghost = gst_ghost_pad_new("sink", target.pointer) else {
-            throw .input("pipeline file \(file) must start with an element named \(first)")
+            throw .input(.text("pipeline file %s must start with an element named %s", file, first))
         }
         gst_element_add_pad(bin.pointer, ghost)
         duo_isolate_branch_errors(ghost)
@@ -33,12 +33,12 @@ struct TeeBranch {
         _ = gst_bin_add(duo_as_bin(pipeline.pointer), bin.pointer)
         gst_object_ref(UnsafeMutableRawPointer(bin.pointer))
         guard let teePadPointer = gst_element_request_pad_simple(tee.pointer, "src_%u") else {
-            throw .runtime("the tee gave no pad for \(what)")
+            throw .runtime(.text("the tee gave no pad for %s", what))
         }
         let teePad = PadRef(adopting: teePadPointer)
         guard gst_pad_link(teePad.pointer, sink.pointer) == GST_PAD_LINK_OK else {
             gst_element_release_request_pad(tee.pointer, teePad.pointer)
-            throw .runtime("\(what) does not link to its tee; check Pipelines/\(file)")
+            throw .runtime(.text("%s does not link to its tee; check Pipelines/%s", what, file))
         }
         return TeeBranch(bin: bin, tee: tee, teePad: teePad, sink: sink)
     }

@@ -180,7 +180,7 @@ public enum CameraDiscovery {
     public static func probeV4L2(_ device: String) throws(DuoError) -> [CameraProfile.Mode] {
         GStreamer.initialize()
         guard FileManager.default.fileExists(atPath: device) else {
-            throw .usage("camera \(device) does not exist; list cameras with: duo-capture cameras")
+            throw .usage(.text("camera %s does not exist; list cameras with: duo-capture cameras", device))
         }
         guard GStreamer.hasElement("v4l2src") else {
             throw ElementPackages.missingElementError("v4l2src", neededFor: "V4L2 cameras")
@@ -193,14 +193,14 @@ public enum CameraDiscovery {
         defer { src.setState(GST_STATE_NULL) }
         guard src.setState(GST_STATE_READY) != GST_STATE_CHANGE_FAILURE, let pad = src.staticPad("src"),
               let caps = gst_pad_query_caps(pad.pointer, nil) else {
-            throw .runtime("cannot open camera \(device); check that no other program uses it and that you may read it (group video)")
+            throw .runtime(.text("cannot open camera %s; check that no other program uses it and that you may read it (group video)", device))
         }
         defer { gst_caps_unref(caps) }
         guard let text = gst_caps_to_string(caps) else { return [] }
         defer { g_free(text) }
         let modes = CapsDescription.modes(from: String(cString: text))
         guard !modes.isEmpty else {
-            throw .runtime("camera \(device) offers no raw or MJPEG video formats duo-capture can use")
+            throw .runtime(.text("camera %s offers no raw or MJPEG video formats duo-capture can use", device))
         }
         return modes
     }

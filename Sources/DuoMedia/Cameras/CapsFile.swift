@@ -9,11 +9,11 @@ import Foundation
 /// Thread: any (GStreamer's caps parser is thread-safe).
 public enum CapsFile {
     public static func profile(path: String) throws(DuoError) -> CameraProfile {
-        try InputFile.requireRegular(path, "caps file", hint: "give the caps gst-device-monitor-1.0 printed for the camera, saved to a file")
+        try InputFile.requireRegular(path, .text("caps file"), hint: .text("give the caps gst-device-monitor-1.0 printed for the camera, saved to a file"))
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .input("caps file \(path) does not exist or cannot be read")
+            throw .input(.text("caps file %s does not exist or cannot be read", path))
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw .input("caps file \(path) is not UTF-8 text") }
+        guard let text = String(data: data, encoding: .utf8) else { throw .input(.text("caps file %s is not UTF-8 text", path)) }
         let modes = try parse(text, source: path)
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return CameraProfile(id: name, name: name, modes: modes)
@@ -31,8 +31,8 @@ public enum CapsFile {
         }.filter { !$0.isEmpty }.joined(separator: " ")
         var buffer = [DuoCapsMode](repeating: DuoCapsMode(), count: 4096)
         let n = Int(duo_caps_modes(body, &buffer, Int32(buffer.count)))
-        guard n >= 0 else { throw .input("caps file \(source) is not a caps description (gst_caps_from_string refused it); write structures such as video/x-raw, format=YUY2, width=1280, height=720, framerate=30/1;") }
-        guard n > 0 else { throw .input("caps file \(source) has no video mode with a fixed width, height and frame rate") }
+        guard n >= 0 else { throw .input(.text("caps file %s is not a caps description (gst_caps_from_string refused it); write structures such as video/x-raw, format=YUY2, width=1280, height=720, framerate=30/1;", source)) }
+        guard n > 0 else { throw .input(.text("caps file %s has no video mode with a fixed width, height and frame rate", source)) }
         var seen = Set<String>()
         var modes: [CameraProfile.Mode] = []
         for m in buffer.prefix(n) {

@@ -21,24 +21,24 @@ public final class ClipCamera: Sendable {
     /// whose frame rate is not recorded (variable rate) plays at 30 fps.
     public static func probe(_ path: String) throws(DuoError) -> CameraProfile.Mode {
         GStreamer.initialize()
-        let hint = "give a video clip such as --camera file:rehearsal.mp4 (any container and codec GStreamer plays)"
-        try InputFile.requireRegular(path, "camera clip", hint: hint)
+        let hint = Said.text("give a video clip such as --camera file:rehearsal.mp4 (any container and codec GStreamer plays)")
+        try InputFile.requireRegular(path, .text("camera clip"), hint: hint)
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw .input("camera clip \(path) is not readable; check its permissions, or \(hint)")
+            throw .input(.text("camera clip %s is not readable; check its permissions, or %s", path, hint))
         }
-        return try MediaDiscovery.withInfo(path, unreadable: { .input("camera clip \(path) \($0); \(hint)") }) { info throws(DuoError) in
+        return try MediaDiscovery.withInfo(path, unreadable: { .input(.text("camera clip %s %s; %s", path, $0, hint)) }) { info throws(DuoError) in
             let streams = gst_discoverer_info_get_video_streams(info)
             defer { gst_discoverer_stream_info_list_free(streams) }
             guard let first = streams?.pointee.data else {
-                throw .input("camera clip \(path) has no video stream; \(hint)")
+                throw .input(.text("camera clip %s has no video stream; %s", path, hint))
             }
             let video = OpaquePointer(first)
             guard gst_discoverer_video_info_is_image(video) == 0 else {
-                throw .input("camera clip \(path) is a still image, not a video; \(hint)")
+                throw .input(.text("camera clip %s is a still image, not a video; %s", path, hint))
             }
             let width = Int(gst_discoverer_video_info_get_width(video)), height = Int(gst_discoverer_video_info_get_height(video))
             let num = Int(gst_discoverer_video_info_get_framerate_num(video)), den = Int(gst_discoverer_video_info_get_framerate_denom(video))
-            guard width >= 2, height >= 2 else { throw .input("camera clip \(path) has no picture size; \(hint)") }
+            guard width >= 2, height >= 2 else { throw .input(.text("camera clip %s has no picture size; %s", path, hint)) }
             let rate = num > 0 && den > 0 ? FrameRate(num, den) : FrameRate(30)
             // Even sizes, as every branch's 4:2:0 needs: an odd clip is scaled by a pixel.
             return CameraProfile.Mode(pixelFormat: "I420", format: VideoFormat(width: width & ~1, height: height & ~1, frameRate: rate))
@@ -55,7 +55,7 @@ public final class ClipCamera: Sendable {
 
     /// Builds the player for `description` (GraphPlan.clipPlayerDescription); nothing plays yet.
     init(description: String, path: String, onFailure: @escaping @Sendable (String) -> Void) throws(DuoError) {
-        pipeline = try JobGraph.parse(description, neededFor: "playing a clip as a camera (--camera file:PATH)")
+        pipeline = try JobGraph.parse(description, neededFor: tr("playing a clip as a camera (--camera file:PATH)"))
         self.path = path
         self.onFailure = onFailure
     }
@@ -67,9 +67,10 @@ public final class ClipCamera: Sendable {
         var current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
         let result = gst_element_get_state(pipeline.pointer, &current, &pending, GstClockTime(seconds * 1e9))
         guard result != GST_STATE_CHANGE_FAILURE, result != GST_STATE_CHANGE_ASYNC else {
-            let why = Self.firstError(pipeline) ?? (result == GST_STATE_CHANGE_ASYNC ? "no frame within \(Int(seconds)) s" : "it does not decode")
+            let why = Self.firstError(pipeline).map(Said.init(verbatim:))
+                ?? (result == GST_STATE_CHANGE_ASYNC ? Said.text("no frame within %s s", Int(seconds)) : Said.text("it does not decode"))
             pipeline.setState(GST_STATE_NULL)
-            throw .input("camera clip \(path) cannot be played as a camera: \(why); give a video clip GStreamer plays (check it with gst-play-1.0)")
+            throw .input(.text("camera clip %s cannot be played as a camera: %s; give a video clip GStreamer plays (check it with gst-play-1.0)", path, why))
         }
         // A segment seek: each pass ends with SEGMENT_DONE rather than EOS, and the next pass is queued
         // without a flush, so the loop has no gap.

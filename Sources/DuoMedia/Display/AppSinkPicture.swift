@@ -77,10 +77,10 @@ extension PreparedGraph {
     /// The newest picture of the appsink named `name` (the operator preview's), for the window to draw.
     public func appSinkPicture(sink name: String) throws(DuoError) -> AppSinkPicture {
         guard let sink = pipeline.child(named: name) else {
-            throw .input("the desktop pipeline files must keep an appsink named \(name); check Pipelines/")
+            throw .input(.text("the desktop pipeline files must keep an appsink named %s; check Pipelines/", name))
         }
         guard sink.has("emit-signals") else {
-            throw .input("\(name) is not an appsink; check Pipelines/operator-desktop.gst")
+            throw .input(.text("%s is not an appsink; check Pipelines/operator-desktop.gst", name))
         }
         return AppSinkPicture(sink: sink)
     }

@@ -21,10 +21,10 @@ public struct PreparedGraph: Sendable {
     /// for it, so call this from any thread but the GTK one while the GTK main loop runs.
     public func gtkWidget(sink name: String) throws(DuoError) -> SinkWidget {
         guard let sink = pipeline.child(named: name) else {
-            throw .input("the desktop pipeline files must keep a gtksink named \(name); check Pipelines/")
+            throw .input(.text("the desktop pipeline files must keep a gtksink named %s; check Pipelines/", name))
         }
         guard sink.has("widget"), let widget = duo_get_object_property(UnsafeMutableRawPointer(sink.pointer), "widget") else {
-            throw .input("\(name) is not a gtksink (it has no widget); check Pipelines/*-desktop.gst")
+            throw .input(.text("%s is not a gtksink (it has no widget); check Pipelines/*-desktop.gst", name))
         }
         return SinkWidget(pointer: widget)
     }

@@ -22,7 +22,7 @@ public final class RemoteDisplayReceiver: Sendable {
     public init(library: PipelineLibrary, address: SRTAddress, passphrase: String?, latencyMilliseconds: Int,
                 log: @escaping @Sendable (String) -> Void) throws(DuoError) {
         GStreamer.initialize()
-        try GStreamer.require(["srtsrc", "rtph264depay", "h264parse", "avdec_h264", "gtksink"], for: "duo-capture display")
+        try GStreamer.require(["srtsrc", "rtph264depay", "h264parse", "avdec_h264", "gtksink"], for: .text("duo-capture display"))
         let uri = address.isListener ? "srt://:\(address.port)?mode=listener" : "srt://\(address.host!):\(address.port)?mode=caller"
         let description = try library.render("display", [
             "uri": AudioSource.launchQuoted(uri), "latency": "\(latencyMilliseconds)",
@@ -30,7 +30,7 @@ public final class RemoteDisplayReceiver: Sendable {
         ])
         pipeline = try CaptureSession.parse(description)
         guard let sink = pipeline.child(.displaySink), let pad = sink.staticPad("sink") else {
-            throw .input("Pipelines/display.gst must end in a gtksink named display_sink")
+            throw .input(.text("Pipelines/display.gst must end in a gtksink named display_sink"))
         }
         counter = FrameCounter(pad: pad)
         // The test hub's benchmark probe, when registered (duo-capture-testhub): the sender's frame numbers.
@@ -38,14 +38,14 @@ public final class RemoteDisplayReceiver: Sendable {
             hook(decoded.pointer)
         }
         guard sink.has("widget"), let w = duo_get_object_property(UnsafeMutableRawPointer(sink.pointer), "widget") else {
-            throw .input("display_sink is not a gtksink; check Pipelines/display.gst")
+            throw .input(.text("display_sink is not a gtksink; check Pipelines/display.gst"))
         }
         widget = SinkWidget(pointer: w)
         let pipeline = self.pipeline, stop = self.stop
         let said = Locked<String?>(nil)
         restart = { message in
-            let text = message.type == GST_MESSAGE_ERROR ? message.problem?.message ?? "error" : "the stream ended"
-            if said.value != text { log("duo-capture: display: \(text); waiting for duo-capture again"); said.set(text) }
+            let text = message.type == GST_MESSAGE_ERROR ? message.problem?.message ?? tr("error") : tr("the stream ended")
+            if said.value != text { log(tr("duo-capture: display: %s; waiting for duo-capture again", text)); said.set(text) }
             // Start again from nothing: a listener listens anew, a caller calls again.
             pipeline.setState(GST_STATE_NULL)
             if stop.isSet { return false }

@@ -61,7 +61,7 @@ enum JoinedFileCheck {
             demux.video_0 ! queue name=check_stored ! h264parse name=check_parse ! avdec_h264 thread-type=slice output-corrupt=false \
             ! video/x-raw ! fakesink name=check_video sync=false
             """, audio: audio, audioSink: "check_audio")
-        let pipeline = try JobGraph.parse(description, neededFor: "checking a joined take")
+        let pipeline = try JobGraph.parse(description, neededFor: tr("checking a joined take"))
         guard let storedPad = pipeline.child(named: "check_stored")?.staticPad("sink"),
               let parsePad = pipeline.child(named: "check_parse")?.staticPad("src"),
               let videoPad = pipeline.child(named: "check_video")?.staticPad("sink"),
@@ -74,7 +74,7 @@ enum JoinedFileCheck {
         let sound = FrameCounter(pad: audioPad)
         defer { pipeline.setState(GST_STATE_NULL) }
         try JobGraph.run(pipeline, timeoutSeconds: timeoutSeconds,
-                         timedOut: { .runtime("reading it back did not finish within \(Int(timeoutSeconds)) s") },
+                         timedOut: { .runtime(.text("reading it back did not finish within %s s", Int(timeoutSeconds))) },
                          failed: { .runtime($0) })
         // The length the container states, asked of the demuxer itself (a bin's answer is unknown as soon
         // as one of its sinks, such as the stand-in, does not know).

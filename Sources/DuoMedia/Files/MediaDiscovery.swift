@@ -11,22 +11,22 @@ import Foundation
 enum MediaDiscovery {
     /// Runs `body` with the file's discoverer info. `unreadable` makes the error for a file GStreamer
     /// cannot read, from its reason ("is not a usable file name", or "cannot be read as media: …").
-    static func withInfo<T>(_ path: String, unreadable: (String) -> DuoError,
+    static func withInfo<T>(_ path: String, unreadable: (Said) -> DuoError,
                             _ body: (OpaquePointer) throws(DuoError) -> T) throws(DuoError) -> T {
         GStreamer.initialize()
         var error: UnsafeMutablePointer<GError>? = nil
         guard let discoverer = gst_discoverer_new(10 * duo_second(), &error) else {
             if let error { g_error_free(error) }
-            throw .dependency("GstDiscoverer is unavailable; install gstreamer1.0-plugins-base")
+            throw .dependency(.text("GstDiscoverer is unavailable; install gstreamer1.0-plugins-base"))
         }
         defer { g_object_unref(UnsafeMutableRawPointer(discoverer)) }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard let uri = gst_filename_to_uri(absolute, nil) else { throw unreadable("is not a usable file name") }
+        guard let uri = gst_filename_to_uri(absolute, nil) else { throw unreadable(.text("is not a usable file name")) }
         defer { g_free(uri) }
         guard let info = gst_discoverer_discover_uri(discoverer, uri, &error) else {
             let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             if let error { g_error_free(error) }
-            throw unreadable("cannot be read as media: \(text)")
+            throw unreadable(.text("cannot be read as media: %s", text))
         }
         if let error { g_error_free(error) }
         defer { g_object_unref(UnsafeMutableRawPointer(info)) }

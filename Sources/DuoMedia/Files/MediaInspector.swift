@@ -38,9 +38,9 @@ public enum MediaInspector {
 
     public static func decode(_ path: String, timeoutSeconds: Double = 60) throws(DuoError) -> DecodedMedia {
         GStreamer.initialize()
-        try InputFile.requireRegular(path, "take", hint: "give a .mkv or .mp4 take recorded by duo-capture")
+        try InputFile.requireRegular(path, .text("take"), hint: .text("give a .mkv or .mp4 take recorded by duo-capture"))
         // An MP4 cut short (its moov index lost) is said as such, not as a file without streams.
-        if let cut = MP4Layout.problem(path) { throw .input("\(path) \(cut)") }
+        if let cut = MP4Layout.problem(path) { throw .input(.text("%s %s", path, cut)) }
         // Only streams the file has get a branch (a stand-in sink keeps the name present otherwise).
         let hasAudio = try audioStreamCount(path) > 0
         let description = JobGraph.takeReading(path, video: """
@@ -57,8 +57,8 @@ public enum MediaInspector {
         let audio = FrameCounter(pad: audioPad)
         defer { pipeline.setState(GST_STATE_NULL) }
         try JobGraph.run(pipeline, timeoutSeconds: timeoutSeconds,
-                         timedOut: { .runtime("decoding \(path) did not finish within \(Int(timeoutSeconds)) s") },
-                         failed: { .runtime("\(path) does not decode: \($0)") })
+                         timedOut: { .runtime(.text("decoding %s did not finish within %s s", path, Int(timeoutSeconds))) },
+                         failed: { .runtime(.text("%s does not decode: %s", path, $0)) })
         var duration: gint64 = -1
         let known = gst_element_query_duration(pipeline.pointer, GST_FORMAT_TIME, &duration) != 0 && duration >= 0
         let (width, height) = Self.pictureSize(at: videoPad)
@@ -69,7 +69,7 @@ public enum MediaInspector {
 
     /// Number of audio streams, from GstDiscoverer (reads headers only).
     static func audioStreamCount(_ path: String) throws(DuoError) -> Int {
-        try MediaDiscovery.withInfo(path, unreadable: { .runtime("\(path) \($0)") }) { info in
+        try MediaDiscovery.withInfo(path, unreadable: { .runtime(.text("%s %s", path, $0)) }) { info in
             let streams = gst_discoverer_info_get_audio_streams(info)
             defer { gst_discoverer_stream_info_list_free(streams) }
             return Int(g_list_length(streams))

@@ -16,7 +16,7 @@ public enum Remuxer {
     /// Writes `output` from `input` and waits until the MP4 is finalised. `output` must not exist.
     public static func remux(_ input: String, to output: String, timeoutSeconds: Double = 600) throws(DuoError) {
         GStreamer.initialize()
-        try InputFile.requireRegular(input, "take", hint: "give a Matroska take such as ~/Videos/duo-capture/duo-…-take01.mkv")
+        try InputFile.requireRegular(input, .text("take"), hint: .text("give a Matroska take such as ~/Videos/duo-capture/duo-…-take01.mkv"))
         precondition(!FileManager.default.fileExists(atPath: output), "remux never overwrites")
         let hasAudio = try MediaInspector.audioStreamCount(input) > 0
         func quoted(_ path: String) -> String {
@@ -42,8 +42,8 @@ public enum Remuxer {
             return error
         }
         try JobGraph.run(pipeline, timeoutSeconds: timeoutSeconds,
-                         timedOut: { fail(.runtime("remuxing \(input) did not finish within \(Int(timeoutSeconds)) s")) },
-                         failed: { fail(.input("\(input) cannot be remuxed to MP4: \($0); it must be an H.264 Matroska file such as a duo-capture take")) })
+                         timedOut: { fail(.runtime(.text("remuxing %s did not finish within %s s", input, Int(timeoutSeconds)))) },
+                         failed: { fail(.input(.text("%s cannot be remuxed to MP4: %s; it must be an H.264 Matroska file such as a duo-capture take", input, $0))) })
     }
 
     /// `take.mkv` → `take.mp4`, or `take-2.mp4`, `take-3.mp4`… when that exists: never overwrites.

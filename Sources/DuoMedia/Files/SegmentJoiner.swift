@@ -36,18 +36,18 @@ public enum SegmentJoiner {
     /// The facts of a take file, or an input error saying what is wrong with it.
     public static func facts(_ path: String) throws(DuoError) -> MediaFacts {
         GStreamer.initialize()
-        try InputFile.requireRegular(path, "segment", hint: "give the segment files of one take (.mkv or .mp4), in order")
-        return try MediaDiscovery.withInfo(path, unreadable: { .input("\(path) \($0); give the segment files of one take") }) { info throws(DuoError) in
+        try InputFile.requireRegular(path, .text("segment"), hint: .text("give the segment files of one take (.mkv or .mp4), in order"))
+        return try MediaDiscovery.withInfo(path, unreadable: { .input(.text("%s %s; give the segment files of one take", path, $0)) }) { info throws(DuoError) in
             let audio = gst_discoverer_info_get_audio_streams(info)
             let hasAudio = g_list_length(audio) > 0
             gst_discoverer_stream_info_list_free(audio)
             let videos = gst_discoverer_info_get_video_streams(info)
             defer { gst_discoverer_stream_info_list_free(videos) }
-            guard let first = videos?.pointee.data else { throw .input("\(path) has no video; give the segment files of one take") }
+            guard let first = videos?.pointee.data else { throw .input(.text("%s has no video; give the segment files of one take", path)) }
             let video = OpaquePointer(first)
             let width = Int(gst_discoverer_video_info_get_width(video)), height = Int(gst_discoverer_video_info_get_height(video))
             let num = Int(gst_discoverer_video_info_get_framerate_num(video)), den = Int(gst_discoverer_video_info_get_framerate_denom(video))
-            guard width > 0, height > 0, num > 0, den > 0 else { throw .input("\(path) does not say its picture size and rate") }
+            guard width > 0, height > 0, num > 0, den > 0 else { throw .input(.text("%s does not say its picture size and rate", path)) }
             return MediaFacts(duration: Int64(gst_discoverer_info_get_duration(info)),
                               format: VideoFormat(width: width, height: height, frameRate: FrameRate(num, den)), audio: hasAudio)
         }
@@ -74,7 +74,7 @@ public enum SegmentJoiner {
             return FileManager.default.fileExists(atPath: path) ? try? TakeSidecar.read(path) : nil
         }
         let description = try join.description(library: library)
-        try JobGraph.requireElements(description, neededFor: "joining a take's segments")
+        try JobGraph.requireElements(description, neededFor: tr("joining a take's segments"))
         try join.writeJournal()
         try? FileManager.default.removeItem(atPath: join.partial)
         func fail(_ error: DuoError) -> DuoError {
@@ -95,7 +95,7 @@ public enum SegmentJoiner {
         // What the muxer is given: the written file must hold exactly this.
         let encoded = StreamDigest(pad: encodedPad)
         let expected = max(1, Double(total) / Double(join.format.frameRate.frameDurationNanoseconds))
-        var outcome: String?
+        var outcome: Said?
         var repeated: Int64 = 0, dropped: Int64 = 0
         do {
             defer { pipeline.setState(GST_STATE_NULL) }
@@ -105,25 +105,25 @@ public enum SegmentJoiner {
             progress(0)
             let ended = PipelineBus(pipeline).read(types, until: deadline, poll: 0.25,
                                                    idle: { progress(min(0.99, Double(frames.read().frames) / expected)) }) { message in
-                if message.type == GST_MESSAGE_ERROR { outcome = message.problem?.message ?? "unknown error" }
+                if message.type == GST_MESSAGE_ERROR { outcome = message.problem.map { Said(verbatim: $0.message) } ?? .text("unknown error") }
                 return false
             }
-            if !ended { outcome = "did not finish within \(Int(timeoutSeconds)) s" }
+            if !ended { outcome = .text("did not finish within %s s", Int(timeoutSeconds)) }
             // What the rate conversion did (join.gst's videorate), read before the graph stops.
             repeated = Int64(clamping: rate?.uint64("duplicate") ?? 0)
             dropped = Int64(clamping: rate?.uint64("drop") ?? 0)
         }
-        if let outcome { throw fail(.runtime("joining \(join.segments.count) segments into \(join.output) failed: \(outcome); the segments are kept")) }
+        if let outcome { throw fail(.runtime(.text("joining %s segments into %s failed: %s; the segments are kept", join.segments.count, join.output, outcome))) }
         // The joined file counts only once it is proved to hold every frame the encoder gave, byte for
         // byte, and every one of them decodes (SegmentJoinProof): one sequential pass over the file.
         let check: JoinedFileCheck.Result
         do { check = try JoinedFileCheck.read(join.partial, audio: join.audio, timeoutSeconds: max(60, Double(total) / 1e9 * 4)) } catch {
-            throw fail(.runtime("the joined file \(join.partial) does not decode (\(error.message)); the segments are kept"))
+            throw fail(.runtime(.text("the joined file %s does not decode (%s); the segments are kept", join.partial, error.said)))
         }
         let proof = SegmentJoinProof(pictures: frames.read().frames, encoded: encoded.read(), stored: check.stored,
                                      decoded: check.decoded.video.frames, audio: join.audio, decodedAudio: check.decoded.audio.frames,
                                      duration: check.decoded.duration, frameInterval: join.format.frameRate.frameDurationNanoseconds)
-        if let problem = proof.problem { throw fail(.runtime("the joined file \(join.partial) \(problem); the segments are kept")) }
+        if let problem = proof.problem { throw fail(.runtime(.text("the joined file %s %s; the segments are kept", join.partial, problem))) }
         let decoded = check.decoded
         let interval = join.format.frameRate.frameDurationNanoseconds
         let segments = zip(join.segments, zip(segmentSidecars, segmentFacts)).map { path, known in
@@ -140,21 +140,21 @@ public enum SegmentJoiner {
                 try? FileManager.default.removeItem(atPath: join.output)
                 try FileManager.default.moveItem(atPath: join.partial, toPath: join.output)
             } catch {
-                throw fail(.runtime("cannot name the joined file \(join.output): \(error.localizedDescription); the segments are kept"))
+                throw fail(.runtime(.text("cannot name the joined file %s: %s; the segments are kept", join.output, error.localizedDescription)))
             }
         } else {
             // Put in place only where nothing is (a hard link fails on an existing name): never replaces a file.
             guard link(join.partial, join.output) == 0 else {
-                let reason = errno == EEXIST ? "a file appeared under that name meanwhile (it is kept); join again"
-                    : String(cString: strerror(errno))
-                throw fail(.runtime("cannot name the joined file \(join.output): \(reason); the segments are kept"))
+                let reason = errno == EEXIST ? Said.text("a file appeared under that name meanwhile (it is kept); join again")
+                    : Said(verbatim: String(cString: strerror(errno)))
+                throw fail(.runtime(.text("cannot name the joined file %s: %s; the segments are kept", join.output, reason)))
             }
             unlink(join.partial)
         }
         // The take's sidecar before the segments' go: at every moment one of them tells the take.
         do { try sidecar.write(nextTo: join.output) } catch {
             try? FileManager.default.removeItem(atPath: join.output)
-            throw fail(.runtime("\(error.message); the segments are kept"))
+            throw fail(.runtime(.text("%s; the segments are kept", error.said)))
         }
         if !join.keepSegments {
             for segment in join.segments {

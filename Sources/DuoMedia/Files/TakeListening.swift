@@ -19,7 +19,7 @@ public enum TakeListening {
     /// sound's length in seconds. Throws for a file without sound.
     public static func listen(_ path: String, model: VoiceModelFiles, timeoutSeconds: Double = 3600) throws(DuoError) -> (heard: HeardSpeech, seconds: Double) {
         GStreamer.initialize()
-        try InputFile.requireRegular(path, "take", hint: "give a take such as ~/Videos/duo-capture/duo-…-take01.mkv")
+        try InputFile.requireRegular(path, .text("take"), hint: .text("give a take such as ~/Videos/duo-capture/duo-…-take01.mkv"))
         let lower = path.lowercased()
         let quoted = AudioSource.launchQuoted(path)
         let tail = "audioconvert ! audioresample ! audio/x-raw,format=S16LE,rate=16000,channels=1 "
@@ -30,7 +30,7 @@ public enum TakeListening {
         let description: String
         if lower.hasSuffix(".mkv") || lower.hasSuffix(".mp4") {
             guard try MediaInspector.audioStreamCount(path) > 0 else {
-                throw .input("\(path) has no sound to caption")
+                throw .input(.text("%s has no sound to caption", path))
             }
             let demuxer = lower.hasSuffix(".mp4") ? "qtdemux" : "matroskademux"
             description = "filesrc location=\"\(quoted)\" ! \(demuxer) name=demux demux.audio_0 ! queue ! decodebin ! " + tail
@@ -58,8 +58,8 @@ public enum TakeListening {
         }
         switch outcome {
         case .finished: break
-        case .timedOut: throw .runtime("captioning \(path) did not finish within \(Int(timeoutSeconds)) s")
-        case .failed(let text): throw .input("the sound of \(path) cannot be captioned: \(text)")
+        case .timedOut: throw .runtime(.text("captioning %s did not finish within %s s", path, Int(timeoutSeconds)))
+        case .failed(let text): throw .input(.text("the sound of %s cannot be captioned: %s", path, text))
         }
         collector.finish()
         return (HeardSpeech(words: collector.words, speech: HeardSpeech.speech(levels: levels, frame: frame)),
@@ -86,22 +86,22 @@ public enum TakeListening {
         case nil: break
         case "audio/x-opus"?: description += "demux.audio_0 ! \(queue) ! opusparse ! mux. "
         case "audio/mpeg"?: description += "demux.audio_0 ! \(queue) ! aacparse ! mux. "
-        case let other?: throw .input("\(take): its sound (\(other)) cannot be copied with captions; the take is left as it was")
+        case let other?: throw .input(.text("%s: its sound (%s) cannot be copied with captions; the take is left as it was", take, other))
         }
-        let pipeline = try JobGraph.parse(description, neededFor: "muxing captions into the take")
+        let pipeline = try JobGraph.parse(description, neededFor: tr("muxing captions into the take"))
         func fail(_ error: DuoError) -> DuoError {
             pipeline.setState(GST_STATE_NULL)
             try? FileManager.default.removeItem(atPath: temporary)
             return error
         }
         try JobGraph.run(pipeline, timeoutSeconds: timeoutSeconds,
-                         timedOut: { fail(.runtime("muxing captions into \(take) did not finish within \(Int(timeoutSeconds)) s; the take is left as it was")) },
-                         failed: { fail(.input("captions cannot be muxed into \(take): \($0); the take is left as it was")) })
+                         timedOut: { fail(.runtime(.text("muxing captions into %s did not finish within %s s; the take is left as it was", take, Int(timeoutSeconds)))) },
+                         failed: { fail(.input(.text("captions cannot be muxed into %s: %s; the take is left as it was", take, $0))) })
         pipeline.setState(GST_STATE_NULL)
         guard rename(temporary, take) == 0 else {
             let why = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: temporary)
-            throw .runtime("the captioned take could not replace \(take): \(why); the take is left as it was")
+            throw .runtime(.text("the captioned take could not replace %s: %s; the take is left as it was", take, why))
         }
     }
 
@@ -124,7 +124,7 @@ public enum TakeListening {
 
     /// The caps name of the file's first sound stream ("audio/x-opus", "audio/mpeg"), nil without sound.
     static func audioCodec(_ path: String) throws(DuoError) -> String? {
-        try MediaDiscovery.withInfo(path, unreadable: { .input("\(path) \($0)") }) { info -> String? in
+        try MediaDiscovery.withInfo(path, unreadable: { .input(.text("%s %s", path, $0)) }) { info -> String? in
             let streams = gst_discoverer_info_get_audio_streams(info)
             defer { gst_discoverer_stream_info_list_free(streams) }
             guard let first = streams?.pointee.data else { return nil }

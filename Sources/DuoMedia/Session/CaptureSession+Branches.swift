@@ -48,7 +48,7 @@ extension CaptureSession {
     /// old one (detached at a buffer boundary, so the audio tee never waits), while the sound, the
     /// preview and any take go on.
     public func replaceRecogniser(_ loaded: LoadedRecogniser) throws(DuoError) {
-        guard pipeline != nil, let recogniser else { throw .runtime("the capture session is not running") }
+        guard pipeline != nil, let recogniser else { throw .runtime(.text("the capture session is not running")) }
         try recogniser.attach(loaded)
     }
 
@@ -58,7 +58,7 @@ extension CaptureSession {
     /// `width`×`height`. Replaces that display's earlier branch.
     public func attachRemote(_ index: Int, address: SRTAddress, width: Int, height: Int, passphrase: String?,
                              latencyMilliseconds: Int, drawer: any I420FrameDrawer) throws(DuoError) {
-        guard pipeline != nil, let remoteDisplays else { throw .runtime("the capture session is not running") }
+        guard pipeline != nil, let remoteDisplays else { throw .runtime(.text("the capture session is not running")) }
         try remoteDisplays.attach(index, address: address, width: width, height: height, passphrase: passphrase,
                                   latencyMilliseconds: latencyMilliseconds, drawer: drawer)
     }
@@ -72,10 +72,10 @@ extension CaptureSession {
     /// Attaches a new leg for the named microphone (taking out the one in place first); in a playing graph
     /// it starts in step with it. Throws when the plan has no named microphone or the leg cannot be made.
     public func attachMicrophone() throws(DuoError) {
-        guard pipeline != nil else { throw .runtime("the capture session is not running") }
-        guard let microphoneLeg else { throw .runtime("the capture graph has no microphone mixer (--audio NAME)") }
+        guard pipeline != nil else { throw .runtime(.text("the capture session is not running")) }
+        guard let microphoneLeg else { throw .runtime(.text("the capture graph has no microphone mixer (--audio NAME)")) }
         // The sound's own chain failed (the mixer, the level meter): its stream ended for good.
-        guard !microphoneLost else { throw .runtime("the sound chain failed earlier in this run; the take goes on without sound") }
+        guard !microphoneLost else { throw .runtime(.text("the sound chain failed earlier in this run; the take goes on without sound")) }
         try microphoneLeg.attach()
     }
 

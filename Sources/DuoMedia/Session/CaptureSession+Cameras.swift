@@ -14,12 +14,12 @@ extension CaptureSession {
     @discardableResult
     public func selectCamera(_ index: Int? = nil) async throws(DuoError) -> CameraSwap? {
         guard let second = plan.secondCamera else {
-            throw .usage("camera swaps need a second camera; give --camera twice")
+            throw .usage(.text("camera swaps need a second camera; give --camera twice"))
         }
-        guard let selector = pipeline?.child(.selector) else { throw .runtime("the capture session is not running") }
+        guard let selector = pipeline?.child(.selector) else { throw .runtime(.text("the capture session is not running")) }
         let target = index ?? (1 - activeCamera)
         guard target != activeCamera else { return nil }
-        guard let pad = selector.staticPad("sink_\(target)") else { throw .runtime("the camera selector has no input \(target)") }
+        guard let pad = selector.staticPad("sink_\(target)") else { throw .runtime(.text("the camera selector has no input %s", target)) }
         duo_set_object(UnsafeMutableRawPointer(selector.pointer), "active-pad", UnsafeMutableRawPointer(pad.pointer))
         let labels = [plan.camera.label, second.label]
         let swap = CameraSwap(runningTime: runningTime, from: labels[activeCamera], to: labels[target],
@@ -40,9 +40,9 @@ extension CaptureSession {
     /// The test hub's unplug and re-plug: camera `index`'s source stops delivering (as a device pulled
     /// out does) or starts again in step with the running graph. A real camera is reopened on re-plug.
     public func setCameraPlugged(_ index: Int, _ plugged: Bool) throws(DuoError) {
-        guard plan.secondCamera != nil || index == 0 else { throw .usage("there is no camera B; give --camera twice") }
+        guard plan.secondCamera != nil || index == 0 else { throw .usage(.text("there is no camera B; give --camera twice")) }
         guard let source = pipeline?.child(named: GraphElement.cameraSource.forCamera(index)) else {
-            throw .runtime("the capture session is not running")
+            throw .runtime(.text("the capture session is not running"))
         }
         if plugged {
             guard unpluggedCameras.contains(index) else { return }
@@ -64,7 +64,7 @@ extension CaptureSession {
     public func setCameraDevice(_ index: Int, path: String) throws(DuoError) {
         guard unpluggedCameras.contains(index) else { return }
         guard let source = pipeline?.child(named: GraphElement.cameraSource.forCamera(index)) else {
-            throw .runtime("the capture session is not running")
+            throw .runtime(.text("the capture session is not running"))
         }
         if source.has("device") { source.set("device", path) }
     }
@@ -73,10 +73,10 @@ extension CaptureSession {
     /// rotation, live. A quarter turn keeps the recording's format: the picture is fitted into it with
     /// borders (videoscale keeps the aspect), never stretched.
     public func rotateCamera(_ index: Int, degrees: Int) throws(DuoError) {
-        guard plan.secondCamera != nil || index == 0 else { throw .usage("there is no camera B; give --camera twice") }
+        guard plan.secondCamera != nil || index == 0 else { throw .usage(.text("there is no camera B; give --camera twice")) }
         let camera = index == 0 ? plan.camera : plan.secondCamera!
         guard let flip = pipeline?.child(named: GraphElement.cameraRotate.forCamera(index)) else {
-            throw .runtime("the capture session is not running")
+            throw .runtime(.text("the capture session is not running"))
         }
         flip.setFromString("video-direction", GraphPlan.rotationDirection((camera.rotation + degrees) % 360))
     }
@@ -90,7 +90,7 @@ extension CaptureSession {
     /// The first camera that gave no frame yet, as the error that says so (CameraStartWait): its mode,
     /// and for a PipeWire node whether a format was ever agreed (its source's pad has caps); nil when
     /// every camera gave frames. `waited`: "within N s", nil when the source gave up by itself.
-    func cameraNeverStarted(waited: String?) -> DuoError? {
+    func cameraNeverStarted(waited: Said?) -> DuoError? {
         guard let p = pipeline else { return nil }
         let frames = plan.secondCamera == nil ? [counters["camera"]?.read().frames ?? 0]
             : [counters["camera0"]?.read().frames ?? 0, counters["camera1"]?.read().frames ?? 0]

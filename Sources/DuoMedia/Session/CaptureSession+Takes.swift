@@ -28,7 +28,7 @@ extension CaptureSession {
     /// still start exactly at the end. Returns the take's number (`number`, or the next one).
     @discardableResult
     public func startTake(path: String, startingAt requestedStart: Int64? = nil, number: Int? = nil) async throws(DuoError) -> Int {
-        guard let recorder, failure == nil else { throw .runtime("cannot start a take: the capture session is not running") }
+        guard let recorder, failure == nil else { throw .runtime(.text("cannot start a take: the capture session is not running")) }
         return try await recorder.start(path: path, format: activeFormat, startingAt: requestedStart, number: number)
     }
 
@@ -38,7 +38,7 @@ extension CaptureSession {
     /// Detaches the record branch at a frame boundary and waits until the file is finalised; the preview
     /// keeps running. A call while a stop is in flight awaits that stop and gets its result.
     public func stopTake() async throws(DuoError) -> TakeResult {
-        guard let recorder else { throw .runtime("no take is recording") }
+        guard let recorder else { throw .runtime(.text("no take is recording")) }
         return try await recorder.stop()
     }
 }

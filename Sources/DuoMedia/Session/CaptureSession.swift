@@ -137,7 +137,7 @@ public actor CaptureSession {
         for element in GStreamer.elementNames(in: description) where !GStreamer.hasElement(element) {
             throw ElementPackages.missingElementError(element, neededFor: "the capture graph")
         }
-        try GStreamer.require(plan.recordElements, for: "recording takes")
+        try GStreamer.require(plan.recordElements, for: .text("recording takes"))
         try TakeRecorder.checkRecordSink(plan)
         let p = try Self.parse(description)
         // A clip played as a camera (--camera file:PATH) plays in a pipeline of its own, started first.
@@ -145,11 +145,11 @@ public actor CaptureSession {
         // Take branches post their own EOS; forward them so a take can be finalised while the preview runs.
         p.set("message-forward", true)
         useSystemClockForPipeWire(p)
-        guard let t = p.child(.tee) else { throw .input("the capture graph has no tee named t; check the files in Pipelines/") }
+        guard let t = p.child(.tee) else { throw .input(.text("the capture graph has no tee named t; check the files in Pipelines/")) }
         tee = t
         if plan.audio != .none {
             guard let at = p.child(.audioTee) else {
-                throw .input("pipeline file audio.gst must name its tee at (duo-capture looks it up by that name)")
+                throw .input(.text("pipeline file audio.gst must name its tee at (duo-capture looks it up by that name)"))
             }
             audioTee = at
             // The microphone's chain, by name: an error from any of them is the microphone's.
@@ -186,7 +186,7 @@ public actor CaptureSession {
         if let beforePlaying {
             do throws(DuoError) { try await beforePlaying(PreparedGraph(pipeline: p)) } catch { await stop(); throw error }
             // stop() may have run while the hook was suspended: then never start this graph.
-            guard pipeline === p else { throw .runtime("the capture session was stopped before it started") }
+            guard pipeline === p else { throw .runtime(.text("the capture session was stopped before it started")) }
         }
         // The start-up bound counts over the state change too: a source may block inside it (pipewiresrc
         // waits there for PipeWire to agree a format). The change runs off this actor (StateChange.swift),
@@ -199,17 +199,17 @@ public actor CaptureSession {
         let change = PendingStateChange(p, to: GST_STATE_PLAYING)
         stateChange = change
         let result = await change.result()
-        guard pipeline === p else { throw .runtime("the capture session was stopped before it started") }
+        guard pipeline === p else { throw .runtime(.text("the capture session was stopped before it started")) }
         if result == GST_STATE_CHANGE_FAILURE {
             let error: DuoError
             if startTimeoutFired, let failure {
                 error = failure   // the bound interrupted the change, and said why
             } else if let failure {
-                error = .runtime("cannot start the capture graph: \(failure.message); check the camera with `duo-capture pipeline` and gst-launch-1.0")
+                error = .runtime(.text("cannot start the capture graph: %s; check the camera with `duo-capture pipeline` and gst-launch-1.0", failure.message))
             } else if plan.usesPipeWire, let camera = cameraNeverStarted(waited: nil) {
                 error = camera    // pipewiresrc gives up (after 30 s) without a word on the bus
             } else {
-                error = .runtime("cannot start the capture graph: the pipeline refused to start; check the camera with `duo-capture pipeline` and gst-launch-1.0")
+                error = .runtime(.text("cannot start the capture graph: the pipeline refused to start; check the camera with `duo-capture pipeline` and gst-launch-1.0"))
             }
             await stop()
             throw error
@@ -220,7 +220,7 @@ public actor CaptureSession {
             throw failure
         }
         // stop() may have run meanwhile (a signal during start-up): then this graph is not running.
-        guard pipeline === p else { throw .runtime("the capture session was stopped before it started") }
+        guard pipeline === p else { throw .runtime(.text("the capture session was stopped before it started")) }
     }
 
     /// The frame counters of the main graph's branches (and each camera's, with two), and the virtual
@@ -266,12 +266,12 @@ public actor CaptureSession {
         guard !isPlaying, failure == nil, let p = pipeline else { return }
         startTimeoutFired = true
         let seconds = startTimeout == startTimeout.rounded() ? "\(Int(startTimeout))" : "\(startTimeout)"
-        if let camera = cameraNeverStarted(waited: "within \(seconds) s") {
+        if let camera = cameraNeverStarted(waited: .text("within %s s", seconds)) {
             failure = camera
         } else {
             let sinks: [GraphElement] = [.operatorSink, .subjectSink, .audioSink]
             let stuck = sinks.first { p.child($0).map { !$0.isPlaying } ?? false }
-            failure = .runtime("the capture graph did not start within \(seconds) s: \(stuck?.rawValue ?? "the graph") never got ready; check the camera with duo-capture cameras and gst-launch-1.0, or give a longer --start-timeout")
+            failure = .runtime(.text("the capture graph did not start within %s s: %s never got ready; check the camera with duo-capture cameras and gst-launch-1.0, or give a longer --start-timeout", seconds, stuck.map { Said(verbatim: $0.rawValue) } ?? Said.text("the graph")))
         }
         if let change = stateChange, !change.isDone { change.interrupt(cameraSources(p)) }
         resumePlayingWaiters()
@@ -331,7 +331,7 @@ public actor CaptureSession {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition(counts, await takeFrames) {
             if let failure { throw failure }
-            guard Date() < deadline else { throw .runtime("frames stopped flowing: waited \(Int(seconds)) s for the expected frames") }
+            guard Date() < deadline else { throw .runtime(.text("frames stopped flowing: waited %s s for the expected frames", Int(seconds))) }
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
     }

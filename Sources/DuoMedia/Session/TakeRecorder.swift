@@ -139,8 +139,8 @@ actor TakeRecorder {
         guard current.failure == nil else { return }
         let directory = (current.path as NSString).deletingLastPathComponent
         current.failure = domainCode == Self.noSpaceLeft
-            ? .runtime("take \(current.number) stopped: the disk holding \(directory) is full; free space or give another --record-dir (the file holds what was recorded before, the preview goes on)")
-            : .runtime("take \(current.number) stopped: \(message) (\(source)); the file holds what was recorded before")
+            ? .runtime(.text("take %s stopped: the disk holding %s is full; free space or give another --record-dir (the file holds what was recorded before, the preview goes on)", current.number, directory))
+            : .runtime(.text("take %s stopped: %s (%s); the file holds what was recorded before", current.number, message, source))
         if detachesFailedTakes { Task { _ = try? await self.stop() } }
     }
 
@@ -163,22 +163,22 @@ actor TakeRecorder {
     /// still start exactly at the end. Both streams are shifted by the same amount so the file starts at
     /// zero and audio stays in sync with video.
     func start(path: String, format: VideoFormat, startingAt requestedStart: Int64?, number requestedNumber: Int?) throws(DuoError) -> Int {
-        guard !closed else { throw .runtime("cannot start a take: the capture session is not running") }
-        guard take == nil, stopping == nil else { throw .runtime("a take is already recording; stop it first") }
+        guard !closed else { throw .runtime(.text("cannot start a take: the capture session is not running")) }
+        guard take == nil, stopping == nil else { throw .runtime(.text("a take is already recording; stop it first")) }
         let p = pipeline, t = tee
         takeCount = requestedNumber ?? (takeCount + 1)
         let number = takeCount
         let bin = try Self.parseBin(try plan.recordDescription(location: path, format: format), name: FaultRouting.takeBin(number))
         guard let queue = bin.child(.recordQueue), let queueSink = queue.staticPad("sink"),
               let sink = bin.child(.recordSink) else {
-            throw .input("pipeline file record.gst must keep the elements named record_queue and record_sink")
+            throw .input(.text("pipeline file record.gst must keep the elements named record_queue and record_sink"))
         }
         let binSink = Self.addGhostSink(to: bin, target: queueSink, name: "sink")
         let counter = FrameCounter(pad: queue.staticPad("src")!)
         var audioInput: (sink: PadRef, counter: FrameCounter)?
         if plan.audio != .none {
             guard let audioQueue = bin.child(.recordAudioQueue), let audioQueueSink = audioQueue.staticPad("sink") else {
-                throw .input("pipeline file record-audio.gst must keep the element named record_audio_queue")
+                throw .input(.text("pipeline file record-audio.gst must keep the element named record_audio_queue"))
             }
             audioInput = (Self.addGhostSink(to: bin, target: audioQueueSink, name: "audio_sink"),
                           FrameCounter(pad: audioQueue.staticPad("src")!))
@@ -198,18 +198,18 @@ actor TakeRecorder {
         }
         guard gst_element_sync_state_with_parent(bin.pointer) != 0 else {
             abandon()
-            throw .runtime("cannot start take \(number): the record branch did not start; run with GST_DEBUG=3 for details")
+            throw .runtime(.text("cannot start take %s: the record branch did not start; run with GST_DEBUG=3 for details", number))
         }
         guard let video = Self.linkTee(t, to: binSink, start: start) else {
             abandon()
-            throw .runtime("cannot start take \(number): linking the record branch failed")
+            throw .runtime(.text("cannot start take %s: linking the record branch failed", number))
         }
         var audio: TakeInput?
         if let audioInput {
             guard let at = audioTee, let linked = Self.linkTee(at, to: audioInput.sink, start: start) else {
                 duo_detach_branch_when_idle(t.pointer, video.teePad.pointer, video.binSink.pointer)
                 abandon()
-                throw .runtime("cannot start take \(number): linking the audio branch failed")
+                throw .runtime(.text("cannot start take %s: linking the audio branch failed", number))
             }
             audio = linked
         }
@@ -250,7 +250,7 @@ actor TakeRecorder {
             return await withCheckedContinuation { stopping?.append($0) }
         }
         guard let current = take else {
-            throw .runtime("no take is recording")
+            throw .runtime(.text("no take is recording"))
         }
         let p = pipeline
         take = nil
@@ -326,23 +326,23 @@ actor TakeRecorder {
     static func checkRecordSink(_ plan: GraphPlan) throws(DuoError) {
         let bin = try parseBin(try plan.recordDescription(location: "/dev/null/check.\(plan.container.rawValue)"), name: "check")
         guard let sink = bin.child(.recordSink) else {
-            throw .input("pipeline file record.gst must keep the element named record_sink; check Pipelines/")
+            throw .input(.text("pipeline file record.gst must keep the element named record_sink; check Pipelines/"))
         }
         guard sink.has("location") else {
-            throw .input("pipeline file record.gst: record_sink writes no file (it has no location, such as a fakesink); end the branch in filesink name=record_sink location=\"{{location}}\"")
+            throw .input(.text("pipeline file record.gst: record_sink writes no file (it has no location, such as a fakesink); end the branch in filesink name=record_sink location=\"{{location}}\""))
         }
     }
 
-    static func parseBin(_ description: String, name: String, what: String = "the record branch",
-                         file: String = "record.gst and the encoder and muxer files") throws(DuoError) -> ElementRef {
+    static func parseBin(_ description: String, name: String, what: String = tr("the record branch"),
+                         file: String = tr("record.gst and the encoder and muxer files")) throws(DuoError) -> ElementRef {
         var error: UnsafeMutablePointer<GError>? = nil
         let bin = gst_parse_bin_from_description(description, 0, &error)
         if let error {
             let text = String(cString: error.pointee.message)
             g_error_free(error)
-            throw .input("\(what) does not parse: \(text); check \(file) in Pipelines/")
+            throw .input(.text("%s does not parse: %s; check %s in Pipelines/", what, text, file))
         }
-        guard let bin else { throw .input("\(what) does not parse; check \(file) in Pipelines/") }
+        guard let bin else { throw .input(.text("%s does not parse; check %s in Pipelines/", what, file)) }
         let ref = ElementRef(taking: duo_as_element(UnsafeMutableRawPointer(bin)))
         gst_object_set_name(duo_as_gst_object(ref.pointer), name)
         return ref

@@ -40,6 +40,11 @@ public enum GStreamer {
 
     /// Throws a dependency error naming the Debian package for the first missing element.
     public static func require(_ elements: [String], for purpose: String) throws(DuoError) {
+        try require(elements, for: Said(verbatim: purpose))
+    }
+
+    /// The same, with `purpose` marked for translation.
+    public static func require(_ elements: [String], for purpose: Said) throws(DuoError) {
         for element in elements where !hasElement(element) {
             throw ElementPackages.missingElementError(element, neededFor: purpose)
         }
@@ -52,7 +57,7 @@ public enum GStreamer {
         var error: UnsafeMutablePointer<GError>? = nil
         let bin = gst_parse_bin_from_description(description, 0, &error)
         if let bin { gst_object_unref(UnsafeMutableRawPointer(bin)) }
-        guard let error else { return bin == nil ? "it does not parse" : nil }
+        guard let error else { return bin == nil ? tr("it does not parse") : nil }
         defer { g_error_free(error) }
         return String(cString: error.pointee.message)
     }
@@ -239,9 +244,9 @@ extension CaptureSession {
             let text = String(cString: error.pointee.message)
             g_error_free(error)
             if let element { gst_object_unref(UnsafeMutableRawPointer(element)) }
-            throw .input("the pipeline description does not parse: \(text); check the files in Pipelines/")
+            throw .input(.text("the pipeline description does not parse: %s; check the files in Pipelines/", text))
         }
-        guard let element else { throw .input("the pipeline description does not parse; check the files in Pipelines/") }
+        guard let element else { throw .input(.text("the pipeline description does not parse; check the files in Pipelines/")) }
         return ElementRef(taking: element)
     }
 }

@@ -91,7 +91,7 @@ public final class StreamListener: Sendable {
         let made = loop.sync { () -> Result<NetworkLoop.Resident, DuoError> in
             var error: UnsafeMutablePointer<GError>?
             guard let socket = g_socket_new_from_fd(fd, &error) else {
-                return .failure(.runtime("cannot serve the socket (\(GIO.message(&error)))"))
+                return .failure(.runtime(.text("cannot serve the socket (%s)", GIO.message(&error))))
             }
             return .success(StreamServer.start(socket, limits: limits, fellBehind: fellBehind, handlers: handlers, on: loop))
         }

@@ -17,7 +17,7 @@ public enum UnixSocketFile {
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         let pathBytes = Array(path.utf8) + [0]
         guard pathBytes.count <= capacity else {
-            throw .usage("\(option): the socket path is longer than \(capacity - 1) bytes; give a shorter one")
+            throw .usage(.text("%s: the socket path is longer than %s bytes; give a shorter one", option, capacity - 1))
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: pathBytes)
@@ -26,13 +26,13 @@ public enum UnixSocketFile {
         if lstat(path, &info) == 0 {
             // Only a socket is ever removed: anything else at the path is the user's.
             guard (info.st_mode & S_IFMT) == S_IFSOCK else {
-                throw .usage("\(option): \(path) exists and is not a socket; give another path")
+                throw .usage(.text("%s: %s exists and is not a socket; give another path", option, path))
             }
             // A live socket belongs to another run; a dead one is left over from a crash and goes.
             let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             defer { Glibc.close(probe) }
             if connectOrBind(probe, &address, bind: false) == 0 {
-                throw .runtime("control socket \(path) is in use by another duo-capture; give another --control")
+                throw .runtime(.text("control socket %s is in use by another duo-capture; give another --control", path))
             }
             unlink(path)
         }
@@ -43,7 +43,7 @@ public enum UnixSocketFile {
               Glibc.listen(fd, backlog) == 0 else {
             let reason = String(cString: strerror(errno))
             if fd >= 0 { Glibc.close(fd) }
-            throw .usage("\(option): cannot open the socket \(path) (\(reason)); give a writable path")
+            throw .usage(.text("%s: cannot open the socket %s (%s); give a writable path", option, path, reason))
         }
         return fd
     }

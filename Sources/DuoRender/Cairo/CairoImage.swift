@@ -61,7 +61,7 @@ public final class CairoImage: @unchecked Sendable {
     public func writePNG(to path: String) throws(DuoError) {
         let status = cairo_surface_write_to_png(surface, path)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw .runtime("cannot write \(path): \(String(cString: cairo_status_to_string(status))); check the folder exists and is writable")
+            throw .runtime(tr("cannot write %s: %s; check the folder exists and is writable", path, String(cString: cairo_status_to_string(status))))
         }
     }
 
@@ -71,7 +71,7 @@ public final class CairoImage: @unchecked Sendable {
         guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
             let message = String(cString: cairo_status_to_string(cairo_surface_status(s)))
             cairo_surface_destroy(s)
-            throw .input("cannot read PNG \(path): \(message)")
+            throw .input(tr("cannot read PNG %s: %s", path, message))
         }
         if cairo_image_surface_get_format(s) == CAIRO_FORMAT_ARGB32 { return CairoImage(adopting: s) }
         let converted = CairoImage(width: Int(cairo_image_surface_get_width(s)), height: Int(cairo_image_surface_get_height(s)))

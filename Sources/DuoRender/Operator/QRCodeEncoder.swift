@@ -9,17 +9,17 @@ import DuoCore
 public enum QRCodeEncoder {
     public static func encode(_ text: String) throws(DuoError) -> QRMatrix {
         guard !text.isEmpty, !text.utf8.contains(0) else {
-            throw .usage("a QR code needs a non-empty text without NUL characters")
+            throw .usage(tr("a QR code needs a non-empty text without NUL characters"))
         }
         guard let code = QRcode_encodeString8bit(text, 0, QR_ECLEVEL_M) else {
-            throw .runtime("libqrencode could not encode \(text.utf8.count) bytes (at most 2331 fit a QR code at level M)")
+            throw .runtime(tr("libqrencode could not encode %s bytes (at most 2331 fit a QR code at level M)", text.utf8.count))
         }
         defer { QRcode_free(code) }
         let size = Int(code.pointee.width)
         // Bit 0 of each byte is the module's colour (1: dark); the other bits say what the module is for.
         let modules = (0..<size * size).map { code.pointee.data[$0] & 1 == 1 }
         guard let matrix = QRMatrix(size: size, modules: modules) else {
-            throw .runtime("libqrencode gave a symbol of \(size) modules, no QR code size; reinstall libqrencode4")
+            throw .runtime(tr("libqrencode gave a symbol of %s modules, no QR code size; reinstall libqrencode4", size))
         }
         return matrix
     }

@@ -30,7 +30,7 @@ public actor SubjectPresenter {
         let script = try setup.scriptPath.map { path throws(DuoError) in try ScriptParser.load(path: path) }
         scriptProblems = script?.problems ?? []
         if setup.accessory == .teleprompter && script == nil {
-            throw .usage("--accessory teleprompter needs --script FILE (a .txt or .md script); or use --accessory countdown, preview or off")
+            throw .usage(tr("--accessory teleprompter needs --script FILE (a .txt or .md script); or use --accessory countdown, preview or off"))
         }
         let loaded = try setup.displayProfilePath.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
         let profile = setup.resolvedProfile(loaded)
