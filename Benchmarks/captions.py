@@ -3,12 +3,14 @@
 
 A script is written here (seeded sentences from word lists: not a shipped example), espeak-ng reads it
 (Tests/DuoCLITests/Fixtures/reading.py: sentence by sentence, true word timings kept, a quiet noise floor)
-for about 1 and 5 minutes at 150 and 180 wpm, with an ad-lib and a skipped paragraph; then
+for about 1 and 5 minutes at 150 wpm (espeak-ng's default voice, a quiet room) and 180 wpm (another voice,
+en-us, over a fan's hum and hiss), with an ad-lib and a skipped paragraph; then
 `duo-capture captions reading.wav --script FILE` captions it. Reported per reading: its length, the CPU
 seconds and wall seconds of the captions command (target: CPU at most half the length, on one core), and
 the error of each read sentence's first cue against when the sentence truly began (median, 95th percentile).
 
-Usage: python3 Benchmarks/captions.py [MINUTES…] [--debug]   (--debug: the debug build in .build/debug, no release build)
+Usage: python3 Benchmarks/captions.py [MINUTES…] [--debug] [--detail]
+  --debug: the debug build in .build/debug, no release build; --detail: each sentence's truth and cue on stderr
 """
 import json, os, random, subprocess, sys, tempfile, time
 
@@ -57,7 +59,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
         for minutes in [int(a) for a in sys.argv[1:] if a.isdigit()] or (1, 5):
-            for speed in (150, 180):
+            for speed, voice, room in ((150, None, False), (180, "en-us", True)):
                 rng = random.Random(minutes * 1000 + speed)
                 # About 11 words a sentence, 3 a paragraph.
                 paragraphs = max(3, int(minutes * speed / 33))
@@ -75,7 +77,7 @@ def main():
                         starts.append(at)
                     at += n
                 skip = (starts[2], starts[3])  # the third paragraph is skipped
-                plan = {"words": words, "speed": speed,
+                plan = {"words": words, "speed": speed, "voice": voice, "room": room,
                         "steps": [{"read": [0, skip[0]]}, {"adlib": "Sorry, I lost my place there for a second."},
                                   {"silence": 1.5}, {"read": [skip[1], len(words)]}]}
                 plan_path = os.path.join(tmp, "plan.json")
@@ -103,16 +105,18 @@ def main():
                         cue = next((c for c in cues if first.startswith(c[1].replace("\n", " ")[:len(first)])
                                     and c[1].replace("\n", " ").startswith(first[:len(c[1])])), None)
                         errors.append(abs(cue[0] - began[i]) if cue else float("inf"))
+                        if "--detail" in sys.argv:
+                            print("   truth %.2f  cue %s  %s" % (began[i], "%.2f" % cue[0] if cue else "none", first), file=sys.stderr)
                 errors.sort()
                 med = errors[len(errors) // 2]
                 p95 = errors[min(len(errors) - 1, round((len(errors) - 1) * 0.95))]
-                rows.append((minutes, speed, truth["seconds"], cpu, wall, med, p95, len(errors),
+                rows.append((minutes, f"{speed} wpm, {voice or 'default voice'}{', room noise' if room else ''}", truth["seconds"], cpu, wall, med, p95, len(errors),
                              sum(1 for e in errors if e == float("inf"))))
                 print(f"  {minutes} min at {speed} wpm: done", file=sys.stderr)
     print("| reading | length s | CPU s | CPU / length | wall s | first-cue error median s | p95 s | sentences (no cue) |")
     print("|---|---|---|---|---|---|---|---|")
     for m, sp, length, cpu, wall, med, p95, n, missing in rows:
-        print(f"| {m} min, {sp} wpm | {length:.1f} | {cpu:.1f} | {cpu / length:.2f} | {wall:.1f} | {med:.3f} | {p95:.3f} | {n} ({missing}) |")
+        print(f"| {m} min, {sp} | {length:.1f} | {cpu:.1f} | {cpu / length:.2f} | {wall:.1f} | {med:.3f} | {p95:.3f} | {n} ({missing}) |")
 
 
 def parse_vtt(text):

@@ -23,6 +23,10 @@
 #   python3-venv: StudioControllerTests installs obsws-python and simpleobsws (clients not written here)
 #   from PyPI into a virtual environment in the tests' cache folder; NotesRunTests likewise installs
 #   opentimelineio and its CMX 3600 adapter (otio-cmx3600-adapter) to read the exports back.
+#   gettext (always): msgfmt compiles po/*.po into the installed catalogues (Scripts/install.sh);
+#   xgettext makes po/duo-capture.pot (Scripts/update-po.sh).
+#   locales, tesseract-ocr-chi-sim: the translation tests run in zh_CN.UTF-8 and de_DE.UTF-8 (generated
+#   below) and read Chinese back off the monitors (issue 41).
 set -euo pipefail
 
 packages=(
@@ -36,7 +40,7 @@ packages=(
   gstreamer1.0-pocketsphinx pocketsphinx-en-us
   gstreamer1.0-opencv opencv-data
   gstreamer1.0-pipewire gstreamer1.0-libcamera
-  mkvtoolnix
+  mkvtoolnix gettext
 )
 if [[ "${1:-}" == "--desktop" ]]; then
   packages+=(xserver-xorg-core xserver-xorg-video-dummy x11-xserver-utils x11-utils openbox imagemagick xdotool
@@ -44,8 +48,25 @@ if [[ "${1:-}" == "--desktop" ]]; then
              chromium chromium-driver python3-selenium python3-pip
              dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin
              pipewire pipewire-bin wireplumber gstreamer1.0-plugins-base-apps python-matplotlib-data
-             pngquant optipng python3-venv ffmpeg)
+             pngquant optipng python3-venv ffmpeg locales tesseract-ocr-chi-sim)
 fi
+
+# The locales the translation tests run in (a fresh Debian has only C and C.UTF-8).
+ensure_locales() {
+  [[ "${1:-}" == "--desktop" ]] || return 0
+  command -v locale-gen >/dev/null || return 0
+  local need=()
+  for l in zh_CN.UTF-8 de_DE.UTF-8; do
+    locale -a 2>/dev/null | grep -qix "${l/UTF-8/utf8}" || need+=("$l")
+  done
+  ((${#need[@]})) || return 0
+  local s=""; [[ $(id -u) -ne 0 ]] && s="sudo"
+  for l in "${need[@]}"; do
+    grep -q "^$l UTF-8" /etc/locale.gen 2>/dev/null || echo "$l UTF-8" | $s tee -a /etc/locale.gen >/dev/null
+  done
+  $s locale-gen >/dev/null
+  echo "install-deps: generated the locales ${need[*]}"
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -53,6 +74,7 @@ for p in "${packages[@]}"; do
 done
 if ((${#missing[@]} == 0)); then
   echo "install-deps: all ${#packages[@]} packages present"
+  ensure_locales "${1:-}"
   exit 0
 fi
 
@@ -61,3 +83,4 @@ if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
 echo "install-deps: installing ${missing[*]}"
 $sudo apt-get update -q
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+ensure_locales "${1:-}"

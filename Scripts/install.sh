@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs duo-capture like a desktop program: the release binary in PREFIX/bin; Pipelines/ and Assets/
-# in PREFIX/share/duo-capture/ (where the binary finds them); a .desktop entry; a man page made from
+# in PREFIX/share/duo-capture/ (where the binary finds them); the translations in PREFIX/share/locale; a .desktop entry; a man page made from
 # --help (Scripts/make-man.sh); bash completion. Installs the Debian packages it needs first (Scripts/install-deps.sh).
 # Usage: Scripts/install.sh [--prefix DIR] [--binary FILE]
 #   --prefix  where to install (default /usr/local)
@@ -34,5 +34,11 @@ rm -rf "$prefix/share/duo-capture/Pipelines" "$prefix/share/duo-capture/Assets"
 cp -R Pipelines Assets "$prefix/share/duo-capture/"
 sed "s|@BINDIR@|$prefix/bin|" Packaging/duo-capture.desktop > "$prefix/share/applications/duo-capture.desktop"
 install -m 0644 Packaging/duo-capture.bash-completion "$prefix/share/bash-completion/completions/duo-capture"
+# The translations (po/LINGUAS), compiled: gettext finds them in PREFIX/share/locale beside bin/.
+while read -r lang; do
+  [[ -z "$lang" || "$lang" == \#* ]] && continue
+  install -d "$prefix/share/locale/$lang/LC_MESSAGES"
+  msgfmt --check -o "$prefix/share/locale/$lang/LC_MESSAGES/duo-capture.mo" "po/$lang.po"
+done < po/LINGUAS
 bash Scripts/make-man.sh "$prefix/bin/duo-capture" | gzip -9n > "$prefix/share/man/man1/duo-capture.1.gz"
-echo "install.sh: duo-capture installed in $prefix (binary, share/duo-capture, desktop entry, man page, bash completion)"
+echo "install.sh: duo-capture installed in $prefix (binary, share/duo-capture, translations, desktop entry, man page, bash completion)"

@@ -9,7 +9,8 @@ set -euo pipefail
 bin="${1:?usage: make-man.sh BINARY (the duo-capture to document)}"
 [[ -x "$bin" ]] || { echo "make-man.sh: $bin is not an executable duo-capture; build it first (swift build)" >&2; exit 66; }
 version=$("$bin" --version | head -1 | cut -d' ' -f2)
-help=$("$bin" --help)
+# The English page (a translated one would go under share/man/LANG/).
+help=$(LANGUAGE= LC_ALL=C.UTF-8 "$bin" --help)
 printf '%s\n' ".\\\" -*- coding: UTF-8 -*-" \
   ".\\\" Made by Scripts/make-man.sh from duo-capture --help; do not edit." \
   ".TH DUO-CAPTURE 1 \"\" \"duo-capture $version\" \"User Commands\"" \

@@ -1,3 +1,5 @@
 #include <glib.h>
 #include <gio/gio.h>
 #include <glib-unix.h>
+#include <locale.h>
+#include <libintl.h>

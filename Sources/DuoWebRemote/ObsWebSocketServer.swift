@@ -108,7 +108,6 @@ public enum ObsDigest {
 /// Thread: the network loop's only.
 private final class ObsLoopState {
     let handlers: ObsWebSocketServer.Handlers
-    var server: UnsafeMutablePointer<SoupServer>?
     struct Connection {
         let socket: OpaquePointer
         let address: String
@@ -119,10 +118,8 @@ private final class ObsLoopState {
     }
     var connections: [Int: Connection] = [:]
     var nextID = 0
-    /// Every HTTP connection soup accepted, by its socket (kept referenced while tracked), and the policy
-    /// that closes the ones that send no complete handshake in time or go over the caps.
-    var sockets: [UInt: UnsafeMutablePointer<GSocket>] = [:]
-    var idle = IdleConnections<UInt>(ListenLimits.obsWebSocket)
+    /// The server and its connections' admission (shared with the web remote).
+    var listener: SoupListener?
     /// A client whose socket has had no room for this long has stopped reading: it is closed.
     static let stallLimit: UInt64 = 3_000_000_000
 
@@ -132,17 +129,11 @@ private final class ObsLoopState {
     static func from(_ pointer: gpointer?) -> ObsLoopState { Unmanaged<ObsLoopState>.fromOpaque(pointer!).takeUnretainedValue() }
 
     func start(host: String?, port: Int) -> Result<([String], Int), DuoError> {
-        server = UnsafeMutablePointer<SoupServer>(OpaquePointer(g_object_new_with_properties(soup_server_get_type(), 0, nil, nil)))
-        guard let server else { return .failure(.runtime("obs-websocket: libsoup could not make a server")) }
+        let handlers = self.handlers
+        listener = SoupListener(limits: ListenLimits.obsWebSocket, name: "obs-websocket", awaited: tr("WebSocket handshake"),
+                                problem: { handlers.problem($0, $1) })
+        guard let server = listener?.server else { return .failure(.runtime(tr("obs-websocket: libsoup could not make a server"))) }
         // Only WebSocket handshakes are served (soup answers anything else 404 or 400).
-        let onRequest: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
-            ObsLoopState.from(data).awaiting(message)
-        }
-        let onRead: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
-            ObsLoopState.from(data).requestRead(message)
-        }
-        g_signal_connect_data(gpointer(server), "request-started", unsafeBitCast(onRequest, to: GCallback.self), unmanaged, nil, GConnectFlags(rawValue: 0))
-        g_signal_connect_data(gpointer(server), "request-read", unsafeBitCast(onRead, to: GCallback.self), unmanaged, nil, GConnectFlags(rawValue: 0))
         let protocols: [UnsafeMutablePointer<CChar>?] = [strdup("obswebsocket.json"), strdup("obswebsocket.msgpack"), nil]
         defer { protocols.forEach { free($0) } }
         protocols.withUnsafeBufferPointer { list in
@@ -150,37 +141,9 @@ private final class ObsLoopState {
                 ObsLoopState.from(data).opened(connection, message: message)
             }, unmanaged, nil)
         }
-        var error: UnsafeMutablePointer<GError>?
-        if let host {
-            guard let address = g_inet_socket_address_new_from_string(host, guint(port)) else {
-                return .failure(.usage("--obs-websocket \(host):\(port): \(host) is no IP address; give one such as 0.0.0.0 (every interface) or 192.168.1.20"))
-            }
-            soup_server_listen(server, address, SoupServerListenOptions(rawValue: 0), &error)
-            g_object_unref(address)
-        } else {
-            soup_server_listen_local(server, guint(port), SoupServerListenOptions(rawValue: 0), &error)
+        return listener!.listen(option: "--obs-websocket", host: host, port: port).map { listened in
+            (listened.map { $0.uri.replacingOccurrences(of: "http://", with: "ws://") }, listened.last?.port ?? port)
         }
-        if let error {
-            let reason = String(cString: error.pointee.message)
-            g_error_free(error)
-            return .failure(.usage("--obs-websocket \(host.map { "\($0):" } ?? "")\(port): cannot listen (\(reason)); give another port"))
-        }
-        var uris: [String] = []
-        var actual = port
-        var list = soup_server_get_uris(server)
-        let head = list
-        while let node = list {
-            if let uri = node.pointee.data {
-                actual = Int(g_uri_get_port(OpaquePointer(uri)))
-                if let text = g_uri_to_string(OpaquePointer(uri)) {
-                    uris.append(String(cString: text).replacingOccurrences(of: "http://", with: "ws://"))
-                    g_free(text)
-                }
-            }
-            list = node.pointee.next
-        }
-        g_slist_free_full(head, { g_uri_unref(OpaquePointer($0)) })
-        return .success((uris, actual))
     }
 
     func stop() {
@@ -192,71 +155,12 @@ private final class ObsLoopState {
             g_object_unref(gpointer(c.socket))
         }
         connections.removeAll()
-        for socket in sockets.values { g_object_unref(gpointer(socket)) }
-        sockets.removeAll()
-        if let server {
-            g_signal_handlers_disconnect_matched(gpointer(server), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, unmanaged)
-            soup_server_disconnect(server)
-            g_object_unref(server)
-        }
-        server = nil
-    }
-
-    // MARK: Connections waiting for a handshake
-
-    private static func key(_ socket: UnsafeMutablePointer<GSocket>) -> UInt { UInt(bitPattern: socket) }
-    private static var now: Int64 { Int64(DispatchTime.now().uptimeNanoseconds) }
-
-    /// soup waits for a request on a connection: it has `IdleConnections.patience` to send it whole.
-    private func awaiting(_ message: OpaquePointer?) {
-        guard let message, let socket = soup_server_message_get_socket(message) else { return }
-        let id = Self.key(socket)
-        if sockets[id] == nil {
-            g_object_ref(gpointer(socket))
-            sockets[id] = socket
-        }
-        let address = soup_server_message_get_remote_host(message).map { String(cString: $0) } ?? "?"
-        for gone in idle.awaiting(id, from: address, at: Self.now) {
-            handlers.problem("more connections than obs-websocket takes at once (\(ListenLimits.obsWebSocket.perAddress ?? 0) from one address, \(ListenLimits.obsWebSocket.clients ?? 0) in all); the oldest idle one is closed", address)
-            shut(gone)
-        }
-    }
-
-    private func requestRead(_ message: OpaquePointer?) {
-        guard let message, let socket = soup_server_message_get_socket(message) else { return }
-        idle.served(Self.key(socket))
+        listener?.stop(owner: unmanaged)
+        listener = nil
     }
 
     /// Every quarter second: connections soup closed are forgotten, overdue ones closed.
-    func sweep() {
-        for (id, socket) in sockets where g_socket_is_closed(socket) != 0 {
-            idle.closed(id)
-            sockets[id] = nil
-            g_object_unref(gpointer(socket))
-        }
-        for id in idle.overdue(at: Self.now) {
-            if let socket = sockets[id] {
-                handlers.problem("no complete WebSocket handshake within \(idle.patience / 1_000_000_000) s; closed", Self.host(of: socket))
-            }
-            shut(id)
-        }
-    }
-
-    private static func host(of socket: UnsafeMutablePointer<GSocket>) -> String {
-        guard let address = g_socket_get_remote_address(socket, nil) else { return "?" }
-        defer { g_object_unref(address) }
-        guard let inet = g_inet_socket_address_get_address(UnsafeMutableRawPointer(address).assumingMemoryBound(to: GInetSocketAddress.self)),
-              let text = g_inet_address_to_string(inet) else { return "?" }
-        defer { g_free(text) }
-        return String(cString: text)
-    }
-
-    private func shut(_ id: UInt) {
-        guard let socket = sockets.removeValue(forKey: id) else { return }
-        idle.closed(id)
-        g_socket_shutdown(socket, 1, 1, nil)
-        g_object_unref(gpointer(socket))
-    }
+    func sweep() { listener?.sweep() }
 
     private func opened(_ connection: OpaquePointer?, message: OpaquePointer?) {
         guard let connection else { return }

@@ -92,7 +92,6 @@ public final class WebRemoteServer: Sendable {
 private final class LoopState {
     let page: [UInt8]
     let handlers: WebRemoteServer.Handlers
-    var server: UnsafeMutablePointer<SoupServer>?
     /// One open WebSocket: its peer's address, its socket's descriptor (-1: unknown) and since when
     /// (monotonic nanoseconds) it has had no room for more.
     struct Page {
@@ -102,15 +101,11 @@ private final class LoopState {
         var stalledSince: UInt64?
     }
     var connections: [Page] = []
-    /// Every HTTP connection soup accepted, by its socket (kept referenced while tracked), and the policy
-    /// that closes the ones that send no complete request in time or go over the caps.
-    var sockets: [UInt: UnsafeMutablePointer<GSocket>] = [:]
-    var idle = IdleConnections<UInt>(ListenLimits.webRemote)
+    /// The server and its connections' admission (shared with obs-websocket).
+    var listener: SoupListener?
     /// A page whose socket has had no room for this long has stopped reading: it is closed, as the control
     /// socket drops a client that falls behind, so it cannot make the server hold ever more for it.
     static let stallLimit: UInt64 = 3_000_000_000
-    /// Connections the kernel holds for the server before it takes them.
-    static let backlog: Int32 = 256
 
     init(page: [UInt8], handlers: WebRemoteServer.Handlers) {
         self.page = page
@@ -122,8 +117,9 @@ private final class LoopState {
 
     func start(host: String?, port: Int) -> Result<[String], DuoError> {
         // On the loop's thread, whose default context the loop's is: the server's sources go there.
-        server = UnsafeMutablePointer<SoupServer>(OpaquePointer(g_object_new_with_properties(soup_server_get_type(), 0, nil, nil)))
-        guard let server else { return .failure(.runtime("remote control: libsoup could not make a server")) }
+        let handlers = self.handlers
+        listener = SoupListener(limits: ListenLimits.webRemote, name: tr("the web remote"), awaited: tr("request"), problem: { handlers.problem($0, $1) })
+        guard let server = listener?.server else { return .failure(.runtime(tr("remote control: libsoup could not make a server"))) }
         // Refused before the WebSocket handshake: a page or socket without the token gets 401 at once.
         // Handlers are kept per path: "/ws" (the WebSocket's) needs its own early handler.
         for path in [nil, "/ws"] as [String?] {
@@ -131,57 +127,13 @@ private final class LoopState {
                 LoopState.from(data).early(message, path: path.map { String(cString: $0) } ?? "/", query: query)
             }, unmanaged, nil)
         }
-        let onRequest: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
-            LoopState.from(data).awaiting(message)
-        }
-        let onRead: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
-            LoopState.from(data).requestRead(message)
-        }
-        g_signal_connect_data(gpointer(server), "request-started", unsafeBitCast(onRequest, to: GCallback.self), unmanaged, nil, GConnectFlags(rawValue: 0))
-        g_signal_connect_data(gpointer(server), "request-read", unsafeBitCast(onRead, to: GCallback.self), unmanaged, nil, GConnectFlags(rawValue: 0))
         soup_server_add_handler(server, nil, { _, message, path, _, data in
             LoopState.from(data).serve(message, path: path.map { String(cString: $0) } ?? "/")
         }, unmanaged, nil)
         soup_server_add_websocket_handler(server, "/ws", nil, nil, { _, message, _, connection, data in
             LoopState.from(data).opened(connection, message: message, address: LoopState.remoteHost(message))
         }, unmanaged, nil)
-        var error: UnsafeMutablePointer<GError>?
-        if let host {
-            guard let address = g_inet_socket_address_new_from_string(host, guint(port)) else {
-                return .failure(.usage("--remote-control \(host):\(port): \(host) is no IP address; give one such as 0.0.0.0 (every interface) or 192.168.1.20"))
-            }
-            soup_server_listen(server, address, SoupServerListenOptions(rawValue: 0), &error)
-            g_object_unref(address)
-        } else {
-            soup_server_listen_local(server, guint(port), SoupServerListenOptions(rawValue: 0), &error)
-        }
-        if let error {
-            let reason = String(cString: error.pointee.message)
-            g_error_free(error)
-            return .failure(.usage("--remote-control \(host.map { "\($0):" } ?? "")\(port): cannot listen (\(reason)); give another port"))
-        }
-        // GIO listens with a backlog of 10: a burst of connections (a browser's, or a flood of idle ones)
-        // overflows it and the next client's SYN waits a second for its retry. Linux takes listen() again
-        // on a listening socket as a new backlog.
-        var sockets = soup_server_get_listeners(server)
-        let listeners = sockets
-        while let node = sockets {
-            if let socket = node.pointee.data { _ = Glibc.listen(g_socket_get_fd(socket.assumingMemoryBound(to: GSocket.self)), Self.backlog) }
-            sockets = node.pointee.next
-        }
-        g_slist_free(listeners)
-        var uris: [String] = []
-        var list = soup_server_get_uris(server)
-        let head = list
-        while let node = list {
-            if let uri = node.pointee.data, let text = g_uri_to_string(OpaquePointer(uri)) {
-                uris.append(String(cString: text))
-                g_free(text)
-            }
-            list = node.pointee.next
-        }
-        g_slist_free_full(head, { g_uri_unref(OpaquePointer($0)) })
-        return .success(uris)
+        return listener!.listen(option: "--remote-control", host: host, port: port).map { $0.map(\.uri) }
     }
 
     /// Closes every page's socket and the server; no callback reaches this object afterwards.
@@ -194,73 +146,12 @@ private final class LoopState {
             g_object_unref(gpointer(c.connection))
         }
         connections.removeAll()
-        for socket in sockets.values { g_object_unref(gpointer(socket)) }
-        sockets.removeAll()
-        if let server {
-            g_signal_handlers_disconnect_matched(gpointer(server), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, unmanaged)
-            soup_server_disconnect(server)
-            g_object_unref(server)
-        }
-        server = nil
-    }
-
-    // MARK: Connections waiting for a request
-
-    private static func key(_ socket: UnsafeMutablePointer<GSocket>) -> UInt { UInt(bitPattern: socket) }
-
-    /// soup waits for a request on a connection (a new one, or a kept-alive one between requests).
-    private func awaiting(_ message: OpaquePointer?) {
-        guard let message, let socket = soup_server_message_get_socket(message) else { return }
-        let id = Self.key(socket)
-        if sockets[id] == nil {
-            g_object_ref(gpointer(socket))
-            sockets[id] = socket
-        }
-        let address = Self.remoteHost(message)
-        for gone in idle.awaiting(id, from: address, at: Self.now) {
-            handlers.problem("more connections than the web remote takes at once (\(ListenLimits.webRemote.perAddress ?? 0) from one address, \(ListenLimits.webRemote.clients ?? 0) in all); the oldest idle one is closed", address)
-            shut(gone)
-        }
-    }
-
-    /// A complete request arrived: served, no deadline.
-    private func requestRead(_ message: OpaquePointer?) {
-        guard let message, let socket = soup_server_message_get_socket(message) else { return }
-        idle.served(Self.key(socket))
+        listener?.stop(owner: unmanaged)
+        listener = nil
     }
 
     /// Every quarter second: connections soup closed are forgotten, overdue ones closed.
-    func sweep() {
-        for (id, socket) in sockets where g_socket_is_closed(socket) != 0 {
-            idle.closed(id)
-            sockets[id] = nil
-            g_object_unref(gpointer(socket))
-        }
-        for id in idle.overdue(at: Self.now) {
-            if let socket = sockets[id] {
-                handlers.problem("no complete request within \(idle.patience / 1_000_000_000) s; the connection is closed", Self.host(of: socket))
-            }
-            shut(id)
-        }
-    }
-
-    /// Ends a connection under soup's feet: soup reads its end, closes it and frees its descriptor.
-    private func shut(_ id: UInt) {
-        guard let socket = sockets.removeValue(forKey: id) else { return }
-        idle.closed(id)
-        g_socket_shutdown(socket, 1, 1, nil)
-        g_object_unref(gpointer(socket))
-    }
-
-    private static var now: Int64 { Int64(DispatchTime.now().uptimeNanoseconds) }
-
-    private static func host(of socket: UnsafeMutablePointer<GSocket>) -> String {
-        guard let address = g_socket_get_remote_address(socket, nil) else { return "?" }
-        defer { g_object_unref(address) }
-        guard let inet = g_inet_socket_address_get_address(UnsafeMutableRawPointer(address).assumingMemoryBound(to: GInetSocketAddress.self)), let text = g_inet_address_to_string(inet) else { return "?" }
-        defer { g_free(text) }
-        return String(cString: text)
-    }
+    func sweep() { listener?.sweep() }
 
     func drain(_ lines: [String]) {
         let now = DispatchTime.now().uptimeNanoseconds

@@ -36,10 +36,7 @@ final class FullscreenLeaveDirectorTests: XCTestCase {
 
     private func director(face: FullscreenFace) throws -> (RunDirector, String) {
         let dir = try scratchDirectory(self)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let profile = CameraProfile(id: "cam", name: "cam", modes: [.init(pixelFormat: "I420", format: VideoFormat.parse("640x360@30")!)])
-        let plan = try GraphPlan(library: PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path), camera: .simulated(profile),
-                                 requested: nil, aspect: nil, encoder: .x264, container: .mkv)
+        let plan = try TestPlans.simulated("640x360@30")
         var subject = SubjectSetup()
         subject.accessory = .countdown
         let presenter = try SubjectPresenter(subject, width: 320, height: 180)

@@ -16,9 +16,7 @@ final class HeadlessSubjectDrawingTests: XCTestCase {
         var setup = SubjectSetup()
         setup.accessory = .teleprompter
         setup.scriptPath = script
-        let plan = try GraphPlan(library: PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path),
-                                 camera: .testSource, requested: VideoFormat.parse("640x360@30"), aspect: nil,
-                                 encoder: .x264, container: .mkv)
+        let plan = try TestPlans.testSource("640x360@30")
         let presenter = try SubjectPresenter(setup, width: plan.subjectSize.width, height: plan.subjectSize.height)
         await presenter.settle()
         let session = HeadlessRun().session(plan: plan, presenter: presenter, options: options)

@@ -102,6 +102,9 @@ final class InstallTests: XCTestCase {
         let build = try shell("bash Scripts/build-deb.sh --out '\(out)' --binary '\(built)'", in: root.path)
         XCTAssertEqual(build.status, 0, build.stderr)
         let deb = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: out).first { $0.hasSuffix(".deb") })
+        // The Chinese catalogue is in the package (issue 41).
+        let contents = try shell("dpkg-deb -c '\(out)/\(deb)'", in: out)
+        XCTAssertTrue(contents.stdout.contains("./usr/share/locale/zh_CN/LC_MESSAGES/duo-capture.mo"), "the .deb has no zh_CN catalogue")
         let info = try shell("dpkg-deb -f '\(out)/\(deb)' Depends", in: out)
         XCTAssertTrue(info.stdout.contains("gstreamer1.0-plugins-good") && info.stdout.contains("libgtk-3-0"), info.stdout)
         addTeardownBlock { _ = try? self.shell("dpkg --purge duo-capture", in: "/") }

@@ -35,9 +35,7 @@ final class LiveSubjectTests: XCTestCase {
         var setup = SubjectSetup()
         setup.accessory = .teleprompter
         setup.scriptPath = root.appendingPathComponent("Assets/scripts/talk.md").path
-        let plan = try GraphPlan(library: PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path),
-                                 camera: .testSource, requested: VideoFormat.parse("640x360@30"), aspect: nil,
-                                 encoder: .x264, container: .mkv)
+        let plan = try TestPlans.testSource("640x360@30")
         let presenter = try SubjectPresenter(setup, width: plan.subjectSize.width, height: plan.subjectSize.height)
         await presenter.settle()
         let tap = FrameTap(presenter.drawer)
@@ -72,9 +70,7 @@ final class LiveSubjectTests: XCTestCase {
         setup.scriptPath = root.appendingPathComponent("Assets/scripts/talk.md").path
         setup.picture = PictureShape(width: 640, height: 360)
         setup.selfView = .small
-        let plan = try GraphPlan(library: PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path),
-                                 camera: .testSource, requested: VideoFormat.parse("640x360@30"), aspect: nil,
-                                 encoder: .x264, container: .mkv)
+        let plan = try TestPlans.testSource("640x360@30")
         let presenter = try SubjectPresenter(setup, width: plan.subjectSize.width, height: plan.subjectSize.height)
         await presenter.settle()
         let tap = FrameTap(presenter.drawer)
@@ -106,9 +102,7 @@ final class LiveSubjectTests: XCTestCase {
     func testPreviewKindMirrorsThePictureForTheSubjectOnly() async throws {
         var setup = SubjectSetup()
         setup.accessory = .preview
-        var plan = try GraphPlan(library: PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path),
-                                 camera: .testSource, requested: VideoFormat.parse("640x360@30"), aspect: nil,
-                                 encoder: .x264, container: .mkv)
+        let plan = try TestPlans.testSource("640x360@30")
         let presenter = try SubjectPresenter(setup, width: plan.subjectSize.width, height: plan.subjectSize.height)
         await presenter.settle()
         let tap = FrameTap(presenter.drawer)

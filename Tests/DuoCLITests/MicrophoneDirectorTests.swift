@@ -43,10 +43,7 @@ final class MicrophoneDirectorTests: XCTestCase {
     func testAnUnpluggedMicrophoneIsTakenOutAndBackAndTheTakeListsTheGap() async throws {
         let dir = try scratchDirectory(self)
         let clock = ManualClock(1_000_000_000)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let profile = CameraProfile(id: "cam", name: "cam", testPattern: "smpte", modes: [.init(pixelFormat: "I420", format: VideoFormat.parse("320x240@30")!)])
-        let plan = try GraphPlan(library: PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path), camera: .simulated(profile),
-                                 requested: nil, aspect: nil, encoder: .x264, container: .mkv, audio: .microphone(node: "usb-mic", label: "USB Mic"))
+        let plan = try TestPlans.simulated("320x240@30", audio: .microphone(node: "usb-mic", label: "USB Mic"))
         var settings = RunDirector.Settings()
         settings.recordDirectory = dir
         settings.countdown = try Countdown(seconds: 0)

@@ -21,12 +21,7 @@ final class NotesDirectorTests: XCTestCase {
     }
 
     private func director(codes: NoteCodeBook = .standard) throws -> (RunDirector, FakeCapture) {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let lib = PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path)
-        let profile = CameraProfile(id: "cam0", name: "cam0", testPattern: "smpte",
-                                    modes: [.init(pixelFormat: "I420", format: VideoFormat.parse("320x240@25")!)])
-        let plan = try GraphPlan(library: lib, camera: .simulated(profile), secondCamera: nil, individual: false, requested: nil,
-                                 aspect: nil, encoder: .x264, container: .mkv)
+        let plan = try TestPlans.simulated("320x240@25")
         var settings = RunDirector.Settings()
         settings.recordDirectory = directory
         settings.countdown = try Countdown(seconds: 0)

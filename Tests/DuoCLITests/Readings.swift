@@ -15,10 +15,14 @@ enum Readings {
         return "\(base)/duo-capture-tests/readings"
     }
 
-    /// Puts the reading of `plan` in `dir`: plan.json, reading.wav and truth.json (see reading.py).
+    /// Puts the reading of `plan` in `dir`: reading.wav and truth.json (see reading.py).
     static func make(_ plan: [String: Any], in dir: String) throws {
+        try make(plan, wav: "\(dir)/reading.wav", truth: "\(dir)/truth.json")
+    }
+
+    /// Puts the reading of `plan` at `wav` and its truth at `truth` (see reading.py).
+    static func make(_ plan: [String: Any], wav: String, truth: String) throws {
         let planData = try JSONSerialization.data(withJSONObject: plan, options: [.sortedKeys])
-        try planData.write(to: URL(fileURLWithPath: "\(dir)/plan.json"))
         let version = try runToEnd(URL(fileURLWithPath: "/usr/bin/espeak-ng"), ["--version"], timeout: 30).stdout
         let key = VoiceModelCache.fnv1a([UInt8](planData) + [UInt8](try Data(contentsOf: URL(fileURLWithPath: script))) + Array(version.utf8))
         let kept = "\(cache)/\(key)"
@@ -33,9 +37,8 @@ enum Readings {
             // Another test run may have made it meanwhile: theirs is the same.
             try? FileManager.default.moveItem(atPath: part, toPath: kept)
         }
-        for file in ["reading.wav", "truth.json"] {
-            try FileManager.default.copyItem(atPath: "\(kept)/\(file)", toPath: "\(dir)/\(file)")
-        }
+        try FileManager.default.copyItem(atPath: "\(kept)/reading.wav", toPath: wav)
+        try FileManager.default.copyItem(atPath: "\(kept)/truth.json", toPath: truth)
     }
 
     struct DuoErrorText: Error, CustomStringConvertible {

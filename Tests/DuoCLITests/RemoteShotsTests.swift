@@ -23,7 +23,7 @@ final class RemoteShotsTests: XCTestCase {
     func testThePageKnowsTheShotAndMarksTheTake() throws {
         let list = try scratchDirectory(self) + "/shots.md"
         try Data(Self.shots.utf8).write(to: URL(fileURLWithPath: list))
-        let remote = try RemoteRun(self, extra: ["--shots", list, "--countdown", "3"], script: RemoteControlTests.script, osc: false)
+        let remote = try RemoteRun(self, extra: ["--shots", list, "--countdown", "3"], script: RemoteControlTests.script)
         defer { if remote.run.process.isRunning { remote.run.process.terminate() } }
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/remote-shots.py").path
         let python = Process()
@@ -54,7 +54,7 @@ final class RemoteShotsTests: XCTestCase {
         // No box moves between the states.
         let layout = try XCTUnwrap(result["layout"] as? [String: [[Any]]], "\(result)")
         let idle = try XCTUnwrap(layout["idle"]).map { "\($0)" }
-        for state in ["countdown", "recording", "marked"] {
+        for state in ["countdown", "recording", "marked", "cued"] {
             XCTAssertEqual(try XCTUnwrap(layout[state]).map { "\($0)" }, idle, "the boxes moved in \(state)")
         }
         XCTAssertEqual(result["elapsedShown"] as? String, "0:01", "\(result)")
@@ -72,11 +72,37 @@ final class RemoteShotsTests: XCTestCase {
         XCTAssertEqual(sidecar?["mark"] as? String, "good", "\(sidecar ?? [:])")
         XCTAssertEqual(result["nextShotTitle"] as? String, "08 · The long road home", "\(result)")
 
+        // Re-take (issue 37): refused from the phone during the take, with the page's own line; between
+        // takes it starts the shot's next take's countdown.
+        XCTAssertTrue((result["retakeRefused"] as? String ?? "").contains("take 1 is recording"), "\(result)")
+        XCTAssertEqual(result["retakeCountdown"] as? Int, 2, "\(result)")
+        // Cues from the phone: 41 characters refused on the page (nothing sent, the text kept to shorten),
+        // free text, a preset and clear each a cue event, and the page says what the prompter shows.
+        XCTAssertEqual(result["cueRefused"] as? String, "A cue is at most 40 characters (this one has 41): shorten it.", "\(result)")
+        XCTAssertEqual(result["cueKept"] as? Int, 41, "\(result)")
+        XCTAssertEqual(result["cueText"] as? String, "smile, then slow down", "\(result)")
+        XCTAssertEqual(result["cueShown"] as? String, "cue: smile, then slow down", "\(result)")
+        XCTAssertEqual(result["cuePreset"] as? [String], ["lens", "look at the lens"], "\(result)")
+        XCTAssertTrue(result["cueCleared"] is NSNull, "\(result)")
+
+        // OSC marks the latest take no good (issue 37); its sidecar says so.
         let control = try ControlClient(path: remote.socketPath)
+        OSCTestClient(port: remote.oscPort).send(OSCMessage("/duo/mark/nogood"))
+        let oscMark = try control.next("mark")
+        XCTAssertEqual(oscMark["mark"] as? String, "no-good", "\(oscMark)")
+        XCTAssertEqual(oscMark["file"] as? String, file)
+        let remarked = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TakeSidecar.path(forTake: file)))) as? [String: Any]
+        XCTAssertEqual(remarked?["mark"] as? String, "no-good", "\(remarked ?? [:])")
+
         XCTAssertEqual(remote.quit(control), 0, remote.run.stderr)
         let commands = remote.eventLines.filter { $0.contains(#""event":"command""#) && $0.contains(#""cmd":"mark""#) }
-        XCTAssertEqual(commands.count, 1, commands.joined(separator: "\n"))
+        XCTAssertEqual(commands.count, 2, commands.joined(separator: "\n"))
         XCTAssertTrue(commands.first?.contains(#""source":"remote""#) ?? false, commands.joined(separator: "\n"))
+        XCTAssertTrue(commands.last?.contains(#""source":"osc""#) ?? false, commands.joined(separator: "\n"))
+        // The page sent three cues: the 41 characters never left it.
+        let cues = remote.eventLines.filter { $0.contains(#""event":"command""#) && $0.contains(#""cmd":"cue""#) }
+        XCTAssertEqual(cues.count, 3, cues.joined(separator: "\n"))
+        XCTAssertEqual(remote.eventLines.filter { $0.contains(#""cmd":"retake""#) && $0.contains(#""source":"remote""#) }.count, 2)
     }
 }
 

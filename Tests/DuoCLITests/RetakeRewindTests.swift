@@ -44,12 +44,7 @@ final class RetakeRewindTests: XCTestCase {
         let scriptPath = directory + "/script.md", shotsPath = directory + "/shots.md"
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
         try shots.write(toFile: shotsPath, atomically: true, encoding: .utf8)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let lib = PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path)
-        let profile = CameraProfile(id: "cam0", name: "cam0", testPattern: "smpte",
-                                    modes: [.init(pixelFormat: "I420", format: VideoFormat.parse("320x240@30")!)])
-        let plan = try GraphPlan(library: lib, camera: .simulated(profile), secondCamera: nil, individual: false, requested: nil,
-                                 aspect: nil, encoder: .x264, container: .mkv)
+        let plan = try TestPlans.simulated("320x240@30")
         var settings = RunDirector.Settings()
         settings.recordDirectory = directory
         settings.countdown = try Countdown(seconds: 0)

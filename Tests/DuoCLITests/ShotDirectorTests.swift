@@ -34,12 +34,7 @@ final class ShotDirectorTests: XCTestCase {
     }
 
     private func director(face: any RunFace = HeadlessFace()) throws -> (RunDirector, FakeCapture, SubjectPresenter) {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let lib = PipelineLibrary(directory: root.appendingPathComponent("Pipelines").path)
-        let profile = CameraProfile(id: "cam0", name: "cam0", testPattern: "smpte",
-                                    modes: [.init(pixelFormat: "I420", format: VideoFormat.parse("320x240@30")!)])
-        let plan = try GraphPlan(library: lib, camera: .simulated(profile), secondCamera: nil, individual: false, requested: nil,
-                                 aspect: nil, encoder: .x264, container: .mkv)
+        let plan = try TestPlans.simulated("320x240@30")
         var settings = RunDirector.Settings()
         settings.recordDirectory = directory
         settings.countdown = try Countdown(seconds: 0)

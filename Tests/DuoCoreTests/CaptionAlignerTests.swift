@@ -135,8 +135,24 @@ final class CaptionAlignerTests: XCTestCase {
         collector.hypothesis("bright orange kites drift", final: true, at: 2.4)
         collector.hypothesis("seven", final: false, at: 4.0)
         collector.finish()
-        XCTAssertEqual(collector.words, [.init("bright", heardAt: 1.0), .init("orange", heardAt: 1.3), .init("kites", heardAt: 1.6),
+        // A word is timed from when it stood for good: "orange" was dropped at 1.6, so its run (and that of
+        // "kites", which followed "oranges" there) begins at 2.0.
+        XCTAssertEqual(collector.words, [.init("bright", heardAt: 1.0), .init("orange", heardAt: 2.0), .init("kites", heardAt: 2.0),
                                          .init("drift", heardAt: 2.0), .init("seven", heardAt: 4.0)])
+
+        // What pocketsphinx does over a long utterance: a partial guesses "the" early and drops it again,
+        // and the final hypothesis, searched again as a whole, inserts words ("the the") that would shift
+        // every later word by its index. Its words are matched to the last partial's in order, each timed
+        // from when that partial word held; the inserted ones fall between their neighbours.
+        var long = HeardSpeech.Collector()
+        long.hypothesis("square", final: false, at: 5.0)
+        long.hypothesis("square the", final: false, at: 5.1)
+        long.hypothesis("square", final: false, at: 5.2)
+        long.hypothesis("square the", final: false, at: 5.9)
+        long.hypothesis("square the station", final: false, at: 6.2)
+        long.hypothesis("square the the the station", final: true, at: 6.5)
+        XCTAssertEqual(long.words.map(\.text), ["square", "the", "the", "the", "station"])
+        for (word, time) in zip(long.words, [5.0, 5.9, 6.0, 6.1, 6.2]) { XCTAssertEqual(word.heardAt, time, accuracy: 1e-9) }
         let levels = [Double](repeating: -50, count: 50) + [Double](repeating: -20, count: 30) + [-50, -50, -50] + [Double](repeating: -22, count: 20) + [Double](repeating: -50, count: 40)
         let speech = HeardSpeech.speech(levels: levels, frame: 0.02, bridge: 0.1)
         XCTAssertEqual(speech.count, 1, "a 60 ms gap is bridged")

@@ -7,7 +7,7 @@ final class OperatorControlsModelTests: XCTestCase {
         let pairs: [(OperatorControl, ControlCommand?)] = [
             (.record, .toggleRecord), (.pause, .pause), (.slower, .speedStep(-1)), (.faster, .speedStep(1)), (.reverse, .reverse),
             (.previous, .jump(.previous)), (.next, .jump(.next)), (.accessory, .accessory(on: nil)), (.swap, .swap),
-            (.fullscreen, .fullscreen(on: nil)), (.script, nil), (.speed, nil)]
+            (.fullscreen, .fullscreen(on: nil)), (.script, nil), (.cue, nil), (.speed, nil)]
         for (control, command) in pairs {
             XCTAssertEqual(control.command, command, "\(control)")
             XCTAssertTrue(control.tooltip.hasSuffix("(\(control.key))"), control.tooltip)
@@ -15,6 +15,26 @@ final class OperatorControlsModelTests: XCTestCase {
         XCTAssertFalse(OperatorControl.bar(twoCameras: false).contains(.swap))
         XCTAssertTrue(OperatorControl.bar(twoCameras: true).contains(.swap))
         XCTAssertGreaterThanOrEqual(OperatorControl.minimumSize, 44)
+    }
+
+    /// The cue chooser (C, the cue button; issue 37): each answer is the control socket's `cue` command;
+    /// text that is no cue is one line shown in the dialog; closing it sends nothing.
+    func testTheCueChoosersAnswersAreCueCommands() throws {
+        XCTAssertTrue(OperatorControl.bar(twoCameras: false).contains(.cue))
+        XCTAssertEqual(OperatorControl.cue.key, "C")
+        XCTAssertEqual(CueChooser.presets.map(\.preset), CuePreset.allCases, "every preset has its button, in order")
+        for (i, preset) in CuePreset.allCases.enumerated() {
+            XCTAssertEqual(try CueChooser.command(response: i + 1, text: "ignored"), .cue(.preset(preset), seconds: nil))
+        }
+        XCTAssertEqual(try CueChooser.command(response: CueChooser.send, text: "  smile  "), .cue(try SubjectCue.text("smile"), seconds: nil))
+        XCTAssertEqual(try CueChooser.command(response: CueChooser.clear, text: "smile"), .cue(nil, seconds: nil))
+        XCTAssertNil(try CueChooser.command(response: -4, text: "smile"), "closed: nothing sent")
+        for text in ["", String(repeating: "y", count: 41)] {
+            XCTAssertThrowsError(try CueChooser.command(response: CueChooser.send, text: text)) { error in
+                let message = (error as? DuoError)?.message ?? ""
+                XCTAssertTrue(message.hasPrefix("cue: ") && !message.contains("\n"), message)
+            }
+        }
     }
 
     func testReverseAndNinePresetsOnTheControlSocket() throws {

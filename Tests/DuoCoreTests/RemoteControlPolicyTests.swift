@@ -56,6 +56,10 @@ final class RemoteControlPolicyTests: XCTestCase {
             (OSCMessage("/duo/speed/up"), .command(.speedStep(1))), (OSCMessage("/duo/speed/preset", [.int(3)]), .command(.speedPreset(3))),
             (OSCMessage("/duo/marker/next"), .command(.jump(.next))), (OSCMessage("/duo/marker/previous"), .command(.jump(.previous))),
             (OSCMessage("/duo/follow", [.string("voice")]), .command(.follow(voice: true))), (OSCMessage("/duo/state"), .state),
+            // Issue 37: marks and re-takes from Companion (a button press may carry a 1).
+            (OSCMessage("/duo/mark/good"), .command(.mark(good: true, take: nil))),
+            (OSCMessage("/duo/mark/nogood", [.int(1)]), .command(.mark(good: false, take: nil))),
+            (OSCMessage("/duo/retake"), .command(.retake)),
         ]
         for (message, expected) in cases { XCTAssertEqual(try WebRemoteCommands.osc(message), expected, message.address) }
         let refused: [(OSCMessage, String)] = [
@@ -63,12 +67,33 @@ final class RemoteControlPolicyTests: XCTestCase {
             (OSCMessage("/duo/speed", [.float(9)]), "0.25 to 4"), (OSCMessage("/duo/speed"), "one number"),
             (OSCMessage("/duo/speed/preset", [.float(2.5)]), "whole number"), (OSCMessage("/duo/record", [.string("now")]), "no arguments"),
             (OSCMessage("/duo/follow", [.int(1)]), "voice or time"),
+            (OSCMessage("/duo/mark/good", [.string("yes")]), "/duo/mark/good takes no arguments"),
+            (OSCMessage("/duo/retake", [.string("now")]), "/duo/retake takes no arguments"),
             (OSCMessage("/duo/x\ny\u{1B}[2J"), "unknown address /duo/x\\u{A}y\\u{1B}[2J;"),
         ]
         for (message, problem) in refused {
             XCTAssertThrowsError(try WebRemoteCommands.osc(message)) { error in
                 XCTAssertTrue(((error as? DuoError)?.message ?? "").contains(problem), "\(error)")
             }
+        }
+    }
+
+    /// A re-take from the phone or OSC goes ahead only between takes; the key's stops a running take and
+    /// records again; during a countdown neither is taken (issue 37).
+    func testARemoteRetakeIsTakenOnlyBetweenTakes() {
+        XCTAssertEqual(RemoteRetake.decide(remote: true, countingDown: false, recording: nil), .record)
+        XCTAssertEqual(RemoteRetake.decide(remote: false, countingDown: false, recording: nil), .record)
+        XCTAssertEqual(RemoteRetake.decide(remote: false, countingDown: false, recording: 4), .stopThenRecord)
+        guard case .refuse(let why) = RemoteRetake.decide(remote: true, countingDown: false, recording: 4) else {
+            return XCTFail("a remote's retake stopped take 4")
+        }
+        XCTAssertTrue(why.contains("take 4 is recording") && why.contains("send stop first"), why)
+        XCTAssertFalse(why.contains("\n"))
+        for remote in [true, false] {
+            guard case .refuse(let why) = RemoteRetake.decide(remote: remote, countingDown: true, recording: nil) else {
+                return XCTFail("a retake during the countdown was taken (remote: \(remote))")
+            }
+            XCTAssertTrue(why.contains("countdown is running"), why)
         }
     }
 

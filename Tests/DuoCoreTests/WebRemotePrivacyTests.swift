@@ -34,11 +34,15 @@ final class WebRemotePrivacyTests: XCTestCase {
         let sentence = docs[start.upperBound...].prefix { $0 != ";" }
         let listed = sentence.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
         XCTAssertEqual(listed, WebRemoteCommands.table, "docs/remote-control.md and WebRemoteCommands.table differ")
-        for refused in ["reverse", "retake", "self-view", "quit", "script", "toggle"] {
+        for refused in ["reverse", "self-view", "quit", "script", "toggle"] {
             XCTAssertFalse(WebRemoteCommands.allowed.contains(refused), refused)
         }
         XCTAssertThrowsError(try WebRemoteCommands.parse(json: #"{"cmd":"reverse"}"#))
         // Issue 37: the phone's good / no good buttons mark the last take.
         XCTAssertEqual(try WebRemoteCommands.parse(json: #"{"cmd":"mark","good":true}"#), .mark(good: true, take: nil))
+        // Issue 37: the phone's cues and re-take (a re-take only between takes: RemoteRetake).
+        XCTAssertEqual(try WebRemoteCommands.parse(json: #"{"cmd":"retake"}"#), .retake)
+        XCTAssertEqual(try WebRemoteCommands.parse(json: #"{"cmd":"cue","preset":"wrap"}"#), .cue(.preset(.wrap), seconds: nil))
+        XCTAssertEqual(try WebRemoteCommands.parse(json: #"{"cmd":"cue","clear":true}"#), .cue(nil, seconds: nil))
     }
 }

@@ -121,4 +121,25 @@ final class PrompterLayoutTests: XCTestCase {
             }
         }
     }
+
+    /// What each box holds, read by tesseract at 1920x1080 (issue 37): the card's box reads the shot's
+    /// title and instruction and none of the script's words; the text panel reads the script's words and
+    /// not the card's. Drawing either in the other's place fails it.
+    func testTheCardAndTheTextReadAsThemselves() throws {
+        let shots = Checkout.path("Assets/example-shots.md")
+        let (scene, image, time) = try Self.scene(["--script", Self.script, "--at", "1", "--size", "1920x1080", "--lens", "top",
+                                                   "--shots", shots, "--self-view", "off"])
+        let card = try XCTUnwrap(scene.shotCardRectangle(at: time))
+        let panel = try XCTUnwrap(scene.textPanelRectangle(at: time))
+        let scriptWords = ["camera", "story", "minute", "voice", "studio", "picture", "reader"]
+        let cardRead = try RenderOCR.read(image, box: card).lowercased()
+        XCTAssertTrue(cardRead.contains("opening") && cardRead.contains("your name"), "the card's box reads \(cardRead.debugDescription)")
+        XCTAssertEqual(scriptWords.filter { cardRead.contains($0) }, [], "script words in the card's box: \(cardRead.debugDescription)")
+        // The panel's lines near the reading line (the brightest), a few lines high.
+        let band = Int(scene.fontSize * 5)
+        let y = max(panel.y, Int(scene.geometry.readingLineY) - band / 2)
+        let textRead = try RenderOCR.read(image, box: (panel.x, y, panel.width, min(band, panel.y + panel.height - y))).lowercased()
+        XCTAssertGreaterThanOrEqual(scriptWords.filter { textRead.contains($0) }.count, 3, "the text panel reads \(textRead.debugDescription)")
+        XCTAssertFalse(textRead.contains("opening") || textRead.contains("your name"), "the card's words in the text: \(textRead.debugDescription)")
+    }
 }

@@ -15,29 +15,29 @@ enum CaptionsCommand {
             let a = arguments[i]
             switch a {
             case "--script", "--language":
-                guard i + 1 < arguments.count else { throw .usage("captions \(a) needs a value: duo-capture captions TAKE.mkv --script FILE [--language en]") }
+                guard i + 1 < arguments.count else { throw .usage(tr("captions %s needs a value: duo-capture captions TAKE.mkv --script FILE [--language en]", a)) }
                 if a == "--script" { script = arguments[i + 1] } else { language = arguments[i + 1] }
                 i += 2
             default:
-                guard !a.hasPrefix("-") else { throw .usage("captions: unknown option \(a); use duo-capture captions TAKE.mkv|FOLDER --script FILE [--language en]") }
+                guard !a.hasPrefix("-") else { throw .usage(tr("captions: unknown option %s; use duo-capture captions TAKE.mkv|FOLDER --script FILE [--language en]", a)) }
                 targets.append(a)
                 i += 1
             }
         }
-        guard !targets.isEmpty else { throw .usage("captions needs a take or a folder of takes: duo-capture captions TAKE.mkv --script FILE") }
-        guard let script else { throw .usage("captions needs --script FILE: the captions are the script's own words") }
+        guard !targets.isEmpty else { throw .usage(tr("captions needs a take or a folder of takes: duo-capture captions TAKE.mkv --script FILE")) }
+        guard let script else { throw .usage(tr("captions needs --script FILE: the captions are the script's own words")) }
         try TakeCaptioner.requireLanguage(language)
         let subject = try ScriptParser.load(path: script).subject
         var takes: [String] = []
         for target in targets {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: target, isDirectory: &isFolder) else {
-                throw .input("captions: \(target) does not exist; give a take (.mkv, .mp4) or a folder of takes")
+                throw .input(tr("captions: %s does not exist; give a take (.mkv, .mp4) or a folder of takes", target))
             }
             if isFolder.boolValue {
                 let names = ((try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []).sorted()
                 let found = names.filter { ["mkv", "mp4"].contains(($0 as NSString).pathExtension.lowercased()) }
-                guard !found.isEmpty else { throw .input("captions: \(target) holds no takes (.mkv or .mp4)") }
+                guard !found.isEmpty else { throw .input(tr("captions: %s holds no takes (.mkv or .mp4)", target)) }
                 takes += found.map { (target as NSString).appendingPathComponent($0) }
             } else {
                 takes.append(target)
@@ -49,7 +49,7 @@ enum CaptionsCommand {
                 lines.append(try TakeCaptioner.caption(take, subject: subject))
             } catch {
                 failures += 1
-                lines.append("\(take): no captions: \(error.message)")
+                lines.append(tr("%s: no captions: %s", take, error.message))
                 TakeCaptioner.recordWhy(take, error.message)
             }
         }
@@ -70,7 +70,7 @@ enum TakeCaptioner {
 
     static func requireLanguage(_ language: String) throws(DuoError) {
         guard languages.contains(language.lowercased()) else {
-            throw .usage("captions: there is no speech model for \(language) here; only English (--language en, the pocketsphinx-en-us package) can be captioned")
+            throw .usage(tr("captions: there is no speech model for %s here; only English (--language en, the pocketsphinx-en-us package) can be captioned", language))
         }
     }
 
@@ -79,7 +79,7 @@ enum TakeCaptioner {
         try GStreamer.require(["pocketsphinx"], for: "captions")
         var notices: [String] = []
         guard let model = try VoiceModelSetup.files(for: subject, notices: &notices) else {
-            throw .input(notices.first ?? "the script cannot be recognised in English")
+            throw .input(notices.first ?? tr("the script cannot be recognised in English"))
         }
         let script = CaptionScript(script: subject)
         let (heard, seconds) = try TakeListening.listen(take, model: model, timeoutSeconds: 600 + 4 * max(0, takeSeconds(take)))
@@ -90,7 +90,7 @@ enum TakeCaptioner {
             try Data(CaptionFiles.webVTT(result.captions).utf8).write(to: URL(fileURLWithPath: vtt), options: .atomic)
             try Data(CaptionFiles.subRip(result.captions).utf8).write(to: URL(fileURLWithPath: srt), options: .atomic)
         } catch {
-            throw .runtime("cannot write the captions beside \(take): \(WriteProblem.describe(error))")
+            throw .runtime(tr("cannot write the captions beside %s: %s", take, WriteProblem.describe(error)))
         }
         if take.lowercased().hasSuffix(".mkv"), !result.captions.isEmpty {
             try TakeListening.muxSubtitles(into: take, srt: srt)
@@ -102,8 +102,10 @@ enum TakeCaptioner {
             try sidecar.write(nextTo: take)
         }
         let read = result.review.lines.filter { $0.state != .skipped }.count
-        return "\(vtt): \(result.captions.count) captions, \(read) of \(result.review.lines.count) lines read, "
-            + "\(result.review.unscripted.count) unscripted stretch\(result.review.unscripted.count == 1 ? "" : "es") (\(String(format: "%.1f", seconds)) s of sound)"
+        let stretches = result.review.unscripted.count
+        return trn("%s: %d captions, %d of %d lines read, %d unscripted stretch (%s s of sound)",
+                   "%s: %d captions, %d of %d lines read, %d unscripted stretches (%s s of sound)", stretches,
+                   vtt, result.captions.count, read, result.review.lines.count, stretches, String(format: "%.1f", seconds))
     }
 
     /// The take's length from its sidecar, when it has one (for the time allowed); 0 otherwise.

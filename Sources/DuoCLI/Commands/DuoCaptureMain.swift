@@ -22,6 +22,8 @@ public enum DuoCaptureMain {
         // The soft open-file limit up to the hard one: GStreamer's polls, the take's files and the remotes'
         // sockets share it, and the desktop's common 1,024 is not much (issue 35).
         DescriptorLimit.raiseToHard()
+        // The operator's language from LANGUAGE/LC_ALL/LC_MESSAGES/LANG, before any text is written.
+        Gettext.setUp()
         let log: @Sendable (String) -> Void = { line in
             Diagnostics.info(line)
             let bytes = Array((line + "\n").utf8)
@@ -88,7 +90,7 @@ public enum DuoCaptureMain {
             }
             return 0
         } catch {
-            log("duo-capture: error: \(error.message)")
+            log(tr("duo-capture: error: %s", error.message))
             return error.kind.exitCode
         }
     }
@@ -151,9 +153,9 @@ enum PipelineCommand {
 enum CamerasCommand {
     static func run() -> String {
         let stacks = CameraStacks.prepare()
-        for notice in [stacks.portal, stacks.pipeWire].compactMap({ $0 }) { FileHandle.standardError.write(Data("duo-capture: \(notice)\n".utf8)) }
+        for notice in [stacks.portal, stacks.pipeWire].compactMap({ $0 }) { FileHandle.standardError.write(Data(tr("duo-capture: %s", notice).appending("\n").utf8)) }
         let cameras = CameraDiscovery.list()
-        if cameras.isEmpty { return "no cameras found; use --camera inner|outer for a simulated one" }
+        if cameras.isEmpty { return tr("no cameras found; use --camera inner|outer for a simulated one") }
         // The pixel formats a camera's chain takes: modes outside them are not counted, and a camera with
         // none is marked and never opened by auto.
         let intake = (try? PipelineLibrary.locate()).map(CameraIntake.probe) ?? .any
@@ -164,15 +166,15 @@ enum CamerasCommand {
             let shown = [c.devicePath ?? "-", c.name, "id:\(c.identity)"].map { TerminalText.escaped($0) }
             let modes = intake.usable(c.modes)
             guard c.isUsable(by: intake) else {
-                return "\(shown.joined(separator: "\t"))\tunusable: \(intake.refusal(c.modes)) (\(c.modes.count) modes)"
+                return tr("%s\tunusable: %s (%s modes)", shown.joined(separator: "\t"), intake.refusal(c.modes), c.modes.count)
             }
-            let best = FormatSelection.best(of: modes.map(\.format), upTo: nil).map(\.description) ?? "no usable formats"
-            let mark = c == auto ? "\t(auto\(c.identity == last ? ", last used" : ""))" : ""
+            let best = FormatSelection.best(of: modes.map(\.format), upTo: nil).map(\.description) ?? tr("no usable formats")
+            let mark = c == auto ? (c.identity == last ? tr("\t(auto, last used)") : tr("\t(auto)")) : ""
             // A depth stream (a 16-bit grey mode, V4L2's Z16) is said where a camera has one.
-            let depth = c.modes.contains { ["GRAY16_LE", "Z16"].contains($0.pixelFormat) } ? ", depth" : ""
+            let depth = c.modes.contains { ["GRAY16_LE", "Z16"].contains($0.pixelFormat) } ? tr(", depth") : ""
             let refused = intake.refusedFormats(c.modes)
-            let skipped = refused.isEmpty ? "" : " (\(c.modes.count - modes.count) more in \(refused.joined(separator: ", ")), which duo-capture cannot convert)"
-            return "\(shown.joined(separator: "\t"))\tbest \(best), \(modes.count) modes\(skipped)\(depth)\(mark)"
+            let skipped = refused.isEmpty ? "" : tr(" (%s more in %s, which duo-capture cannot convert)", c.modes.count - modes.count, refused.joined(separator: ", "))
+            return tr("%s\tbest %s, %s modes", shown.joined(separator: "\t"), best, modes.count) + skipped + depth + mark
         }.joined(separator: "\n")
     }
 }
@@ -207,7 +209,7 @@ enum InspectCommand {
         let json = arguments.contains("--json")
         let files = arguments.filter { $0 != "--json" }
         guard files.count == 1, let path = files.first, !path.hasPrefix("-") else {
-            throw .usage("inspect needs exactly one file: duo-capture inspect FILE.mkv [--json]")
+            throw .usage(tr("inspect needs exactly one file: duo-capture inspect FILE.mkv [--json]"))
         }
         let d = try MediaInspector.decode(path)
         let seconds = FrameTiming.spanSeconds(d.video)
@@ -220,10 +222,10 @@ enum InspectCommand {
             e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             return String(decoding: (try? e.encode(r)) ?? Data(), as: UTF8.self)
         }
-        let size = d.width.map { "\($0)x\(d.height ?? 0)" } ?? "no video"
-        return "\(path): \(d.video.frames) frames \(size), \(String(format: "%.2f", seconds)) s"
-            + (d.audio.frames > 0 ? ", \(d.audio.frames) audio buffers" : ", no audio")
-            + (d.encodedVideo.firstIsKeyframe == false ? ", first frame is not a keyframe" : "")
+        let size = d.width.map { "\($0)x\(d.height ?? 0)" } ?? tr("no video")
+        return tr("%s: %s frames %s, %s s", path, d.video.frames, size, String(format: "%.2f", seconds))
+            + (d.audio.frames > 0 ? tr(", %s audio buffers", d.audio.frames) : tr(", no audio"))
+            + (d.encodedVideo.firstIsKeyframe == false ? tr(", first frame is not a keyframe") : "")
     }
 }
 
@@ -234,7 +236,7 @@ enum InspectCommand {
 enum CheckScriptCommand {
     static func run(_ arguments: [String]) throws(DuoError) -> String {
         guard arguments.count == 1, let path = arguments.first, !path.hasPrefix("-") else {
-            throw .usage("check-script needs exactly one file: duo-capture check-script FILE.md")
+            throw .usage(tr("check-script needs exactly one file: duo-capture check-script FILE.md"))
         }
         let script = try ScriptParser.load(path: path)
         let words = script.subject.blocks.reduce(0) { count, block in
@@ -245,10 +247,10 @@ enum CheckScriptCommand {
             }
         }
         let headings = script.subject.blocks.filter { if case .heading = $0 { true } else { false } }.count
-        let summary = "\(path): \(words) words for the subject, \(headings) headings, \(script.operatorNotes.count) private notes"
-        guard !script.problems.isEmpty else { return summary + "; no problems" }
+        let summary = tr("%s: %s words for the subject, %s headings, %s private notes", path, words, headings, script.operatorNotes.count)
+        guard !script.problems.isEmpty else { return tr("%s: %s words for the subject, %s headings, %s private notes; no problems", path, words, headings, script.operatorNotes.count) }
         // The problems are the point of the command: each on its own line (stdout), then a failing exit.
         print(([summary] + script.problems.map { "\(path):\($0.line): \($0.message)" }).joined(separator: "\n"))
-        throw .input("\(path) has \(script.problems.count) problem\(script.problems.count == 1 ? "" : "s") kept from the subject; fix them and check again")
+        throw .input(trn("%s has %d problem kept from the subject; fix it and check again", "%s has %d problems kept from the subject; fix them and check again", script.problems.count, path, script.problems.count))
     }
 }

@@ -8,10 +8,10 @@ import Foundation
 ///
 /// Thread: main task; synchronous.
 enum FormatsCommand {
-    static let help = "usage: duo-capture formats CAMERA [CAMERA] [--format WxH@FPS] [--min-fps N]; a CAMERA is inner, outer, profile:FILE, caps:FILE (caps as gst-device-monitor-1.0 prints them), file:CLIP (a video clip), v4l2:/dev/videoN, or a listed camera: id:IDENTITY, pipewire:NODE, libcamera:ID"
+    static var help: String { tr("usage: duo-capture formats CAMERA [CAMERA] [--format WxH@FPS] [--min-fps N]; a CAMERA is inner, outer, profile:FILE, caps:FILE (caps as gst-device-monitor-1.0 prints them), file:CLIP (a video clip), v4l2:/dev/videoN, or a listed camera: id:IDENTITY, pipewire:NODE, libcamera:ID") }
 
     static func run(_ arguments: [String]) throws(DuoError) -> FormatReport {
-        var reader = OptionReader(arguments, help: "see duo-capture formats --help")
+        var reader = OptionReader(arguments, help: tr("see duo-capture formats --help"))
         var cameras: [(label: String, profile: CameraProfile)] = []
         var limit: VideoFormat?
         var minimumRate = FormatSelection.defaultMinimumRate
@@ -21,12 +21,12 @@ enum FormatsCommand {
             case "--format": limit = try Options.formatOption(try reader.value(arg))
             case "--min-fps": minimumRate = try reader.number(arg, 1...240)
             default:
-                guard !arg.hasPrefix("-") else { throw .usage("unknown option '\(arg)' for formats; \(help)") }
-                guard cameras.count < 2 else { throw .usage("formats: at most two cameras (A and B), as a session has; \(help)") }
+                guard !arg.hasPrefix("-") else { throw .usage(tr("unknown option '%s' for formats; %s", arg, help)) }
+                guard cameras.count < 2 else { throw .usage(tr("formats: at most two cameras (A and B), as a session has; %s", help)) }
                 cameras.append(try camera(arg))
             }
         }
-        guard !cameras.isEmpty else { throw .usage("formats: give a camera; \(help)") }
+        guard !cameras.isEmpty else { throw .usage(tr("formats: give a camera; %s", help)) }
         return FormatReport(cameras: cameras, upTo: limit, minimumRate: minimumRate)
     }
 
@@ -43,7 +43,7 @@ enum FormatsCommand {
         if text.hasPrefix("v4l2:"), text.count > 5 {
             let device = String(text.dropFirst(5))
             guard FileManager.default.fileExists(atPath: device) else {
-                throw .usage("camera \(device) does not exist; list cameras with: duo-capture cameras")
+                throw .usage(tr("camera %s does not exist; list cameras with: duo-capture cameras", device))
             }
             let modes = try CameraDiscovery.probeV4L2(device)
             return (device, CameraProfile(id: device, name: device, modes: modes))
@@ -53,7 +53,7 @@ enum FormatsCommand {
         }
         let name = text.hasPrefix("profile:") ? String(text.dropFirst(8)) : text
         guard text.hasPrefix("profile:") || text == "inner" || text == "outer" else {
-            throw .usage("formats: camera '\(text)': give inner, outer, profile:FILE, caps:FILE, file:CLIP, v4l2:/dev/videoN, id:IDENTITY or pipewire:NODE")
+            throw .usage(tr("formats: camera '%s': give inner, outer, profile:FILE, caps:FILE, file:CLIP, v4l2:/dev/videoN, id:IDENTITY or pipewire:NODE", text))
         }
         let profile = try SessionSetup.loadProfile(name)
         return ("\(profile.name) (\(profile.id))", profile)
@@ -67,7 +67,8 @@ enum FormatsCommand {
         guard let camera = cameras.first(where: { $0.identity == identity }) else {
             let known = cameras.map { "id:\($0.identity)" }.joined(separator: ", ")
             let why = identity.hasPrefix("pipewire:") ? stacks.pipeWire.map { "; \($0)" } ?? "" : ""
-            throw .usage("camera id:\(identity) is not connected (\(known.isEmpty ? "no cameras found" : "connected: \(known)")); list cameras with: duo-capture cameras\(why)")
+            throw .usage(known.isEmpty ? tr("camera id:%s is not connected (no cameras found); list cameras with: duo-capture cameras%s", identity, why)
+                                       : tr("camera id:%s is not connected (connected: %s); list cameras with: duo-capture cameras%s", identity, known, why))
         }
         let modes = camera.stack == .v4l2 ? try camera.devicePath.map { path throws(DuoError) in try CameraDiscovery.probeV4L2(path) } ?? camera.modes : camera.modes
         let label = camera.stack == .v4l2 || camera.stack == .test ? camera.name : "\(camera.name) (\(camera.stack.displayName))"

@@ -22,17 +22,17 @@ enum JoinCommand {
             case "--keep-segments": keep = true
             case "--force": force = true
             case "--output", "-o": output = try reader.value(arg)
-            case _ where arg.hasPrefix("-"): throw .usage("join: unknown option \(arg); usage: duo-capture join SEGMENT SEGMENT… [--keep-segments] [--output FILE [--force]]")
+            case _ where arg.hasPrefix("-"): throw .usage(tr("join: unknown option %s; usage: duo-capture join SEGMENT SEGMENT… [--keep-segments] [--output FILE [--force]]", arg))
             default: files.append(arg)
             }
         }
         guard files.count >= 2 else {
-            throw .usage("join needs the segment files of one take, in order (at least two): duo-capture join take01.mkv take02.mkv …")
+            throw .usage(tr("join needs the segment files of one take, in order (at least two): duo-capture join take01.mkv take02.mkv …"))
         }
         let container: ContainerChoice = files[0].lowercased().hasSuffix(".mp4") ? .mp4 : .mkv
         let facts = try files.map { file throws(DuoError) in try SegmentJoiner.facts(file) }
         let encoder = try SessionSetup.chooseEncoder(nil)
-        if force, output == nil { throw .usage("join: --force is for --output FILE (the default name never replaces a file)") }
+        if force, output == nil { throw .usage(tr("join: --force is for --output FILE (the default name never replaces a file)")) }
         let claimed: String
         if let output {
             claimed = try JoinOutputClaim.claim(given: output, segments: files, replace: force)
@@ -57,9 +57,9 @@ enum JoinCommand {
         if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
         let seconds = Double(outcome.decoded.video.frames) * Double(join.format.frameRate.frameDurationNanoseconds) / 1e9
         let conversion = outcome.repeatedFrames + outcome.droppedFrames == 0 ? ""
-            : " (\(outcome.repeatedFrames) frames repeated, \(outcome.droppedFrames) dropped to that rate)"
-        return "\(join.output): \(outcome.decoded.video.frames) frames, \(String(format: "%.2f", seconds)) s at \(join.format)" + conversion
-            + (keep ? "; segments kept" : "; segments removed") + "; sidecar \(TakeSidecar.path(forTake: join.output))"
+            : tr(" (%s frames repeated, %s dropped to that rate)", outcome.repeatedFrames, outcome.droppedFrames)
+        return tr("%s: %s frames, %s s at %s", join.output, outcome.decoded.video.frames, String(format: "%.2f", seconds), join.format) + conversion
+            + (keep ? tr("; segments kept") : tr("; segments removed")) + tr("; sidecar %s", TakeSidecar.path(forTake: join.output))
     }
 
     private static func runJoin(_ join: SegmentJoin, library: PipelineLibrary, facts: [MediaFacts], terminal: Bool,
@@ -71,9 +71,9 @@ enum JoinCommand {
             // A progress bar on a terminal; otherwise a line each tenth, so a log stays short.
             if terminal {
                 let bar = String(repeating: "#", count: percent / 5) + String(repeating: ".", count: 20 - percent / 5)
-                FileHandle.standardError.write(Data("\rjoining [\(bar)] \(percent)%".utf8))
+                FileHandle.standardError.write(Data(("\r" + tr("joining [%s] %s%%", bar, percent)).utf8))
             } else if percent % 10 == 0 || percent == 100 {
-                FileHandle.standardError.write(Data("joining: \(percent)%\n".utf8))
+                FileHandle.standardError.write(Data(tr("joining: %s%%", percent).appending("\n").utf8))
             }
         }
     }
@@ -82,10 +82,10 @@ enum JoinCommand {
     /// named like a journal that is none (empty: nothing to say).
     static func unfinishedNotices(in directory: String) -> [String] {
         let (open, refused) = SegmentJoin.scan(directory)
-        var lines = refused.map { "join journal \($0)" }
+        var lines = refused.map { tr("join journal %s", $0) }
         if let first = open.first {
-            let more = open.count > 1 ? " (and \(open.count - 1) more in \(TerminalText.escaped(directory, limit: 200)))" : ""
-            lines.append("a take's segments were not joined (the join was cut short); finish it with: \(first.offer)\(more)")
+            let more = open.count > 1 ? tr(" (and %s more in %s)", open.count - 1, TerminalText.escaped(directory, limit: 200)) : ""
+            lines.append(tr("a take's segments were not joined (the join was cut short); finish it with: %s%s", first.offer, more))
         }
         return lines
     }

@@ -11,12 +11,12 @@ enum ChapterWriter {
     /// Nil when written, else a one-line reason saying what to do.
     static func write(_ chapters: [TakeChapter], lengthSeconds: Double, into file: String) -> String? {
         guard let tool = ["/usr/bin/mkvpropedit", "/usr/local/bin/mkvpropedit"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            return "mkvpropedit is missing; install the Debian package mkvtoolnix to put the notes' chapters into \((file as NSString).lastPathComponent) (its sidecar has them)"
+            return tr("mkvpropedit is missing; install the Debian package mkvtoolnix to put the notes' chapters into %s (its sidecar has them)", (file as NSString).lastPathComponent)
         }
         let xml = FileManager.default.temporaryDirectory.appendingPathComponent("duo-chapters-\(UUID().uuidString).xml")
         defer { try? FileManager.default.removeItem(at: xml) }
         do { try Data(TakeChapter.matroskaXML(chapters, lengthSeconds: lengthSeconds).utf8).write(to: xml) } catch {
-            return "cannot write the chapters of \((file as NSString).lastPathComponent): \(WriteProblem.describe(error, folder: "the temporary folder"))"
+            return tr("cannot write the chapters of %s: %s", (file as NSString).lastPathComponent, WriteProblem.describe(error, folder: tr("the temporary folder")))
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
@@ -24,12 +24,12 @@ enum ChapterWriter {
         let errors = Pipe()
         process.standardOutput = errors
         process.standardError = errors
-        do { try process.run() } catch { return "cannot run \(tool): \(error.localizedDescription)" }
+        do { try process.run() } catch { return tr("cannot run %s: %s", tool, error.localizedDescription) }
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 || process.terminationStatus == 1 else {
             let line = said.split(separator: "\n").last.map(String.init) ?? "exit \(process.terminationStatus)"
-            return "the chapters of \((file as NSString).lastPathComponent) were not written (mkvpropedit: \(line)); its sidecar has the notes"
+            return tr("the chapters of %s were not written (mkvpropedit: %s); its sidecar has the notes", (file as NSString).lastPathComponent, line)
         }
         return nil
     }

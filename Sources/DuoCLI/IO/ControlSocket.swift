@@ -63,10 +63,10 @@ final class ControlSocket: Sendable {
     private static func checkPrivate(_ folder: String, _ requested: String) throws(DuoError) {
         var info = stat()
         guard lstat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw .runtime("--control \(requested): \(folder) is not a folder; remove it or give a full socket path")
+            throw .runtime(tr("--control %s: %s is not a folder; remove it or give a full socket path", requested, folder))
         }
         guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
-            throw .runtime("--control \(requested): \(folder) must belong to you with mode 0700 (it is owned by uid \(info.st_uid), mode \(String(info.st_mode & 0o777, radix: 8))); remove it or give a full socket path")
+            throw .runtime(tr("--control %s: %s must belong to you with mode 0700 (it is owned by uid %s, mode %s); remove it or give a full socket path", requested, folder, info.st_uid, String(info.st_mode & 0o777, radix: 8)))
         }
     }
 

@@ -35,20 +35,20 @@ final class EventLog: Sendable {
         guard let path else { return }
         var info = stat()
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            throw .usage("--events \(path) exists and is not a regular file; give a new file or an events file to append to")
+            throw .usage(tr("--events %s exists and is not a regular file; give a new file or an events file to append to", path))
         }
         let opened = open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o644)
         guard opened >= 0 else {
-            throw .usage("--events \(path) cannot be written (\(String(cString: strerror(errno)))); give a writable file path")
+            throw .usage(tr("--events %s cannot be written (%s); give a writable file path", path, String(cString: strerror(errno))))
         }
         // Checked again on what was opened: the path may have changed between the two looks.
         guard fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             Glibc.close(opened)
-            throw .usage("--events \(path) is not a regular file; give a new file or an events file to append to")
+            throw .usage(tr("--events %s is not a regular file; give a new file or an events file to append to", path))
         }
         if info.st_size > 0 && !Self.holdsEvents(opened) {
             Glibc.close(opened)
-            throw .usage("--events \(path) holds something other than duo-capture events (its first line is no JSON event); give a new file or an events file to append to")
+            throw .usage(tr("--events %s holds something other than duo-capture events (its first line is no JSON event); give a new file or an events file to append to", path))
         }
         state.update { $0.fd = opened }
     }
@@ -97,13 +97,13 @@ final class EventLog: Sendable {
             let fd = s.fd
             let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             guard written != line.count else { return }
-            failure = written < 0 ? String(cString: strerror(errno)) : "the disk is full"
+            failure = written < 0 ? String(cString: strerror(errno)) : tr("the disk is full")
             if written > 0, before >= 0 { _ = ftruncate(fd, before) }
             Glibc.close(fd)
             s.fd = -1
         }
         if let failure {
-            warn("duo-capture: warning: --events \(path ?? ""): writing failed (\(failure)); no more events go to the file")
+            warn(tr("duo-capture: warning: --events %s: writing failed (%s); no more events go to the file", path ?? "", failure))
         }
     }
 

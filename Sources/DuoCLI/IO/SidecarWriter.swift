@@ -137,7 +137,7 @@ final class SidecarWriter: Sendable {
             var s = try TakeSidecar.read(sidecarPath)
             s.mark = mark
             try s.write(nextTo: path)
-        } catch { log("duo-capture: warning: take \(number) marked \(mark), but its sidecar was not updated: \(error.message)") }
+        } catch { log(tr("duo-capture: warning: take %s marked %s, but its sidecar was not updated: %s", number, mark, error.message)) }
     }
 
     /// A note or flag made during take `number` (recording into `path`): its sidecar lists it at once, so
@@ -163,10 +163,10 @@ final class SidecarWriter: Sendable {
             var s = try TakeSidecar.read(sidecarPath)
             s.chapters = count
             try s.write(nextTo: path)
-        } catch { log("duo-capture: warning: \(error.message)") }
+        } catch { log(tr("duo-capture: warning: %s", error.message)) }
     }
 
     private func write(_ sidecar: TakeSidecar, _ path: String) {
-        do { try sidecar.write(nextTo: path) } catch { log("duo-capture: warning: \(error.message)") }
+        do { try sidecar.write(nextTo: path) } catch { log(tr("duo-capture: warning: %s", error.message)) }
     }
 }

@@ -45,10 +45,10 @@ enum VoiceModelCache {
         }
         let (lm, dict, sum) = (contents[0], contents[1], contents[2])
         guard String(decoding: sum, as: UTF8.self) == sumText(languageModel: lm, dictionary: dict) else {
-            return .damaged("its checksum does not match")
+            return .damaged(tr("its checksum does not match"))
         }
-        if let problem = arpaProblem(lm) { return .damaged("\((files.languageModel as NSString).lastPathComponent) \(problem)") }
-        if let problem = dictionaryProblem(dict) { return .damaged("\((files.dictionary as NSString).lastPathComponent) \(problem)") }
+        if let problem = arpaProblem(lm, named: (files.languageModel as NSString).lastPathComponent) { return .damaged(problem) }
+        if let problem = dictionaryProblem(dict, named: (files.dictionary as NSString).lastPathComponent) { return .damaged(problem) }
         return .valid
     }
 
@@ -64,7 +64,7 @@ enum VoiceModelCache {
             try CacheFile.replace(files.dictionary, with: dict)
             try CacheFile.replace(sumPath(files), with: Array(sumText(languageModel: lm, dictionary: dict).utf8))
         } catch {
-            throw .runtime("cannot write voice-follow's model to \(directory); set XDG_CACHE_HOME to a writable folder")
+            throw .runtime(tr("cannot write voice-follow's model to %s; set XDG_CACHE_HOME to a writable folder", directory))
         }
     }
 
@@ -92,8 +92,8 @@ enum VoiceModelCache {
 
     /// What is wrong with an ARPA language model (nil: it is well formed): `\data\` and its `ngram N=count`
     /// lines, then each `\N-grams:` section with exactly that many entries of a probability, N words and
-    /// an optional back-off weight, then `\end\`.
-    static func arpaProblem(_ bytes: [UInt8]) -> String? {
+    /// an optional back-off weight, then `\end\`. `name` is the file's, for the sentence.
+    static func arpaProblem(_ bytes: [UInt8], named name: String) -> String? {
         var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
             line.last == 0x0D ? line.dropLast() : line
         }[...]
@@ -101,55 +101,55 @@ enum VoiceModelCache {
         func skipBlanks() { while let first = lines.first, isBlank(first) { lines.removeFirst() } }
         func text(_ line: ArraySlice<UInt8>) -> String { String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
         skipBlanks()
-        guard let header = lines.first, text(header) == "\\data\\" else { return "has no \\data\\ header" }
+        guard let header = lines.first, text(header) == "\\data\\" else { return tr("%s has no \\data\\ header", name) }
         lines.removeFirst()
         var counts: [Int] = []
         while let line = lines.first, !isBlank(line) {
             let t = text(line)
             let prefix = "ngram \(counts.count + 1)="
             guard t.hasPrefix(prefix), let n = Int(t.dropFirst(prefix.count)), n >= 0 else {
-                return "has a bad count line (\(t.prefix(40)))"
+                return tr("%s has a bad count line (%s)", name, String(t.prefix(40)))
             }
             counts.append(n)
             lines.removeFirst()
         }
-        guard !counts.isEmpty, counts[0] > 0 else { return "counts no n-grams" }
+        guard !counts.isEmpty, counts[0] > 0 else { return tr("%s counts no n-grams", name) }
         for (index, count) in counts.enumerated() {
             let order = index + 1
             skipBlanks()
-            guard let title = lines.first, text(title) == "\\\(order)-grams:" else { return "has no \\\(order)-grams: section" }
+            guard let title = lines.first, text(title) == "\\\(order)-grams:" else { return tr("%s has no \\%s-grams: section", name, order) }
             lines.removeFirst()
             for _ in 0..<count {
-                guard let line = lines.first, !isBlank(line) else { return "has fewer \(order)-grams than its header counts" }
+                guard let line = lines.first, !isBlank(line) else { return tr("%s has fewer %s-grams than its header counts", name, order) }
                 lines.removeFirst()
                 let fields = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
                 guard fields.count == order + 1 || fields.count == order + 2,
                       let p = Double(String(decoding: fields[0], as: UTF8.self)), p.isFinite,
                       fields.count == order + 1 || Double(String(decoding: fields[order + 1], as: UTF8.self))?.isFinite == true else {
-                    return "has a malformed \(order)-gram (\(text(line).prefix(40)))"
+                    return tr("%s has a malformed %s-gram (%s)", name, order, String(text(line).prefix(40)))
                 }
             }
         }
         skipBlanks()
-        guard let end = lines.first, text(end) == "\\end\\" else { return "does not end with \\end\\" }
+        guard let end = lines.first, text(end) == "\\end\\" else { return tr("%s does not end with \\end\\", name) }
         lines.removeFirst()
         skipBlanks()
-        return lines.isEmpty ? nil : "has text after \\end\\"
+        return lines.isEmpty ? nil : tr("%s has text after \\end\\", name)
     }
 
     /// What is wrong with a pronouncing dictionary (nil: it is well formed): one word per line, then its
-    /// phones (upper-case letters and digits).
-    static func dictionaryProblem(_ bytes: [UInt8]) -> String? {
+    /// phones (upper-case letters and digits). `name` is the file's, for the sentence.
+    static func dictionaryProblem(_ bytes: [UInt8], named name: String) -> String? {
         var words = 0
         for line in bytes.split(separator: 0x0A) {
             let fields = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
             if fields.isEmpty { continue }
             guard fields.count >= 2, String(validating: fields[0], as: UTF8.self) != nil,
                   fields.dropFirst().allSatisfy({ $0.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) } }) else {
-                return "has a malformed line (\(String(decoding: line.prefix(40), as: UTF8.self)))"
+                return tr("%s has a malformed line (%s)", name, String(decoding: line.prefix(40), as: UTF8.self))
             }
             words += 1
         }
-        return words > 0 ? nil : "is empty"
+        return words > 0 ? nil : tr("%s is empty", name)
     }
 }

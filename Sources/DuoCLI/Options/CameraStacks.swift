@@ -17,9 +17,9 @@ enum CameraStacks {
             switch CameraPortal.requestAccess() {
             case .granted: break
             case .refused:
-                portal = "camera access was refused in the desktop's camera portal; allow duo-capture under Settings, Privacy, Camera and start again, or use --camera inner"
+                portal = tr("camera access was refused in the desktop's camera portal; allow duo-capture under Settings, Privacy, Camera and start again, or use --camera inner")
             case .unavailable(let why):
-                portal = "cannot ask the desktop's camera portal for the cameras: \(why); cameras may be missing in this sandbox"
+                portal = tr("cannot ask the desktop's camera portal for the cameras: %s; cameras may be missing in this sandbox", why)
             }
         }
         let reachable = PipeWireSocket.isReachable(environment: environment)

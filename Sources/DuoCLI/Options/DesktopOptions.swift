@@ -43,42 +43,56 @@ public struct DesktopOptions: Sendable {
         }
     }
 
-    static var help: String {
-        var lines = [
-            "  --operator-monitor N|NAME            the operator window's monitor, by index or connector (DP-1,",
-            "                                       HEADLESS-1 on Wayland); default: the primary one",
-            "  --subject-monitor N|NAME             the subject view's monitor (default: another one); a connector",
-            "                                       not plugged in yet is waited for (the view shows when it is)",
-            "  X11 or Wayland: GTK picks the backend (GDK_BACKEND=x11|wayland to choose); the log says which.",
-            "  --windowed                           start the operator window not fullscreen (F11 toggles)",
-            "  --operator-display FILE              the operator monitor's insets and occlusions (a display profile",
-            "                                       like Assets/displays/*.json): the HUD and the controls keep clear",
-            "  --allow-notifications                leave desktop notifications alone; by default their banners are",
-            "                                       off while the subject view or curtain is up or a take runs (GNOME:",
-            "                                       show-banners, given back afterwards, after a crash at the next",
-            "                                       start; elsewhere the freedesktop notifications Inhibit)",
-            "  --subject-curtain on|off             on (default): while the accessory is enabled, the subject's",
-            "                                       monitor shows a dark curtain (the standby line and the",
-            "                                       accessory) whenever the view is hidden, never the desktop",
-            "                                       behind; off gives the monitor back to the desktop then",
-            "  --events FILE                        write events as JSON lines, headless or on the desktop: commands,",
-            "                                       countdowns, takes started and ended, swaps, status, errors,",
-            "                                       availability with its reasons (docs/events.md lists them all)",
-            "  The subject view is shown, fullscreen on its monitor, while the accessory is enabled (yours:",
-            "  --accessory, key T) and available (the operator window is fullscreen, frames are flowing and a",
-            "  subject monitor other than the operator's is plugged in). The operator HUD says why not.",
-            "  Keys on the operator window (each stands for a --control command):",
+    /// The DESKTOP section of `--help` (translatable items; the keys' texts are DesktopKeys').
+    static var help: [HelpItem] {
+        [
+            HelpItem.heading(N_("DESKTOP (without --headless: needs a display)")),
+            .option("--operator-monitor N|NAME", N_("""
+                the operator window's monitor, by index or connector (DP-1,
+                HEADLESS-1 on Wayland); default: the primary one
+                """)),
+            .option("--subject-monitor N|NAME", N_("""
+                the subject view's monitor (default: another one); a connector
+                not plugged in yet is waited for (the view shows when it is)
+                """)),
+            .prose(N_("X11 or Wayland: GTK picks the backend (GDK_BACKEND=x11|wayland to choose); the log says which.")),
+            .option("--windowed", N_("start the operator window not fullscreen (F11 toggles)")),
+            .option("--operator-display FILE", N_("""
+                the operator monitor's insets and occlusions (a display profile
+                like Assets/displays/*.json): the HUD and the controls keep clear
+                """)),
+            .option("--allow-notifications", N_("""
+                leave desktop notifications alone; by default their banners are
+                off while the subject view or curtain is up or a take runs (GNOME:
+                show-banners, given back afterwards, after a crash at the next
+                start; elsewhere the freedesktop notifications Inhibit)
+                """)),
+            .option("--subject-curtain on|off", N_("""
+                on (default): while the accessory is enabled, the subject's
+                monitor shows a dark curtain (the standby line and the
+                accessory) whenever the view is hidden, never the desktop
+                behind; off gives the monitor back to the desktop then
+                """)),
+            .option("--events FILE", N_("""
+                write events as JSON lines, headless or on the desktop: commands,
+                countdowns, takes started and ended, swaps, status, errors,
+                availability with its reasons (docs/events.md lists them all)
+                """)),
+            .prose(N_("""
+                The subject view is shown, fullscreen on its monitor, while the accessory is enabled (yours:
+                --accessory, key T) and available (the operator window is fullscreen, frames are flowing and a
+                subject monitor other than the operator's is plugged in). The operator HUD says why not.
+                """)),
+            .prose(N_("Keys on the operator window (each stands for a --control command):")),
+        ] + DesktopKeys.help.map { HelpItem.key($0.key, $0.does) } + [
+            .prose(N_("""
+                On-screen controls: moving the pointer over the operator window (or touching it) shows a bar over
+                the bottom of the picture: record / stop, pause / resume, speed - and + with the figure, reverse,
+                previous / next marker, accessory on / off, swap (two cameras), open a script, the phone remote's
+                QR code (L), fullscreen. Each button sends its key's command (its tooltip names the key); the bar
+                hides after 3 s without input.
+                """)),
+            .blank,
         ]
-        for (key, does) in DesktopKeys.help {
-            lines.append("    " + key.padding(toLength: 13, withPad: " ", startingAt: 0) + does)
-        }
-        lines += [
-            "  On-screen controls: moving the pointer over the operator window (or touching it) shows a bar over",
-            "  the bottom of the picture: record / stop, pause / resume, speed - and + with the figure, reverse,",
-            "  previous / next marker, accessory on / off, swap (two cameras), open a script, the phone remote's",
-            "  QR code (L), fullscreen. Each button sends its key's command (its tooltip names the key); the bar",
-            "  hides after 3 s without input.",
-        ]
-        return lines.joined(separator: "\n")
     }
 }

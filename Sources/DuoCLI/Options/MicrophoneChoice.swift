@@ -22,7 +22,7 @@ enum MicrophoneChoice {
                         daemonProblem: () -> String? = { PipeWireDaemon.problem() }) throws(DuoError) -> AudioSource {
         if let why = daemonProblem() {
             // A usage error: the name may as well be a mistyped element (--audio pulsesrcc).
-            throw .usage("--audio \"\(TerminalText.escaped(value))\": no microphone by that name, as no PipeWire daemon is running (\(why)); start pipewire and wireplumber, or use --audio auto, test, none or a GStreamer source")
+            throw .usage(tr("--audio \"%s\": no microphone by that name, as no PipeWire daemon is running (%s); start pipewire and wireplumber, or use --audio auto, test, none or a GStreamer source", TerminalText.escaped(value), why))
         }
         let microphones = list().filter(\.isPipeWire)
         let wanted = value.hasPrefix("id:") ? String(value.dropFirst(3)) : value
@@ -32,9 +32,9 @@ enum MicrophoneChoice {
                 ?? microphones.first { $0.identity == wanted }
         guard let microphone = found else {
             let known = microphones.map { "\"\($0.name)\" (id:\($0.identity))" }.joined(separator: ", ")
-            throw .usage("--audio \"\(TerminalText.escaped(value))\": no such microphone; "
-                         + (known.isEmpty ? "PipeWire lists none" : "there are: \(known)")
-                         + " (duo-capture microphones lists them)")
+            throw .usage(known.isEmpty
+                ? tr("--audio \"%s\": no such microphone; PipeWire lists none (duo-capture microphones lists them)", TerminalText.escaped(value))
+                : tr("--audio \"%s\": no such microphone; there are: %s (duo-capture microphones lists them)", TerminalText.escaped(value), known))
         }
         return .microphone(node: microphone.identity, label: microphone.name)
     }
@@ -57,16 +57,16 @@ enum MicrophoneChoice {
 enum MicrophonesCommand {
     static func run(daemonProblem: () -> String? = { PipeWireDaemon.problem() }) throws(DuoError) -> String {
         if let why = daemonProblem() {
-            throw .dependency("no PipeWire daemon is running (\(why)); start pipewire and wireplumber to list microphones (runs still record with --audio auto, test or none)")
+            throw .dependency(tr("no PipeWire daemon is running (%s); start pipewire and wireplumber to list microphones (runs still record with --audio auto, test or none)", why))
         }
         let microphones = MicrophoneDiscovery.list()
-        if microphones.isEmpty { return "no microphones found; use --audio test for a test tone, or --audio none" }
+        if microphones.isEmpty { return tr("no microphones found; use --audio test for a test tone, or --audio none") }
         let peaks = MicrophoneDiscovery.peaks(of: microphones)
         let last = CameraMemory.microphone().last()
         return microphones.map { m in
-            let level = peaks[m.identity].map { $0.isFinite && $0 > -120 ? String(format: "peak %.0f dB", $0) : "silent" }
-                ?? (m.isPipeWire ? "no sound in 0.6 s" : "not PipeWire")
-            let mark = m.identity == last ? "\t(auto, last used)" : ""
+            let level = peaks[m.identity].map { $0.isFinite && $0 > -120 ? tr("peak %s dB", String(format: "%.0f", $0)) : tr("silent") }
+                ?? (m.isPipeWire ? tr("no sound in 0.6 s") : tr("not PipeWire"))
+            let mark = m.identity == last ? tr("\t(auto, last used)") : ""
             return "\(m.name)\tid:\(TerminalText.escaped(m.identity))\t\(level)\(mark)"
         }.joined(separator: "\n")
     }

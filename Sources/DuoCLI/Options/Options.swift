@@ -106,10 +106,10 @@ public struct Options: Sendable {
     /// `--format WxH@FPS`, checked.
     static func formatOption(_ v: String) throws(DuoError) -> VideoFormat {
         guard let f = VideoFormat.parse(v) else {
-            throw .usage("--format \(v): expected WIDTHxHEIGHT@FPS such as 1280x720@30 (16 to 8192 pixels, 1 to 1000 fps)")
+            throw .usage(tr("--format %s: expected WIDTHxHEIGHT@FPS such as 1280x720@30 (16 to 8192 pixels, 1 to 1000 fps)", v))
         }
         guard f.width % 2 == 0, f.height % 2 == 0 else {
-            throw .usage("--format \(v): width and height must be even for 4:2:0 video")
+            throw .usage(tr("--format %s: width and height must be even for 4:2:0 video", v))
         }
         return f
     }
@@ -136,7 +136,7 @@ public struct Options: Sendable {
             switch sourcesGiven {
             case 0: o.source = s
             case 1: o.secondSource = s
-            default: throw .usage("\(option): at most two cameras (A and B); give --camera twice at most")
+            default: throw .usage(tr("%s: at most two cameras (A and B); give --camera twice at most", option))
             }
             sourcesGiven += 1
         }
@@ -160,7 +160,7 @@ public struct Options: Sendable {
             case "--source":
                 let v = try value(name)
                 guard v == "videotestsrc" else {
-                    throw .usage("--source accepts only videotestsrc; for a camera use --camera v4l2:/dev/videoN or --camera profile:FILE")
+                    throw .usage(tr("--source accepts only videotestsrc; for a camera use --camera v4l2:/dev/videoN or --camera profile:FILE"))
                 }
                 try setSource(.testSource, name)
             case "--camera":
@@ -171,7 +171,7 @@ public struct Options: Sendable {
                     try setSource(.profile(String(v.dropFirst(8))), name)
                 } else if v.hasPrefix("file:") {
                     let path = String(v.dropFirst(5))
-                    guard !path.isEmpty else { throw .usage("--camera file:PATH needs a video clip, such as --camera file:rehearsal.mp4") }
+                    guard !path.isEmpty else { throw .usage(tr("--camera file:PATH needs a video clip, such as --camera file:rehearsal.mp4")) }
                     try setSource(.file(path), name)
                 } else if v.hasPrefix("id:"), v.count > 3 {
                     try setSource(.device(String(v.dropFirst(3))), name)
@@ -181,7 +181,7 @@ public struct Options: Sendable {
                 } else if v == "inner" || v == "outer" {
                     try setSource(.profile(v), name)
                 } else {
-                    throw .usage("--camera \(v): expected v4l2:/dev/videoN, id:IDENTITY (see duo-capture cameras), pipewire:NODE, libcamera:ID, profile:FILE, file:CLIP, inner or outer")
+                    throw .usage(tr("--camera %s: expected v4l2:/dev/videoN, id:IDENTITY (see duo-capture cameras), pipewire:NODE, libcamera:ID, profile:FILE, file:CLIP, inner or outer", v))
                 }
             case "--format": o.format = try formatOption(try value(name))
             case "--keep-segments": o.keepSegments = true
@@ -189,24 +189,24 @@ public struct Options: Sendable {
             case "--min-fps": o.minimumRate = try reader.number(name, 1...240)
             case "--faces":
                 let viewer = try FacingViewer.parse(try value(name), option: name)
-                guard sourcesGiven > 0 else { throw .usage("--faces comes after the --camera it describes (--camera v4l2:/dev/video0 --faces subject)") }
+                guard sourcesGiven > 0 else { throw .usage(tr("--faces comes after the --camera it describes (--camera v4l2:/dev/video0 --faces subject)")) }
                 while o.cameraFaces.count < sourcesGiven { o.cameraFaces.append(nil) }
                 o.cameraFaces[sourcesGiven - 1] = viewer
             case "--mirror-preview": o.mirrorPreview = true
             case "--rotate":
                 let v = try value(name)
                 guard let degrees = Int(v), [0, 90, 180, 270].contains(degrees) else {
-                    throw .usage("--rotate \(v): give 0, 90, 180 or 270 (degrees clockwise that turn the camera's picture upright)")
+                    throw .usage(tr("--rotate %s: give 0, 90, 180 or 270 (degrees clockwise that turn the camera's picture upright)", v))
                 }
                 guard sourcesGiven > 0, o.source != .testSource else {
-                    throw .usage("--rotate comes after the --camera it turns (--camera v4l2:/dev/video0 --rotate 90)")
+                    throw .usage(tr("--rotate comes after the --camera it turns (--camera v4l2:/dev/video0 --rotate 90)"))
                 }
                 while o.cameraRotations.count < sourcesGiven { o.cameraRotations.append(nil) }
                 o.cameraRotations[sourcesGiven - 1] = degrees
             case "--duration":
                 let v = try value(name)
                 guard let d = OptionReader.decimal(v), d > 0, d <= 86_400 else {
-                    throw .usage("--duration \(v): expected seconds, more than 0 and at most 86400")
+                    throw .usage(tr("--duration %s: expected seconds, more than 0 and at most 86400", v))
                 }
                 o.duration = d
             case "--start-timeout":
@@ -215,25 +215,25 @@ public struct Options: Sendable {
                 o.recordDirectory = try value(name)
             case "--container":
                 let v = try value(name)
-                guard let c = ContainerChoice(rawValue: v) else { throw .usage("--container \(v): expected mkv or mp4") }
+                guard let c = ContainerChoice(rawValue: v) else { throw .usage(tr("--container %s: expected mkv or mp4", v)) }
                 o.container = c
             case "--encoder":
                 let v = try value(name)
                 if v != "auto" {
                     guard let e = EncoderChoice(rawValue: v) else {
-                        throw .usage("--encoder \(v): expected auto, \(EncoderChoice.allCases.map(\.rawValue).joined(separator: ", "))")
+                        throw .usage(tr("--encoder %s: expected auto, %s", v, EncoderChoice.allCases.map(\.rawValue).joined(separator: ", ")))
                     }
                     o.encoder = e
                 }
             case "--aspect":
                 let v = try value(name)
                 guard let a = AspectRatio.parse(v) else {
-                    throw .usage("--aspect \(v): expected one of \(AspectRatio.supported.map(\.description).joined(separator: ", "))")
+                    throw .usage(tr("--aspect %s: expected one of %s", v, AspectRatio.supported.map(\.description).joined(separator: ", ")))
                 }
                 o.aspect = a
             case "--subject-remote":
                 let address = try SRTAddress.parse(try value(name), option: name)
-                guard !o.remoteDisplays.contains(address) else { throw .usage("--subject-remote \(address) is given twice") }
+                guard !o.remoteDisplays.contains(address) else { throw .usage(tr("--subject-remote %s is given twice", address)) }
                 o.remoteDisplays.append(address)
             case "--passphrase-file": o.passphraseFile = try value(name)
             case "--no-encryption": o.noEncryption = true
@@ -241,15 +241,16 @@ public struct Options: Sendable {
             case "--srt-latency": o.srtLatency = Int(try reader.number(name, 20...8000))
             case "--listen", "--connect":
                 let address = try SRTAddress.parse(try value(name), option: name)
-                guard address.isListener == (name == "--listen") else {
-                    throw .usage(name == "--listen" ? "--listen takes srt://:PORT (no host): the display waits there for duo-capture"
-                                                    : "--connect takes srt://HOST:PORT: the duo-capture that sends, listening there")
+                let listens = name == "--listen"
+                guard address.isListener == listens else {
+                    throw .usage(listens ? tr("--listen takes srt://:PORT (no host): the display waits there for duo-capture")
+                                         : tr("--connect takes srt://HOST:PORT: the duo-capture that sends, listening there"))
                 }
                 o.displayAddress = address
             case "--follow":
                 let v = try value(name)
                 guard v == "voice" || v == "time" else {
-                    throw .usage("--follow \(v): expected voice (the teleprompter follows the speaker) or time (the default)")
+                    throw .usage(tr("--follow %s: expected voice (the teleprompter follows the speaker) or time (the default)", v))
                 }
                 o.followVoice = v == "voice"
             case "--audio":
@@ -260,22 +261,22 @@ public struct Options: Sendable {
                 case "test": o.audio = .test
                 case _ where v.hasPrefix("file:"):
                     let path = String(v.dropFirst(5))
-                    guard !path.isEmpty else { throw .usage("--audio file:PATH needs a sound file, such as --audio file:reading.wav") }
+                    guard !path.isEmpty else { throw .usage(tr("--audio file:PATH needs a sound file, such as --audio file:reading.wav")) }
                     o.audio = .file(path)
                 default:
                     guard !v.trimmingCharacters(in: .whitespaces).isEmpty else {
-                        throw .usage("--audio needs auto, none, test, a microphone's NAME or id:NODE (duo-capture microphones), or a GStreamer source such as \"pulsesrc device=NAME\"")
+                        throw .usage(tr("--audio needs auto, none, test, a microphone's NAME or id:NODE (duo-capture microphones), or a GStreamer source such as \"pulsesrc device=NAME\""))
                     }
                     o.audio = .description(v)
                 }
             case "--countdown":
                 let v = try value(name)
                 do { o.countdown = try Countdown.parse(v) } catch {
-                    throw .usage("--countdown \(v): give whole seconds from 0 to 10 (default 3)")
+                    throw .usage(tr("--countdown %s: give whole seconds from 0 to 10 (default 3)", v))
                 }
             case "--camera-mode":
                 let v = try value(name)
-                guard let mode = CameraMode(rawValue: v) else { throw .usage("--camera-mode \(v): expected virtual or individual") }
+                guard let mode = CameraMode(rawValue: v) else { throw .usage(tr("--camera-mode %s: expected virtual or individual", v)) }
                 o.cameraMode = mode
             case "--swap-policy":
                 o.swapPolicy = try SwapPolicy.parse(try value(name))
@@ -299,14 +300,16 @@ public struct Options: Sendable {
                 try o.desktop.parse(name, DesktopOptions.flags.contains(name) ? "" : try value(name))
             default:
                 if arg.hasPrefix("-") {
-                    throw .usage(Suggestion.adding(to: "unknown option \(arg)", for: arg, among: Help.optionNames)
-                                 + "; run duo-capture --help for the list")
+                    if let near = Suggestion.nearest(to: arg, among: Help.optionNames) {
+                        throw .usage(tr("unknown option %s; did you mean %s? run duo-capture --help for the list", arg, near))
+                    }
+                    throw .usage(tr("unknown option %s; run duo-capture --help for the list", arg))
                 }
                 // The first word, not a command but near one, was most likely a command mistyped.
                 if arg == arguments.first, let near = Suggestion.nearest(to: arg, among: commands.sorted()) {
-                    throw .usage("unknown command \(arg); did you mean \(near)? run duo-capture --help for the commands")
+                    throw .usage(tr("unknown command %s; did you mean %s? run duo-capture --help for the commands", arg, near))
                 }
-                throw .usage("unexpected argument \(arg); run duo-capture --help for the commands")
+                throw .usage(tr("unexpected argument %s; run duo-capture --help for the commands", arg))
             }
         }
         if o.resume { try o.readResumeJournal() }
@@ -314,7 +317,7 @@ public struct Options: Sendable {
         // name any file for the subject's screen and the phone).
         if let list = o.shots, let path = o.shotsPath { try ShotScripts.check(list, listPath: path, allowAny: o.allowAnyScript) }
         if o.secondSource != nil, o.source == o.secondSource, o.source != .testSource {
-            throw .usage("cameras A and B are the same; give two different --camera values")
+            throw .usage(tr("cameras A and B are the same; give two different --camera values"))
         }
         o.remote.allowReadableTokenFile = o.allowReadablePassphrase
         o.subject.aspect = o.aspect ?? o.subject.aspect
@@ -333,12 +336,12 @@ extension Options {
         let folder = recordDirectory ?? SessionSetup.defaultRecordDirectory()
         let path = SessionJournal.path(inFolder: folder)
         guard let journal = try SessionJournal.read(path) else {
-            throw .usage("--resume: no shot-list session to go on with in \(folder) (no \(SessionJournal.fileName)); give the session's --record-dir, or start without --resume")
+            throw .usage(tr("--resume: no shot-list session to go on with in %s (no %s); give the session's --record-dir, or start without --resume", folder, SessionJournal.fileName))
         }
         func absolute(_ p: String) -> String { URL(fileURLWithPath: p).standardizedFileURL.path }
         if let given = shotsPath {
             guard absolute(given) == absolute(journal.shotList) else {
-                throw .usage("--resume: the session in \(folder) walked \(journal.shotList), not \(given); give --shots \(journal.shotList) or leave --shots out")
+                throw .usage(tr("--resume: the session in %s walked %s, not %s; give --shots %s or leave --shots out", folder, journal.shotList, given, journal.shotList))
             }
         } else {
             shots = try ShotList.load(path: journal.shotList)

@@ -22,16 +22,17 @@ enum SettingsDefaults {
 
     /// Options that act once (start a take, end or drive the run), replace the capture graph, or lower
     /// the run's protection: what a command line asks for, never a default kept in a file (a forgotten
-    /// `record=true` would record every plain run). Each with what it would do on every run.
+    /// `record=true` would record every plain run). Each with what it would do on every run
+    /// (marked for translation, translated where it is shown).
     static let notSettings: [String: String] = [
-        "record": "it would start a take in every run",
-        "duration": "it would end every run after a set time",
-        "timeline": "it would replay commands in every run",
-        "resume": "it would take up the last shot-list session in every run",
-        "pipelines": "it would replace the capture graph in every run",
-        "no-encryption": "it would send the subject view unencrypted in every run",
-        "help": "it would print the help instead of every run",
-        "version": "it would print the version instead of every run",
+        "record": N_("it would start a take in every run"),
+        "duration": N_("it would end every run after a set time"),
+        "timeline": N_("it would replay commands in every run"),
+        "resume": N_("it would take up the last shot-list session in every run"),
+        "pipelines": N_("it would replace the capture graph in every run"),
+        "no-encryption": N_("it would send the subject view unencrypted in every run"),
+        "help": N_("it would print the help instead of every run"),
+        "version": N_("it would print the version instead of every run"),
     ]
 
     /// What `audio=` may be in the file: a kind of source or a device, never a pipeline. `file:PATH`
@@ -68,25 +69,25 @@ enum SettingsDefaults {
             let option = "--\(entry.key)"
             let shown = "\(entry.key) = \(entry.values.joined(separator: ";"))"
             if let why = notSettings[entry.key] {
-                throw .input("\(file.path):\(entry.line): \(entry.key) cannot be a setting (\(why)); remove it and pass \(option) on the command line instead")
+                throw .input(tr("%s:%s: %s cannot be a setting (%s); remove it and pass %s on the command line instead", file.path, entry.line, entry.key, tr(why), option))
             }
             if entry.key == "audio", let bad = entry.values.first(where: { !isSafeAudioSetting($0) }) {
-                throw .input("\(file.path):\(entry.line): audio=\(bad) is not a setting: the file takes auto, none, test, file:PATH, a microphone's id:NODE (duo-capture microphones) or a device (pulsesrc device=NAME); pass a pipeline with --audio on the command line instead")
+                throw .input(tr("%s:%s: audio=%s is not a setting: the file takes auto, none, test, file:PATH, a microphone's id:NODE (duo-capture microphones) or a device (pulsesrc device=NAME); pass a pipeline with --audio on the command line instead", file.path, entry.line, bad))
             }
             var args: [String] = []
             let isFlag = (try? Options.parse(head + [option])) != nil
             if isFlag {
                 guard entry.values.count == 1, let value = entry.values.first, value == "true" || value == "false" else {
-                    throw .input("\(file.path):\(entry.line): \(entry.key) is a switch: write \(entry.key)=true or \(entry.key)=false")
+                    throw .input(tr("%s:%s: %s is a switch: write %s=true or %s=false", file.path, entry.line, entry.key, entry.key, entry.key))
                 }
                 if value == "true" { args = [option] }
             } else {
-                guard !entry.values.isEmpty else { throw .input("\(file.path):\(entry.line): \(entry.key) has no value") }
+                guard !entry.values.isEmpty else { throw .input(tr("%s:%s: %s has no value", file.path, entry.line, entry.key)) }
                 for value in entry.values { args += [option, value] }
             }
             // Checked in the company of the settings before it (--faces and --rotate follow a --camera).
             do throws(DuoError) { _ = try Options.parse(head + fromFile + args) } catch {
-                throw .input("\(file.path):\(entry.line): \(entry.key): \(error.message)")
+                throw .input(tr("%s:%s: %s: %s", file.path, entry.line, entry.key, error.message))
             }
             // A setting the command line also gives is checked all the same, and then left out.
             if given.contains(option) {
@@ -103,7 +104,7 @@ enum SettingsDefaults {
     /// The line a run starts with when the file gave it settings: which, and from where.
     static func startLine(_ applied: Applied, file: SettingsFile?) -> String? {
         guard let file, !applied.fromFile.isEmpty else { return nil }
-        return "duo-capture: settings from \(file.path): \(applied.fromFile.joined(separator: ", "))"
+        return tr("duo-capture: settings from %s: %s", file.path, applied.fromFile.joined(separator: ", "))
     }
 
     /// `--print-config`: the settings in effect and where each came from.

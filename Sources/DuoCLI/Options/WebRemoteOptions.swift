@@ -61,7 +61,7 @@ public struct WebRemoteOptions: Sendable {
             if let h = host, h.hasPrefix("["), h.hasSuffix("]") { host = String(h.dropFirst().dropLast()) }
         }
         guard let port = Int(portText), (0...65535).contains(port), host.map({ !$0.isEmpty }) ?? true else {
-            throw .usage("\(option) \(value): expected [ADDRESS:]PORT, such as 8080 (this machine only) or 0.0.0.0:8080 (the LAN)")
+            throw .usage(tr("%s %s: expected [ADDRESS:]PORT, such as 8080 (this machine only) or 0.0.0.0:8080 (the LAN)", option, value))
         }
         return Listen(host: host, port: port)
     }

@@ -110,15 +110,18 @@ final class ShotsPart: RunPart {
             mark(good ? .good : .noGood, take: take, by: "operator", run)
             await saveJournal(run)
         case .retake:
-            if takes.pending != nil {
-                run.refuse("retake: a countdown is running; it records the shot already")
+            // The key stops a running take and records again; a remote only between takes (RemoteRetake).
+            switch RemoteRetake.decide(remote: run.commandSource?.isRemote ?? false, countingDown: takes.pending != nil,
+                                       recording: takes.current?.take) {
+            case .refuse(let why):
+                run.refuse(why)
                 return true
-            }
-            if let running = takes.current?.take {
+            case .stopThenRecord:
+                let running = takes.current!.take
                 await run.carry(run.takes.stop())
                 if walk?.takes.last(where: { $0.take == running })?.mark == nil { mark(.noGood, take: running, by: "retake", run) }
-            } else if let replaced = walk?.retakeReplaces {
-                mark(.noGood, take: replaced.take, by: "retake", run)
+            case .record:
+                if let replaced = walk?.retakeReplaces { mark(.noGood, take: replaced.take, by: "retake", run) }
             }
             await run.record()
         default: break

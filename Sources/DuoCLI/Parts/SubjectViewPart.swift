@@ -37,6 +37,21 @@ final class SubjectViewPart: RunPart {
         shown = face.shownAtStart(enabled: settings.enabled)
     }
 
+    /// The talent's wall clock (`--talent-clock clock`) is set to the graph's time once it plays, and
+    /// checked against the system's clock every few seconds (the presenter re-anchors it on a change).
+    private var clockCheckedAt: Int64?
+
+    func started(_ run: isolated RunDirector) async {
+        await run.presenter.anchorWallClock(at: run.clock.now())
+        clockCheckedAt = run.clock.now()
+    }
+
+    func tick(_ run: isolated RunDirector, at now: Int64, counts: BranchCounts) async {
+        guard let last = clockCheckedAt, now - last >= 5 * nanosecondsPerSecond else { return }
+        clockCheckedAt = now
+        await run.presenter.anchorWallClock(at: now)
+    }
+
     func handle(_ command: ControlCommand, _ run: isolated RunDirector) async -> Bool {
         let now = run.clock.now()
         switch command {

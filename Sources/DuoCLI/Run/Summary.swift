@@ -138,22 +138,25 @@ struct RunSummary: Encodable {
         Branch(frames: c.frames, dropped: c.dropped(interval: interval))
     }
 
+    /// The summary printed at the end of a run, in the operator's language (the JSON one stays English).
     var text: String {
         var lines = [
-            "duo-capture: \(String(format: "%.1f", seconds)) s from \(source) at \(format) (\(endReason))",
-            "  camera    \(camera.frames) frames, \(camera.dropped) dropped",
-            "  operator  \(operatorView.frames) frames, \(operatorView.dropped) skipped by the preview"
-                + (firstPreviewFrameMs.map { String(format: ", first after %.0f ms", $0) } ?? ""),
-            "  subject   \(subjectView.frames) frames, \(subjectView.dropped) skipped by the subject view",
+            tr("duo-capture: %s s from %s at %s (%s)", String(format: "%.1f", seconds), source, format, endReason),
+            tr("  camera    %s frames, %s dropped", camera.frames, camera.dropped),
+            tr("  operator  %s frames, %s skipped by the preview", operatorView.frames, operatorView.dropped)
+                + (firstPreviewFrameMs.map { tr(", first after %s ms", String(format: "%.0f", $0)) } ?? ""),
+            tr("  subject   %s frames, %s skipped by the subject view", subjectView.frames, subjectView.dropped),
         ]
         for t in takes {
-            lines.append("  take \(t.number)    \(t.file): \(t.frames) frames, \(String(format: "%.2f", t.durationSeconds)) s, \(encoder) in \(container)"
-                         + (t.audioBuffers.map { ", \($0) audio buffers" } ?? "")
-                         + (t.startLatencyMs.map { String(format: ", first frame %.1f ms after the countdown", $0) } ?? "")
-                         + ", \(t.dropped) dropped"
+            lines.append(tr("  take %s    %s: %s frames, %s s, %s in %s", t.number, t.file, t.frames, String(format: "%.2f", t.durationSeconds), encoder, container)
+                         + (t.audioBuffers.map { tr(", %s audio buffers", $0) } ?? "")
+                         + (t.startLatencyMs.map { tr(", first frame %s ms after the countdown", String(format: "%.1f", $0)) } ?? "")
+                         + tr(", %s dropped", t.dropped)
                          + (t.segments.map { s in
                              let kept = s.filter(\.kept).count
-                             return ", joined from \(s.count) segments (" + (kept == s.count ? "kept" : kept == 0 ? "removed" : "\(kept) kept") + ")"
+                             return kept == s.count ? tr(", joined from %s segments (kept)", s.count)
+                                 : kept == 0 ? tr(", joined from %s segments (removed)", s.count)
+                                 : tr(", joined from %s segments (%s kept)", s.count, kept)
                          } ?? "")
                          + (t.error.map { " — \($0)" } ?? "")
                          + (t.keepUp.map { " — \($0)" } ?? ""))

@@ -4,7 +4,7 @@
 ///
 /// Thread: value type, Sendable; pure.
 public enum OperatorControl: String, Sendable, CaseIterable {
-    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, link, keys, fullscreen
+    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, cue, link, keys, fullscreen
 
     /// What the bar shows, left to right: `swap` only with two cameras; `speed` is the figure between
     /// slower and faster (a label, not a button).
@@ -13,8 +13,8 @@ public enum OperatorControl: String, Sendable, CaseIterable {
     }
 
     /// The command the button sends (the same as its key). nil: `speed` (a label), `script` (it opens
-    /// the file chooser first, like O, and sends `script` with the chosen path) and `keys` (the window
-    /// shows its key list, like ?).
+    /// the file chooser first, like O, and sends `script` with the chosen path), `cue` (the cue chooser
+    /// first, like C, then `cue`) and `keys` (the window shows its key list, like ?).
     public var command: ControlCommand? {
         switch self {
         case .record: .toggleRecord
@@ -28,7 +28,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: .swap
         case .fullscreen: .fullscreen(on: nil)
         case .link: .remoteLink(on: nil)
-        case .speed, .script, .keys: nil
+        case .speed, .script, .cue, .keys: nil
         }
     }
 
@@ -46,6 +46,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .accessory: "T"
         case .swap: "S"
         case .script: "O"
+        case .cue: "C"
         case .link: "L"
         case .keys: "?"
         case .fullscreen: "F11"
@@ -66,6 +67,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .accessory: "Subject view on / off"
         case .swap: "Swap cameras"
         case .script: "Open a script"
+        case .cue: "Cue the talent"
         case .link: "The phone remote's address and QR code (--remote-control)"
         case .keys: "The keys (on this screen only)"
         case .fullscreen: "Fullscreen on / off"
@@ -87,6 +89,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .accessory: "video-display-symbolic"
         case .swap: "camera-switch-symbolic"
         case .script: "document-open-symbolic"
+        case .cue: "chat-message-new-symbolic"
         case .link: "phone-symbolic"
         case .keys: "help-browser-symbolic"
         case .fullscreen: fullscreen ? "view-restore-symbolic" : "view-fullscreen-symbolic"

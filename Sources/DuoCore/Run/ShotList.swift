@@ -159,7 +159,7 @@ public struct ShotList: Sendable, Equatable {
                 .split(separator: "", omittingEmptySubsequences: true)
                 .map { collapse($0.joined(separator: " ")) }
                 .joined(separator: "\n")
-            shots.append(Shot(subject: SubjectShot(id: o.id, title: shownTitle, instruction: shownInstruction),
+            shots.append(Shot(subject: SubjectShot(id: o.id, title: shownTitle, instruction: shownInstruction, length: length),
                               notes: notes, script: script, framing: framing, aspect: aspect, expectedSeconds: length,
                               line: o.titleLine, heading: heading))
         }
@@ -235,5 +235,9 @@ public struct SubjectShot: Sendable, Hashable {
     public let title: String
     /// What the subject should do or say; paragraphs separated by newlines.
     public let instruction: String
-    init(id: String, title: String, instruction: String) { self.id = id; self.title = title; self.instruction = instruction }
+    /// The shot's `length:`, seconds (nil: none): the talent's clock counts down to it (`--talent-clock target`).
+    public let length: Double?
+    init(id: String, title: String, instruction: String, length: Double? = nil) {
+        self.id = id; self.title = title; self.instruction = instruction; self.length = length
+    }
 }

@@ -237,7 +237,16 @@ public struct CaptionAligner: Sendable {
             // breath can hold two lines).
             let previous = lines.last { $0.start != nil }?.start ?? -Double.infinity
             let onsets = heard.speech.map(\.lowerBound).filter { $0 > previous + 0.3 }
-            let start = Self.snap(tokenTimes[first]!.start, to: onsets, before: 0.8, after: 0.5)
+            // The estimate counts back at the pace from the line's first word heard in that reading: a
+            // word before it that was not heard would otherwise be spread across the pause before the
+            // line, back towards the previous line's last word (cues came up to 1.7 s early).
+            var estimate = tokenTimes[first]!.start
+            let heardHere = Set(readings[lastReading].filter { steps[$0].op == .match }.map { steps[$0].token })
+            if let anchor = toks.first(where: { heardHere.contains($0) && tokenTimes[$0] != nil }), anchor != first {
+                let before = toks.prefix { $0 != anchor }.reduce(0) { $0 + tokens[$1].count + 1 }
+                estimate = tokenTimes[anchor]!.start - Double(before) * pace
+            }
+            let start = Self.snap(estimate, to: onsets, before: 0.8, after: 0.5)
             let end = max(start + 0.2, Self.snap(tokenTimes[last]!.end, to: heard.speech.map(\.upperBound), before: 0.3, after: 0.8))
             line.start = start
             line.end = end

@@ -22,6 +22,8 @@ public struct SubjectSetup: Sendable {
     public var lens: LensPosition?
     /// `--self-view`: the camera picture on the subject view, a sixth of its width by default.
     public var selfView: SelfViewSize = .small
+    /// `--talent-clock`: the wall clock, the take's count-up, the time to the shot's `length:` (off by default).
+    public var talentClock: TalentClock = .off
     /// Whether `--mirror` was given (else `--lens behind` mirrors horizontally).
     public var mirrorGiven = false
     /// The camera picture's shape (set by the run from its format; render-subject: 16:9).

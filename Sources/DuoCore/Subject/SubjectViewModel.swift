@@ -114,6 +114,10 @@ public struct PrompterSessionState: Sendable, Hashable {
     public var cue: SubjectCue?
     /// Pipeline time when the cue goes away by itself; nil: when cleared.
     public var cueUntil: Int64?
+    /// `--talent-clock`: which of the wall clock, the take's count-up and the time to the shot's target show.
+    public var talentClock: TalentClock = .off
+    /// The local wall time (nanoseconds since a local midnight) at pipeline time 0, for the clock's row.
+    public var localTimeAtZero: Int64?
 
     // Private: never copied.
     public var scriptPath: String?
@@ -194,6 +198,10 @@ public struct SubjectViewModel: Sendable, Hashable {
     public private(set) var cue: SubjectCue?
     /// Pipeline time when the cue goes away; nil: shown until cleared.
     public private(set) var cueUntil: Int64?
+    /// The talent's clock (teleprompter and countdown kinds): numbers only, the shot's length from `shot`.
+    public private(set) var talentClock: TalentClock = .off
+    /// The local wall time (ns since a local midnight) at pipeline time 0.
+    public private(set) var localTimeAtZero: Int64?
 
     private init(kind: AccessoryKind, script: SubjectScript?, scroll: ScrollModel?, readingLine: Double?,
                  mirror: MirrorFlags, style: PromptStyle, countdown: Countdown, countdownStartedAt: Int64?,
@@ -231,6 +239,21 @@ public struct SubjectViewModel: Sendable, Hashable {
             .with(shot: kind == .off ? nil : session.shot)
             .withFramingHints(kind == .off ? [] : session.framingHints)
             .with(cue: kind == .off ? nil : session.cue, until: session.cueUntil)
+            .with(talentClock: showsSelfView(kind) ? session.talentClock : .off, localTimeAtZero: session.localTimeAtZero)
+    }
+
+    private func with(talentClock: TalentClock, localTimeAtZero: Int64?) -> SubjectViewModel {
+        var copy = self
+        copy.talentClock = talentClock
+        copy.localTimeAtZero = talentClock.items.contains(.clock) ? localTimeAtZero : nil
+        return copy
+    }
+
+    /// The talent clock's rows at `time` (none when it is off).
+    public func talentClockRows(at time: Int64) -> [TalentClock.Row] {
+        guard !talentClock.isOff else { return [] }
+        let wall = localTimeAtZero.map { Int((Double(time + $0) / 1e9).rounded(.down)) }
+        return talentClock.rows(wallSeconds: wall, elapsed: recordingElapsedSeconds(at: time), length: shot?.length)
     }
 
     private func with(cue: SubjectCue?, until: Int64?) -> SubjectViewModel {

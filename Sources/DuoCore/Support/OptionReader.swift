@@ -69,6 +69,7 @@ extension SubjectSetup {
         case "--mirror": mirror = try MirrorFlags.parse(try reader.value(name)); mirrorGiven = true
         case "--lens": lens = try LensPosition.parse(try reader.value(name))
         case "--self-view": selfView = try SelfViewSize.parse(try reader.value(name))
+        case "--talent-clock": talentClock = try TalentClock.parse(try reader.value(name))
         case "--theme": theme = try PromptTheme.parse(try reader.value(name))
         case "--wpm": wordsPerMinute = try reader.number(name, 1...1000)
         case "--lines-per-minute": linesPerMinute = try reader.number(name, 0.1...300)

@@ -21,7 +21,7 @@ public enum Suggestion {
     /// `message` with "; did you mean NEAREST?" added when a known word is near `word`.
     public static func adding(to message: String, for word: String, among known: [String]) -> String {
         guard let near = nearest(to: word, among: known) else { return message }
-        return "\(message); did you mean \(near)?"
+        return tr("%s; did you mean %s?", message, near)
     }
 
     /// Optimal-string-alignment distance: insertions, deletions, substitutions and adjacent swaps.

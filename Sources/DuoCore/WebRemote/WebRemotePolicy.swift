@@ -5,14 +5,14 @@
 
 /// What a remote may ask for. Every command is the control socket's own `ControlCommand`; a remote may not
 /// end the run, open files, or use the test hub's faults, and nothing it sends stops a take except `stop`
-/// (so no `toggle` and no `quit`).
+/// (so no `toggle` and no `quit`; a `retake` from a remote is taken only between takes: `RemoteRetake`).
 ///
 /// Thread: stateless; any thread.
 public enum WebRemoteCommands {
     /// Command names a remote may send: what the operator does during takes, never `quit` or a file. The
     /// one table: docs/remote-control.md lists exactly these (a test compares them), in this order.
     public static let table = ["record", "stop", "cancel", "pause", "speed", "jump", "font", "mirror",
-                               "follow", "swap", "fold", "unfold", "accessory", "shot", "mark", "note", "flag"]
+                               "follow", "swap", "fold", "unfold", "accessory", "shot", "mark", "retake", "note", "flag", "cue"]
     public static let allowed = Set(table)
 
     /// The command parsed from a page's JSON line, or why it is refused.
@@ -39,7 +39,7 @@ public enum WebRemoteCommands {
     public static let oscAddresses = [
         "/duo/record", "/duo/stop", "/duo/cancel", "/duo/pause", "/duo/speed <float 0.25-4>", "/duo/speed/up",
         "/duo/speed/down", "/duo/speed/preset <int 1-5>", "/duo/marker/next", "/duo/marker/previous", "/duo/marker/start",
-        "/duo/shot/next", "/duo/shot/previous", "/duo/font/up", "/duo/font/down", "/duo/mirror", "/duo/follow [voice|time]",
+        "/duo/shot/next", "/duo/shot/previous", "/duo/mark/good", "/duo/mark/nogood", "/duo/retake", "/duo/font/up", "/duo/font/down", "/duo/mirror", "/duo/follow [voice|time]",
         "/duo/note <string code> <string text>", "/duo/flag", "/duo/state",
         "/duo/cue <string: wrap|30s|slower|faster|lens or up to 40 characters>", "/duo/cue/clear",
     ]
@@ -79,6 +79,9 @@ public enum WebRemoteCommands {
         case "/duo/font/down": try none(); return .command(.fontStep(-1))
         case "/duo/shot/next": try none(); return .command(.shot(next: true, id: nil))
         case "/duo/shot/previous": try none(); return .command(.shot(next: false, id: nil))
+        case "/duo/mark/good": try none(); return .command(.mark(good: true, take: nil))
+        case "/duo/mark/nogood": try none(); return .command(.mark(good: false, take: nil))
+        case "/duo/retake": try none(); return .command(.retake)
         case "/duo/flag": try none(); return .command(.flag)
         case "/duo/note":
             guard a.count == 2, case .string(let code) = a[0], case .string(let text) = a[1] else {
@@ -196,7 +199,7 @@ public struct WebRemoteRunState: Sendable, Equatable {
     /// (issue 37): the current shot's id and title, each take's shot and its mark, so the phone knows the shot.
     public static let forwarded: Set<RunEvent.Kind> = [.started, .command, .countdown, .countdownCancelled, .takeStarted,
                                                        .takeEnded, .status, .follow, .error, .stopped, .swap,
-                                                       .shot, .shotTake, .mark]
+                                                       .shot, .shotTake, .mark, .cue]
 
     /// The event as a page gets it (issue 35), or nil when a page gets none of it: take files by name only,
     /// never their folders (nor the user's name in them), and no `error` event but the run's refusals of the

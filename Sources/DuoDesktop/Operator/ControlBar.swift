@@ -15,6 +15,8 @@ final class ControlBar {
     var onOpenScript: () -> Void = {}
     /// The keys button: the window shows or hides its key list (as ? does).
     var onKeyHelp: () -> Void = {}
+    /// The cue button: the window opens its cue chooser (as C does).
+    var onCue: () -> Void = {}
     /// The bar shown or hidden, with each button's rectangle in screen device pixels while shown.
     var onLayout: (_ shown: Bool, _ buttons: [String: [Int]]) -> Void = { _, _ in }
 
@@ -164,7 +166,8 @@ final class ControlBar {
         onGtkThread(with: button) { pressed in
             bar.input()
             guard let pressed, let control = bar.byPointer[pressed] else { return }
-            if control == .script { bar.onOpenScript() } else if control == .keys { bar.onKeyHelp() } else if let command = control.command { bar.onCommand(command) }
+            if control == .script { bar.onOpenScript() } else if control == .keys { bar.onKeyHelp() } else if control == .cue { bar.onCue() }
+            else if let command = control.command { bar.onCommand(command) }
         }
     }
 

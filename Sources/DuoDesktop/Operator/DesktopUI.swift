@@ -189,6 +189,7 @@ public final class DesktopUI {
         bar.onCommand = { [unowned self] in onButtonCommand($0) }
         bar.onOpenScript = { [unowned self] in chooseScript() }
         bar.onKeyHelp = { [unowned self] in toggleKeyHelp() }
+        bar.onCue = { [unowned self] in chooseCue(fromButton: true) }
         bar.onLayout = { [unowned self] shown, buttons in
             // While the bar is up the window is double-buffered (the bar over the picture must not
             // flicker); hidden, the picture is drawn straight into the window: the display server copies
@@ -427,6 +428,7 @@ public final class DesktopUI {
         // ? shows the key list over the picture (the operator's screen only); ? or Esc hides it.
         if keyval == GDK_KEY_question || (keyval == GDK_KEY_Escape && hud.keyHelp != nil) { toggleKeyHelp(); return true }
         if keyval == GDK_KEY_o || keyval == GDK_KEY_O { chooseScript(); return true }
+        if keyval == GDK_KEY_c || keyval == GDK_KEY_C { chooseCue(fromButton: false); return true }
         guard let command = DesktopKeys.command(forKey: keyval, countingDown: hud.countdown != nil,
                                                 fullscreen: windowFullscreen) else { return false }
         onCommand(command)

@@ -8,7 +8,8 @@ import DuoCore
 ///
 /// Thread: call from the main thread of a command-line run (it renders synchronously).
 public enum RenderSubjectCommand {
-    public static let help = """
+    /// Its `--help`, in the operator's language (one unit: its options' names stay as they are).
+    public static var help: String { tr("""
         usage: duo-capture render-subject --script FILE --at SECONDS --out FILE.png [options]
           --script FILE             UTF-8 .txt or .md script (needed for the teleprompter kind)
           --at SECONDS              pipeline time of the frame (the countdown starts at 0)
@@ -34,7 +35,10 @@ public enum RenderSubjectCommand {
           --shots FILE              a shot list: its first shot's card shows until the take records
           --cue TEXT                a cue to the talent: a preset (wrap, 30s, slower, faster, lens) or
                                     free text of at most 40 characters
-        """
+          --talent-clock off|all|clock,count-up,target
+                                    the talent's clock beside the text (target: the shot's length:)
+          --clock-time HH:MM[:SS]   what the talent's wall clock says at --at (default: the time now)
+        """) }
 
     struct Options {
         var at: Double?
@@ -47,6 +51,8 @@ public enum RenderSubjectCommand {
         var recording = false
         var shotsPath: String?
         var cue: SubjectCue?
+        /// `--clock-time`: seconds since midnight at the frame (nil: now).
+        var clockTime: Int?
     }
 
     /// Parses `arguments` (everything after `render-subject`), renders and writes the PNG.
@@ -56,12 +62,12 @@ public enum RenderSubjectCommand {
         let o = try parse(arguments)
         let (image, summary) = try render(o)
         try image.writePNG(to: o.out!)
-        return "render-subject: wrote \(o.out!) (\(summary))"
+        return tr("render-subject: wrote %s (%s)", o.out!, summary)
     }
 
     static func parse(_ arguments: [String]) throws(DuoError) -> Options {
         var o = Options()
-        var reader = OptionReader(arguments, help: "see duo-capture render-subject --help")
+        var reader = OptionReader(arguments, help: tr("see duo-capture render-subject --help"))
         while let arg = reader.next() {
             if try o.subject.apply(arg, from: &reader) { continue }
             switch arg {
@@ -71,7 +77,7 @@ public enum RenderSubjectCommand {
                 let text = try reader.value(arg)
                 let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
                 guard parts.count == 2, (16...7680).contains(parts[0]), (16...4320).contains(parts[1]) else {
-                    throw .usage("--size \(text): give WIDTHxHEIGHT between 16x16 and 7680x4320, for example 1920x1080")
+                    throw .usage(tr("--size %s: give WIDTHxHEIGHT between 16x16 and 7680x4320, for example 1920x1080", text))
                 }
                 o.width = parts[0]; o.height = parts[1]
             case "--aspect":
@@ -80,25 +86,33 @@ public enum RenderSubjectCommand {
                     o.aspect = nil
                 } else {
                     guard let a = AspectRatio.parse(text) else {
-                        throw .usage("--aspect \(text): give one of \(AspectRatio.supported.map(\.description).joined(separator: ", ")) or none")
+                        throw .usage(tr("--aspect %s: give one of %s or none", text, AspectRatio.supported.map(\.description).joined(separator: ", ")))
                     }
                     o.aspect = a
                 }
             case "--countdown": o.countdown = try Countdown.parse(try reader.value(arg))
             case "--recording": o.recording = true
             case "--shots": o.shotsPath = try reader.value(arg)
+            case "--clock-time":
+                let text = try reader.value(arg)
+                let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+                guard (2...3).contains(parts.count), let h = parts[0], let m = parts[1], (0...23).contains(h), (0...59).contains(m),
+                      parts.count == 2 || (parts[2].map { (0...59).contains($0) } ?? false) else {
+                    throw .usage(tr("--clock-time %s: give the time of day as HH:MM or HH:MM:SS, such as 14:30", text))
+                }
+                o.clockTime = h * 3600 + m * 60 + (parts.count == 3 ? parts[2]! : 0)
             case "--cue":
                 let text = try reader.value(arg)
                 o.cue = try SubjectCue.presetOrText(text)
             default:
-                throw .usage("unknown option '\(arg)' for render-subject; see duo-capture render-subject --help")
+                throw .usage(tr("unknown option '%s' for render-subject; see duo-capture render-subject --help", arg))
             }
         }
-        guard o.at != nil else { throw .usage("render-subject needs --at SECONDS (the time of the frame)") }
-        guard let out = o.out else { throw .usage("render-subject needs --out FILE.png (where to write the frame)") }
-        guard out.lowercased().hasSuffix(".png") else { throw .usage("--out \(out): the output is a PNG; name it FILE.png") }
+        guard o.at != nil else { throw .usage(tr("render-subject needs --at SECONDS (the time of the frame)")) }
+        guard let out = o.out else { throw .usage(tr("render-subject needs --out FILE.png (where to write the frame)")) }
+        guard out.lowercased().hasSuffix(".png") else { throw .usage(tr("--out %s: the output is a PNG; name it FILE.png", out)) }
         if o.subject.accessory == .teleprompter && o.subject.scriptPath == nil {
-            throw .usage("render-subject needs --script FILE for the teleprompter (or pick --accessory countdown, preview or off)")
+            throw .usage(tr("render-subject needs --script FILE for the teleprompter (or pick --accessory countdown, preview or off)"))
         }
         return o
     }
@@ -130,11 +144,20 @@ public enum RenderSubjectCommand {
         session.picture = o.subject.picture ?? PictureShape(width: 1920, height: 1080)
         if let path = o.shotsPath {
             guard let first = try ShotList.load(path: path).shots.first else {
-                throw .input("--shots \(path) has no shots; give a shot list like Assets/example-shots.md")
+                throw .input(tr("--shots %s has no shots; give a shot list like Assets/example-shots.md", path))
             }
             session.shot = first.subject
         }
         session.cue = o.cue
+        session.talentClock = o.subject.talentClock
+        let wall: Int64
+        if let clock = o.clockTime {
+            wall = Int64(clock) * nanosecondsPerSecond
+        } else {
+            let now = Date()
+            wall = Int64(((now.timeIntervalSince1970 + Double(TimeZone.current.secondsFromGMT(for: now))) * 1e9).rounded())
+        }
+        session.localTimeAtZero = wall - time
 
         let speed = try parsed.map { script throws(DuoError) in
             try ScrollSpeed.requested(wordsPerMinute: o.subject.wordsPerMinute, linesPerMinute: o.subject.linesPerMinute,

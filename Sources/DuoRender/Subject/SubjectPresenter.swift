@@ -44,6 +44,7 @@ public actor SubjectPresenter {
                                lines: setup.lines, theme: setup.theme), countdown: setup.countdown,
             aspect: setup.aspect, scriptPath: setup.scriptPath)
         state.selfView = setup.selfView
+        state.talentClock = setup.talentClock
         state.picture = setup.picture
         lastSelfView = setup.selfView
         if let subject = script?.subject {

@@ -52,6 +52,8 @@ public final class SubjectScene: Sendable {
     let statusBeside: Bool
     /// The framing hint in large type (nil without one), drawn where `framingHintPlace` puts it.
     let framingHintLabel: CairoImage?
+    /// The talent's clock (`--talent-clock`; nil: off), beside the text across from the recording light.
+    let talentClockSprites: TalentClockSprites?
     /// One sprite per `[POSE: …]` cue of the script (nil for an ending `[POSE]`).
     private let poseSprites: [CairoImage?]
 
@@ -141,6 +143,8 @@ public final class SubjectScene: Sendable {
                                    lineHeight: strip?.layout.lineHeight ?? fontSize * 1.2, maximumPanelWidth: measure,
                                    linesAbove: around.above, linesBelow: around.below, selfView: selfViewSize)
         safeFrame = viewModel.safeFrameAspect.map { SafeFrame(aspect: $0, frameWidth: width, frameHeight: height) }
+        talentClockSprites = Self.talentClockSprites(viewModel, geometry: geometry, statusBeside: statusBeside, clockFontSize: clockFontSize,
+                                                     sideGap: (fontSize * 0.4).rounded(), previous: previous)
 
         if let shot = viewModel.shot {
             if let old = previous, old.viewModel.shot == shot, old.viewModel.mirror == viewModel.mirror, old.fontSize == fontSize,
@@ -277,18 +281,20 @@ public final class SubjectScene: Sendable {
         let ready: Bool
         let pose: Int?
         let cue: Bool
+        let talentClock: [TalentClock.Row]
 
         /// Whether `other` differs from this only in where the text is.
         public func differsOnlyInScroll(from other: FrameKey) -> Bool {
             scene == other.scene && recordingSecond == other.recordingSecond && countdown == other.countdown && pose == other.pose
-                && cue == other.cue
+                && cue == other.cue && talentClock == other.talentClock
         }
     }
 
     public func frameKey(at time: Int64) -> FrameKey {
         FrameKey(scene: serial, windowTop: windowTop(at: time),
                  recordingSecond: viewModel.recordingElapsedSeconds(at: time), countdown: viewModel.countdownValue(at: time),
-                 ready: isReady(at: time), pose: activePose(at: time), cue: viewModel.cueShown(at: time))
+                 ready: isReady(at: time), pose: activePose(at: time), cue: viewModel.cueShown(at: time),
+                 talentClock: viewModel.talentClockRows(at: time))
     }
 
     /// The prompt panel on the monitor, physical pixels (nil without text).
@@ -398,6 +404,7 @@ public final class SubjectScene: Sendable {
         }
 
         if let elapsed = vm.recordingElapsedSeconds(at: time) { items += recordingItems(elapsed) }
+        items += talentClockItems(at: time)
 
         if let card = shotCard, let place = cardPlace(at: time) {
             // Standby and the countdown: what the shot asks of the subject, in its own band on the far

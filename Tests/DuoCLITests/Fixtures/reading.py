@@ -7,18 +7,21 @@ counts them: after word k, 0-based, the position is k + 1) at each moment.
 
 Usage: reading.py PLAN.json OUT.wav TRUTH.json
 PLAN: {"words": [...script words as shown...], "speed": 150,
+       "voice": "en-us+f3" (optional: an espeak-ng voice; its default otherwise),
+       "room": true (optional: a room's noise under the voice, a fan's hum and hiss about 25 dB below the
+                     voice's peaks, instead of the quiet floor),
        "steps": [{"read": [FROM, TO]}, {"adlib": "text"}, {"silence": SECONDS}, ...]}
 TRUTH: {"seconds": total, "spans": [[t0, t1, p0, p1], ...]}  (the position goes linearly from p0 at t0 to
 p1 at t1; between spans it stands still)
 """
-import json, random, struct, subprocess, sys, tempfile, wave
+import json, math, random, struct, subprocess, sys, tempfile, wave
 
 RATE = 22050
 
 
-def speak(text, speed):
+def speak(text, speed, voice=None):
     with tempfile.NamedTemporaryFile(suffix=".wav") as f:
-        subprocess.run(["espeak-ng", "-s", str(speed), "-w", f.name, text], check=True)
+        subprocess.run(["espeak-ng", "-s", str(speed)] + (["-v", voice] if voice else []) + ["-w", f.name, text], check=True)
         with wave.open(f.name) as w:
             assert w.getframerate() == RATE and w.getsampwidth() == 2 and w.getnchannels() == 1
             data = w.readframes(w.getnframes())
@@ -41,7 +44,7 @@ def sentences(words, start, end):
 
 def main():
     plan = json.load(open(sys.argv[1]))
-    words, speed = plan["words"], plan.get("speed", 150)
+    words, speed, voice = plan["words"], plan.get("speed", 150), plan.get("voice")
     audio, spans = [], []
     position = 0
     audio += [0] * int(0.5 * RATE)
@@ -49,7 +52,7 @@ def main():
         if "read" in step:
             for a, b in sentences(words, *step["read"]):
                 text = " ".join(words[a:b])
-                samples, first, last = speak(text, speed)
+                samples, first, last = speak(text, speed, voice)
                 t0 = (len(audio) + first) / RATE
                 t1 = (len(audio) + last) / RATE
                 if a != position:
@@ -65,13 +68,21 @@ def main():
                 audio += samples
                 position = b
         elif "adlib" in step:
-            samples, _, _ = speak(step["adlib"], speed)
+            samples, _, _ = speak(step["adlib"], speed, voice)
             audio += samples
         elif "silence" in step:
             audio += [0] * int(step["silence"] * RATE)
     audio += [0] * int(1.0 * RATE)
     noise = random.Random(12)
-    floor = [max(-32768, min(32767, s + int(noise.gauss(0, 120)))) for s in audio]
+    if plan.get("room"):
+        # A fan: hiss, and a hum at 100 Hz with its harmonic, slowly swelling.
+        def room(i):
+            t = i / RATE
+            swell = 1 + 0.3 * math.sin(2 * math.pi * 0.2 * t)
+            return noise.gauss(0, 700) + swell * (500 * math.sin(2 * math.pi * 100 * t) + 250 * math.sin(2 * math.pi * 200 * t))
+        floor = [max(-32768, min(32767, s + int(room(i)))) for i, s in enumerate(audio)]
+    else:
+        floor = [max(-32768, min(32767, s + int(noise.gauss(0, 120)))) for s in audio]
     with wave.open(sys.argv[2], "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)

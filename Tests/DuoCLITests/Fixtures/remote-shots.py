@@ -2,7 +2,8 @@
 """Drives duo-capture's web remote page in headless Chromium at a phone's size (390x844) during a shot-list
 session, for RemoteShotsTests.testThePageKnowsTheShotAndMarksTheTake; prints what it saw as one JSON object:
 the shot title shown, the countdown numbers shown while counting down, the boxes' places in each state,
-the mark event its Good button caused, and the title shown after Shot ⏭.
+the mark event its Good button caused, its Re-take refused during the take and taken between takes, its
+cue buttons and free-text box (41 characters refused by the page itself), and the title shown after Shot ⏭.
 
 Usage: remote-shots.py URL_WITH_TOKEN CONTROL_SOCKET
 """
@@ -18,7 +19,8 @@ url, control_path = sys.argv[1], sys.argv[2]
 result = {}
 BOXES = ["rec", "elapsed", "link", "shot", "shot-title", "shot-place", "record", "pause", "cancel", "slower", "speed",
          "faster", "marker-previous", "marker-next", "shot-previous", "shot-next", "last-take", "good", "no-good",
-         "progress", "words", "message"]
+         "retake", "cue-shown", "cue-wrap", "cue-30s", "cue-slower", "cue-faster", "cue-lens", "cue-clear", "cue-text",
+         "cue-send", "progress", "words", "message"]
 
 
 class Control:
@@ -67,8 +69,10 @@ try:
     control = Control(control_path)
     text = lambda element_id: driver.execute_script("return document.getElementById(arguments[0]).textContent", element_id)
     boxes = lambda: driver.execute_script(
+        # Page coordinates (a click scrolls the page to the cues, below a phone's first screen).
         "return arguments[0].map(id => { const r = document.getElementById(id).getBoundingClientRect();"
-        " return [id, Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]; })", BOXES)
+        " return [id, Math.round(r.left + window.scrollX), Math.round(r.top + window.scrollY), Math.round(r.width),"
+        " Math.round(r.height)]; })", BOXES)
     driver.get(url)
     wait(lambda: text("link") == "connected")
     # The current shot, from the snapshot a page gets when it connects.
@@ -99,6 +103,10 @@ try:
     shot_take = control.next("shot-take")
     result["takeFile"] = shot_take.get("file")
 
+    # Re-take from the phone during the take: refused (a remote stops a take only with stop), said on the page.
+    driver.find_element("id", "retake").click()
+    result["retakeRefused"] = wait(lambda: text("message") if "send stop first" in text("message") else None)
+
     # A second recorded: the elapsed box counts (then the take has frames and a file).
     result["elapsedShown"] = wait(lambda: text("elapsed") if text("elapsed") == "0:01" else None)
     driver.find_element("id", "record").click()   # now a stop button
@@ -113,6 +121,32 @@ try:
     result["mark"] = {k: mark.get(k) for k in ("take", "shot", "shotTake", "mark", "file", "by")}
     result["lastTakeAfter"] = wait(lambda: text("last-take") if text("last-take").endswith("· good") else None)
     result["layout"]["marked"] = boxes()
+
+    # Cues: 41 characters are refused by the page itself (nothing sent), then free text, a preset, clear.
+    box = driver.find_element("id", "cue-text")
+    box.send_keys("x" * 41)
+    driver.find_element("id", "cue-send").click()
+    result["cueRefused"] = wait(lambda: text("message") if "at most 40" in text("message") else None)
+    result["cueKept"] = driver.execute_script("return document.getElementById('cue-text').value.length")
+    box.clear()
+    box.send_keys("smile, then slow down")
+    driver.find_element("id", "cue-send").click()
+    result["cueText"] = control.next("cue").get("text")
+    result["cueShown"] = wait(lambda: text("cue-shown") if "smile" in text("cue-shown") else None)
+    result["layout"]["cued"] = boxes()
+    driver.find_element("id", "cue-lens").click()
+    lens = control.next("cue")
+    result["cuePreset"] = [lens.get("preset"), lens.get("text")]
+    driver.find_element("id", "cue-clear").click()
+    result["cueCleared"] = control.next("cue").get("text")
+    result["cueShownAfterClear"] = wait(lambda: text("cue-shown") if "no cue" in text("cue-shown") else None)
+
+    # Re-take between takes: the countdown of the shot's next take starts; cancelled here.
+    driver.find_element("id", "retake").click()
+    result["retakeCountdown"] = control.next("countdown").get("take")
+    driver.find_element("id", "cancel").click()
+    control.next("countdown-cancelled")
+    wait(lambda: text("rec") == "IDLE")
 
     driver.find_element("id", "shot-next").click()
     control.next("shot", lambda e: e.get("trigger") == "command")
