@@ -53,6 +53,17 @@ public enum Gettext {
         return language
     }
 
+    /// Runs `body` with the messages locale `C`: every text made meanwhile through gettext, duo-capture's
+    /// and the libraries' (GStreamer's error messages are translated by its own catalogues), is English.
+    /// For machine-read output that carries such texts (`report --json`'s reasons a take is damaged).
+    /// Call it from the main thread while no other thread is making texts to show.
+    public static func inEnglish<T>(_ body: () throws -> T) rethrows -> T {
+        let saved = setlocale(LC_MESSAGES, nil).map { String(cString: $0) } ?? "C"
+        setlocale(LC_MESSAGES, "C")
+        defer { setlocale(LC_MESSAGES, saved) }
+        return try body()
+    }
+
     /// The language gettext answers in: the first of `LANGUAGE`'s list (or the messages locale) that has
     /// a catalogue here; "" for English.
     public static func operatorLanguage(localeDirectory: String = localeDirectory()) -> String {

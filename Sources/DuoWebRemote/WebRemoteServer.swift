@@ -46,11 +46,14 @@ public final class WebRemoteServer: Sendable {
     static let maximumMessage: UInt64 = 16_384
 
     /// Starts listening on `host` (an IP address; nil: loopback, IPv4 and IPv6) and `port` (0: any free
-    /// one). Throws a usage error saying what to change when it cannot.
-    public init(host: String?, port: Int, page: [UInt8], handlers: Handlers) throws(DuoError) {
+    /// one). Throws a usage error saying what to change when it cannot. `language` is the language of a
+    /// request's `Accept-Language` (issue 41): the page (`page`) and the refusals a browser shows are in it.
+    public init(host: String?, port: Int, page: @escaping @Sendable (Translator) -> [UInt8],
+                language: @escaping @Sendable (_ acceptLanguage: String?) -> Translator = { _ in .english },
+                handlers: Handlers) throws(DuoError) {
         let loop = self.loop
         let started = loop.sync { () -> Result<(NetworkLoop.Resident, [String]), DuoError> in
-            let state = LoopState(page: page, handlers: handlers)
+            let state = LoopState(page: page, language: language, handlers: handlers)
             switch state.start(host: host, port: port) {
             case .success(let uris): return .success((loop.keep(state), uris))
             case .failure(let error):
@@ -90,7 +93,8 @@ public final class WebRemoteServer: Sendable {
 ///
 /// Thread: the network loop's only.
 private final class LoopState {
-    let page: [UInt8]
+    let page: @Sendable (Translator) -> [UInt8]
+    let language: @Sendable (String?) -> Translator
     let handlers: WebRemoteServer.Handlers
     /// One open WebSocket: its peer's address, its socket's descriptor (-1: unknown) and since when
     /// (monotonic nanoseconds) it has had no room for more.
@@ -107,8 +111,10 @@ private final class LoopState {
     /// socket drops a client that falls behind, so it cannot make the server hold ever more for it.
     static let stallLimit: UInt64 = 3_000_000_000
 
-    init(page: [UInt8], handlers: WebRemoteServer.Handlers) {
+    init(page: @escaping @Sendable (Translator) -> [UInt8], language: @escaping @Sendable (String?) -> Translator,
+         handlers: WebRemoteServer.Handlers) {
         self.page = page
+        self.language = language
         self.handlers = handlers
     }
 
@@ -196,6 +202,12 @@ private final class LoopState {
         return String(cString: value.assumingMemoryBound(to: CChar.self))
     }
 
+    /// The language of the request's browser (its `Accept-Language`).
+    private func phone(_ message: OpaquePointer) -> Translator {
+        let headers = soup_server_message_get_request_headers(message)
+        return language(soup_message_headers_get_one(headers, "Accept-Language").map { String(cString: $0) })
+    }
+
     private func early(_ message: OpaquePointer?, path: String, query: OpaquePointer?) {
         guard let message else { return }
         // Host and Origin first: a DNS name pointed here, or another site's page, gets 403 (`WebRemoteOrigin`).
@@ -204,7 +216,10 @@ private final class LoopState {
         let origin = soup_message_headers_get_one(headers, "Origin").map { String(cString: $0) }
         if let why = WebRemoteOrigin.refusal(host: host, origin: origin, port: Self.localPort(message), webSocket: path == "/ws") {
             handlers.problem("refused: \(why)", Self.remoteHost(message))
-            return respond(message, 403, "text/plain; charset=utf-8", Array("duo-capture: refused: \(why)\n".utf8))
+            // The browser is told in its own language (the terminal's line above is as the log has it).
+            let shown = WebRemoteOrigin.refusal(host: host, origin: origin, port: Self.localPort(message), webSocket: path == "/ws",
+                                                in: phone(message)) ?? why
+            return respond(message, 403, "text/plain; charset=utf-8", Array((phone(message).text("duo-capture: refused: %s", [shown]) + "\n").utf8))
         }
         // The browser asks for the page's icon by itself, without the token (issue 37: it was logged as a
         // refused "no token" on every page load): answered 204 No Content, nothing said, nothing served.
@@ -215,7 +230,7 @@ private final class LoopState {
         }
         guard handlers.authorize(Self.token(query), Self.remoteHost(message)) else {
             return respond(message, 401, "text/plain; charset=utf-8",
-                           Array("duo-capture: this remote needs its token: open the URL duo-capture printed at start (…/?token=…)\n".utf8))
+                           Array((phone(message).text("duo-capture: this remote needs its token: open the URL duo-capture printed at start (…/?token=…)") + "\n").utf8))
         }
     }
 
@@ -223,12 +238,12 @@ private final class LoopState {
         guard let message else { return }
         let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? ""
         guard method == "GET" || method == "HEAD" else {
-            return respond(message, 405, "text/plain; charset=utf-8", Array("duo-capture: only GET is served here\n".utf8))
+            return respond(message, 405, "text/plain; charset=utf-8", Array((phone(message).text("duo-capture: only GET is served here") + "\n").utf8))
         }
         guard path == "/" || path == "/index.html" else {
-            return respond(message, 404, "text/plain; charset=utf-8", Array("duo-capture: not here; the remote is at /?token=…\n".utf8))
+            return respond(message, 404, "text/plain; charset=utf-8", Array((phone(message).text("duo-capture: not here; the remote is at /?token=…") + "\n").utf8))
         }
-        respond(message, 200, "text/html; charset=utf-8", page)
+        respond(message, 200, "text/html; charset=utf-8", page(phone(message)))
     }
 
     private func respond(_ message: OpaquePointer, _ status: UInt32, _ type: String, _ body: [UInt8]) {

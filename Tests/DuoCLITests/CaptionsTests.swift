@@ -125,6 +125,20 @@ final class CaptionsTests: XCTestCase {
         let streams = probed.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(streams.filter { $0.hasSuffix("subtitle") }, ["subrip,subtitle"], "ffprobe finds one subtitle track: \(probed.stdout) \(probed.stderr)")
         XCTAssertTrue(streams.contains { $0.hasSuffix("video") } && streams.contains { $0.hasSuffix("audio") }, "and still its video and sound")
+        // The track holds the cues' text exactly as the .srt beside it (ffmpeg copies it back out).
+        let extract = try runToEnd(URL(fileURLWithPath: "/usr/bin/ffmpeg"), ["-v", "error", "-i", take, "-map", "0:s:0", "-c", "copy", "-f", "srt", "-"],
+                                   timeout: 60)
+        XCTAssertEqual(extract.status, 0, extract.stderr)
+        let trackCues = CaptionFiles.parseSubRip(extract.stdout)
+        let fileCues = CaptionFiles.parseSubRip(try String(contentsOfFile: takeStem + ".srt", encoding: .utf8))
+        XCTAssertEqual(trackCues.map(\.text), fileCues.map(\.text), "the subtitle track's words are the captions' own")
+        for (a, b) in zip(trackCues, fileCues) { XCTAssertEqual(a.start, b.start, accuracy: 0.011) }
+        // The MP4 remux carries them as mov_text.
+        let remux = try duoCapture(["remux", take], environment: env)
+        XCTAssertEqual(remux.status, 0, remux.stderr)
+        let mp4Streams = try runToEnd(URL(fileURLWithPath: "/usr/bin/ffprobe"), ["-v", "error", "-show_entries", "stream=codec_name",
+                                                                                "-of", "csv=p=0", takeStem + ".mp4"], timeout: 60)
+        XCTAssertTrue(mp4Streams.stdout.split(separator: "\n").contains("mov_text"), "the MP4 remux has a mov_text track: \(mp4Streams.stdout)")
         // Captioned again after the fact: the same cues as the run's (one subtitle track, not two), and as
         // the reading's, shifted by where the take began in it, within 0.2 s.
         XCTAssertEqual(takeCues.map(\.text), background.vtt.map(\.text))

@@ -175,7 +175,8 @@ final class RemoteRun {
     /// The host of the pairing address printed.
     private(set) var pairingHost = ""
 
-    init(_ test: XCTestCase, extra: [String] = [], script: String? = nil, osc: Bool = true, launcher: [String] = []) throws {
+    init(_ test: XCTestCase, extra: [String] = [], script: String? = nil, osc: Bool = true, launcher: [String] = [],
+         environment: [String: String] = [:]) throws {
         dir = try scratchDirectory(test)
         socketPath = "\(dir)/control.sock"
         events = "\(dir)/events.jsonl"
@@ -187,7 +188,7 @@ final class RemoteRun {
         run = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--countdown", "0",
                                  "--record-dir", dir, "--control", socketPath, "--events", events, "--remote-control", "0",
                                  "--json", "--quiet"] + (osc ? ["--osc", "0"] : []) + scriptArguments + extra, directory: dir,
-                           launcher: launcher)
+                           launcher: launcher, environment: environment)
         try run.wait(for: "the pairing address") { run.stderr.contains("?token=") && (!osc || run.stderr.contains("OSC listening")) }
         try run.wait(for: "the control socket") { FileManager.default.fileExists(atPath: socketPath) }
         let err = run.stderr

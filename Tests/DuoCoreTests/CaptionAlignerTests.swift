@@ -126,6 +126,18 @@ final class CaptionAlignerTests: XCTestCase {
                        "1\n00:00:00,500 --> 00:00:02,250\nFish & chips\n<tonight>\n\n2\n01:01:01,002 --> 01:01:02,000\nLate\n\n")
     }
 
+    /// The text the subtitle tracks are muxed from: SubViewer keeps `&` and `<…>` as written (subparse
+    /// passes it on as UTF-8), and SubRip reads back to the same cues.
+    func testSubtitleTrackTextKeepsTheWordsAsWritten() {
+        let captions = [Caption(start: 0.5, end: 2.25, text: "Fish & chips\n<tonight>"), Caption(start: 3661.004, end: 3662, text: "Late")]
+        XCTAssertEqual(CaptionFiles.subViewer(captions), "[INFORMATION]\n[TITLE]captions\n[END INFORMATION]\n[SUBTITLE]\n"
+                       + "00:00:00.500,00:00:02.250\nFish & chips[br]<tonight>\n\n01:01:01.004,01:01:02.000\nLate\n\n")
+        let back = CaptionFiles.parseSubRip("\u{FEFF}" + CaptionFiles.subRip(captions).replacingOccurrences(of: "\n", with: "\r\n") + "garbage\n\n")
+        XCTAssertEqual(back.map(\.text), captions.map(\.text))
+        XCTAssertEqual(back.map(\.start), [0.5, 3661.004])
+        XCTAssertEqual(back.map(\.end), [2.25, 3662])
+    }
+
     func testHypothesesBecomeTimedWords() {
         var collector = HeardSpeech.Collector()
         collector.hypothesis("bright", final: false, at: 1.0)
@@ -158,6 +170,41 @@ final class CaptionAlignerTests: XCTestCase {
         XCTAssertEqual(speech.count, 1, "a 60 ms gap is bridged")
         XCTAssertEqual(speech.first?.lowerBound ?? -1, 1.0, accuracy: 1e-9)
         XCTAssertEqual(speech.first?.upperBound ?? -1, 2.06, accuracy: 1e-9)
+    }
+
+    /// The report's per-shot summary: script lines no good take read ("line 3 read in no good take"),
+    /// in the HTML and in `report --json`; with no good take, the lines no take read.
+    func testTheReportSaysWhichLinesNoGoodTakeRead() throws {
+        func review(_ states: [CaptionReview.State]) -> CaptionReview {
+            CaptionReview(lines: states.enumerated().map { i, state in
+                CaptionReview.Line(block: 1, text: "Line number \(i + 1) of the script.", state: state,
+                                   start: state == .skipped ? nil : Double(i), end: state == .skipped ? nil : Double(i) + 0.9)
+            }, unscripted: [], paragraphs: [], scriptRange: nil)
+        }
+        func take(_ n: Int, shot: String, mark: String?, _ states: [CaptionReview.State]) -> SessionReport.Take {
+            var sidecar = TakeSidecar(toolVersion: "0", gstreamerVersion: "1.22", take: n, file: "take0\(n).mkv", started: Date(),
+                                      countdownSeconds: 0, cameras: [], format: "320x240@30", aspect: nil, encoder: "x264enc",
+                                      container: "mkv", audio: nil)
+            sidecar.shot = shot
+            sidecar.shotTake = n
+            sidecar.mark = mark
+            sidecar.review = review(states)
+            return SessionReport.Take(file: "/nowhere/take0\(n).mkv", sidecar: sidecar, thumbnails: [], levels: [], seconds: 10,
+                                      frames: 300, width: 320, height: 240, damage: nil)
+        }
+        let takes = [take(1, shot: "01", mark: "good", [.read, .read, .skipped, .read]),
+                     take(2, shot: "01", mark: "no-good", [.skipped, .skipped, .read, .read]),
+                     take(3, shot: "02", mark: nil, [.read, .skipped, .partly]),
+                     take(4, shot: "02", mark: nil, [.read, .skipped, .skipped])]
+        let page = SessionReport.html(folder: "/nowhere", takes: takes)
+        XCTAssertTrue(page.contains("line 3 read in no good take: 3 (“Line number 3 of the script.”)"), page)
+        XCTAssertTrue(page.contains("line 2 read in no take: 2 (“Line number 2 of the script.”)"), page)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(SessionReport.json(folder: "/nowhere", takes: takes, list: nil).utf8)) as? [String: Any])
+        let shots = try XCTUnwrap(json["shots"] as? [[String: Any]])
+        XCTAssertEqual(shots.first { $0["id"] as? String == "01" }?["linesReadInNoGoodTake"] as? [Int], [3])
+        XCTAssertEqual(shots.first { $0["id"] as? String == "02" }?["linesReadInNoGoodTake"] as? [Int], [1, 2, 3], "no good take: every line")
+        let all = [take(5, shot: "03", mark: "good", [.read, .repeated])]
+        XCTAssertTrue(SessionReport.html(folder: "/nowhere", takes: all).contains("every script line is read in a good take"))
     }
 
     /// The session report shows the review: the lines with their marks, each time a link that plays the

@@ -31,7 +31,7 @@ final class WebRemoteServerTests: XCTestCase {
     }
 
     private func server(_ refused: Locked<[String]>) throws -> WebRemoteServer {
-        try WebRemoteServer(host: nil, port: 0, page: Array("<html>remote</html>".utf8), handlers: .init(
+        try WebRemoteServer(host: nil, port: 0, page: { _ in Array("<html>remote</html>".utf8) }, handlers: .init(
             authorize: { token, address in
                 if token == "right-token-123456" { return true }
                 refused.update { $0.append(address) }

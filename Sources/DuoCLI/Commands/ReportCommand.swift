@@ -47,7 +47,9 @@ enum ReportCommand {
         do { try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true) } catch {
             throw .runtime(tr("cannot make a scratch folder in %s; check TMPDIR and free space", FileManager.default.temporaryDirectory.path))
         }
-        let takes = names.map { name -> SessionReport.Take in
+        // The takes are read with English messages: why one is damaged (GStreamer's words among them) goes
+        // into report --json, which reads the same in every language (the page's words around it are translated).
+        let takes = Gettext.inEnglish { names.map { name -> SessionReport.Take in
             let file = (folder as NSString).appendingPathComponent(name)
             // A sidecar that is there but does not read (a value out of its type's range, a cut-off
             // file) is said on the take, like one whose values no take can have.
@@ -62,7 +64,7 @@ enum ReportCommand {
                                           frames: a.frames, width: a.width, height: a.height, damage: a.damage)
             if let unreadable { take.sidecarDamage = unreadable }
             return take
-        }
+        } }
         if list == nil, let named = takes.lazy.compactMap({ $0.sidecar?.shotList }).first {
             // The list the takes name, when it is still there: its shots never recorded are listed too.
             do throws(DuoError) { list = try ShotList.load(path: named) } catch {

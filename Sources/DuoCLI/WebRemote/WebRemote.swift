@@ -1,4 +1,5 @@
 import DuoCore
+import DuoPlatform
 import DuoWebRemote
 import DuoRender
 import Foundation
@@ -83,11 +84,14 @@ final class WebRemote: Sendable {
         self.clock = clock
         oscAllow = options.oscAllow
         if !options.oscAllow.isEmpty, options.osc == nil { throw .usage("--osc-allow is for --osc; give --osc [ADDRESS:]PORT too") }
-        let page = try Self.page()
+        let template = try Self.page()
+        // The page and the browser's refusals in the phone's language (issue 41), when a catalogue of it is installed.
+        let languages = WebRemoteLanguages(directory: Gettext.localeDirectory())
         // The handlers reach this object only once it is whole: through a box set after init.
         let me = Locked<WebRemote?>(nil)
         if let listen = options.web {
-            web = try WebRemoteServer(host: listen.host, port: listen.port, page: page, handlers: .init(
+            web = try WebRemoteServer(host: listen.host, port: listen.port, page: { Array(WebRemotePage.html(template, language: $0).utf8) },
+                                      language: { languages.translator(acceptLanguage: $0) }, handlers: .init(
                 authorize: { given, address in me.value?.authorize(given, address) ?? false },
                 message: { text, address in me.value?.webMessage(text, from: address) },
                 opened: { me.value?.snapshot() ?? [] },
@@ -145,12 +149,12 @@ final class WebRemote: Sendable {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    private static func page() throws(DuoError) -> [UInt8] {
+    private static func page() throws(DuoError) -> String {
         let folder = try ResourceLocator.find("Assets", marker: "remote/remote.html")
         guard let data = FileManager.default.contents(atPath: "\(folder)/remote/remote.html") else {
             throw .runtime("remote control: \(folder)/remote/remote.html cannot be read; reinstall duo-capture")
         }
-        return Array(data)
+        return String(decoding: data, as: UTF8.self)
     }
 
     func close() {

@@ -29,28 +29,28 @@ extension SessionReport {
         func item(_ s: SheetNote) -> String {
             let n = s.note
             let text = n.text.isEmpty ? "" : " " + escape(n.text)
-            let shot = n.shot.map { " · shot \(escape($0))" } ?? ""
+            let shot = n.shot.map { " · " + escape(tr("shot %s", $0)) } ?? ""
             guard let file = s.file, let at = n.atSeconds else {
-                return "<li><span class=\"code\">\(escape(n.code))</span>\(text) · between takes\(shot) · \(escape(n.wall))</li>"
+                return "<li><span class=\"code\">\(escape(n.code))</span>\(text) · " + escape(tr("between takes")) + "\(shot) · \(escape(n.wall))</li>"
             }
             let link = "\(escape(file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? file))#t=\(String(format: "%.3f", at))"
-            return "<li><span class=\"code\">\(escape(n.code))</span>\(text) · <a href=\"\(link)\">take \(n.take ?? 0) at \(clock(at))</a>\(shot) · \(escape(n.wall))</li>"
+            return "<li><span class=\"code\">\(escape(n.code))</span>\(text) · <a href=\"\(link)\">" + escape(tr("take %1$d at %2$s", n.take ?? 0, clock(at))) + "</a>\(shot) · \(escape(n.wall))</li>"
         }
-        var s = "<div class=\"notes\" id=\"notes\"><h2>Notes and flags (\(all.count))</h2>\n"
+        var s = "<div class=\"notes\" id=\"notes\"><h2>" + escape(tr("Notes and flags (%d)", all.count)) + "</h2>\n"
         var codes: [String] = []
         for n in all where !codes.contains(n.note.code) { codes.append(n.note.code) }
-        s += "<div class=\"by-code\"><div class=\"facts\">by code</div>"
+        s += "<div class=\"by-code\"><div class=\"facts\">" + escape(tr("by code")) + "</div>"
         for code in codes {
             let these = all.filter { $0.note.code == code }
             s += "<h3>\(escape(code)) (\(these.count))</h3><ul>" + these.map(item).joined() + "</ul>\n"
         }
-        s += "</div><div class=\"by-take\"><div class=\"facts\">by take</div>"
+        s += "</div><div class=\"by-take\"><div class=\"facts\">" + escape(tr("by take")) + "</div>"
         let sessionOnes = all.filter { $0.file == nil }
-        if !sessionOnes.isEmpty { s += "<h3>Between takes (\(sessionOnes.count))</h3><ul>" + sessionOnes.map(item).joined() + "</ul>\n" }
+        if !sessionOnes.isEmpty { s += "<h3>" + escape(tr("Between takes (%d)", sessionOnes.count)) + "</h3><ul>" + sessionOnes.map(item).joined() + "</ul>\n" }
         for t in takes {
             guard let sc = t.sidecar, let notes = sc.notes, !notes.isEmpty else { continue }
             let file = (t.file as NSString).lastPathComponent
-            s += "<h3>Take \(sc.take) · \(escape(file)) (\(notes.count))</h3><ul>" + notes.map { item(SheetNote(note: $0, file: file)) }.joined() + "</ul>\n"
+            s += "<h3>" + escape(tr("Take %1$d · %2$s (%3$d)", sc.take, file, notes.count)) + "</h3><ul>" + notes.map { item(SheetNote(note: $0, file: file)) }.joined() + "</ul>\n"
         }
         return s + "</div></div>\n"
     }

@@ -7,7 +7,7 @@ extension SessionReport {
     /// Empty without a review.
     static func reviewSection(_ take: Take) -> String {
         guard let sc = take.sidecar, let review = sc.review else {
-            if let why = take.sidecar?.captions, why.hasPrefix("none") { return "<div class=\"facts\">captions: \(escape(why))</div>\n" }
+            if let why = take.sidecar?.captions, why.hasPrefix("none") { return "<div class=\"facts\">" + escape(tr("captions: %s", why)) + "</div>\n" }
             return ""
         }
         let name = (take.file as NSString).lastPathComponent
@@ -20,20 +20,23 @@ extension SessionReport {
             return "<a class=\"at\" href=\"\(source)#t=\(String(format: "%.1f", t))\" onclick=\"return duoPlay('\(id)', \(String(format: "%.2f", t)))\">\(label)</a>"
         }
         let read = review.lines.filter { $0.state != .skipped }.count
-        var s = "<details class=\"review\" open><summary>Script: \(read) of \(review.lines.count) lines read"
-        if let range = review.scriptRange { s += escape(" (lines \(range.fromLine)–\(range.toLine): “\(range.from) …” to “… \(range.to)”)") }
+        var s = "<details class=\"review\" open><summary>" + escape(tr("Script: %1$d of %2$d lines read", read, review.lines.count))
+        if let range = review.scriptRange {
+            s += " " + escape(tr("(lines %1$d–%2$d: “%3$s …” to “… %4$s”)", range.fromLine, range.toLine, range.from, range.to))
+        }
         s += "</summary>\n<video id=\"\(id)\" controls preload=\"metadata\" width=\"480\" src=\"\(source)\"></video>\n<ol class=\"lines\">\n"
-        let marks: [CaptionReview.State: String] = [.read: "✓ read", .skipped: "✗ skipped", .repeated: "↻ repeated", .partly: "◐ partly"]
+        let marks: [CaptionReview.State: String] = [.read: "✓ " + tr("read"), .skipped: "✗ " + tr("skipped"), .repeated: "↻ " + tr("repeated"),
+                                                    .partly: "◐ " + tr("partly")]
         for (n, line) in review.lines.enumerated() {
             let time = line.start.map { at($0) } ?? "<span class=\"at\">–</span>"
-            s += "<li value=\"\(n + 1)\" class=\"\(line.state.rawValue)\">\(time) <span class=\"state\">\(marks[line.state] ?? "")</span> \(escape(line.text))</li>\n"
+            s += "<li value=\"\(n + 1)\" class=\"\(line.state.rawValue)\">\(time) <span class=\"state\">\(escape(marks[line.state] ?? ""))</span> \(escape(line.text))</li>\n"
         }
         s += "</ol>\n"
         if !review.unscripted.isEmpty {
-            s += "<div class=\"facts\">not in the script: " + review.unscripted.map { "\(at($0.start))–\(String(format: "%.1f", $0.end)) s" }.joined(separator: ", ") + "</div>\n"
+            s += "<div class=\"facts\">" + escape(tr("not in the script:")) + " " + review.unscripted.map { "\(at($0.start))–\(String(format: "%.1f", $0.end)) s" }.joined(separator: ", ") + "</div>\n"
         }
-        let paces = review.paragraphs.compactMap { p in p.wpm.map { "¶\(p.block) \(Int($0.rounded())) wpm" } }
-        if !paces.isEmpty { s += "<div class=\"facts\">pace: \(escape(paces.joined(separator: " · ")))</div>\n" }
+        let paces = review.paragraphs.compactMap { p in p.wpm.map { tr("¶%1$d %2$d wpm", p.block, Int($0.rounded())) } }
+        if !paces.isEmpty { s += "<div class=\"facts\">" + escape(tr("pace: %s", paces.joined(separator: " · "))) + "</div>\n" }
         return s + "</details>\n"
     }
 

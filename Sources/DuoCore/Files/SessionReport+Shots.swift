@@ -34,6 +34,41 @@ extension SessionReport {
         }
     }
 
+    /// The shot's script lines (1-based numbers) read in none of its good takes, or, when it has no
+    /// good take, in none of its takes; nil when no take of the shot has a script review (issue 38).
+    public static func linesMissing(_ g: ShotGroup) -> (lines: [Int], texts: [String], fromGoodTakes: Bool, total: Int)? {
+        let reviewed = g.takes.filter { $0.sidecar?.review != nil }
+        guard let longest = reviewed.compactMap({ $0.sidecar?.review?.lines }).max(by: { $0.count < $1.count }) else { return nil }
+        let good = reviewed.filter { $0.sidecar?.mark == ShotWalk.Mark.good.rawValue }
+        let pool = good.isEmpty ? reviewed : good
+        var missing: [Int] = []
+        for i in longest.indices {
+            let read = pool.contains { t in
+                guard let lines = t.sidecar?.review?.lines, i < lines.count else { return false }
+                return lines[i].state != .skipped
+            }
+            if !read { missing.append(i) }
+        }
+        return (missing.map { $0 + 1 }, missing.map { longest[$0].text }, !good.isEmpty, longest.count)
+    }
+
+    /// The shot's script summary as one HTML line ("line 14 read in no good take"); "" without reviews.
+    static func scriptSummary(_ g: ShotGroup) -> String {
+        guard let m = linesMissing(g) else { return "" }
+        if m.lines.isEmpty {
+            return "<div class=\"facts script-summary\">" + escape(m.fromGoodTakes ? tr("every script line is read in a good take")
+                                                                                      : tr("every script line is read in some take; none is marked good")) + "</div>\n"
+        }
+        let shown = zip(m.lines, m.texts).prefix(12).map { n, text -> String in
+            let short = text.count > 48 ? String(text.prefix(47)) + "…" : text
+            return tr("%1$d (“%2$s”)", n, short)
+        }.joined(separator: "; ") + (m.lines.count > 12 ? "; …" : "")
+        let head = m.fromGoodTakes
+            ? trn("line %s read in no good take", "lines %s read in no good take", m.lines.count, m.lines.map(String.init).joined(separator: ", "))
+            : trn("line %s read in no take", "lines %s read in no take", m.lines.count, m.lines.map(String.init).joined(separator: ", "))
+        return "<div class=\"facts script-summary missing\">" + escape(head) + ": " + escape(shown) + "</div>\n"
+    }
+
     /// Whether the folder was recorded with shots: any take's sidecar names one, or a list was given.
     public static func usesShots(_ takes: [Take], list: ShotList?) -> Bool {
         list != nil || takes.contains { $0.sidecar?.shot != nil }
@@ -53,7 +88,9 @@ extension SessionReport {
         if usesShots(takes, list: list) {
             object["shots"] = groups.filter { $0.id != nil }.map { g -> [String: Any] in
                 ["id": g.id!, "title": g.title ?? NSNull(), "recorded": g.recorded, "goodTake": g.hasGoodTake,
-                 "inList": list?.index(of: g.id!) != nil, "takes": g.takes.map(take)]
+                 "inList": list?.index(of: g.id!) != nil, "takes": g.takes.map(take),
+                 // Script lines (1-based) no good take read; every line while the shot has no good take.
+                 "linesReadInNoGoodTake": linesMissing(g).map { $0.fromGoodTakes ? $0.lines : (0..<$0.total).map { $0 + 1 } } ?? NSNull()]
             }
             object["neverRecorded"] = groups.filter { $0.id != nil && !$0.recorded }.map { $0.id! }
             object["withoutGoodTake"] = groups.filter { $0.id != nil && $0.recorded && !$0.hasGoodTake }.map { $0.id! }
@@ -70,15 +107,16 @@ extension SessionReport {
     static func shotSections(_ takes: [Take], list: ShotList?) -> String {
         var page = ""
         for g in shotGroups(takes, list: list) {
-            let name = g.id.map { "Shot \($0)" + (g.title.map { " — \($0)" } ?? "") } ?? "Takes without a shot"
+            let name = g.id.map { id in g.title.map { tr("Shot %1$s — %2$s", id, $0) } ?? tr("Shot %s", id) } ?? tr("Takes without a shot")
             var badge = ""
             if g.id != nil {
-                if !g.recorded { badge = "<span class=\"badge never\">never recorded</span>" }
-                else if !g.hasGoodTake { badge = "<span class=\"badge nogood\">no good take</span>" }
-                else { badge = "<span class=\"badge good\">good take</span>" }
+                if !g.recorded { badge = "<span class=\"badge never\">" + escape(tr("never recorded")) + "</span>" }
+                else if !g.hasGoodTake { badge = "<span class=\"badge nogood\">" + escape(tr("no good take")) + "</span>" }
+                else { badge = "<span class=\"badge good\">" + escape(tr("good take")) + "</span>" }
             }
             page += "<div class=\"shot\"><h2 class=\"shot-title\">\(escape(name))\(badge.isEmpty ? "" : " · " + badge)</h2>\n"
-            if !g.recorded { page += "<div class=\"facts\">no take was recorded for this shot</div>\n" }
+            if !g.recorded { page += "<div class=\"facts\">" + escape(tr("no take was recorded for this shot")) + "</div>\n" }
+            if g.id != nil { page += scriptSummary(g) }
             for take in g.takes { page += section(take) }
             page += "</div>\n"
         }
@@ -90,6 +128,7 @@ extension SessionReport {
         .shot-title { font-size: 20px; margin: 0 0 10px; }
         .badge { font-size: 18px; margin-left: 6px; }
         .badge.good { color: #1b7f2a; } .badge.nogood { color: #d00000; } .badge.never { color: #444; }
+        .script-summary.missing { color: #b00; }
         .mark { font-weight: bold; } .mark.good { color: #1b7f2a; } .mark.no-good { color: #d00000; }
 
         """

@@ -20,7 +20,9 @@ public enum SessionReport {
         public var height: Int?
         public var damage: String?
         /// Why the take's sidecar was left out (a value no take can have); the take itself is still shown.
+        /// In English (`report --json` says it); `sidecarDamageShown` is the same in the operator's language.
         public var sidecarDamage: String?
+        public var sidecarDamageShown: String?
         /// `sidecar` is checked first: one with a value no take can have (a file a user edited or a disk
         /// damaged) is left out, and `sidecarDamage` says why.
         public init(file: String, sidecar: TakeSidecar?, thumbnails: [Data], levels: [(seconds: Double, rmsDB: Double)],
@@ -30,10 +32,17 @@ public enum SessionReport {
             if let sidecar, let why = SessionReport.sidecarDamage(sidecar) {
                 self.sidecar = nil
                 self.sidecarDamage = why
+                self.sidecarDamageShown = SessionReport.sidecarDamage(sidecar, in: Translation.operatorLanguage)
             } else {
                 self.sidecar = sidecar
             }
         }
+    }
+
+    /// The page's `lang`: the operator's language as HTML writes it (`zh-CN`), `en` for English.
+    static var htmlLanguage: String {
+        let language = Translation.operatorLanguage
+        return language.isEnglish ? "en" : LanguageTag.html(language.language)
     }
 
     static func escape(_ text: String) -> String {
@@ -51,28 +60,30 @@ public enum SessionReport {
     /// Why a sidecar cannot be believed, or nil: the first time that no take has (a marker at 1e300 s, a
     /// swap before the take began) or count that no take reaches. The report never does arithmetic that
     /// could trap on a sidecar that passed this.
-    public static func sidecarDamage(_ sc: TakeSidecar) -> String? {
+    /// In `language` (English unless given: `report --json` says it as written).
+    public static func sidecarDamage(_ sc: TakeSidecar, in language: Translator = .english) -> String? {
+        let t = language
         func bad(_ t: Double) -> Bool { !t.isFinite || t < 0 || t > longestSeconds }
         func badCount(_ n: Int64?) -> Bool { n.map { $0 < 0 || $0 > mostFrames } ?? false }
         func time(_ t: Double) -> String { t.isFinite ? "\(t) s" : "\(t)" }
         if let m = sc.markersPassed.first(where: { bad($0.atSeconds) }) {
-            return "its marker \"\(m.title)\" is at \(time(m.atSeconds)), outside any take"
+            return t.text("its marker \"%1$s\" is at %2$s, outside any take", [m.title, time(m.atSeconds)])
         }
         if let w = sc.swaps.first(where: { bad($0.atSeconds) }) {
-            return "its swap to \(w.to) is at \(time(w.atSeconds)), outside any take"
+            return t.text("its swap to %1$s is at %2$s, outside any take", [w.to, time(w.atSeconds)])
         }
         if let i = sc.interruptions?.first(where: { bad($0.atSeconds) }) {
-            return "its \(i.device) \(i.what) is at \(time(i.atSeconds)), outside any take"
+            return t.text("its %1$s %2$s is at %3$s, outside any take", [i.device, i.what, time(i.atSeconds)])
         }
         if let n = sc.notes?.first(where: { $0.atSeconds.map(bad) ?? false }) {
-            return "its \(n.kind) \"\(n.title)\" is at \(time(n.atSeconds ?? 0)), outside any take"
+            return t.text("its %1$s \"%2$s\" is at %3$s, outside any take", [n.kind, n.title, time(n.atSeconds ?? 0)])
         }
-        if badCount(sc.droppedFrames) { return "its droppedFrames \(sc.droppedFrames ?? 0) is more than any take holds" }
-        if badCount(sc.frames) { return "its frames \(sc.frames ?? 0) is more than any take holds" }
-        if badCount(sc.audio?.buffers) { return "its audio buffers \(sc.audio?.buffers ?? 0) are more than any take holds" }
-        if let d = sc.durationSeconds, bad(d) { return "its durationSeconds \(time(d)) is no take's length" }
+        if badCount(sc.droppedFrames) { return t.text("its droppedFrames %s is more than any take holds", [sc.droppedFrames ?? 0]) }
+        if badCount(sc.frames) { return t.text("its frames %s is more than any take holds", [sc.frames ?? 0]) }
+        if badCount(sc.audio?.buffers) { return t.text("its audio buffers %s are more than any take holds", [sc.audio?.buffers ?? 0]) }
+        if let d = sc.durationSeconds, bad(d) { return t.text("its durationSeconds %s is no take's length", [time(d)]) }
         if sc.countdownSeconds < 0 || Double(sc.countdownSeconds) > longestSeconds {
-            return "its countdownSeconds \(sc.countdownSeconds) is no countdown's length"
+            return t.text("its countdownSeconds %s is no countdown's length", [sc.countdownSeconds])
         }
         return nil
     }
@@ -101,9 +112,13 @@ public enum SessionReport {
         let dropped = saturatingSum(takes.compactMap { $0.sidecar?.droppedFrames })
         let swaps = saturatingSum(takes.compactMap { $0.sidecar.map { Int64($0.swaps.count) } })
         let losses = saturatingSum(takes.compactMap { $0.sidecar?.interruptions.map { Int64($0.filter { $0.what == "lost" }.count) } })
+        // Marked outside the literal below (xgettext reads no call inside an interpolation).
+        let title = escape(tr("duo-capture session: %s", folder)), heading = escape(tr("duo-capture session"))
+        let counted = escape(trn("%d take", "%d takes", takes.count, takes.count)), made = escape(tr("report made %s", TakeSidecar.timestamp(generated)))
+        let labels = [tr("takes"), tr("recorded"), tr("damaged"), tr("dropped frames"), tr("swaps"), tr("cameras lost")].map(escape)
         var page = """
             <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>duo-capture session: \(escape(folder))</title>
+            <html lang="\(htmlLanguage)"><head><meta charset="utf-8"><title>\(title)</title>
             <style>
             body { font: 15px/1.4 "DejaVu Sans", sans-serif; background: #f4f4f2; color: #222; margin: 24px; }
             h1 { font-size: 22px; margin: 0 0 4px; } .sub { color: #666; margin-bottom: 16px; }
@@ -115,11 +130,11 @@ public enum SessionReport {
             .damaged { background: #d00000; color: #fff; padding: 10px 14px; border-radius: 4px; font-weight: bold; }
             .legend span { margin-right: 14px; font-size: 13px; }
             \(shotStyle)\(notesStyle)</style></head><body>
-            <h1>duo-capture session</h1>
-            <div class="sub">\(escape(folder)) · \(takes.count) take\(takes.count == 1 ? "" : "s") · report made \(escape(TakeSidecar.timestamp(generated)))</div>
-            <div class="totals"><div><b>\(takes.count)</b>takes</div><div><b>\(clock(total))</b>recorded</div>
-            <div><b>\(damaged)</b>damaged</div><div><b>\(dropped)</b>dropped frames</div><div><b>\(swaps)</b>swaps</div>
-            <div><b>\(losses)</b>cameras lost</div></div>
+            <h1>\(heading)</h1>
+            <div class="sub">\(escape(folder)) · \(counted) · \(made)</div>
+            <div class="totals"><div><b>\(takes.count)</b>\(labels[0])</div><div><b>\(clock(total))</b>\(labels[1])</div>
+            <div><b>\(damaged)</b>\(labels[2])</div><div><b>\(dropped)</b>\(labels[3])</div><div><b>\(swaps)</b>\(labels[4])</div>
+            <div><b>\(losses)</b>\(labels[5])</div></div>
 
             """
         page += notesSection(takes, session: sessionNotes)
@@ -131,29 +146,29 @@ public enum SessionReport {
 
     static func section(_ take: Take) -> String {
         let name = (take.file as NSString).lastPathComponent
-        var heading = escape(take.sidecar.map { "Take \($0.take)" } ?? "Take")
+        var heading = escape(take.sidecar.map { tr("Take %d", $0.take) } ?? tr("Take"))
         if let sc = take.sidecar, let shot = sc.shot {
-            heading = escape("Shot \(shot) take \(sc.shotTake ?? 0)")
-            if let mark = sc.mark { heading += " <span class=\"mark \(escape(mark))\">\(mark == "good" ? "GOOD" : "NO GOOD")</span>" }
+            heading = escape(tr("Shot %1$s take %2$d", shot, sc.shotTake ?? 0))
+            if let mark = sc.mark { heading += " <span class=\"mark \(escape(mark))\">" + escape(mark == "good" ? tr("GOOD") : tr("NO GOOD")) + "</span>" }
         }
         var s = "<div class=\"take\">\n<h2>\(heading) · \(escape(name))</h2>\n"
         if let why = take.sidecarDamage {
-            s += "<div class=\"damaged\">sidecar damaged: \(escape(why)); its events are left out</div>\n"
+            s += "<div class=\"damaged\">" + escape(tr("sidecar damaged: %s; its events are left out", take.sidecarDamageShown ?? why)) + "</div>\n"
         }
         if let damage = take.damage {
-            s += "<div class=\"damaged\">damaged: \(escape(damage))</div>\n</div>\n"
+            s += "<div class=\"damaged\">" + escape(tr("damaged: %s", damage)) + "</div>\n</div>\n"
             return s
         }
-        var facts = [clock(take.seconds), "\(take.frames) frames"]
+        var facts = [clock(take.seconds), trn("%d frame", "%d frames", Int(clamping: take.frames), take.frames)]
         if let w = take.width, let h = take.height { facts.append("\(w)x\(h)") }
         if let sc = take.sidecar {
             facts.append(sc.format)
             facts.append(sc.cameras.map(\.label).joined(separator: ", "))
-            if let audio = sc.audio { facts.append("sound: \(audio.source)") }
-            if let error = sc.error { facts.append("ended by: \(error)") }
+            if let audio = sc.audio { facts.append(tr("sound: %s", audio.source)) }
+            if let error = sc.error { facts.append(tr("ended by: %s", error)) }
         }
         s += "<div class=\"facts\">\(facts.map(escape).joined(separator: " · "))</div>\n<div class=\"strip\">"
-        for png in take.thumbnails { s += "<img alt=\"thumbnail\" src=\"data:image/png;base64,\(png.base64EncodedString())\">" }
+        for png in take.thumbnails { s += "<img alt=\"" + escape(tr("thumbnail")) + "\" src=\"data:image/png;base64,\(png.base64EncodedString())\">" }
         s += "</div>\n" + timeline(take) + levelPlot(take) + reviewSection(take) + "</div>\n"
         return s
     }
@@ -168,19 +183,23 @@ public enum SessionReport {
             marks += "<line x1=\"\(x(t))\" y1=\"8\" x2=\"\(x(t))\" y2=\"34\" stroke=\"\(colour)\" stroke-width=\"3\"><title>\(escape(label))</title></line>"
         }
         if let sc = take.sidecar {
-            for m in sc.markersPassed { mark(m.atSeconds, "#1f5fd0", "marker: \(m.title) at \(clock(m.atSeconds))") }
+            for m in sc.markersPassed { mark(m.atSeconds, "#1f5fd0", tr("marker: %1$s at %2$s", m.title, clock(m.atSeconds))) }
             for n in sc.notes ?? [] {
-                mark(n.atSeconds ?? 0, n.kind == "flag" ? "#a000c0" : "#604000", "\(n.title) at \(clock(n.atSeconds ?? 0))")
+                mark(n.atSeconds ?? 0, n.kind == "flag" ? "#a000c0" : "#604000", tr("%1$s at %2$s", n.title, clock(n.atSeconds ?? 0)))
             }
-            for w in sc.swaps { mark(w.atSeconds, "#e08000", "swap to \(w.to) at \(clock(w.atSeconds))") }
+            for w in sc.swaps { mark(w.atSeconds, "#e08000", tr("swap to %1$s at %2$s", w.to, clock(w.atSeconds))) }
             for i in sc.interruptions ?? [] {
-                mark(i.atSeconds, i.what == "lost" ? "#d00000" : "#00a000", "\(i.device) \(i.what)\(i.reason.map { ": \($0)" } ?? "") at \(clock(i.atSeconds))")
+                // The sidecar's words (device, "lost"/"back", the reason) are data, shown as recorded.
+                let what = "\(i.device) \(i.what)\(i.reason.map { ": \($0)" } ?? "")"
+                mark(i.atSeconds, i.what == "lost" ? "#d00000" : "#00a000", tr("%1$s at %2$s", what, clock(i.atSeconds)))
             }
         }
-        let countdown = take.sidecar.map { $0.countdownSeconds > 0 ? "countdown \($0.countdownSeconds) s, then " : "" } ?? ""
-        let dropped = take.sidecar?.droppedFrames.map { " · \($0) dropped frames" } ?? ""
+        let countdown = take.sidecar?.countdownSeconds ?? 0
+        let recorded = countdown > 0 ? tr("countdown %1$d s, then %2$s recorded", countdown, clock(take.seconds)) : tr("%s recorded", clock(take.seconds))
+        let dropped = take.sidecar?.droppedFrames.map { " · " + trn("%d dropped frame", "%d dropped frames", Int(clamping: $0), $0) } ?? ""
+        let legend = [tr("markers"), tr("swaps"), tr("camera lost"), tr("back")].map(escape)
         return """
-            <div class="legend">\(escape(countdown))\(clock(take.seconds)) recorded\(escape(dropped)) · <span style="color:#1f5fd0">■ markers</span><span style="color:#e08000">■ swaps</span><span style="color:#d00000">■ camera lost</span><span style="color:#00a000">■ back</span></div>
+            <div class="legend">\(escape(recorded))\(escape(dropped)) · <span style="color:#1f5fd0">■ \(legend[0])</span><span style="color:#e08000">■ \(legend[1])</span><span style="color:#d00000">■ \(legend[2])</span><span style="color:#00a000">■ \(legend[3])</span></div>
             <svg class="timeline" width="\(Int(width))" height="42" viewBox="0 0 \(Int(width)) 42"><rect x="10" y="16" width="\(Int(width - 20))" height="10" fill="#bbb"/>\(marks)</svg>
 
             """
@@ -188,7 +207,7 @@ public enum SessionReport {
 
     /// The audio level over the take (RMS, -60 to 0 dBFS), or a line saying the take has no sound.
     static func levelPlot(_ take: Take) -> String {
-        guard !take.levels.isEmpty else { return "<div class=\"facts\">no sound in this take</div>\n" }
+        guard !take.levels.isEmpty else { return "<div class=\"facts\">" + escape(tr("no sound in this take")) + "</div>\n" }
         let width = 960.0, height = 80.0, length = max(take.seconds, take.levels.last?.seconds ?? 0.1)
         let points = take.levels.map { p -> String in
             let x = 10 + p.seconds / length * (width - 20)
@@ -197,8 +216,9 @@ public enum SessionReport {
             let y = height - 4 - (db + 60) / 60 * (height - 8)
             return String(format: "%.1f,%.1f", x, y)
         }.joined(separator: " ")
+        let label = escape(tr("audio level (RMS, -60 to 0 dBFS)"))
         return """
-            <div class="facts">audio level (RMS, -60 to 0 dBFS)</div>
+            <div class="facts">\(label)</div>
             <svg class="levels" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))"><rect x="0" y="0" width="\(Int(width))" height="\(Int(height))" fill="#101010"/><polyline fill="none" stroke="#00c000" stroke-width="3" points="\(points)"/></svg>
 
             """

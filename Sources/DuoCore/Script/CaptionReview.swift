@@ -96,6 +96,41 @@ public enum CaptionFiles {
         return out
     }
 
+    /// SubViewer 2 text, the one subtitle format GStreamer's `subparse` passes on as plain UTF-8 (SubRip
+    /// comes out as Pango markup, with `&` escaped and anything like a tag dropped, and neither Matroska's
+    /// text track nor MP4's `mov_text` takes markup): lines joined by `[br]`; the fraction after the
+    /// seconds in milliseconds, as subparse reads it (it takes `.46` for 46 ms, not 460).
+    public static func subViewer(_ captions: [Caption]) -> String {
+        func stamp(_ seconds: Double) -> String { timestamp(seconds, separator: ".") }
+        var out = "[INFORMATION]\n[TITLE]captions\n[END INFORMATION]\n[SUBTITLE]\n"
+        for c in captions {
+            let text = c.text.split(separator: "\n", omittingEmptySubsequences: true).joined(separator: "[br]")
+            out += "\(stamp(c.start)),\(stamp(c.end))\n\(text)\n\n"
+        }
+        return out
+    }
+
+    /// The cues of a SubRip text (as `subRip` writes it, or any well-formed one); malformed blocks are
+    /// passed by.
+    public static func parseSubRip(_ text: String) -> [Caption] {
+        func seconds(_ stamp: Substring) -> Double? {
+            let f = stamp.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".").split(separator: ":")
+            guard f.count == 3, let h = Double(f[0]), let m = Double(f[1]), let s = Double(f[2]) else { return nil }
+            return h * 3600 + m * 60 + s
+        }
+        var captions: [Caption] = []
+        let normalised = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\u{FEFF}", with: "")
+        for block in normalised.components(separatedBy: "\n\n") {
+            let lines = block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let at = lines.firstIndex(where: { $0.contains("-->") }) else { continue }
+            let ends = lines[at].components(separatedBy: "-->")
+            guard ends.count == 2, let a = seconds(Substring(ends[0])), let b = seconds(Substring(ends[1].split(separator: " ").first ?? "")) else { continue }
+            let body = lines[(at + 1)...].joined(separator: "\n").trimmingCharacters(in: .newlines)
+            if !body.isEmpty { captions.append(Caption(start: a, end: b, text: body)) }
+        }
+        return captions
+    }
+
     public static func subRip(_ captions: [Caption]) -> String {
         var out = ""
         for (n, c) in captions.enumerated() {

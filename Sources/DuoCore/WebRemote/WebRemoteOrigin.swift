@@ -7,16 +7,17 @@
 ///
 /// Thread: stateless; any thread.
 public enum WebRemoteOrigin {
-    /// Why the request is refused (nil: it may go on). `port` is the port the request came in on.
-    public static func refusal(host: String?, origin: String?, port: Int, webSocket: Bool) -> String? {
-        guard let host, let (name, given) = split(host) else { return "no Host header naming this machine's address" }
+    /// Why the request is refused (nil: it may go on), in `language` (the browser's, for the page it is
+    /// shown; English unless given). `port` is the port the request came in on.
+    public static func refusal(host: String?, origin: String?, port: Int, webSocket: Bool, in language: Translator = .english) -> String? {
+        guard let host, let (name, given) = split(host) else { return language.text("no Host header naming this machine's address") }
         guard name == "localhost" || AddressRange.parse(name) != nil else {
-            return "Host \(TerminalText.escaped(host, limit: 80)) is not an address this remote serves (open the address printed at start)"
+            return language.text("Host %s is not an address this remote serves (open the address printed at start)", [TerminalText.escaped(host, limit: 80)])
         }
-        if let given, given != port { return "Host \(TerminalText.escaped(host, limit: 80)) names another port" }
+        if let given, given != port { return language.text("Host %s names another port", [TerminalText.escaped(host, limit: 80)]) }
         if webSocket, let origin {
             guard origin.lowercased() == "http://\(host.lowercased())" || given == nil && origin.lowercased() == "http://\(host.lowercased()):\(port)" else {
-                return "a WebSocket from another page (Origin \(TerminalText.escaped(origin, limit: 80)))"
+                return language.text("a WebSocket from another page (Origin %s)", [TerminalText.escaped(origin, limit: 80)])
             }
         }
         return nil

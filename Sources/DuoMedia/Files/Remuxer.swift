@@ -7,6 +7,7 @@ import Foundation
 //
 //   filesrc ─▶ matroskademux ─┬─▶ video_0 ─▶ queue ─▶ h264parse ─▶ mp4mux ─▶ filesink
 //                             └─▶ audio_0 ─▶ queue ───────────────▲ (when the take has audio)
+//   filesrc (TAKE.srt as SubViewer) ─▶ subparse ─▶ queue ────────────┘ subtitle_0: mov_text (when captioned)
 
 /// Turns a Matroska take into an MP4 next to it (`duo-capture remux`).
 ///
@@ -26,6 +27,12 @@ public enum Remuxer {
             demux.video_0 ! queue ! h264parse ! mp4mux name=mux faststart=true ! filesink location=\(quoted(output))
             """
         if hasAudio { description += "  demux.audio_0 ! queue ! mux." }
+        // The take's captions (TAKE.srt beside it, as `captions` writes them) as a mov_text track.
+        let srt = (input as NSString).deletingPathExtension + ".srt", cues = output + ".sub"
+        defer { try? FileManager.default.removeItem(atPath: cues) }
+        if FileManager.default.fileExists(atPath: srt), let branch = try TakeListening.subtitleBranch(srt: srt, through: cues) {
+            description += "  " + branch
+        }
         let pipeline = try JobGraph.parse(description, neededFor: "remuxing to MP4")
         defer { pipeline.setState(GST_STATE_NULL) }
         // A take half written is no take: stopped, and gone.

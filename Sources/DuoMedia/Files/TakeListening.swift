@@ -11,7 +11,7 @@ import Foundation
 //
 //   filesrc ─▶ matroskademux ─┬─▶ video_0 ─▶ queue ─▶ h264parse ───────────▶ matroskamux ─▶ filesink (TAKE.mkv.captions-tmp)
 //                             └─▶ audio_0 ─▶ queue ─▶ opusparse/aacparse ─────▲
-//   filesrc (TAKE.srt) ─▶ subparse ─▶ capssetter (utf8) ─▶ queue ─────────────┘ subtitle_0
+//   filesrc (TAKE.srt as SubViewer) ─▶ subparse (utf8) ─▶ queue ──────────────┘ subtitle_0
 
 /// Thread: any; synchronous, each call owns its short-lived pipeline.
 public enum TakeListening {
@@ -76,9 +76,12 @@ public enum TakeListening {
         // Unbounded queues: a live take's sound can sit a second or two behind its pictures in the
         // file, and bounded queues then wait for each other forever.
         let queue = "queue max-size-time=0 max-size-buffers=0 max-size-bytes=0"
+        let cues = temporary + ".sub"
+        defer { try? FileManager.default.removeItem(atPath: cues) }
+        guard let branch = try subtitleBranch(srt: srt, through: cues, queue: queue) else { return }
         var description = "filesrc location=\"\(AudioSource.launchQuoted(take))\" ! matroskademux name=demux "
             + "demux.video_0 ! \(queue) ! h264parse ! matroskamux name=mux ! filesink location=\"\(AudioSource.launchQuoted(temporary))\" "
-            + "filesrc location=\"\(AudioSource.launchQuoted(srt))\" ! subparse ! capssetter caps=\"text/x-raw,format=utf8\" ! \(queue) ! mux.subtitle_0 "
+            + branch
         switch try audioCodec(take) {
         case nil: break
         case "audio/x-opus"?: description += "demux.audio_0 ! \(queue) ! opusparse ! mux. "
@@ -100,6 +103,23 @@ public enum TakeListening {
             try? FileManager.default.removeItem(atPath: temporary)
             throw .runtime("the captioned take could not replace \(take): \(why); the take is left as it was")
         }
+    }
+
+    /// The launch text of a subtitle branch into `mux.subtitle_0` with the cues of the SubRip file `srt`,
+    /// written to `cues` as SubViewer text (`CaptionFiles.subViewer`: what subparse passes on as plain
+    /// UTF-8, exactly as written); nil when the file holds no cue.
+    static func subtitleBranch(srt: String, through cues: String, queue: String = "queue") throws(DuoError) -> String? {
+        guard let text = try? String(contentsOfFile: srt, encoding: .utf8) else {
+            throw .input(tr("cannot read the captions %s; run duo-capture captions again", srt))
+        }
+        let captions = CaptionFiles.parseSubRip(text)
+        guard !captions.isEmpty else { return nil }
+        do {
+            try Data(CaptionFiles.subViewer(captions).utf8).write(to: URL(fileURLWithPath: cues))
+        } catch {
+            throw .runtime(tr("cannot write %s for the subtitle track: %s", cues, error.localizedDescription))
+        }
+        return "filesrc location=\"\(AudioSource.launchQuoted(cues))\" ! subparse ! \(queue) ! mux.subtitle_0 "
     }
 
     /// The caps name of the file's first sound stream ("audio/x-opus", "audio/mpeg"), nil without sound.
