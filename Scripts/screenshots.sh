@@ -4,12 +4,21 @@
 # shipped shot list and talk script, three seconds into a take (the test pattern as the camera: its bars
 # show where the preview is; the simulated cameras draw a ball on black).
 #
-#   Scripts/screenshots.sh [BINARY]     BINARY: .build/debug/duo-capture unless given (swift build first)
+#   Scripts/screenshots.sh [--language LANG] [BINARY]
+#                                       BINARY: .build/debug/duo-capture unless given (swift build first)
 #
 # Writes docs/screenshot-operator.png and docs/screenshot-subject.png: each monitor (1280x720) scaled to
 # 960x540, kept small with pngquant and optipng (Scripts/install-deps.sh --desktop installs them).
+# --language LANG (zh_CN, ...): both monitors in that translation (po/LANG.po compiled for the run, LANGUAGE=LANG),
+# with a cue to the subject shown, written as docs/screenshot-operator-LANG.png and docs/screenshot-subject-LANG.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+language=
+if [[ "${1:-}" == "--language" ]]; then
+  language=${2:?screenshots.sh: --language needs a language, such as zh_CN}
+  [[ -f "po/$language.po" ]] || { echo "screenshots.sh: no po/$language.po; the translations are: $(cd po && ls *.po | sed 's/\.po$//' | tr '\n' ' ')" >&2; exit 1; }
+  shift 2
+fi
 binary=${1:-.build/debug/duo-capture}
 [[ -x "$binary" ]] || { echo "screenshots.sh: $binary is not built; run swift build (or give the binary)" >&2; exit 1; }
 for tool in Xorg import convert pngquant optipng python3; do
@@ -30,8 +39,17 @@ finish() {
 trap finish EXIT
 
 Scripts/virtual-desktop.sh start "$display" >/dev/null
+# A translation: compiled for this run, found through DUO_CAPTURE_LOCALEDIR (the binary is not installed).
+suffix=
+language_env=()
+if [[ -n "$language" ]]; then
+  mkdir -p "$work/locale/$language/LC_MESSAGES"
+  msgfmt --check -o "$work/locale/$language/LC_MESSAGES/duo-capture.mo" "po/$language.po"
+  language_env=(DUO_CAPTURE_LOCALEDIR="$work/locale" LANGUAGE="$language" LANG=C.UTF-8)
+  suffix=-$language
+fi
 # Its own home, state and settings: nothing remembered from the user's runs changes the picture.
-DISPLAY=$display HOME=$work XDG_STATE_HOME=$work/state XDG_CONFIG_HOME=$work/config \
+env "${language_env[@]}" DISPLAY=$display HOME=$work XDG_STATE_HOME=$work/state XDG_CONFIG_HOME=$work/config \
   "$binary" --source videotestsrc --format 1280x720@30 --shots Assets/example-shots.md --script Assets/scripts/talk.md \
   --countdown 1 --record-dir "$work/takes" --control "$work/control.sock" --events "$work/events.jsonl" \
   >"$work/run.out" 2>"$work/run.err" &
@@ -62,6 +80,8 @@ wait_for availability || { cat "$work/run.err" >&2; exit 1; }
 sleep 2   # the windows settle into fullscreen on their monitors
 send '{"cmd":"record"}'
 wait_for take-started || { cat "$work/run.err" >&2; exit 1; }
+# A translated run shows a cue too: one more of the subject's own texts in their language.
+[[ -n "$language" ]] && send '{"cmd":"cue","preset":"lens"}'
 sleep 3   # the script scrolls to its first lines
 DISPLAY=$display import -window root -depth 8 "$work/root.png"
 send '{"cmd":"quit"}'
@@ -72,7 +92,8 @@ mkdir -p docs
 convert "$work/root.png" -crop 1280x720+0+0 +repage -resize 960x540 "$work/operator.png"
 convert "$work/root.png" -crop 1280x720+1280+0 +repage -resize 960x540 "$work/subject.png"
 for side in operator subject; do
-  pngquant --force --quality 70-90 --output "docs/screenshot-$side.png" "$work/$side.png"
-  optipng -quiet -o2 "docs/screenshot-$side.png"
-  echo "docs/screenshot-$side.png: $(($(stat -c %s "docs/screenshot-$side.png") / 1024)) KB"
+  out=docs/screenshot-$side$suffix.png
+  pngquant --force --quality 70-90 --output "$out" "$work/$side.png"
+  optipng -quiet -o2 "$out"
+  echo "$out: $(($(stat -c %s "$out") / 1024)) KB"
 done

@@ -57,7 +57,7 @@ public enum DuoCaptureMain {
             case .pipeline:
                 print(try PipelineCommand.run(options))
             case .renderSubject:
-                print(try RenderSubjectCommand.run(arguments: options.passthrough))
+                print(try RenderSubjectCommand.run(arguments: options.passthrough, localeDirectory: Gettext.localeDirectory()))
             case .inspect:
                 print(try InspectCommand.run(options.passthrough))
             case .remux:

@@ -70,6 +70,13 @@ extension Help {
             + and - change it live, remembered with the script's speed
             """)),
         .raw("  --theme default|high-contrast  --reading-line FRACTION"),
+        .option("--subject-language LANG", N_("""
+            the language of the subject view's own words (hints, the
+            standby line, cue presets, the shot card's label, the
+            recording light, the talent clock), here and on remote
+            displays: zh_CN, en, ... (default: yours, from LANGUAGE or
+            LANG); the script and the shot list are shown as written
+            """)),
         .option("--framing off|single|interview", N_("""
             framing hints for the subject from the camera ("move left",
             "a little closer", "step back", "raise the camera", "no one

@@ -1,4 +1,5 @@
 import DuoCore
+import DuoPlatform
 import Foundation
 
 /// Everything the command line can say, parsed and validated, before anything starts.
@@ -323,6 +324,7 @@ public struct Options: Sendable {
         o.subject.aspect = o.aspect ?? o.subject.aspect
         o.subject.speedMemory = SpeedMemory.standard()
         o.subject.countdown = o.countdown
+        try o.subject.resolveLanguage(localeDirectory: Gettext.localeDirectory(), operatorLanguage: Translation.operatorLanguage)
         // Default kind: the teleprompter when there is a script, else the countdown and recording light.
         if !accessoryGiven { o.subject.accessory = o.subject.scriptPath == nil ? .countdown : .teleprompter }
         return o

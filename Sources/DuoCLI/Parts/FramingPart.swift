@@ -58,7 +58,8 @@ final class FramingPart: RunPart {
     func figures(_ f: inout HudModel.Run, _ run: isolated RunDirector, at now: Int64) async {
         guard let policy else { return }
         f.framing = policy.mode.rawValue
-        f.framingHint = FramingDecision(hints: policy.shown, faces: [], reason: "").text
+        // The operator's language on the HUD (the subject's view has the subject's).
+        f.framingHint = policy.shown.isEmpty ? nil : policy.shown.map { $0.text(in: Translation.operatorLanguage) }.joined(separator: " · ")
         f.faces = policy.faces
         f.previewMirrored = run.plan.mirrors(activeCamera: await run.capture.activeCamera).operatorPreview
     }

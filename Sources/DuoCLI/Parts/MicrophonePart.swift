@@ -76,13 +76,14 @@ final class MicrophonePart: RunPart {
     /// The HUD's line about missing sound: while the microphone is lost, and during a take that lost it.
     func soundNote(at now: Int64, take: TakeSchedule.Current?) -> String? {
         if let missing = health.missing(at: now) {
-            return "no sound: microphone lost \(Int(Double(missing) / 1e9)) s ago (the take records silence)"
+            return tr("no sound: microphone lost %d s ago (the take records silence)", Int(Double(missing) / 1e9))
         }
         guard let start = take?.start else { return nil }
         let gaps = health.gaps(from: start, to: now)
         guard !gaps.isEmpty else { return nil }
         let total = gaps.reduce(0) { $0 + $1.to - $1.from }
-        return String(format: "take: sound missing %.1f s (microphone lost %d time%@)", total, gaps.count, gaps.count == 1 ? "" : "s")
+        return trn("take: sound missing %1$s s (microphone lost %2$d time)", "take: sound missing %1$s s (microphone lost %2$d times)",
+                   gaps.count, String(format: "%.1f", total), gaps.count)
     }
 
     /// The device monitor's word and the leg's buffers, each tick (and at once when the monitor wakes).

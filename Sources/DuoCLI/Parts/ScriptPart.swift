@@ -103,7 +103,9 @@ final class ScriptPart: RunPart {
         f.speed = p.speed
         f.scrollPaused = p.paused
         f.scrollReversed = p.reversed
-        f.follow = p.follow.map { f in f.state == .following && f.word != nil ? "following '\(f.word!)'" : f.stateName }
+        f.follow = p.follow.map { f in
+            f.state == .following && f.word != nil ? tr("following '%s'", f.word!) : Translation.operatorLanguage.text(f.stateName)
+        }
         f.notes = p.notes
         f.confidence = p.confidence
     }

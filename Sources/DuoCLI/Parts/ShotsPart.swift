@@ -192,14 +192,25 @@ final class ShotsPart: RunPart {
         guard let walk else { return }
         let shot = walk.current, taken = walk.takes(of: shot.id)
         let good = taken.filter { $0.mark == .good }.count, noGood = taken.filter { $0.mark == .noGood }.count
-        var line = "shot \(shot.id) \(shot.title)  (\(walk.index + 1)/\(walk.list.shots.count))  \(taken.count) take\(taken.count == 1 ? "" : "s")"
-        if good + noGood > 0 { line += " (\(good) good, \(noGood) no good)" }
-        if let framing = shot.framing { line += "  \(framing.rawValue)" }
-        if let aspect = shot.aspect { line += " \(aspect)" }
-        if let seconds = shot.expectedSeconds { line += "  length \(Int(seconds) / 60):\(String(format: "%02d", Int(seconds) % 60))" }
-        f.shot = line
-        f.nextShot = walk.next.map { "next \($0.id) \($0.title)  \(walk.takes(of: $0.id).count) takes  (N next, B back, G good, X no good, A re-take)" }
-            ?? "last shot  (B back, G good, X no good, A re-take)"
+        // Each item a phrase of its own; the shot list's id and title as written.
+        var items = [trn("shot %1$s %2$s  (%3$d/%4$d)  %5$d take", "shot %1$s %2$s  (%3$d/%4$d)  %5$d takes", taken.count,
+                         shot.id, shot.title, walk.index + 1, walk.list.shots.count, taken.count)]
+        if good + noGood > 0 { items[0] += " " + tr("(%1$d good, %2$d no good)", good, noGood) }
+        if let framing = shot.framing {
+            // The shot list's keyword (single, interview) in the operator's words, as the framing line says it.
+            let words = Translation.operatorLanguage.text(FramingMode(rawValue: framing.rawValue)?.words ?? framing.rawValue)
+            items.append(words + (shot.aspect.map { " \($0)" } ?? ""))
+        }
+        else if let aspect = shot.aspect { items.append("\(aspect)") }
+        if let seconds = shot.expectedSeconds {
+            items.append(tr("length %s", "\(Int(seconds) / 60):\(String(format: "%02d", Int(seconds) % 60))"))
+        }
+        f.shot = items.joined(separator: "  ")
+        f.nextShot = walk.next.map { next in
+            let count = walk.takes(of: next.id).count
+            return trn("next %1$s %2$s  %3$d take  (N next, B back, G good, X no good, A re-take)",
+                       "next %1$s %2$s  %3$d takes  (N next, B back, G good, X no good, A re-take)", count, next.id, next.title, count)
+        } ?? tr("last shot  (B back, G good, X no good, A re-take)")
         f.shotNotes = shot.notes
     }
 

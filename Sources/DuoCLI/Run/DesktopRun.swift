@@ -105,7 +105,8 @@ enum DesktopRun {
                                                          accessoryEnabled: enabled)
                     config.startFullscreen = !desktop.windowed
                     if desktop.subjectCurtain {
-                        config.curtain = CurtainModel.whitelisted(from: .whitelisted(from: PrompterSessionState(accessory: options.subject.accessory)))
+                        config.curtain = CurtainModel.whitelisted(from: .whitelisted(from: PrompterSessionState(accessory: options.subject.accessory)),
+                                                                  language: options.subject.language)
                     }
                     let ui = try DesktopUI(config)
                     log("duo-capture: desktop on \(Monitors.backend) (GDK_BACKEND chooses)")

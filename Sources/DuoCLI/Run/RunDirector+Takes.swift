@@ -93,10 +93,12 @@ extension RunDirector {
 
     /// One thing the operator must hear of: the log (as a warning, or plain), the HUD's message line, and
     /// an `error` event for control clients and the events file when `errorEvent`.
-    func notify(_ message: String, _ tone: Tone = .warning, errorEvent: Bool = false, hud: Bool = true) {
+    /// `shown`: the words for the operator (the log and the HUD) when they differ from the event's
+    /// English `message` (a translated notice).
+    func notify(_ message: String, _ tone: Tone = .warning, errorEvent: Bool = false, hud: Bool = true, shown: String? = nil) {
         if errorEvent { events.emit(.error(message: message)) }
-        log("duo-capture: \(tone == .warning ? "warning: " : "")\(message)")
-        if hud { face.say(message) }
+        log("duo-capture: \(tone == .warning ? "warning: " : "")\(shown ?? message)")
+        if hud { face.say(shown ?? message) }
     }
 
     func stopTake() async {
@@ -125,7 +127,9 @@ extension RunDirector {
         log("duo-capture: take \(result.number) ended: \(kept ? result.path : "nothing kept"), \(result.frames.frames) frames, \(dropped) dropped"
             + (result.empty ? " (stopped before its first frame)" : ""))
         // Too few frames for the take's length, each on time (no gap to count as dropped): said on the HUD too.
-        if let short = result.keepUp(format: plan.format) { notify("take \(result.number): \(short.message)") }
+        if let short = result.keepUp(format: plan.format) {
+            notify("take \(result.number): \(short.message)", shown: tr("take %1$d: %2$s", result.number, short.shown))
+        }
         // The parts hear of it (the last segment of a take split by camera: the joins part joins them).
         for part in parts.all { await part.takeEnded(result, self) }
     }

@@ -20,14 +20,18 @@ public enum UnavailableReason: String, Sendable, Hashable, CaseIterable, Compara
     /// One line for the operator HUD.
     public var explanation: String {
         switch self {
-        case .operatorNotFullscreen: "operator window is not fullscreen (F11)"
-        case .framesNotFlowing: "no frames from the camera"
-        case .noSubjectMonitor: "no second monitor for the subject"
-        case .subjectMonitorIsOperators: "subject monitor is the operator's monitor"
-        case .subjectViewFailed: "the subject view failed (see the log); the recording goes on"
-        case .remoteDisplayLost: "the remote subject display is not connected (it is tried again)"
+        case .operatorNotFullscreen: N_("operator window is not fullscreen (F11)")
+        case .framesNotFlowing: N_("no frames from the camera")
+        case .noSubjectMonitor: N_("no second monitor for the subject")
+        case .subjectMonitorIsOperators: N_("subject monitor is the operator's monitor")
+        case .subjectViewFailed: N_("the subject view failed (see the log); the recording goes on")
+        case .remoteDisplayLost: N_("the remote subject display is not connected (it is tried again)")
         }
     }
+
+    /// The explanation in the operator's language (the HUD); `explanation` stays English for the log line
+    /// it is part of.
+    public var shown: String { tr(explanation) }
 
     public static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

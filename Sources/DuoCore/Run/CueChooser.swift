@@ -8,9 +8,11 @@ public enum CueChooser {
     public static let send = 100
     public static let clear = 101
 
-    /// The preset buttons, in order, with their mnemonics (Alt+W is "wrap up").
+    /// The preset buttons, in order, with their mnemonics (Alt+W is "wrap up"); marked for translation,
+    /// translated where the dialog shows them.
     public static let presets: [(preset: CuePreset, label: String)] = [
-        (.wrap, "_Wrap up"), (.thirtySeconds, "_30 seconds"), (.slower, "S_lower"), (.faster, "_Faster"), (.lens, "Look at the l_ens"),
+        (.wrap, N_("_Wrap up")), (.thirtySeconds, N_("_30 seconds")), (.slower, N_("S_lower")), (.faster, N_("_Faster")),
+        (.lens, N_("Look at the l_ens")),
     ]
 
     /// The command for the dialog's answer `response` with `text` in its entry: nil for any other

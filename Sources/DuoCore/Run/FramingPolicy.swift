@@ -28,6 +28,15 @@ public struct FaceBox: Sendable, Hashable {
 public enum FramingMode: String, OptionWord, Sendable, Hashable, CaseIterable {
     case off, single, interview
 
+    /// The mode in words the HUD shows (marked for translation; `--framing` and events keep the raw value).
+    public var words: String {
+        switch self {
+        case .off: N_("off")
+        case .single: N_("single")
+        case .interview: N_("interview")
+        }
+    }
+
     public static func unknownWord(_ text: String) -> String {
         "--framing \(text): expected off, single (one person) or interview (two people on the thirds)"
     }
@@ -48,7 +57,21 @@ public enum FramingHint: String, Sendable, Hashable, CaseIterable {
     case lowerCamera = "lower the camera"
     case noOne = "no one in frame"
 
-    public var text: String { rawValue }
+    /// The words as events carry them (English, stable), marked for translation.
+    public var text: String {
+        switch self {
+        case .moveLeft: N_("move left")
+        case .moveRight: N_("move right")
+        case .closer: N_("a little closer")
+        case .stepBack: N_("step back")
+        case .raiseCamera: N_("raise the camera")
+        case .lowerCamera: N_("lower the camera")
+        case .noOne: N_("no one in frame")
+        }
+    }
+
+    /// The words in `language` (the subject's on the subject view, the operator's on the HUD).
+    public func text(in language: Translator) -> String { language.text(text) }
 }
 
 /// Which of two people a hint is for, as they see themselves in the mirrored self-view (interview mode):
@@ -68,7 +91,17 @@ public struct PersonHint: Sendable, Hashable {
     public init(person: FramingPerson?, hint: FramingHint) { self.person = person; self.hint = hint }
 
     /// "move left", or "right: move left" in interview mode.
-    public var text: String { person.map { "\($0.rawValue): \(hint.text)" } ?? hint.text }
+    public var text: String { text(in: .english) }
+
+    /// The same in `language`: which person the hint is for is a label before the hint's words.
+    public func text(in language: Translator) -> String {
+        switch person {
+        case nil: hint.text(in: language)
+        // The person on the left / right of the subject's mirrored self-view, then the hint's words.
+        case .left?: language.text("left: %s", [hint.text(in: language)])
+        case .right?: language.text("right: %s", [hint.text(in: language)])
+        }
+    }
 }
 
 /// What the policy decided: the hints now shown (empty: the framing is good, or nothing is known yet),

@@ -20,7 +20,7 @@ public struct FullscreenLeave: Sendable, Equatable {
     }
 
     /// The HUD's line while a first request waits for its second.
-    public static let notice = "Esc again within 3 s leaves fullscreen; the subject's prompter will hide"
+    public static let notice = N_("Esc again within 3 s leaves fullscreen; the subject's prompter will hide")
     /// The one-line answer to a control client whose request was held.
     public static let refusal = "fullscreen: a take or countdown is running, so leaving needs a second request within 3 s, or {\"cmd\":\"fullscreen\",\"confirm\":true}"
 
@@ -57,6 +57,6 @@ public struct FullscreenLeave: Sendable, Equatable {
     /// The HUD's line at `now`: the notice while a first request waits, else nil.
     public func notice(at now: Int64) -> String? {
         guard let until = pendingUntil, now <= until, fullscreen else { return nil }
-        return Self.notice
+        return tr(Self.notice)
     }
 }

@@ -109,46 +109,62 @@ public struct HudModel: Sendable, Hashable {
         var l: [Line] = []
         func add(_ text: String, _ tone: Tone = .plain) { l.append(Line(text: text, tone: tone)) }
         if let c = run.countdown {
-            add("COUNTDOWN \(c)  (Esc cancels)", .live)
+            add(tr("COUNTDOWN %d  (Esc cancels)", c), .live)
         } else if run.recording {
-            add("● REC  take \(run.takeNumber ?? 0)  \(Self.clock(run.elapsedSeconds))", .live)
+            add(tr("● REC  take %1$d  %2$s", run.takeNumber ?? 0, Self.clock(run.elapsedSeconds)), .live)
         } else {
-            add("STANDBY  (Space records, ? keys)")
+            add(tr("STANDBY  (Space records, ? keys)"))
         }
         if let notice = run.fullscreenNotice { add(notice, .attention) }
-        if let file = run.takeFile { add("saved \(file)", .attention) }
-        add("camera \(run.cameraLabel)  \(run.format)" + (cameraKeys ? "  (S swap, F fold, U unfold)" : ""))
-        var acc = "accessory \(run.accessoryKind): \(enabled ? "enabled" : "disabled (T)"), "
-        acc += available ? "available on \(subjectMonitor ?? "?")" : "unavailable: " + reasons.map(\.explanation).joined(separator: "; ")
-        add(acc, available ? .plain : .attention)
+        if let file = run.takeFile { add(tr("saved %s", file), .attention) }
+        add(cameraKeys ? tr("camera %1$s  %2$s  (S swap, F fold, U unfold)", run.cameraLabel, run.format)
+                       : tr("camera %1$s  %2$s", run.cameraLabel, run.format))
+        let kind = Translation.operatorLanguage.text(AccessoryKind(rawValue: run.accessoryKind)?.words ?? run.accessoryKind)
+        let why = reasons.map(\.shown).joined(separator: tr("; "))
+        let monitor = subjectMonitor ?? "?"
+        switch (enabled, available) {
+        case (true, true): add(tr("accessory %1$s: enabled, available on %2$s", kind, monitor))
+        case (false, true): add(tr("accessory %1$s: disabled (T), available on %2$s", kind, monitor))
+        case (true, false): add(tr("accessory %1$s: enabled, unavailable: %2$s", kind, why), .attention)
+        case (false, false): add(tr("accessory %1$s: disabled (T), unavailable: %2$s", kind, why), .attention)
+        }
         if let p = run.scriptProgress {
-            var s = "script \(Int((p * 100).rounded()))%"
-            if let left = run.secondsLeft { s += "  \(Self.clock(left)) left" }
-            if let speed = run.speed { s += "  \(speed)" }
-            if let follow = run.follow { s += "  voice: \(follow) (V: by time)" } else if run.scrollPaused { s += "  paused (P)" }
-            if run.scrollReversed && run.follow == nil { s += "  reversed (R)" }
-            if run.mirrored { s += "  mirrored" }
-            add(s)
+            // The script's status items, each a phrase of its own, side by side.
+            var s = [tr("script %d%%", Int((p * 100).rounded()))]
+            if let left = run.secondsLeft { s.append(tr("%s left", Self.clock(left))) }
+            if let speed = run.speed { s.append(speed) }
+            if let follow = run.follow { s.append(tr("voice: %s (V: by time)", follow)) } else if run.scrollPaused { s.append(tr("paused (P)")) }
+            if run.scrollReversed && run.follow == nil { s.append(tr("reversed (R)")) }
+            if run.mirrored { s.append(tr("mirrored")) }
+            add(s.joined(separator: "  "))
         }
         if let shot = run.shot { add(shot) }
         if let next = run.nextShot { add(next) }
-        for n in run.shotNotes.prefix(2) { add("shot note: \(n)") }
-        for n in run.notes.prefix(3) { add("note: \(n)") }
+        for n in run.shotNotes.prefix(2) { add(tr("shot note: %s", n)) }
+        for n in run.notes.prefix(3) { add(tr("note: %s", n)) }
         if run.scriptProblems > 0 {
-            add("script: \(run.scriptProblems) malformed note\(run.scriptProblems == 1 ? "" : "s") kept from the subject (check-script)", .attention)
+            add(trn("script: %d malformed note kept from the subject (check-script)",
+                    "script: %d malformed notes kept from the subject (check-script)", run.scriptProblems, run.scriptProblems), .attention)
         }
         if let mode = run.framing {
-            if let hint = run.framingHint { add("framing (\(mode)): \(hint)", .attention) } else { add("framing (\(mode)): \(run.faces.isEmpty ? "looking" : "good")") }
+            let modeWords = Translation.operatorLanguage.text(FramingMode(rawValue: mode)?.words ?? mode)
+            if let hint = run.framingHint { add(tr("framing (%1$s): %2$s", modeWords, hint), .attention) }
+            else if run.faces.isEmpty { add(tr("framing (%s): looking", modeWords)) }
+            else { add(tr("framing (%s): good", modeWords)) }
         }
-        if let db = run.audioPeakDB { add(String(format: "audio peak %.0f dB", db)) }
+        if let db = run.audioPeakDB { add(tr("audio peak %s dB", String(format: "%.0f", db))) }
         if let note = run.soundNote { add(note, .attention) }
         // Two figures that must not be confused: a take's lost frames, and frames only the screen skipped.
         if let shown = previewFps, let of = cameraFps {
             // Measured: what the take misses on one line, what only the screen shows on the next.
-            add("\(run.recording ? "take" : "camera"): \(run.cameraDropped) dropped")
-            add("preview \(Int(shown.rounded())) of \(Self.rate(of)) fps" + (run.subjectSkipped > 0 ? ", subject skipped \(run.subjectSkipped)" : "") + " (screen only)")
+            add(run.recording ? tr("take: %d dropped", run.cameraDropped) : tr("camera: %d dropped", run.cameraDropped))
+            add(run.subjectSkipped > 0
+                ? tr("preview %1$d of %2$s fps, subject skipped %3$d (screen only)", Int(shown.rounded()), Self.rate(of), run.subjectSkipped)
+                : tr("preview %1$d of %2$s fps (screen only)", Int(shown.rounded()), Self.rate(of)))
         } else {
-            add("\(run.recording ? "take" : "camera") \(run.cameraDropped) dropped  ·  preview skipped \(run.previewSkipped), subject \(run.subjectSkipped) (screen only)")
+            add(run.recording
+                ? tr("take %1$d dropped  ·  preview skipped %2$d, subject %3$d (screen only)", run.cameraDropped, run.previewSkipped, run.subjectSkipped)
+                : tr("camera %1$d dropped  ·  preview skipped %2$d, subject %3$d (screen only)", run.cameraDropped, run.previewSkipped, run.subjectSkipped))
         }
         if let message { add(message) }
         return l

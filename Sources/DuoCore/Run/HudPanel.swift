@@ -79,22 +79,23 @@ extension HudModel {
         let headline: Line
         var facts: String
         if let c = run.countdown {
-            headline = Line(text: "COUNTDOWN \(c)", tone: .live)
-            facts = "Esc cancels"
+            headline = Line(text: tr("COUNTDOWN %d", c), tone: .live)
+            facts = tr("Esc cancels")
         } else if run.recording {
-            headline = Line(text: "● REC  \(Self.clock(run.elapsedSeconds))", tone: .live)
-            facts = "take \(run.takeNumber ?? 0)"
+            headline = Line(text: tr("● REC  %s", Self.clock(run.elapsedSeconds)), tone: .live)
+            facts = tr("take %d", run.takeNumber ?? 0)
         } else {
-            headline = Line(text: "STANDBY", tone: .plain)
-            facts = "Space records  ·  ? keys"
+            headline = Line(text: tr("STANDBY"), tone: .plain)
+            facts = tr("Space records  ·  ? keys")
         }
         if run.countdown == nil, let left = run.secondsLeft, run.scriptProgress != nil {
-            facts += "  ·  \(Self.clock(left)) left"
+            facts += "  ·  " + tr("%s left", Self.clock(left))
         }
         let meter = run.audioPeakDB.map { min(1, max(0, ($0 + 60) / 60)) }
         let rows = Array(all.dropFirst())
         return HudPanel(headline: headline, facts: facts, rows: rows, meter: meter.map { ($0 * 40).rounded() / 40 },
-                        meterRow: meter == nil ? nil : rows.firstIndex { $0.text.hasPrefix("audio peak") },
+                        meterRow: meter == nil ? nil : run.audioPeakDB.flatMap { db in
+                            rows.firstIndex { $0.text == tr("audio peak %s dB", String(format: "%.0f", db)) } },
                         confidence: run.confidence, keyHelp: keyHelp)
     }
 }

@@ -23,6 +23,13 @@ public struct KeepUp: Sendable, Equatable {
             + "; try a smaller --format"
     }
 
+    /// The same for the operator to read (the HUD and the log), in their language; `message` stays
+    /// English for the summary's JSON.
+    public var shown: String {
+        tr("the camera delivered %1$d of %2$d frames: this machine could not keep up with %3$s; try a smaller --format",
+           delivered, expected, format)
+    }
+
     /// The shortfall of a take of `frames` frames over `lengthNanoseconds` at `format`, or nil when it kept up.
     public static func check(frames: Int64, lengthNanoseconds: Int64, format: VideoFormat) -> KeepUp? {
         let rate = format.frameRate.value

@@ -56,23 +56,23 @@ public enum OperatorControl: String, Sendable, CaseIterable {
     /// The tooltip: what it does, and its key.
     public var tooltip: String {
         let does = switch self {
-        case .record: "Record / stop (a countdown runs first)"
-        case .pause: "Pause / resume scrolling"
-        case .slower: "Scroll slower"
-        case .speed: "Scroll speed (number keys: presets)"
-        case .faster: "Scroll faster"
-        case .reverse: "Reverse scrolling"
-        case .previous: "Previous marker"
-        case .next: "Next marker"
-        case .accessory: "Subject view on / off"
-        case .swap: "Swap cameras"
-        case .script: "Open a script"
-        case .cue: "Cue the talent"
-        case .link: "The phone remote's address and QR code (--remote-control)"
-        case .keys: "The keys (on this screen only)"
-        case .fullscreen: "Fullscreen on / off"
+        case .record: tr("Record / stop (a countdown runs first)")
+        case .pause: tr("Pause / resume scrolling")
+        case .slower: tr("Scroll slower")
+        case .speed: tr("Scroll speed (number keys: presets)")
+        case .faster: tr("Scroll faster")
+        case .reverse: tr("Reverse scrolling")
+        case .previous: tr("Previous marker")
+        case .next: tr("Next marker")
+        case .accessory: tr("Subject view on / off")
+        case .swap: tr("Swap cameras")
+        case .script: tr("Open a script")
+        case .cue: tr("Cue the talent")
+        case .link: tr("The phone remote's address and QR code (--remote-control)")
+        case .keys: tr("The keys (on this screen only)")
+        case .fullscreen: tr("Fullscreen on / off")
         }
-        return "\(does) (\(key))"
+        return tr("%1$s (%2$s)", does, key)
     }
 
     /// The symbolic icon (Adwaita) for the button's state, or nil for the speed label.

@@ -29,7 +29,7 @@ public struct OperatorPrivacy: Sendable, Equatable {
     }
 
     /// The HUD's one line while the private items are hidden.
-    public static let notice = "private items hidden: this monitor may face the subject (N shows them)"
+    public static var notice: String { tr("private items hidden: this monitor may face the subject (N shows them)") }
 
     public private(set) var inputs = Inputs()
     /// The operator asked to see them (N) during this exposure.

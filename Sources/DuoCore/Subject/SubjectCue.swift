@@ -8,14 +8,14 @@ public enum CuePreset: String, Sendable, Hashable, CaseIterable {
     case thirtySeconds = "30s"
     case slower, faster, lens
 
-    /// What the talent reads.
+    /// What the talent reads (English, as events and the HUD's log carry it), marked for translation.
     public var text: String {
         switch self {
-        case .wrap: "wrap up"
-        case .thirtySeconds: "30 seconds"
-        case .slower: "slower"
-        case .faster: "faster"
-        case .lens: "look at the lens"
+        case .wrap: N_("wrap up")
+        case .thirtySeconds: N_("30 seconds")
+        case .slower: N_("slower")
+        case .faster: N_("faster")
+        case .lens: N_("look at the lens")
         }
     }
 
@@ -36,6 +36,10 @@ public struct SubjectCue: Sendable, Hashable {
     private init(text: String, preset: CuePreset?) { self.text = text; self.preset = preset }
 
     public static func preset(_ preset: CuePreset) -> SubjectCue { SubjectCue(text: preset.text, preset: preset) }
+
+    /// What the talent reads in `language`: a preset's words translated; free text is the operator's own
+    /// words, shown as written.
+    public func text(in language: Translator) -> String { preset.map { language.text($0.text) } ?? text }
 
     /// A preset's name (`wrap`, `30s`, …) as that preset, else free text.
     public static func presetOrText(_ raw: String) throws(DuoError) -> SubjectCue {

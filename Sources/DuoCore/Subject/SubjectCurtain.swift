@@ -66,10 +66,11 @@ public struct CurtainModel: Sendable, Hashable {
 
     private init(line: String, accessory: String) { self.line = line; self.accessory = accessory }
 
-    public static let standbyLine = "standing by"
+    public static let standbyLine = N_("standing by")
 
-    public static func whitelisted(from view: SubjectViewModel) -> CurtainModel {
-        CurtainModel(line: standbyLine, accessory: view.kind.rawValue)
+    /// The curtain for `view`, in `language` (the subject's).
+    public static func whitelisted(from view: SubjectViewModel, language: Translator = .english) -> CurtainModel {
+        CurtainModel(line: language.text(standbyLine), accessory: language.text(view.kind.words))
     }
 
     /// The whole text, one line.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the subject view is set up for a session (the command line's `--accessory`, `--script`, …).
 ///
 /// Thread: value type, Sendable.
@@ -28,7 +30,18 @@ public struct SubjectSetup: Sendable {
     public var mirrorGiven = false
     /// The camera picture's shape (set by the run from its format; render-subject: 16:9).
     public var picture: PictureShape?
+    /// `--subject-language LANG` as given (nil: the operator's language).
+    public var languageTag: String?
+    /// The language of the subject view's own words (hints, the standby line, cue presets, the shot
+    /// card's labels, the recording light): `languageTag`'s catalogue once `resolveLanguage` has run,
+    /// else English. Never the script's or shot list's text, which is shown as written.
+    public var language: Translator = .english
     public init() {}
+
+    /// Sets `language` from `--subject-language` (a catalogue in `localeDirectory`), else `operatorLanguage`.
+    public mutating func resolveLanguage(localeDirectory: String, operatorLanguage: Translator) throws(DuoError) {
+        language = try SubjectLanguage.translator(languageTag, localeDirectory: localeDirectory, operatorLanguage: operatorLanguage)
+    }
 
     /// The mirror the view starts with: `--mirror`, else horizontal for a beam-splitter (`--lens behind`).
     public func resolvedMirror(profile: DisplayProfile) -> MirrorFlags {
@@ -44,5 +57,25 @@ public struct SubjectSetup: Sendable {
         var p = profile
         p.lens = resolvedLens(profile: profile)
         return p
+    }
+}
+
+/// `--subject-language LANG`: the subject view's words in a language of their own, read from the
+/// installed catalogues (`MessageCatalog`), independently of the operator's (gettext's).
+///
+/// Thread: stateless.
+public enum SubjectLanguage {
+    /// The translator for `tag`: English for `en` (and `C`), the installed catalogue for any other, the
+    /// operator's language for nil. A language with no catalogue is a one-line error naming those there are.
+    public static func translator(_ tag: String?, localeDirectory: String, operatorLanguage: Translator) throws(DuoError) -> Translator {
+        guard let tag else { return operatorLanguage }
+        if LanguageTag.isEnglish(tag) { return .english }
+        guard let path = MessageCatalog.find(tag, in: localeDirectory) else {
+            let installed = MessageCatalog.installed(in: localeDirectory)
+            throw .usage(tr("--subject-language %1$s: no translation of duo-capture into it is installed; give one of: %2$s",
+                            tag, (["en"] + installed).joined(separator: ", ")))
+        }
+        let language = URL(fileURLWithPath: path).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+        return Translator(catalog: try MessageCatalog(language: language, path: path))
     }
 }

@@ -4,6 +4,16 @@
 public enum AccessoryKind: String, OptionWord, Sendable, Hashable, CaseIterable {
     case teleprompter, preview, countdown, off
 
+    /// The kind in words a person reads (English, marked for translation; `--accessory` keeps the raw value).
+    public var words: String {
+        switch self {
+        case .teleprompter: N_("teleprompter")
+        case .preview: N_("preview")
+        case .countdown: N_("countdown")
+        case .off: N_("off")
+        }
+    }
+
     public static func unknownWord(_ text: String) -> String {
         "unknown accessory '\(text)'; use --accessory teleprompter, preview, countdown or off"
     }

@@ -71,6 +71,12 @@ extension SubjectSetup {
         case "--self-view": selfView = try SelfViewSize.parse(try reader.value(name))
         case "--talent-clock": talentClock = try TalentClock.parse(try reader.value(name))
         case "--theme": theme = try PromptTheme.parse(try reader.value(name))
+        case "--subject-language":
+            let tag = try reader.value(name)
+            guard !tag.isEmpty, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.@".contains($0)) }) else {
+                throw .usage(tr("--subject-language '%s': give a language such as zh_CN, de or en", tag))
+            }
+            languageTag = tag
         case "--wpm": wordsPerMinute = try reader.number(name, 1...1000)
         case "--lines-per-minute": linesPerMinute = try reader.number(name, 0.1...300)
         case "--font-size":

@@ -50,8 +50,8 @@ public struct WebRemoteLinkCard: Sendable, Equatable {
     /// The line over the address on the card; a loopback address (`--remote-control PORT` alone) is
     /// no use to a phone, and the line says what is.
     public var caption: String {
-        WebRemoteLink.isLoopback(url) ? "This machine only: a phone needs --remote-control 0.0.0.0:PORT (L hides this)"
-            : "Scan with the phone to open the remote (L hides this)"
+        WebRemoteLink.isLoopback(url) ? tr("This machine only: a phone needs --remote-control 0.0.0.0:PORT (L hides this)")
+            : tr("Scan with the phone to open the remote (L hides this)")
     }
 
     /// Where the card and its QR code go in an area of `width` × `height` device pixels, all in whole

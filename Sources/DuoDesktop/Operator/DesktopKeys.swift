@@ -71,8 +71,9 @@ public enum DesktopKeys {
         ("?", N_("this key list on the operator's screen on / off (Esc closes it)")),
     ]
 
-    /// The key list the HUD shows over the operator picture (?, the control bar's keys button).
+    /// The key list the HUD shows over the operator picture (?, the control bar's keys button), in the
+    /// operator's language.
     public static var keyHelp: [KeyHelp] {
-        help.map { KeyHelp(key: $0.key, does: $0.does) }
+        help.map { KeyHelp(key: $0.key, does: tr($0.does)) }
     }
 }

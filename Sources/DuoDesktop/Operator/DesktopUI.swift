@@ -443,7 +443,8 @@ public final class DesktopUI {
     /// The O key: a file chooser on the operator window; the chosen file goes to the run as the
     /// `script` command, like a control client's.
     private func chooseScript() {
-        guard chooserAllowed(), let dialog = duo_script_chooser_new(operatorWindow.asWindow) else { return }
+        guard chooserAllowed(), let dialog = duo_script_chooser_new(operatorWindow.asWindow, tr("Open a script"), tr("_Cancel"),
+                                                                    tr("_Open"), tr("Scripts (.md, .txt)")) else { return }
         placeOnOperatorMonitor(dialog)
         let response = gtk_dialog_run(UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: GtkDialog.self))
         let chooser = OpaquePointer(dialog)

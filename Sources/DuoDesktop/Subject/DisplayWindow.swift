@@ -35,7 +35,7 @@ public final class DisplayWindow {
         gtk_container_add(window.asContainer, overlay)
         self.picture = picture.assumingMemoryBound(to: GtkWidget.self)
         gtk_container_add(overlay.asContainer, self.picture)
-        label = gtk_label_new("waiting for duo-capture")
+        label = gtk_label_new(tr("waiting for duo-capture"))
         gtk_style_context_add_class(gtk_widget_get_style_context(label), "waiting")
         gtk_overlay_add_overlay(UnsafeMutableRawPointer(overlay).assumingMemoryBound(to: GtkOverlay.self), label)
         connections.append(SignalConnection(window.raw, "key-press-event", Self.keyCallback, self))

@@ -23,7 +23,7 @@ extension HudRenderer {
         cairo_rectangle(cr, box.x, box.y, box.width, box.height)
         cairo_clip(cr)
         let inner = box.width - 2 * pad
-        text.set("THE SUBJECT READS", size: label, bold: true, width: inner, oneLine: true)
+        text.set(tr("THE SUBJECT READS"), size: label, bold: true, width: inner, oneLine: true)
         cairo_set_source_rgb(cr, 0.6, 0.75, 0.9)
         text.show(at: box.x + pad, box.y + pad)
         var y = box.y + pad + label * 1.4
@@ -54,7 +54,7 @@ extension HudRenderer {
                 text.show(at: box.x + pad + marker, rowTop + (rowHeight - text.size.height) / 2)
             case .privateNote:
                 // Marked as private: an amber tag and amber italics on a tinted band.
-                text.set("PRIVATE", size: 0.85 * u, bold: true, width: inner, oneLine: true)
+                text.set(tr("PRIVATE"), size: 0.85 * u, bold: true, width: inner, oneLine: true)
                 let tag = text.size
                 cairo_set_source_rgba(cr, 1, 0.8, 0.3, 0.18)
                 cairo_rectangle(cr, box.x + pad, rowTop + 1, inner, rowHeight - 2)
@@ -95,7 +95,7 @@ extension HudRenderer {
                 widest = max(widest, text.size.width)
                 return max(text.size.height, u * 1.3)
             }
-            text.set("KEYS  (? or Esc closes)", size: 1.3 * u, bold: true, width: maxWidth)
+            text.set(tr("KEYS  (? or Esc closes)"), size: 1.3 * u, bold: true, width: maxWidth)
             let title = text.size.height + 0.5 * u
             let w = 2 * pad + keyWidth + u + widest, h = 2 * pad + title + rows.reduce(0, +)
             card = FrameRect(x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h)
@@ -111,7 +111,7 @@ extension HudRenderer {
         cairo_set_line_width(cr, max(1, u / 10))
         cairo_rectangle(cr, card.x, card.y, card.width, card.height)
         cairo_stroke(cr)
-        text.set("KEYS  (? or Esc closes)", size: 1.3 * u, bold: true, width: card.width - 2 * pad)
+        text.set(tr("KEYS  (? or Esc closes)"), size: 1.3 * u, bold: true, width: card.width - 2 * pad)
         cairo_set_source_rgb(cr, 0.6, 0.8, 1)
         text.show(at: card.x + pad, card.y + pad)
         var y = card.y + pad + text.size.height + 0.5 * u

@@ -40,10 +40,10 @@ public struct FollowStatus: Sendable, Equatable {
         self.state = state
         self.word = word
         switch state {
-        case _ where held: stateName = "held"
-        case .following: stateName = "following"
-        case .unsure: stateName = "unsure"
-        case .holding: stateName = "holding"
+        case _ where held: stateName = N_("held")
+        case .following: stateName = N_("following")
+        case .unsure: stateName = N_("unsure")
+        case .holding: stateName = N_("holding")
         }
     }
 }

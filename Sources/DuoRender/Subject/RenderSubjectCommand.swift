@@ -38,6 +38,7 @@ public enum RenderSubjectCommand {
           --talent-clock off|all|clock,count-up,target
                                     the talent's clock beside the text (target: the shot's length:)
           --clock-time HH:MM[:SS]   what the talent's wall clock says at --at (default: the time now)
+          --subject-language LANG   the view's own words in LANG (zh_CN, en, ...; default: yours)
         """) }
 
     struct Options {
@@ -57,9 +58,11 @@ public enum RenderSubjectCommand {
 
     /// Parses `arguments` (everything after `render-subject`), renders and writes the PNG.
     /// Returns the one-line summary to print (or the help text for `--help`).
-    public static func run(arguments: [String]) throws(DuoError) -> String {
+    /// `localeDirectory`: where `--subject-language` finds its catalogue.
+    public static func run(arguments: [String], localeDirectory: String = "/usr/share/locale") throws(DuoError) -> String {
         if arguments.contains("--help") || arguments.contains("-h") { return help }
-        let o = try parse(arguments)
+        var o = try parse(arguments)
+        try o.subject.resolveLanguage(localeDirectory: localeDirectory, operatorLanguage: Translation.operatorLanguage)
         let (image, summary) = try render(o)
         try image.writePNG(to: o.out!)
         return tr("render-subject: wrote %s (%s)", o.out!, summary)
@@ -166,7 +169,7 @@ public enum RenderSubjectCommand {
         // Lay out once with no scroll, then fit the scroll model to the layout's units and cues (lines
         // for scripts without spaces) and rebuild the scene reusing the layout.
         let first = SubjectScene(viewModel: .whitelisted(from: session), width: o.width, height: o.height,
-                                 profile: profile, format: .argb)
+                                 profile: profile, format: .argb, language: o.subject.language)
         var detail = o.subject.accessory.rawValue
         if let layout = first.strip?.layout, let speed {
             var scroll = layout.scrollModel(speed: speed)
@@ -178,7 +181,7 @@ public enum RenderSubjectCommand {
             if scroll.isHeldAtCue(at: time) { detail += ", held at [PAUSE]" }
         }
         let scene = SubjectScene(viewModel: .whitelisted(from: session), width: o.width, height: o.height,
-                                 profile: profile, format: .argb, reusing: first)
+                                 profile: profile, format: .argb, language: o.subject.language, reusing: first)
         return (scene, time, "\(o.width)x\(o.height) at \(clean(o.at!)) s, \(detail)")
     }
 

@@ -5,10 +5,11 @@ import Foundation
 /// The shot card on the subject monitor (`--shots`): the current shot's id and title in bold, what it
 /// asks of the subject under it, wrapped to `width` pixels, on the countdown's backdrop. Shown during
 /// standby and the countdown; the script takes its place once the take records. Made only from a
-/// `SubjectShot`, which has no field for the operator's notes.
+/// `SubjectShot`, which has no field for the operator's notes. The label ("Shot") is in the subject's
+/// `language`; the shot list's id, title and instruction are shown as written.
 ///
 /// Thread: call off the streaming thread (scene building); the result is immutable.
-func renderShotCard(_ shot: SubjectShot, width: Int, fontSize: Double, mirror: MirrorFlags) -> CairoImage {
+func renderShotCard(_ shot: SubjectShot, width: Int, fontSize: Double, mirror: MirrorFlags, language: Translator) -> CairoImage {
     func escape(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
@@ -16,7 +17,8 @@ func renderShotCard(_ shot: SubjectShot, width: Int, fontSize: Double, mirror: M
     return withSubjectLayout(fontSize: fontSize, bold: false) { layout in
         pango_layout_set_width(layout, Int32(max(1, Double(width) - 2 * padding)) * PANGO_SCALE)
         pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-        var markup = "<b>\(escape("Shot \(shot.id) · \(shot.title)"))</b>"
+        let heading = language.text("Shot %1$s · %2$s", [shot.id, shot.title])
+        var markup = "<b>\(escape(heading))</b>"
         if !shot.instruction.isEmpty { markup += "\n\(escape(shot.instruction))" }
         pango_layout_set_markup(layout, markup, -1)
         var logical = PangoRectangle()

@@ -76,8 +76,13 @@ public final class SubjectOverlay: @unchecked Sendable {
     private var generation = 0
     private let work = DispatchQueue(label: "duo.subject-overlay")
 
-    public init(width: Int, height: Int, profile: DisplayProfile = .plain, format: PromptStrip.Format = .i420) {
+    /// The subject's language for the view's own words (`--subject-language`), for every scene built here.
+    public let language: Translator
+
+    public init(width: Int, height: Int, profile: DisplayProfile = .plain, format: PromptStrip.Format = .i420,
+                language: Translator = .english) {
         size = (width, height)
+        self.language = language
         self.profile = profile
         self.format = format
     }
@@ -104,7 +109,7 @@ public final class SubjectOverlay: @unchecked Sendable {
             }
             let (width, height) = lock.withLock { size }
             let next = SubjectScene(viewModel: viewModel, width: width, height: height, profile: profile,
-                                    format: format, reusing: previous)
+                                    format: format, language: language, reusing: previous)
             next.prepare(at: time)
             lock.withLock { if ticket == generation { scene = next } }
         }
@@ -120,7 +125,7 @@ public final class SubjectOverlay: @unchecked Sendable {
         work.sync {
             let (current, width, height) = lock.withLock { (scene, size.width, size.height) }
             let candidate = SubjectScene(viewModel: viewModel, width: width, height: height, profile: profile,
-                                         format: format, reusing: current?.viewModel.script == viewModel.script ? current : laidOut)
+                                         format: format, language: language, reusing: current?.viewModel.script == viewModel.script ? current : laidOut)
             laidOut = candidate
             return candidate.strip?.layout.scrollModel(speed: speed)
         }
@@ -133,7 +138,7 @@ public final class SubjectOverlay: @unchecked Sendable {
     /// Thread: any (a detached task); never the streaming thread.
     public func layOut(_ viewModel: SubjectViewModel) -> SubjectScene {
         let (width, height) = lock.withLock { size }
-        return SubjectScene(viewModel: viewModel, width: width, height: height, profile: profile, format: format)
+        return SubjectScene(viewModel: viewModel, width: width, height: height, profile: profile, format: format, language: language)
     }
 
     /// A scene from `layOut(_:)`, kept for reuse: the next `scrollModel(for:speed:)` and `update` with its

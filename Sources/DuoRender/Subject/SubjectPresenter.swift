@@ -34,7 +34,7 @@ public actor SubjectPresenter {
         }
         let loaded = try setup.displayProfilePath.map { path throws(DuoError) in try DisplayProfile.load(path: path) } ?? .plain
         let profile = setup.resolvedProfile(loaded)
-        overlay = SubjectOverlay(width: width, height: height, profile: profile, format: format)
+        overlay = SubjectOverlay(width: width, height: height, profile: profile, format: format, language: setup.language)
         speedMemory = setup.speedMemory
         drawer = SubjectFrameDrawer(overlay: overlay)
         state = PrompterSessionState(
@@ -77,7 +77,8 @@ public actor SubjectPresenter {
 
     /// A drawer of the subject view at `width`×`height` for remote display `index` (replacing its last).
     public func remoteView(_ index: Int, width: Int, height: Int, at time: Int64) -> any I420FrameDrawer {
-        let view = SubjectOverlay(width: width, height: height, profile: overlay.profile, format: .i420)
+        // The remote display shows the subject's language, as the local subject monitor does.
+        let view = SubjectOverlay(width: width, height: height, profile: overlay.profile, format: .i420, language: overlay.language)
         remoteViews[index] = view
         view.update(.whitelisted(from: state), preparingAt: time)
         return RemoteDisplayFrameDrawer(view: SubjectFrameDrawer(overlay: view, pictureIsUnmirrored: true), shown: remoteShown)

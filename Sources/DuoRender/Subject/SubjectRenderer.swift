@@ -9,8 +9,9 @@ import DuoCore
 public enum SubjectRenderer {
     /// Renders one frame: the background is black (the offline stand-in for the camera picture).
     public static func render(_ viewModel: SubjectViewModel, at time: Int64, width: Int, height: Int,
-                              profile: DisplayProfile = .plain) -> CairoImage {
-        let scene = SubjectScene(viewModel: viewModel, width: width, height: height, profile: profile, format: .argb)
+                              profile: DisplayProfile = .plain, language: Translator = .english) -> CairoImage {
+        let scene = SubjectScene(viewModel: viewModel, width: width, height: height, profile: profile, format: .argb,
+                                 language: language)
         return render(scene, at: time)
     }
 

@@ -116,14 +116,15 @@ extension SubjectScene {
     /// The cue's sprite: bold dark words on the cue colour, as large as the text (smaller when the words
     /// would be wider than the panel).
     static func cueLabel(_ cue: SubjectCue?, fontSize: Double, maximumWidth: Double, mirror: MirrorFlags,
-                         previous: SubjectScene?) -> CairoImage? {
+                         language: Translator, previous: SubjectScene?) -> CairoImage? {
         guard let cue else { return nil }
         if let old = previous, old.viewModel.cue == cue, old.viewModel.mirror == mirror, old.fontSize == fontSize,
+           old.language.language == language.language,
            let label = old.cueLabel, Double(label.width) <= maximumWidth {
             return label
         }
         func label(_ size: Double) -> CairoImage {
-            renderLabel(cue.text, fontSize: size, bold: true, colour: RGBA(0.05, 0.05, 0.05), mirror: mirror,
+            renderLabel(cue.text(in: language), fontSize: size, bold: true, colour: RGBA(0.05, 0.05, 0.05), mirror: mirror,
                         backdrop: SubjectPalette.cueBackdrop, padding: size * 0.3)
         }
         let size = max(12, fontSize.rounded())

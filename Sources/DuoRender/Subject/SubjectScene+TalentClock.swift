@@ -24,18 +24,22 @@ struct TalentClockSprites: Sendable {
     static let warning = RGBA(1.00, 0.32, 0.22)
     static let labelColour = RGBA(0.78, 0.78, 0.74)
 
-    /// The labels (in the operator's language: the talent reads them).
-    static func labelText(_ key: String) -> String {
+    /// The labels, in the subject's language (`--subject-language`): the talent reads them.
+    static func labelText(_ key: String, _ language: Translator) -> String {
         switch key {
-        case "clock": tr("TIME")
-        case "count-up": tr("TAKE")
-        case "target": tr("TO GO")
-        default: tr("OVER")
+        case "clock": language.text("TIME")
+        case "count-up": language.text("TAKE")
+        case "target": language.text("TO GO")
+        default: language.text("OVER")
         }
     }
 
-    init(clock: TalentClock, fontSize: Double, mirror: MirrorFlags) {
+    /// The language the labels are in.
+    let language: String
+
+    init(clock: TalentClock, fontSize: Double, mirror: MirrorFlags, language: Translator) {
         self.clock = clock
+        self.language = language.language
         self.fontSize = fontSize
         self.mirror = mirror
         var white: [Character: CairoImage] = [:], warm: [Character: CairoImage] = [:]
@@ -48,8 +52,8 @@ struct TalentClockSprites: Sendable {
         var labels: [String: CairoImage] = [:]
         let labelSize = max(7, (fontSize * 0.5).rounded())
         for item in clock.items {
-            labels[item.rawValue] = renderLabel(Self.labelText(item.rawValue), fontSize: labelSize, bold: true, colour: Self.labelColour, mirror: mirror)
-            if item == .target { labels["over"] = renderLabel(Self.labelText("over"), fontSize: labelSize, bold: true, colour: Self.warning, mirror: mirror) }
+            labels[item.rawValue] = renderLabel(Self.labelText(item.rawValue, language), fontSize: labelSize, bold: true, colour: Self.labelColour, mirror: mirror)
+            if item == .target { labels["over"] = renderLabel(Self.labelText("over", language), fontSize: labelSize, bold: true, colour: Self.warning, mirror: mirror) }
         }
         self.labels = labels
         padding = (fontSize * 0.25).rounded()
@@ -65,13 +69,14 @@ struct TalentClockSprites: Sendable {
     }
 
     /// The sprites for `clock` as large as fit `room` pixels of width (at most `largest`), reusing `old`'s.
-    static func make(_ clock: TalentClock, largest: Double, room: Double, mirror: MirrorFlags, old: TalentClockSprites?) -> TalentClockSprites? {
+    static func make(_ clock: TalentClock, largest: Double, room: Double, mirror: MirrorFlags, language: Translator,
+                     old: TalentClockSprites?) -> TalentClockSprites? {
         guard !clock.isOff, room > 8 else { return nil }
-        if let old, old.clock == clock, old.mirror == mirror, old.fontSize <= largest, old.width <= room,
+        if let old, old.clock == clock, old.mirror == mirror, old.language == language.language, old.fontSize <= largest, old.width <= room,
            old.fontSize == largest || old.width >= room * 0.9 { return old }
-        let first = TalentClockSprites(clock: clock, fontSize: largest, mirror: mirror)
+        let first = TalentClockSprites(clock: clock, fontSize: largest, mirror: mirror, language: language)
         guard first.width > room else { return first }
-        return TalentClockSprites(clock: clock, fontSize: max(6, (largest * room / first.width).rounded(.down)), mirror: mirror)
+        return TalentClockSprites(clock: clock, fontSize: max(6, (largest * room / first.width).rounded(.down)), mirror: mirror, language: language)
     }
 }
 
@@ -141,7 +146,7 @@ extension SubjectScene {
     /// Where the clock's sprites come from for this scene: the room beside the text opposite the
     /// recording light (or a third of the panel on a narrow monitor), figures at most the light's size.
     static func talentClockSprites(_ vm: SubjectViewModel, geometry: SubjectGeometry, statusBeside: Bool, clockFontSize: Double,
-                                   sideGap: Double, previous: SubjectScene?) -> TalentClockSprites? {
+                                   sideGap: Double, language: Translator, previous: SubjectScene?) -> TalentClockSprites? {
         guard !vm.talentClock.isOff else { return nil }
         let p = geometry.panel, t = geometry.textArea
         let room: Double
@@ -152,6 +157,6 @@ extension SubjectScene {
             room = p.width / 3
         }
         return TalentClockSprites.make(vm.talentClock, largest: (clockFontSize * 0.8).rounded(), room: room.rounded(.down),
-                                       mirror: vm.mirror, old: previous?.talentClockSprites)
+                                       mirror: vm.mirror, language: language, old: previous?.talentClockSprites)
     }
 }

@@ -37,6 +37,9 @@ public final class SubjectScene: Sendable {
     public let fontSize: Double
     public let strip: PromptStrip?
     public let safeFrame: SafeFrame?
+    /// The language of the view's own words (the subject's, `--subject-language`): hints, cue presets,
+    /// the shot card's label, the recording light. The script and the shot list are shown as written.
+    public let language: Translator
 
     private let labelFontSize: Double
     /// The recording light's and clock's size: large, beside the reading line.
@@ -76,8 +79,9 @@ public final class SubjectScene: Sendable {
     }
 
     public init(viewModel: SubjectViewModel, width: Int, height: Int, profile: DisplayProfile = .plain,
-                format: PromptStrip.Format, reusing previous: SubjectScene? = nil) {
+                format: PromptStrip.Format, language: Translator = .english, reusing previous: SubjectScene? = nil) {
         precondition(width >= 16 && height >= 16, "subject frames are at least 16x16")
+        self.language = language
         serial = Self.serials.update { $0 += 1; return $0 }
         self.viewModel = viewModel
         self.width = width
@@ -96,11 +100,13 @@ public final class SubjectScene: Sendable {
         let mirror = viewModel.mirror
         // The recording light and its clock, large: they sit beside the reading line.
         clockFontSize = max(10, (fontSize * 0.8).rounded())
-        if let old = previous, old.clockFontSize == clockFontSize, old.viewModel.mirror == mirror {
+        if let old = previous, old.clockFontSize == clockFontSize, old.viewModel.mirror == mirror,
+           old.language.language == language.language {
             recordingLabel = old.recordingLabel
             digits = old.digits
         } else {
-            recordingLabel = renderLabel("REC", fontSize: clockFontSize, bold: true, colour: RGBA(1, 1, 1),
+            // The recording light's word: "REC" as on every camera, in the subject's language.
+            recordingLabel = renderLabel(language.text(N_("REC")), fontSize: clockFontSize, bold: true, colour: RGBA(1, 1, 1),
                                          mirror: mirror, dot: SubjectPalette.recording)
             var digits: [Character: CairoImage] = [:]
             for c in "0123456789:" {
@@ -144,16 +150,18 @@ public final class SubjectScene: Sendable {
                                    linesAbove: around.above, linesBelow: around.below, selfView: selfViewSize)
         safeFrame = viewModel.safeFrameAspect.map { SafeFrame(aspect: $0, frameWidth: width, frameHeight: height) }
         talentClockSprites = Self.talentClockSprites(viewModel, geometry: geometry, statusBeside: statusBeside, clockFontSize: clockFontSize,
-                                                     sideGap: (fontSize * 0.4).rounded(), previous: previous)
+                                                     sideGap: (fontSize * 0.4).rounded(), language: language, previous: previous)
 
         if let shot = viewModel.shot {
             if let old = previous, old.viewModel.shot == shot, old.viewModel.mirror == viewModel.mirror, old.fontSize == fontSize,
-               old.width == width { shotCard = old.shotCard }
-            else { shotCard = renderShotCard(shot, width: Int(estimate.textArea.width * 0.9), fontSize: fontSize * 0.8, mirror: viewModel.mirror) }
+               old.width == width, old.language.language == language.language { shotCard = old.shotCard }
+            else { shotCard = renderShotCard(shot, width: Int(estimate.textArea.width * 0.9), fontSize: fontSize * 0.8, mirror: viewModel.mirror,
+                                             language: language) }
         } else {
             shotCard = nil
         }
-        cueLabel = Self.cueLabel(viewModel.cue, fontSize: fontSize, maximumWidth: Double(panelWidth), mirror: mirror, previous: previous)
+        cueLabel = Self.cueLabel(viewModel.cue, fontSize: fontSize, maximumWidth: Double(panelWidth), mirror: mirror,
+                                 language: language, previous: previous)
 
         // Sprites: the pose cues and the countdown numbers.
         labelFontSize = max(8, (fontSize * 0.6).rounded())
@@ -173,7 +181,7 @@ public final class SubjectScene: Sendable {
             }
             countdownNumbers = numbers
         }
-        framingHintLabel = Self.framingHintLabel(viewModel.framingHints, fontSize: fontSize, mirror: mirror,
+        framingHintLabel = Self.framingHintLabel(viewModel.framingHints, fontSize: fontSize, mirror: mirror, language: language,
                                                  maximumWidth: min(geometry.content.width - 2 * (fontSize * 0.4).rounded(), geometry.content.width * 0.6),
                                                  previous: previous)
     }
@@ -181,21 +189,27 @@ public final class SubjectScene: Sendable {
     /// The hint's sprite: the fixed words of `FramingHint`, bold, in large type on a dark backdrop.
     /// Narrower monitors (portrait, two people's hints) get it smaller, so it is always whole and leaves
     /// the other corner (the recording light's) free.
-    private static func framingHintLabel(_ hints: [PersonHint], fontSize: Double, mirror: MirrorFlags, maximumWidth: Double,
-                                         previous: SubjectScene?) -> CairoImage? {
+    private static func framingHintLabel(_ hints: [PersonHint], fontSize: Double, mirror: MirrorFlags, language: Translator,
+                                         maximumWidth: Double, previous: SubjectScene?) -> CairoImage? {
         guard !hints.isEmpty else { return nil }
         if let old = previous, old.viewModel.framingHints == hints, old.viewModel.mirror == mirror, old.fontSize == fontSize,
+           old.language.language == language.language,
            let label = old.framingHintLabel, Double(label.width) <= maximumWidth {
             return label
         }
-        func label(_ size: Double) -> CairoImage {
-            renderLabel(hints.map(\.text).joined(separator: "  ·  "), fontSize: size, bold: true, colour: SubjectPalette.framingHint,
+        func label(_ size: Double, _ separator: String) -> CairoImage {
+            renderLabel(hints.map { $0.text(in: language) }.joined(separator: separator), fontSize: size, bold: true, colour: SubjectPalette.framingHint,
                         mirror: mirror, backdrop: SubjectPalette.backdrop, padding: size * 0.35)
         }
         let size = max(14, (fontSize * 1.1).rounded())
-        let first = label(size)
+        let first = label(size, "  ·  ")
         guard Double(first.width) > maximumWidth, maximumWidth > 0 else { return first }
-        return label(max(6, (size * maximumWidth / Double(first.width)).rounded(.down)))
+        // Two people's hints too wide side by side (a narrow monitor, a language of long words): one
+        // above the other before any is made smaller.
+        let stacked = hints.count > 1 ? label(size, "\n") : first
+        guard Double(stacked.width) > maximumWidth else { return stacked }
+        let separator = hints.count > 1 ? "\n" : "  ·  "
+        return label(max(6, (size * maximumWidth / Double(stacked.width)).rounded(.down)), separator)
     }
 
     /// Where the framing hint goes, reader space: next to the self-view (above it when it sits low, below
@@ -415,8 +429,15 @@ public final class SubjectScene: Sendable {
         if let cue = cueLabel, vm.cueShown(at: time) { items += cueItems(cue) }
 
         if let hint = framingHintLabel {
-            let place = Self.framingHintPlace(width: Double(hint.width), height: Double(hint.height), geometry: geometry,
-                                              hasPanel: strip != nil, margin: (fontSize * 0.4).rounded())
+            let margin = (fontSize * 0.4).rounded()
+            var place = Self.framingHintPlace(width: Double(hint.width), height: Double(hint.height), geometry: geometry,
+                                              hasPanel: strip != nil, margin: margin)
+            // Never over the shot card's words: beside it, on the reading line's side.
+            if let card = shotCard, let c = cardPlace(at: time),
+               FrameRect(x: place.x, y: place.y, width: Double(hint.width), height: Double(hint.height))
+                .intersects(FrameRect(x: c.x, y: c.y, width: Double(card.width), height: Double(card.height))) {
+                place.y = cardBelow ? c.y - margin - Double(hint.height) : c.y + Double(card.height) + margin
+            }
             items.append(sprite(hint, readerX: place.x, readerY: place.y))
         }
 
