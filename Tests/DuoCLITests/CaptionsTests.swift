@@ -25,12 +25,10 @@ final class CaptionsTests: XCTestCase {
         return (list("vtt"), list("srt"))
     }
 
-    /// espeak-ng reads `plan` (Fixtures/reading.py) into `dir`/`name`.wav; returns the truth.
+    /// espeak-ng reads `plan` (Fixtures/reading.py, kept in the tests' cache) into `dir`/`name`.wav;
+    /// returns the truth.
     private func read(_ plan: [String: Any], as name: String, in dir: String) throws -> Truth {
-        try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: "\(dir)/\(name).json"))
-        let speak = try runToEnd(URL(fileURLWithPath: "/usr/bin/python3"), [Self.fixtures.appendingPathComponent("reading.py").path,
-                                 "\(dir)/\(name).json", "\(dir)/\(name).wav", "\(dir)/\(name)-truth.json"], timeout: 120)
-        XCTAssertEqual(speak.status, 0, "espeak-ng made the reading: \(speak.stderr)")
+        try Readings.make(plan, wav: "\(dir)/\(name).wav", truth: "\(dir)/\(name)-truth.json")
         return try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(name)-truth.json")))
     }
 

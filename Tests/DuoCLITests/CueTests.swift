@@ -106,6 +106,8 @@ final class CueTests: XCTestCase {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["tesseract", path, "-", "--psm", "7"]
+        // One OpenMP thread: tesseract's spinning threads double its time on a loaded machine; same text.
+        p.environment = ProcessInfo.processInfo.environment.merging(["OMP_THREAD_LIMIT": "1"]) { old, _ in old }
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice

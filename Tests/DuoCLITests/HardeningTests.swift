@@ -328,7 +328,8 @@ final class HardeningTests: XCTestCase {
             let png = file + ".png"
             let render = try duoCapture(["render-subject", "--script", file, "--at", "0", "--size", "1920x1080", "--out", png])
             XCTAssertEqual(render.status, 0, render.stderr)
-            let ocr = try runToEnd(URL(fileURLWithPath: "/usr/bin/tesseract"), [png, "-"], timeout: 60)
+            // One OpenMP thread: tesseract's spinning threads double its time on a loaded machine; same text.
+            let ocr = try runToEnd(URL(fileURLWithPath: "/usr/bin/tesseract"), [png, "-"], environment: ["OMP_THREAD_LIMIT": "1"], timeout: 60)
             XCTAssertEqual(ocr.status, 0, ocr.stderr)
             return ocr.stdout.uppercased()
         }

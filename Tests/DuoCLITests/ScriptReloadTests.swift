@@ -210,9 +210,10 @@ final class ScriptReloadTests: XCTestCase {
         let paragraph = "Every word of this sentence is read aloud by the presenter at a steady pace. "
         try ("# Talk\n\n" + String(repeating: paragraph, count: 40) + "\n").write(toFile: script, atomically: true, encoding: .utf8)
         let events = "\(dir)/events.jsonl", socket = "\(dir)/control.sock"
+        // --verbose: the run says when the superseded load finishes.
         let run = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--audio", "none",
-                                     "--script", script, "--events", events, "--control", socket, "--json"],
-                                    directory: dir, environment: ["XDG_STATE_HOME": dir])
+                                     "--script", script, "--events", events, "--control", socket, "--json", "--verbose"],
+                                    directory: dir, environment: ["XDG_STATE_HOME": dir, "GST_DEBUG_NO_COLOR": "1"])
         defer { if run.process.isRunning { run.process.terminate() } }
         func statuses() -> [[String: Any]] { statusEvents(events).filter { $0["event"] as? String == "status" } }
         try run.wait(for: "a status") { !statuses().isEmpty }
@@ -225,9 +226,10 @@ final class ScriptReloadTests: XCTestCase {
         try run.wait(for: "the reload") { statuses().contains { $0["trigger"] as? String == "script" } }
         let reloaded = try XCTUnwrap(statuses().first { $0["trigger"] as? String == "script" })
         XCTAssertLessThan(reloaded["length"] as? Double ?? .infinity, 200, "the small text went on screen first")
-        // Long after the large load would have finished, the small text is still the one on screen.
-        let end = (reloaded["t"] as? Double ?? 0) + 8
-        try run.wait(for: "8 s more") { (statuses().last?["t"] as? Double ?? 0) >= end }
+        // After the large load has finished (and was dropped), the small text is still the one on screen.
+        try run.wait(upTo: 60, for: "the large load to finish") { run.stderr.contains("finished after a newer one superseded it") }
+        let seenAfter = statuses().count + 2
+        try run.wait(for: "two status events after it") { statuses().count >= seenAfter }
         XCTAssertEqual(statuses().filter { $0["trigger"] as? String == "script" }.count, 1, "the large text never went on screen")
         XCTAssertEqual(statuses().last?["length"] as? Double, reloaded["length"] as? Double)
         try ControlClient(path: socket).send(#"{"cmd":"quit"}"#)

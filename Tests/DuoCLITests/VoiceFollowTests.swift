@@ -47,16 +47,10 @@ final class VoiceFollowTests: XCTestCase {
         }()
     }
 
-    /// espeak-ng reads `plan` (Fixtures/reading.py) into `dir`/reading.wav; returns the truth.
+    /// espeak-ng reads `plan` (Fixtures/reading.py, kept in the tests' cache) into `dir`/reading.wav;
+    /// returns the truth.
     private func speak(_ plan: [String: Any], in dir: String) throws -> Truth {
-        try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: "\(dir)/plan.json"))
-        let speak = Process()
-        speak.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        speak.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/reading.py").path,
-                           "\(dir)/plan.json", "\(dir)/reading.wav", "\(dir)/truth.json"]
-        try speak.run()
-        speak.waitUntilExit()
-        XCTAssertEqual(speak.terminationStatus, 0, "espeak-ng made the reading")
+        try Readings.make(plan, in: dir)
         return try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/truth.json")))
     }
 

@@ -141,4 +141,23 @@ final class ScriptLanguageModelTests: XCTestCase {
         XCTAssertEqual(a, "fadcd9c839d5a26d")
         XCTAssertEqual(ScriptLanguageModel.contentHash(VoiceScript(text: "")), ScriptLanguageModel.contentHash(VoiceScript(words: [])))
     }
+
+    /// The dictionary reader (bytes for ASCII lines, text for others) gives what reading each line as
+    /// text gives: upper and lower case, alternates, tabs and runs of blanks, CR LF and CR line ends,
+    /// comments, a word with a non-ASCII letter, a Unicode line separator, "(x)" that is no alternate.
+    func testTheDictionaryIsReadTheSameWhateverItsLinesLookLike() {
+        let text = ";;; comment camera K\nCAMERA  K AE M ER AH\r\nCamera(2)\tK AE M R AH \rcamera(x) X\n  the DH AH\n"
+            + "the(12) DH IY\n;;;the NO\nthe\nthee\u{2028}thee DH IY\ncafé K AE F EY\nduo(2 D\nduo() D UW\n\n(3) AH"
+        let lexicon = ScriptLanguageModel.lexicon(text, keeping: ["camera", "the", "thee", "café", "camera(x)", "duo", "duo(2", "", ";;;the"])
+        XCTAssertEqual(lexicon, [
+            "camera": [["K", "AE", "M", "ER", "AH"], ["K", "AE", "M", "R", "AH"]],
+            "camera(x)": [["X"]],
+            "the": [["DH", "AH"], ["DH", "IY"]],
+            "thee": [["DH", "IY"]],
+            "café": [["K", "AE", "F", "EY"]],
+            "duo(2": [["D"]],
+            "duo": [["D", "UW"]],
+            "": [["AH"]],
+        ])
+    }
 }

@@ -1,4 +1,5 @@
 import DuoCore
+import DuoMedia
 import DuoRender
 import Foundation
 
@@ -134,7 +135,11 @@ final class ScriptPart: RunPart {
     }
 
     private func prepared(_ result: Result<SubjectPresenter.PreparedScript, DuoError>, ticket: Int, _ run: isolated RunDirector) async {
-        guard let load = loading, load.ticket == ticket else { return }   // superseded
+        guard let load = loading, load.ticket == ticket else {
+            // Superseded: a later save or opening is under way or done (said for --verbose and tests).
+            Diagnostics.debug("script load \(ticket) finished after a newer one superseded it; its text is dropped")
+            return
+        }
         loading = nil
         switch result {
         case .success(let prepared):

@@ -137,21 +137,95 @@ public struct ScriptLanguageModel: Sendable, Hashable {
 
     /// The pronunciations of `words` in a cmudict-format text: `word P R O N`, `word(2) …` for alternates,
     /// `;;;` comments ignored. Lines are matched case-insensitively; stress digits are kept as written.
+    ///
+    /// cmudict is ~135,000 ASCII lines of which a script wants a few hundred, so ASCII lines are read as
+    /// bytes and only a wanted word's line is split into strings (reading every line through Foundation
+    /// took two seconds of each voice-follow start-up in a debug build); a line with any other character
+    /// is read as text, line separators and all, exactly as before.
     static func lexicon(_ text: String, keeping words: Set<String>) -> [String: [[String]]] {
         var result: [String: [[String]]] = [:]
-        text.enumerateLines { line, _ in
-            guard !line.hasPrefix(";;;") else { return }
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard fields.count >= 2 else { return }
-            var word = fields[0].lowercased()
-            if word.hasSuffix(")"), let open = word.lastIndex(of: "("),
-               word[word.index(after: open)..<word.index(before: word.endIndex)].allSatisfy(\.isNumber) {
-                word = String(word[..<open])
+        // A line whose word's hash is not one of these is not wanted (the hash only sorts lines out).
+        let wanted = Set(words.map { hash(Array($0.utf8), 0, $0.utf8.count) })
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                var end = start, ascii = true
+                while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D {
+                    if bytes[end] >= 0x80 { ascii = false }
+                    end += 1
+                }
+                if ascii {
+                    asciiEntry(bytes, start, end, wanted: wanted, keeping: words, into: &result)
+                } else {
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).enumerateLines { line, _ in
+                        textEntry(line, keeping: words, into: &result)
+                    }
+                }
+                start = end + 1
             }
-            guard words.contains(word) else { return }
-            result[word, default: []].append(fields.dropFirst().map(String.init))
         }
         return result
+    }
+
+    /// FNV-1a of `bytes[from..<to]` lower-cased (ASCII), as an Int.
+    private static func hash<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ from: Int, _ to: Int) -> Int
+        where Bytes.Index == Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var i = from
+        while i < to {
+            let b = bytes[i]
+            h = (h ^ UInt64(b >= 0x41 && b <= 0x5A ? b + 0x20 : b)) &* 0x0000_0100_0000_01b3
+            i += 1
+        }
+        return Int(truncatingIfNeeded: h)
+    }
+
+    /// One ASCII line, `bytes[start..<end]`, of a cmudict-format text: the same as `textEntry` gives for
+    /// it, in plain index loops (a debug build runs generic collection code slowly).
+    private static func asciiEntry(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, wanted: Set<Int>,
+                                   keeping words: Set<String>, into result: inout [String: [[String]]]) {
+        func blank(_ i: Int) -> Bool { bytes[i] == 0x20 || bytes[i] == 0x09 }
+        if end - start >= 3, bytes[start] == 0x3B, bytes[start + 1] == 0x3B, bytes[start + 2] == 0x3B { return }   // ;;;
+        var wordStart = start
+        while wordStart < end, blank(wordStart) { wordStart += 1 }
+        var fieldEnd = wordStart
+        while fieldEnd < end, !blank(fieldEnd) { fieldEnd += 1 }
+        guard fieldEnd > wordStart else { return }
+        // `word(2)`: an alternate of `word` (the last "(" with only digits between it and the ")" ending).
+        var wordEnd = fieldEnd
+        if bytes[fieldEnd - 1] == 0x29 {
+            var i = fieldEnd - 2
+            while i >= wordStart, bytes[i] >= 0x30, bytes[i] <= 0x39 { i -= 1 }
+            if i >= wordStart, bytes[i] == 0x28 { wordEnd = i }
+        }
+        guard wanted.contains(hash(bytes, wordStart, wordEnd)) else { return }
+        let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[wordStart..<wordEnd]), as: UTF8.self).lowercased()
+        guard words.contains(key) else { return }
+        var phones: [String] = []
+        var i = fieldEnd
+        while i < end {
+            while i < end, blank(i) { i += 1 }
+            let phone = i
+            while i < end, !blank(i) { i += 1 }
+            if i > phone { phones.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[phone..<i]), as: UTF8.self)) }
+        }
+        guard !phones.isEmpty else { return }
+        result[key, default: []].append(phones)
+    }
+
+    /// One line of a cmudict-format text, as text.
+    private static func textEntry(_ line: String, keeping words: Set<String>, into result: inout [String: [[String]]]) {
+        guard !line.hasPrefix(";;;") else { return }
+        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard fields.count >= 2 else { return }
+        var word = fields[0].lowercased()
+        if word.hasSuffix(")"), let open = word.lastIndex(of: "("),
+           word[word.index(after: open)..<word.index(before: word.endIndex)].allSatisfy(\.isNumber) {
+            word = String(word[..<open])
+        }
+        guard words.contains(word) else { return }
+        result[word, default: []].append(fields.dropFirst().map(String.init))
     }
 
     /// The sound of a possessive 's after a word ending in `phone` (stress digits ignored).
