@@ -68,6 +68,9 @@ final class SubjectMonitorTests: XCTestCase {
                 return match!
             }()
         } catch {
+            // What the monitor showed, beside expected.png, for a look (DUO_KEEP=1 keeps the folder).
+            _ = try? desktop.run("import", ["-window", "root", "-crop", "\(width)x\(height)+1280+0", "+repage",
+                                            desktop.directory.appendingPathComponent("monitor.png").path])
             XCTFail("\(error); last comparison: \(last.map(String.init(describing:)) ?? "none"); \(desktop.tail("duo-capture.log"))", file: file, line: line)
             return
         }

@@ -1,3 +1,4 @@
+import CCairo
 import DuoCore
 @testable import DuoRender
 import XCTest
@@ -33,5 +34,37 @@ final class SubjectCanvasTests: XCTestCase {
             XCTAssertEqual(canvas.tick(), .all, "round \(i): a new scene compared equal to the one drawn")
             image.draw { canvas.draw(cr: $0) }
         }
+    }
+
+    /// After the window grows, GTK may clip the next paint to the newly exposed part: the rest still shows
+    /// the scene drawn for the old size (seen on X11: a 200-pixel teleprompter in the corner of a 1080p
+    /// monitor, with bands of black, until the text next moved). Until one paint has covered the whole
+    /// window with its scene, every tick asks for all of it.
+    func testAPaintClippedToPartOfTheWindowIsFollowedByAWholeOne() throws {
+        let parsed = try ScriptParser.parse(bytes: Array("# Take\n\nWords for the subject to read.\n".utf8),
+                                            format: .markdown, name: "take.md")
+        let viewModel = SubjectViewModel.whitelisted(from: PrompterSessionState(script: parsed))
+        let overlay = SubjectOverlay(width: 200, height: 200, format: .argb)
+        let canvas = SubjectCanvas(overlay: overlay, now: { 0 })
+        overlay.update(viewModel)
+        overlay.resize(width: 200, height: 200)
+        let small = CairoImage(width: 200, height: 200)
+        small.draw { canvas.draw(cr: $0, window: (200, 200)) }
+        XCTAssertEqual(canvas.tick(window: (200, 200)), .none, "drawn whole")
+        // The window grows; the scene for its new size arrives; GTK exposes only the new strip on the right.
+        overlay.resize(width: 1280, height: 720)
+        overlay.update(viewModel)
+        overlay.resize(width: 1280, height: 720)
+        XCTAssertEqual(canvas.tick(window: (1280, 720)), .all)
+        let big = CairoImage(width: 1280, height: 720)
+        big.draw { cr in
+            cairo_rectangle(cr, 200, 0, 1080, 720)
+            cairo_clip(cr)
+            canvas.draw(cr: cr, window: (1280, 720))
+        }
+        XCTAssertEqual(canvas.tick(window: (1280, 720)), .all, "a paint clipped to the new strip is not the whole window")
+        big.draw { canvas.draw(cr: $0, window: (1280, 720)) }
+        XCTAssertEqual(canvas.tick(window: (1280, 720)), .none, "drawn whole at its size")
+        XCTAssertEqual(canvas.tick(window: (1920, 1080)), .all, "the window changed size again")
     }
 }

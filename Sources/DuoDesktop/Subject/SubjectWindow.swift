@@ -132,7 +132,7 @@ final class SubjectWindow {
         onGtkThread(with: w) { widget in
             guard let canvas = me.canvas, let widget else { return }
             me.placePicture(canvas.pictureRectangle)
-            switch canvas.tick() {
+            switch canvas.tick(window: me.size.map { (width: $0.0, height: $0.1) }) {
             case .none: break
             case .all: gtk_widget_queue_draw(widget)
             case .area(let x, let y, let w, let h):
@@ -148,7 +148,7 @@ final class SubjectWindow {
         let scale = Double(gtk_widget_get_scale_factor(widget!.assumingMemoryBound(to: GtkWidget.self)))
         onGtkThread(with: context) { cr in
             guard let canvas = me.canvas, let cr else { return }
-            canvas.draw(cr: cr, logicalScale: scale)
+            canvas.draw(cr: cr, logicalScale: scale, window: me.size.map { (width: $0.0, height: $0.1) })
         }
         return 1
     }

@@ -21,6 +21,11 @@ public final class SubjectCanvas: @unchecked Sendable {
     private let overlay: SubjectOverlay
     private let now: @Sendable () -> Int64
     private var drawn: SubjectScene.FrameKey?
+    /// The scene and window size of the last paint that covered the whole window. GTK clips a paint to what
+    /// it invalidated, and after the window grows that can be only the newly exposed part: the rest would
+    /// keep the scene drawn for the old size (seen: a 200-pixel teleprompter in the corner of a 1080p
+    /// monitor, and bands of black, until the text next moved).
+    private var whole: (scene: UInt64, width: Int, height: Int)?
     /// Frames painted (each whole or partial redraw), for tests and the benchmark's log.
     public private(set) var paints = 0
 
@@ -37,12 +42,16 @@ public final class SubjectCanvas: @unchecked Sendable {
     }
 
     /// Once per monitor frame: what to redraw for the frame about to be shown.
-    public func tick() -> Redraw {
+    /// `window`: the window's size in device pixels, when known.
+    public func tick(window: (width: Int, height: Int)? = nil) -> Redraw {
         guard let scene = overlay.currentScene else { return drawn == nil ? .none : .all }
         let time = now()
         overlay.requestTiles(scene, at: time)
         let key = scene.frameKey(at: time)
         guard let last = drawn else { return .all }
+        if let window, whole.map({ $0.scene != key.scene || $0.width != window.width || $0.height != window.height }) ?? true {
+            return .all
+        }
         if key == last { return .none }
         if key.differsOnlyInScroll(from: last), let p = scene.panelRectangle {
             return .area(x: p.x, y: p.y, width: p.width, height: p.height)
@@ -53,7 +62,8 @@ public final class SubjectCanvas: @unchecked Sendable {
     /// Paints the current scene at the current time into the window's `cr` (clipped by GTK to what needs
     /// redrawing). A scene built for another size (the monitor just changed) is drawn as it is until the
     /// new one arrives.
-    public func draw(cr: OpaquePointer, logicalScale: Double = 1) {
+    /// `window`: the window's size in device pixels, when known (a paint that covers it all is noted).
+    public func draw(cr: OpaquePointer, logicalScale: Double = 1, window: (width: Int, height: Int)? = nil) {
         paints += 1
         // The view is laid out in device pixels: undo GTK's logical scale (HiDPI) so text is drawn 1:1.
         if logicalScale != 1 { cairo_scale(cr, 1 / logicalScale, 1 / logicalScale) }
@@ -62,7 +72,13 @@ public final class SubjectCanvas: @unchecked Sendable {
             return
         }
         let time = now()
+        var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+        cairo_clip_extents(cr, &x1, &y1, &x2, &y2)
         SubjectRenderer.paint(scene, at: time, cr: cr, livePicture: true)
-        drawn = scene.frameKey(at: time)
+        let key = scene.frameKey(at: time)
+        drawn = key
+        if let window, x1 <= 0.5, y1 <= 0.5, x2 >= Double(window.width) - 0.5, y2 >= Double(window.height) - 0.5 {
+            whole = (key.scene, window.width, window.height)
+        }
     }
 }
