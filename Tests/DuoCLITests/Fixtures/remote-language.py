@@ -9,15 +9,12 @@ without the token is shown.
 Usage: remote-language.py URL_WITH_TOKEN CONTROL_SOCKET
 """
 import json
-import socket
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from phone_page import Control, chromium, wait
 
 url, control_path = sys.argv[1], sys.argv[2]
 result = {}
@@ -30,44 +27,7 @@ WORDS = ["rec", "link", "shot-title", "shot-place", "record", "pause", "cancel",
 LANGUAGES = {"en": "en-US,en;q=0.9", "zh": "zh-CN,zh;q=0.9,en;q=0.8", "de": "de-DE,de;q=0.9"}
 
 
-class Control:
-    """The run's control socket: JSON lines out, event lines in."""
-
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.sock.settimeout(20)
-        self.pending = b""
-
-    def next(self, name, accept=lambda e: True):
-        while True:
-            while b"\n" in self.pending:
-                line, self.pending = self.pending.split(b"\n", 1)
-                event = json.loads(line)
-                if event.get("event") == name and accept(event):
-                    return event
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise RuntimeError("control socket closed waiting for " + name)
-            self.pending += chunk
-
-
-def wait(predicate, seconds=20, step=0.01):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(step)
-    raise RuntimeError("timed out")
-
-
-options = webdriver.ChromeOptions()
-for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-    options.add_argument(argument)
-options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}})
-options.binary_location = "/usr/bin/chromium"
-driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+driver = chromium(phone=True)
 try:
     control = Control(control_path)
     agent = driver.execute_script("return navigator.userAgent")
