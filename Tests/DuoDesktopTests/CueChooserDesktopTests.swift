@@ -5,21 +5,11 @@ import XCTest
 /// subject's at 1280,0): the cue chooser opens on the operator's monitor from the C key and from the
 /// control bar's cue button, and what is chosen there is the run's `cue` command (key and button).
 final class CueChooserDesktopTests: XCTestCase {
-    private func windowGeometry(_ desktop: VirtualDesktop, name: String) throws -> (x: Int, y: Int, width: Int, height: Int)? {
-        guard let id = try desktop.run("xdotool", ["search", "--name", name]).stdout.split(separator: "\n").first.map(String.init) else { return nil }
-        let info = try desktop.run("xwininfo", ["-id", id]).stdout
-        func value(_ key: String) -> Int? {
-            info.split(separator: "\n").first { $0.contains(key) }.flatMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
-        }
-        guard let x = value("Absolute upper-left X"), let y = value("Absolute upper-left Y"), let w = value("Width"), let h = value("Height") else { return nil }
-        return (x, y, w, h)
-    }
-
     /// The chooser's window once it is up: whole on the operator's monitor, none of it on the subject's.
     private func chooserOnTheOperatorMonitor(_ desktop: VirtualDesktop) throws {
         var geometry: (x: Int, y: Int, width: Int, height: Int)?
         try waitFor("the cue chooser", timeout: 20, interval: 0.2) {
-            geometry = try windowGeometry(desktop, name: "^Cue the talent$")
+            geometry = try desktop.windowGeometry(named: "^Cue the talent$")
             return geometry.map { $0.width > 100 } ?? false
         }
         let g = try XCTUnwrap(geometry)
@@ -45,7 +35,7 @@ final class CueChooserDesktopTests: XCTestCase {
         XCTAssertEqual(cue["text"] as? String, "HOLD FOR APPLAUSE", "\(cue)")
         let command = app.all().last { $0["event"] as? String == "command" && $0["cmd"] as? String == "cue" }
         XCTAssertEqual(command?["source"] as? String, "key", "\(command ?? [:])")
-        try waitFor("the chooser to close", timeout: 20) { try windowGeometry(desktop, name: "^Cue the talent$") == nil }
+        try waitFor("the chooser to close", timeout: 20) { try desktop.windowGeometry(named: "^Cue the talent$") == nil }
 
         // The control bar's cue button: the same chooser, on the operator's monitor; Alt+W is "wrap up".
         try desktop.pointer(moveTo: 1900, 400)
@@ -59,7 +49,7 @@ final class CueChooserDesktopTests: XCTestCase {
         XCTAssertEqual(wrap["preset"] as? String, "wrap", "\(wrap)")
         let pressed = app.all().last { $0["event"] as? String == "command" && $0["cmd"] as? String == "cue" }
         XCTAssertEqual(pressed?["source"] as? String, "button", "\(pressed ?? [:])")
-        try waitFor("the chooser to close", timeout: 20) { try windowGeometry(desktop, name: "^Cue the talent$") == nil }
+        try waitFor("the chooser to close", timeout: 20) { try desktop.windowGeometry(named: "^Cue the talent$") == nil }
 
         try desktop.key("q")
         try waitFor("duo-capture to exit", timeout: 30) { !app.process.isRunning }

@@ -42,16 +42,6 @@ final class SubjectPrivacyDesktopTests: XCTestCase {
         return n
     }
 
-    private func windowGeometry(_ desktop: VirtualDesktop, name: String) throws -> (x: Int, y: Int, width: Int, height: Int)? {
-        guard let id = try desktop.run("xdotool", ["search", "--name", name]).stdout.split(separator: "\n").first.map(String.init) else { return nil }
-        let info = try desktop.run("xwininfo", ["-id", id]).stdout
-        func value(_ key: String) -> Int? {
-            info.split(separator: "\n").first { $0.contains(key) }.flatMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
-        }
-        guard let x = value("Absolute upper-left X"), let y = value("Absolute upper-left Y"), let w = value("Width"), let h = value("Height") else { return nil }
-        return (x, y, w, h)
-    }
-
     func testOneEscDuringATakeKeepsThePrompterAndASecondWithinThreeSecondsLeaves() throws {
         let desktop = try VirtualDesktop(test: self)
         let app = try startApp(desktop)
@@ -174,7 +164,7 @@ final class SubjectPrivacyDesktopTests: XCTestCase {
         var placed: (x: Int, y: Int, width: Int, height: Int)?
         do {
             try waitFor("the operator window back on its monitor", timeout: 20, interval: 0.2) {
-                placed = try windowGeometry(desktop, name: "^duo-capture operator$")
+                placed = try desktop.windowGeometry(named: "^duo-capture operator$")
                 return placed.map { $0.x == 1280 && $0.y == 0 && $0.width == 1280 && $0.height == 720 } ?? false
             }
         } catch { throw Failure("\(error): \(String(describing: placed)); \(try desktop.run("xrandr", ["-q"]).stdout.prefix(200))") }
@@ -211,14 +201,14 @@ final class SubjectPrivacyDesktopTests: XCTestCase {
         try desktop.click(button)
         var geometry: (x: Int, y: Int, width: Int, height: Int)?
         try waitFor("the script chooser", timeout: 20, interval: 0.2) {
-            geometry = try windowGeometry(desktop, name: "^Open a script$")
+            geometry = try desktop.windowGeometry(named: "^Open a script$")
             return geometry.map { $0.width > 100 } ?? false
         }
         let g = try XCTUnwrap(geometry)
         XCTAssertTrue(g.x >= 0 && g.x + g.width <= 1280 && g.y >= 0 && g.y + g.height <= 720, "on the operator's monitor (0,0 1280x720): \(g)")
         // Closed without a choice, the run goes on.
         try desktop.key("Escape")
-        try waitFor("the chooser to close", timeout: 20) { try windowGeometry(desktop, name: "^Open a script$") == nil }
+        try waitFor("the chooser to close", timeout: 20) { try desktop.windowGeometry(named: "^Open a script$") == nil }
         try desktop.key("q")
         try waitFor("duo-capture to exit", timeout: 30) { !app.process.isRunning }
         XCTAssertEqual(app.process.terminationStatus, 0, desktop.tail("duo-capture.log"))
@@ -248,13 +238,13 @@ final class SubjectPrivacyDesktopTests: XCTestCase {
         try desktop.key("o")
         var geometry: (x: Int, y: Int, width: Int, height: Int)?
         try waitFor("the script chooser", timeout: 20, interval: 0.2) {
-            geometry = try windowGeometry(desktop, name: "^Open a script$")
+            geometry = try desktop.windowGeometry(named: "^Open a script$")
             return geometry.map { $0.width > 100 } ?? false
         }
         let g = try XCTUnwrap(geometry)
         XCTAssertTrue(g.x >= 0 && g.x + g.width <= 1280 && g.y >= 0 && g.y + g.height <= 720, "on the operator's monitor (0,0 1280x720): \(g)")
         try desktop.key("Escape")
-        try waitFor("the chooser to close", timeout: 20) { try windowGeometry(desktop, name: "^Open a script$") == nil }
+        try waitFor("the chooser to close", timeout: 20) { try desktop.windowGeometry(named: "^Open a script$") == nil }
         try desktop.key("q")
         try waitFor("duo-capture to exit", timeout: 30) { !app.process.isRunning }
         XCTAssertEqual(app.process.terminationStatus, 0, desktop.tail("duo-capture.log"))

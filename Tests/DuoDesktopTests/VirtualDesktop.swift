@@ -285,3 +285,17 @@ struct Screenshot {
         return s
     }
 }
+
+extension VirtualDesktop {
+    /// Where the window whose title matches `named` (an xdotool regular expression) is on the root window,
+    /// as xwininfo says; nil while there is none.
+    func windowGeometry(named name: String) throws -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard let id = try run("xdotool", ["search", "--name", name]).stdout.split(separator: "\n").first.map(String.init) else { return nil }
+        let info = try run("xwininfo", ["-id", id]).stdout
+        func value(_ key: String) -> Int? {
+            info.split(separator: "\n").first { $0.contains(key) }.flatMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
+        }
+        guard let x = value("Absolute upper-left X"), let y = value("Absolute upper-left Y"), let w = value("Width"), let h = value("Height") else { return nil }
+        return (x, y, w, h)
+    }
+}
