@@ -16,12 +16,7 @@ extension HudRenderer {
         let label = u
         let height = min(region.height, 2 * pad + label * 1.4 + Double(lines.count) * rowHeight)
         let box = FrameRect(x: region.x, y: region.y, width: region.width, height: height)
-        cairo_save(cr)
-        cairo_set_source_rgba(cr, 0, 0, 0, 0.74)
-        cairo_rectangle(cr, box.x, box.y, box.width, box.height)
-        cairo_fill(cr)
-        cairo_rectangle(cr, box.x, box.y, box.width, box.height)
-        cairo_clip(cr)
+        backdrop(cr, box)
         let inner = box.width - 2 * pad
         text.set(tr("THE SUBJECT READS"), size: label, bold: true, width: inner, oneLine: true)
         cairo_set_source_rgb(cr, 0.6, 0.75, 0.9)

@@ -81,13 +81,8 @@ public enum HudRenderer {
         let box = FrameRect(x: panelRegion.x, y: panelRegion.y, width: min(panelRegion.width, measured.width + 2 * pad),
                             height: min(panelRegion.height, measured.height))
         boxes.panel = box
-        cairo_save(cr)
-        cairo_set_source_rgba(cr, 0, 0, 0, 0.74)
-        cairo_rectangle(cr, box.x, box.y, box.width, box.height)
-        cairo_fill(cr)
         // A window too small for every line (a few hundred pixels) cuts the last ones at the backdrop.
-        cairo_rectangle(cr, box.x, box.y, box.width, box.height)
-        cairo_clip(cr)
+        backdrop(cr, box)
         let wrap = max(40, box.width - 2 * pad)
         var y = box.y + pad
         // The state and the take's elapsed time.
@@ -259,5 +254,17 @@ final class TextLayout {
     func show(at x: Double, _ y: Double) {
         cairo_move_to(cr, x, y)
         pango_cairo_show_layout(cr, layout)
+    }
+}
+
+extension HudRenderer {
+    /// Saves the context, fills `box` with the HUD's dark backdrop and clips to it (the caller restores).
+    static func backdrop(_ cr: OpaquePointer, _ box: FrameRect) {
+        cairo_save(cr)
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.74)
+        cairo_rectangle(cr, box.x, box.y, box.width, box.height)
+        cairo_fill(cr)
+        cairo_rectangle(cr, box.x, box.y, box.width, box.height)
+        cairo_clip(cr)
     }
 }
