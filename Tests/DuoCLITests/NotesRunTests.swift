@@ -5,7 +5,8 @@ import XCTest
 /// Notes, flags, chapters and exports through the real program (issue 39): one headless session with
 /// notes inside and between two takes feeds the sidecars, the events, `report --json`, the files'
 /// chapters (read back by ffprobe) and the three exports (read back by OpenTimelineIO from PyPI and
-/// Python's csv); a second run killed mid-take keeps its note, and the next start writes its chapters.
+/// Python's csv), and the first take's MP4 remux (its chapters, its frames); a second run killed mid-take
+/// keeps its note, and the next start writes its chapters.
 final class NotesRunTests: XCTestCase {
     /// A venv with opentimelineio and its CMX 3600 adapter (from PyPI), made once in the tests' cache.
     static func otioPython() throws -> String {
@@ -127,6 +128,26 @@ final class NotesRunTests: XCTestCase {
         XCTAssertEqual(rows.map { $0["code"] }, ["Q", "GOOD", "BUG", "FLAG", "PII"])
         XCTAssertEqual(rows.map { $0["take"] }, ["", "", "1", "1", "2"])
         XCTAssertEqual(rows[2]["text"], "menu hides the \"Pay\" button, again")
+
+        // The MP4 remux keeps the chapters (a chpl box in its index): the same titles and starts within
+        // 1 ms, and the grown index still finds every frame (each chunk offset moved with the media).
+        let remux = try duoCapture(["remux", takes[0]])
+        XCTAssertEqual(remux.status, 0, remux.stderr)
+        XCTAssertFalse(remux.stderr.contains("chapters"), remux.stderr)
+        let mp4 = remux.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let inMKV = try chapters(takes[0]), inMP4 = try chapters(mp4)
+        XCTAssertEqual(inMP4.map(\.title), inMKV.map(\.title))
+        for (a, b) in zip(inMP4, inMKV) { XCTAssertEqual(a.start, b.start, accuracy: 0.001, a.title) }
+        func decodedFrames(_ file: String) throws -> String {
+            let r = try runToEnd(URL(fileURLWithPath: "/usr/bin/ffprobe"), ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                                       "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file], timeout: 60)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(r.stderr, "", "\(file) decodes without an error")
+            return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        XCTAssertEqual(try decodedFrames(mp4), try decodedFrames(takes[0]))
+        let inspect = try duoCapture(["inspect", mp4])
+        XCTAssertEqual(inspect.status, 0, inspect.stderr + inspect.stdout)
     }
 
     /// SIGKILL mid-take: the note is in the sidecar already, and the next start writes it into the file
