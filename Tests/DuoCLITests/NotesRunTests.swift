@@ -150,6 +150,33 @@ final class NotesRunTests: XCTestCase {
         XCTAssertEqual(inspect.status, 0, inspect.stderr + inspect.stdout)
     }
 
+    /// An MP4 take (`--container mp4`; mp4mux writes no chapters): at its end its index gains the take's
+    /// start and its note, and the file still decodes whole.
+    func testAnMP4TakeWithANoteGetsItsChapters() throws {
+        let dir = try scratchDirectory(self)
+        let timeline = "\(dir)/mp4.timeline"
+        try """
+            {"at": 0.2, "cmd": "record"}
+            {"at": 0.9, "cmd": "note", "code": "BUG", "text": "菜单遮住了按钮"}
+            {"at": 1.6, "cmd": "stop"}
+            {"at": 1.7, "cmd": "quit"}
+            """.write(toFile: timeline, atomically: true, encoding: .utf8)
+        let run = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@25", "--countdown", "0", "--container", "mp4",
+                                  "--audio", "test", "--record-dir", dir, "--timeline", timeline, "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let take = "\(dir)/" + (try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".mp4") }))
+        let sidecar = try TakeSidecar.read(TakeSidecar.path(forTake: take))
+        let read = try chapters(take)
+        XCTAssertEqual(read.map(\.title), ["Take 1", "BUG: 菜单遮住了按钮"])
+        XCTAssertEqual(read.last?.start ?? -1, try XCTUnwrap(sidecar.notes?.first?.atSeconds), accuracy: 0.001)
+        XCTAssertEqual(sidecar.chapters, 2)
+        let frames = try runToEnd(URL(fileURLWithPath: "/usr/bin/ffprobe"), ["-v", "error", "-count_frames", "-show_entries", "stream=codec_type,nb_read_frames",
+                                                                            "-of", "csv=p=0", take], timeout: 60)
+        XCTAssertEqual(frames.stderr, "", "the take decodes without an error")
+        XCTAssertEqual(frames.stdout.split(separator: "\n").map { $0.split(separator: ",").first.map(String.init) }, ["video", "audio"])
+        XCTAssertEqual(Int64(frames.stdout.split(separator: "\n").first?.split(separator: ",").last ?? "") ?? 0, sidecar.frames ?? -1)
+    }
+
     /// SIGKILL mid-take: the note is in the sidecar already, and the next start writes it into the file
     /// as a chapter (matroskamux writes a table of contents only in the file's head).
     func testAKilledTakeKeepsItsNoteAndTheNextStartWritesItsChapters() throws {
