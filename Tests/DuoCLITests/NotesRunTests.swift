@@ -177,6 +177,43 @@ final class NotesRunTests: XCTestCase {
         XCTAssertEqual(Int64(frames.stdout.split(separator: "\n").first?.split(separator: ",").last ?? "") ?? 0, sidecar.frames ?? -1)
     }
 
+    /// Chapters that cannot be added leave the MP4 as mp4mux wrote it, with one line saying so: a remux
+    /// onto a size-limited tmpfs (in a private mount namespace) with room for the MP4 but not for its copy.
+    func testARemuxWhoseChaptersDoNotFitKeepsAWholeMP4AndSaysSo() throws {
+        let dir = try scratchDirectory(self)
+        let rec = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@25", "--countdown", "0",
+                                  "--record", "--duration", "1", "--record-dir", dir, "--quiet"])
+        XCTAssertEqual(rec.status, 0, rec.stderr)
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".mkv") })
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: "\(dir)/\(name)")[.size] as? Int)
+        let full = "\(dir)/full", kept = "\(dir)/kept"
+        for folder in [full, kept] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        // The take, its MP4 (about as large) and half of that again: the copy with chapters runs out of space.
+        let script = """
+            mount -t tmpfs -o size=\(size * 5 / 2 / 4096 * 4 + 8)k duo-capture-full "\(full)" || exit 99
+            cp "\(dir)/\(name)" "\(full)/" || exit 98
+            "$0" "$@"; rc=$?
+            ls -a "\(full)" >&2
+            cp "\(full)"/*.mp4 "\(kept)"/ 2>/dev/null
+            exit $rc
+            """
+        let unshare = getuid() == 0 ? ["/usr/bin/unshare", "-m"] : ["/usr/bin/unshare", "-r", "-m"]
+        let run = try BackgroundRun(["remux", "\(full)/\(name)"], directory: dir, launcher: unshare + ["/bin/sh", "-c", script])
+        let status = run.finish(timeout: 60)
+        XCTAssertNotEqual(status, 99, "could not mount a size-limited tmpfs: \(run.stderr)")
+        XCTAssertEqual(status, 0, run.stderr)
+        let said = run.stderr.split(separator: "\n").filter { $0.hasPrefix("duo-capture:") }
+        XCTAssertEqual(said.count, 1, run.stderr)
+        XCTAssertTrue(said.first?.contains("has no chapters (no space left on the device") == true, run.stderr)
+        XCTAssertFalse(run.stderr.contains(".chapters"), "no copy left behind: \(run.stderr)")
+        let mp4 = "\(kept)/" + name.replacingOccurrences(of: ".mkv", with: ".mp4")
+        XCTAssertEqual(try chapters(mp4).count, 0)
+        let probe = try runToEnd(URL(fileURLWithPath: "/usr/bin/ffprobe"), ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                                           "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", mp4], timeout: 60)
+        XCTAssertEqual(probe.stderr, "", "the MP4 decodes without an error")
+        XCTAssertEqual(Int64(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), try TakeSidecar.read(TakeSidecar.path(forTake: "\(dir)/\(name)")).frames)
+    }
+
     /// SIGKILL mid-take: the note is in the sidecar already, and the next start writes it into the file
     /// as a chapter (matroskamux writes a table of contents only in the file's head).
     func testAKilledTakeKeepsItsNoteAndTheNextStartWritesItsChapters() throws {
