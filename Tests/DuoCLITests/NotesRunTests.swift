@@ -129,7 +129,7 @@ final class NotesRunTests: XCTestCase {
         XCTAssertEqual(rows.map { $0["take"] }, ["", "", "1", "1", "2"])
         XCTAssertEqual(rows[2]["text"], "menu hides the \"Pay\" button, again")
 
-        // The MP4 remux keeps the chapters (a chpl box in its index): the same titles and starts within
+        // The MP4 remux keeps the chapters (in its index): the same titles and starts within
         // 1 ms, and the grown index still finds every frame (each chunk offset moved with the media).
         let remux = try duoCapture(["remux", takes[0]])
         XCTAssertEqual(remux.status, 0, remux.stderr)
@@ -138,6 +138,14 @@ final class NotesRunTests: XCTestCase {
         let inMKV = try chapters(takes[0]), inMP4 = try chapters(mp4)
         XCTAssertEqual(inMP4.map(\.title), inMKV.map(\.title))
         for (a, b) in zip(inMP4, inMKV) { XCTAssertEqual(a.start, b.start, accuracy: 0.001, a.title) }
+        // ffprobe reads the QuickTime chapter track first; the chpl box beside it holds the same.
+        let handle = try XCTUnwrap(FileHandle(forReadingAtPath: mp4))
+        defer { try? handle.close() }
+        let moovBox = try XCTUnwrap(MP4Layout.topLevelBoxes(handle, size: try handle.seekToEnd())?.first { $0.type == "moov" })
+        try handle.seek(toOffset: moovBox.offset)
+        let chpl = MP4Chapters.read(moov: [UInt8](try XCTUnwrap(try handle.read(upToCount: Int(moovBox.length)))))
+        XCTAssertEqual(chpl.map(\.title), inMKV.map(\.title))
+        for (a, b) in zip(chpl, inMKV) { XCTAssertEqual(a.atSeconds, b.start, accuracy: 0.001, a.title) }
         func decodedFrames(_ file: String) throws -> String {
             let r = try runToEnd(URL(fileURLWithPath: "/usr/bin/ffprobe"), ["-v", "error", "-count_frames", "-select_streams", "v:0",
                                                                        "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file], timeout: 60)
@@ -151,7 +159,7 @@ final class NotesRunTests: XCTestCase {
     }
 
     /// An MP4 take (`--container mp4`; mp4mux writes no chapters): at its end its index gains the take's
-    /// start and its note, and the file still decodes whole.
+    /// start and its note (a chpl box and a QuickTime chapter track), and the file still decodes whole.
     func testAnMP4TakeWithANoteGetsItsChapters() throws {
         let dir = try scratchDirectory(self)
         let timeline = "\(dir)/mp4.timeline"
@@ -173,7 +181,8 @@ final class NotesRunTests: XCTestCase {
         let frames = try runToEnd(URL(fileURLWithPath: "/usr/bin/ffprobe"), ["-v", "error", "-count_frames", "-show_entries", "stream=codec_type,nb_read_frames",
                                                                             "-of", "csv=p=0", take], timeout: 60)
         XCTAssertEqual(frames.stderr, "", "the take decodes without an error")
-        XCTAssertEqual(frames.stdout.split(separator: "\n").map { $0.split(separator: ",").first.map(String.init) }, ["video", "audio"])
+        // The third stream is the QuickTime chapter track (ffprobe shows it as data, as for ffmpeg's own).
+        XCTAssertEqual(frames.stdout.split(separator: "\n").map { $0.split(separator: ",").first.map(String.init) }, ["video", "audio", "data"])
         XCTAssertEqual(Int64(frames.stdout.split(separator: "\n").first?.split(separator: ",").last ?? "") ?? 0, sidecar.frames ?? -1)
     }
 

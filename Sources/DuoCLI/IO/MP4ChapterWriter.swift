@@ -4,9 +4,10 @@ import Foundation
 import Glibc
 #endif
 
-/// Puts chapters into a finished MP4 (a remuxed take) as a Nero `chpl` box in its index (MP4Chapters
-/// does the byte work): the file is copied once beside itself (`.NAME.chapters`) with the larger index
-/// and renamed over it, so a failure at any point leaves the MP4 as mp4mux wrote it.
+/// Puts chapters into a finished MP4 (a remuxed take, an MP4 take) as a Nero `chpl` box in its index and
+/// a QuickTime chapter track (MP4Chapters does the byte work): the file is copied once beside itself
+/// (`.NAME.chapters`) with the larger index and the track's titles at its end, and renamed over it, so a
+/// failure at any point leaves the MP4 as mp4mux wrote it.
 ///
 /// Thread: any; synchronous (one copy of the file).
 enum MP4ChapterWriter {
@@ -33,8 +34,8 @@ enum MP4ChapterWriter {
         } catch {
             return failed(tr("its index, the moov box, cannot be read"))
         }
-        let larger: [UInt8]
-        do throws(MP4Chapters.Problem) { larger = try MP4Chapters.moov(index, endingAt: moov.end, adding: chapters) } catch {
+        let rewrite: MP4Chapters.Rewrite
+        do throws(MP4Chapters.Problem) { rewrite = try MP4Chapters.rewrite(moov: index, endingAt: moov.end, fileSize: size, adding: chapters) } catch {
             let why = switch error {
             case .notAMovieIndex: tr("its index, the moov box, cannot be read")
             case .fragmented: tr("it is a fragmented MP4")
@@ -51,8 +52,9 @@ enum MP4ChapterWriter {
             }
             defer { try? output.close() }
             try copy(input, from: 0, to: moov.offset, into: output)
-            try output.write(contentsOf: larger)
+            try output.write(contentsOf: rewrite.moov)
             try copy(input, from: moov.end, to: size, into: output)
+            try output.write(contentsOf: rewrite.appendix)
             try output.synchronize()
             guard rename(temporary, file) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
