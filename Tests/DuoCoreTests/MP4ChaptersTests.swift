@@ -81,7 +81,15 @@ final class MP4ChaptersTests: XCTestCase {
         var titles: [String] = []
         for i in 0..<count {
             let size = Int(moov[stsz + 16 + 4 * i..<stsz + 20 + 4 * i].reduce(0) { $0 << 8 | UInt32($1) })
+            guard at >= 0, at + size <= file.count, size >= 2 else {
+                XCTFail("sample \(i) at \(at), \(size) bytes, is not in the file")
+                break
+            }
             let length = Int(file[at]) << 8 | Int(file[at + 1])
+            guard 2 + length <= size else {
+                XCTFail("sample \(i) at \(at) says \(length) bytes of title in \(size)")
+                break
+            }
             titles.append(String(decoding: file[at + 2..<at + 2 + length], as: UTF8.self))
             XCTAssertEqual(Array(file[at + 2 + length..<at + size]), box("encd", [0, 0, 1, 0]))
             at += size
