@@ -223,6 +223,24 @@ final class NotesRunTests: XCTestCase {
         XCTAssertEqual(Int64(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), try TakeSidecar.read(TakeSidecar.path(forTake: "\(dir)/\(name)")).frames)
     }
 
+    /// A Matroska file without chapters (made by gst-launch, not duo-capture) remuxes to an MP4 without
+    /// any: no chpl box, no chapter track, nothing said.
+    func testARemuxOfAFileWithoutChaptersAddsNone() throws {
+        let dir = try scratchDirectory(self)
+        let mkv = "\(dir)/plain.mkv"
+        let make = try runToEnd(URL(fileURLWithPath: "/usr/bin/gst-launch-1.0"), ["-q", "videotestsrc", "num-buffers=15", "!", "video/x-raw,width=160,height=120",
+                                                                               "!", "x264enc", "!", "h264parse", "!", "matroskamux", "!", "filesink", "location=\(mkv)"], timeout: 60)
+        XCTAssertEqual(make.status, 0, make.stderr)
+        let remux = try duoCapture(["remux", mkv])
+        XCTAssertEqual(remux.status, 0, remux.stderr)
+        XCTAssertEqual(remux.stderr, "")
+        let mp4 = remux.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(try chapters(mp4).count, 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: mp4))
+        XCTAssertNil(bytes.range(of: Data("chpl".utf8)))
+        XCTAssertNil(bytes.range(of: Data("chap".utf8)))
+    }
+
     /// SIGKILL mid-take: the note is in the sidecar already, and the next start writes it into the file
     /// as a chapter (matroskamux writes a table of contents only in the file's head).
     func testAKilledTakeKeepsItsNoteAndTheNextStartWritesItsChapters() throws {
