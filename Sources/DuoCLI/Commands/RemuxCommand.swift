@@ -3,7 +3,7 @@ import DuoMedia
 import Foundation
 
 /// `duo-capture remux FILE.mkv`: an MP4 copy of a Matroska take, without re-encoding, next to it, with
-/// the take's chapters (read from the .mkv itself) in the MP4's index, which mp4mux cannot write.
+/// the take's chapters (read from the .mkv itself) added afterwards, as mp4mux cannot (MP4ChapterWriter).
 ///
 /// Thread: main task; synchronous (remuxes on GStreamer threads and waits).
 enum RemuxCommand {
