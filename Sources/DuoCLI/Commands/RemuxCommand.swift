@@ -20,7 +20,8 @@ enum RemuxCommand {
         if let chapters = Remuxer.chapters(of: input) {
             if let problem = MP4ChapterWriter.write(chapters, into: output) { warn(problem) }
         } else {
-            warn(tr("%s has no chapters: those of %s could not be read; the MP4 plays as it is", (output as NSString).lastPathComponent, input))
+            warn(tr("%s has no chapters: those of %s could not be read (check it with duo-capture inspect); the MP4 plays as it is",
+                    (output as NSString).lastPathComponent, input))
         }
         return output
     }
