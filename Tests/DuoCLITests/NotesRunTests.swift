@@ -156,6 +156,10 @@ final class NotesRunTests: XCTestCase {
         XCTAssertEqual(try decodedFrames(mp4), try decodedFrames(takes[0]))
         let inspect = try duoCapture(["inspect", mp4])
         XCTAssertEqual(inspect.status, 0, inspect.stderr + inspect.stdout)
+        // The MP4 copy shares the take's sidecar and is the same take: an export counts it once.
+        let again = try duoCapture(["export", dir, "--format", "csv", "--out", "\(dir)/again.csv"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try String(contentsOfFile: "\(dir)/again.csv", encoding: .utf8), try String(contentsOfFile: "\(dir)/out.csv", encoding: .utf8))
     }
 
     /// An MP4 take (`--container mp4`; mp4mux writes no chapters): at its end its index gains the take's

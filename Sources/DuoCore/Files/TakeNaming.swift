@@ -38,3 +38,22 @@ public struct TakeNaming: Sendable {
         return candidate
     }
 }
+
+extension TakeNaming {
+    /// The takes among a folder's file names, sorted: every `.mkv` and `.mp4`, less the MP4 copies `remux`
+    /// made beside a Matroska take (`TAKE.mp4`, `TAKE-2.mp4`… next to `TAKE.mkv`): a copy shares the take's
+    /// sidecar and is the same take, so a report or an export counts it once.
+    public static func takeFiles(among names: [String]) -> [String] {
+        let matroska = Set(names.filter { $0.hasSuffix(".mkv") }.map { String($0.dropLast(4)) })
+        func isCopy(_ name: String) -> Bool {
+            guard name.hasSuffix(".mp4") else { return false }
+            let base = String(name.dropLast(4))
+            if matroska.contains(base) { return true }
+            // TAKE-N.mp4: the remux's name when TAKE.mp4 was there already.
+            guard let dash = base.lastIndex(of: "-"), base[base.index(after: dash)...].allSatisfy(\.isNumber),
+                  base.index(after: dash) < base.endIndex else { return false }
+            return matroska.contains(String(base[..<dash]))
+        }
+        return names.filter { ($0.hasSuffix(".mkv") || $0.hasSuffix(".mp4")) && !isCopy($0) }.sorted()
+    }
+}
