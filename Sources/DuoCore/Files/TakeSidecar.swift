@@ -178,6 +178,19 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     public var captions: String?
     /// The camera delivered too few frames for the take's length (issue 37, `KeepUp.message`); absent when it kept up.
     public var keepUp: String?
+    /// This file is a replay (`--replay`, `save-replay`): the buffer's moments before the save, not a take
+    /// that was recorded; absent for a take.
+    public var replay: Replay?
+    public struct Replay: Codable, Sendable, Equatable {
+        /// The buffer's length (`--replay SECONDS`).
+        public var bufferSeconds: Int
+        /// The wall-clock span the file holds, ISO 8601: its first frame (a keyframe) and its end.
+        public var spanStart: String
+        public var spanEnd: String
+        public init(bufferSeconds: Int, spanStart: String, spanEnd: String) {
+            self.bufferSeconds = bufferSeconds; self.spanStart = spanStart; self.spanEnd = spanEnd
+        }
+    }
 
     public init(toolVersion: String, gstreamerVersion: String, take: Int, file: String, started: Date,
                 countdownSeconds: Int, cameras: [Camera], format: String, aspect: String?, encoder: String,
