@@ -23,7 +23,7 @@ extension GraphPlan {
     /// The pipeline that writes a replay into `location` (Matroska whatever the takes' container).
     public func replayWriteDescription(location: String, withAudio: Bool) throws(DuoError) -> String {
         let d = try library.render("replay-write", ["location": AudioSource.launchQuoted(location)])
-        return withAudio ? d + "  appsrc name=replay_audio_src format=time max-bytes=0 ! replay_mux." : d
+        return withAudio ? d + "  appsrc name=replay_audio_src format=time max-bytes=0 ! replay_mux.audio_%u" : d
     }
 
     /// The audio encoder's bitrate, kbps (Opus in Matroska, AAC in MP4; audio-encoder-*.gst).
