@@ -133,7 +133,8 @@ final class SidecarWriter: Sendable {
             container: "matroskamux", audio: audio)
         s.ended = TakeSidecar.timestamp(span.end)
         s.complete = true
-        s.replay = .init(bufferSeconds: bufferSeconds, spanStart: TakeSidecar.timestamp(span.start), spanEnd: TakeSidecar.timestamp(span.end))
+        s.replay = .init(bufferSeconds: bufferSeconds, spanStart: TakeSidecar.timestamp(span.start), spanEnd: TakeSidecar.timestamp(span.end),
+                         buffer: clip.buffer)
         s.shot = shot
         s.frames = Int64(clip.videoFrames)
         s.durationSeconds = clip.seconds

@@ -129,6 +129,11 @@ final class ReplayPart: RunPart {
                                          frames: clip.videoFrames, chapters: notes.count + 1))
             run.log(tr("duo-capture: replay %1$s saved: %2$s (%3$s s, %4$s to %5$s)", p.number, clip.path,
                        String(format: "%.1f", clip.seconds), startText, endText))
+            if let b = clip.buffer {
+                func kB(_ bytes: Int) -> String { "\((bytes + 512) / 1024)" }
+                run.log(tr("duo-capture: the replay buffer holds %1$s kB (%2$s s); at most %3$s kB so far, its cap %4$s kB",
+                           kB(b.bytes), String(format: "%.1f", b.heldSeconds), kB(b.peakBytes), kB(b.byteCap)))
+            }
         }
     }
 

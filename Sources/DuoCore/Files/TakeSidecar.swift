@@ -187,8 +187,13 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
         /// The wall-clock span the file holds, ISO 8601: its first frame (a keyframe) and its end.
         public var spanStart: String
         public var spanEnd: String
-        public init(bufferSeconds: Int, spanStart: String, spanEnd: String) {
+        /// The buffer's memory when saved: bytes held, the most it held so far, its cap (from the bitrate).
+        public var bufferBytes: Int?
+        public var bufferPeakBytes: Int?
+        public var bufferCapBytes: Int?
+        public init(bufferSeconds: Int, spanStart: String, spanEnd: String, buffer: ReplayFigures? = nil) {
             self.bufferSeconds = bufferSeconds; self.spanStart = spanStart; self.spanEnd = spanEnd
+            bufferBytes = buffer?.bytes; bufferPeakBytes = buffer?.peakBytes; bufferCapBytes = buffer?.byteCap
         }
     }
 

@@ -17,6 +17,8 @@ public struct ReplayClip: Sendable, Equatable {
     public var audioPackets: Int
     /// Bytes written (the packets' payload; the container adds a little).
     public var bytes: Int
+    /// The buffer's figures when it was saved (the most it ever held, its cap).
+    public var buffer: ReplayFigures?
 
     public init(path: String, startRunningTime: Int64, endRunningTime: Int64, videoFrames: Int, audioPackets: Int, bytes: Int) {
         self.path = path; self.startRunningTime = startRunningTime; self.endRunningTime = endRunningTime

@@ -44,7 +44,9 @@ extension CaptureSession {
                 }
             }
         }
-        return try result.get()
+        var clip = try result.get()
+        clip.buffer = branch.store.figures
+        return clip
     }
 
     /// The buffer's figures now (nil while it is off).
