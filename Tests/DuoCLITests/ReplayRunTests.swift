@@ -100,4 +100,52 @@ final class ReplayRunTests: XCTestCase {
         XCTAssertGreaterThan(rssFull, 0)
         XCTAssertLessThan(rssLater - rssFull, cap / 1024, "RSS \(rssFull) kB at 11.5 s, \(rssLater) kB at 14 s; the cap is \(cap / 1024) kB")
     }
+
+    /// Without --replay, save-replay is refused in one line saying how to start; on a full disk (a tiny
+    /// tmpfs in a private mount namespace) the save is one clear error, its partial file is removed,
+    /// and the preview runs on to the end.
+    func testNoBufferIsRefusedAndAFullDiskRemovesThePartialReplay() throws {
+        let dir = try scratchDirectory(self)
+        let timeline = "\(dir)/save.timeline", events = "\(dir)/events.jsonl"
+        try #"{"at": 0.3, "cmd": "save-replay"}"# .appending("\n" + #"{"at": 0.5, "cmd": "quit"}"#)
+            .write(toFile: timeline, atomically: true, encoding: .utf8)
+        let refused = try duoCapture(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--record-dir", dir,
+                                      "--timeline", timeline, "--events", events, "--quiet"])
+        XCTAssertEqual(refused.status, 0, refused.stderr)
+        let errors = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").filter { $0.contains(#""event":"error""#) }
+        XCTAssertEqual(errors.count, 1, "\(errors)")
+        XCTAssertTrue(errors.first?.contains("start duo-capture with --replay SECONDS") == true, "\(errors)")
+
+        let full = "\(dir)/full"
+        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
+        try #"{"at": 4, "cmd": "save-replay"}"# .appending("\n" + #"{"at": 5.5, "cmd": "quit"}"#)
+            .write(toFile: timeline, atomically: true, encoding: .utf8)
+        let fullEvents = "\(dir)/full-events.jsonl"
+        // 3 s at 1000 kbps is about 375 kB; the disk holds 128 kB.
+        let script = """
+            mount -t tmpfs -o size=128k duo-capture-full "\(full)" || exit 99
+            "$0" "$@"; rc=$?
+            ls -A "\(full)" > "\(dir)/left.txt"
+            exit $rc
+            """
+        let unshare = getuid() == 0 ? ["/usr/bin/unshare", "-m"] : ["/usr/bin/unshare", "-r", "-m"]
+        let run = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "320x240@30", "--json", "--replay", "3",
+                                     "--record-dir", full, "--timeline", timeline, "--events", fullEvents], directory: dir,
+                                    launcher: unshare + ["/bin/sh", "-c", script])
+        let status = run.finish(timeout: 60)
+        XCTAssertNotEqual(status, 99, "could not mount a size-limited tmpfs: \(run.stderr)")
+        XCTAssertEqual(status, 0, run.stderr)
+        let lines = try String(contentsOfFile: fullEvents, encoding: .utf8).split(separator: "\n").map(String.init)
+        let failures = lines.filter { $0.contains(#""event":"error""#) }
+        XCTAssertEqual(failures.count, 1, "\(failures)")
+        XCTAssertTrue(failures.first?.contains("the replay was not saved: the disk holding \(full) is full") == true, "\(failures)")
+        XCTAssertFalse(lines.contains { $0.contains("replay-saved") })
+        let left = try String(contentsOfFile: "\(dir)/left.txt", encoding: .utf8)
+        XCTAssertFalse(left.contains(".mkv"), "the partial replay was removed: \(left)")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(report.endReason, "quit command", "the run went on to its end")
+        XCTAssertGreaterThan(report.operatorView.frames, 150, "the preview ran the whole 5.5 s")
+        // Two cores encode twice here (the preview's graph and the buffer); a frame's hiccup is not a stop.
+        XCTAssertLessThanOrEqual(report.operatorView.dropped, 2)
+    }
 }
