@@ -1,3 +1,4 @@
+import Foundation
 import DuoCore
 import XCTest
 
@@ -118,5 +119,32 @@ final class ReplayRingTests: XCTestCase {
                 XCTAssertFalse(message.contains("\n"), message)
             }
         }
+    }
+}
+
+/// `save-replay` from every source is the one command (the control socket's JSON, the phone page's
+/// WebSocket, OSC, the control bar's button), and a replay's file is named like a take but as a replay.
+final class ReplayCommandTests: XCTestCase {
+    func testEverySourceSendsTheSameCommand() throws {
+        XCTAssertEqual(try ControlCommand.parse(#"{"cmd":"save-replay"}"#), .saveReplay)
+        XCTAssertEqual(ControlCommand.saveReplay.name, "save-replay")
+        XCTAssertEqual(try WebRemoteCommands.parse(json: #"{"cmd":"save-replay"}"#), .saveReplay)
+        XCTAssertEqual(try WebRemoteCommands.osc(OSCMessage("/duo/replay/save", [])), .command(.saveReplay))
+        XCTAssertThrowsError(try WebRemoteCommands.osc(OSCMessage("/duo/replay/save", [.string("now")])))
+        XCTAssertEqual(OperatorControl.replay.command, .saveReplay)
+        XCTAssertEqual(OperatorControl.replay.key, "Y")
+    }
+
+    func testAReplayIsNamedLikeATakeButAsAReplay() {
+        let date = Date(timeIntervalSince1970: 1_800_000_000)
+        let utc = TimeZone(identifier: "UTC")!
+        let naming = TakeNaming(directory: "/takes", fileExtension: "mkv")
+        XCTAssertEqual(naming.replayBaseName(replay: 1, at: date, timeZone: utc), "duo-2027-01-15_080000-replay01")
+        XCTAssertEqual(naming.baseName(take: 1, at: date, timeZone: utc), "duo-2027-01-15_080000-take01", "takes keep their names")
+        var shot = naming
+        shot.shot = "03"
+        XCTAssertEqual(shot.replayBaseName(replay: 12, at: date, timeZone: utc), "duo-2027-01-15_080000-shot03-replay12")
+        XCTAssertEqual(naming.path(replay: 1, at: date, timeZone: utc, exists: { $0 == "/takes/duo-2027-01-15_080000-replay01.mkv" }),
+                       "/takes/duo-2027-01-15_080000-replay01-2.mkv", "an existing file is never overwritten")
     }
 }

@@ -73,7 +73,9 @@ final class ReplayPart: RunPart {
     func handle(_ command: ControlCommand, _ run: isolated RunDirector) async -> Bool {
         guard command == .saveReplay else { return false }
         guard settings.seconds != nil, let port = port(run) else {
-            run.refuse(tr("save-replay: there is no replay buffer; start duo-capture with --replay SECONDS (1 to 300)"))
+            run.refuse("save-replay: there is no replay buffer; start duo-capture with --replay SECONDS (1 to 300)")
+            // The Y key and the bar's button: the operator reads it on the HUD too.
+            run.face.say(tr("save-replay: there is no replay buffer; start duo-capture with --replay SECONDS (1 to 300)"))
             return true
         }
         guard isOn else {
