@@ -73,22 +73,20 @@ final class ReplayPart: RunPart {
     func handle(_ command: ControlCommand, _ run: isolated RunDirector) async -> Bool {
         guard command == .saveReplay else { return false }
         guard settings.seconds != nil, let port = port(run) else {
-            run.refuse("save-replay: there is no replay buffer; start duo-capture with --replay SECONDS (1 to 300)")
-            // The Y key and the bar's button: the operator reads it on the HUD too.
-            run.face.say(tr("save-replay: there is no replay buffer; start duo-capture with --replay SECONDS (1 to 300)"))
+            refuse(.text("save-replay: there is no replay buffer; start duo-capture with --replay SECONDS (1 to 300)"), run)
             return true
         }
         guard isOn else {
-            run.refuse(tr("save-replay: the replay buffer is off (it failed earlier in this run; see its error)"))
+            refuse(.text("save-replay: the replay buffer is off (it failed earlier in this run; see its error)"), run)
             return true
         }
         guard pending == nil else {
-            run.refuse(tr("save-replay: a replay is being saved; save again once it is written (the replay-saved event)"))
+            refuse(.text("save-replay: a replay is being saved; save again once it is written (the replay-saved event)"), run)
             return true
         }
         if run.recordDirectory == nil {
             do throws(DuoError) { run.recordDirectory = try run.files.prepareDirectory(run.settings.recordDirectoryOption) } catch {
-                run.refuse(tr("save-replay: %s", error.message))
+                refuse(.text("save-replay: %s", error.said), run)
                 return true
             }
         }
@@ -102,6 +100,13 @@ final class ReplayPart: RunPart {
         let task = Self.saving(port, to: path, number: number, notes: notes, askedAt: askedAt, then: run.send)
         pending = Pending(number: number, path: path, shot: shot, askedAt: askedAt, task: task)
         return true
+    }
+
+    /// A save refused: an `error` event (English) for the sender, and the HUD's line (the Y key, the
+    /// bar's button: the operator reads it there).
+    private func refuse(_ said: Said, _ run: isolated RunDirector) {
+        run.refuse(said.english)
+        run.face.say(said.text)
     }
 
     func handle(_ input: RunInput, _ run: isolated RunDirector) async {
