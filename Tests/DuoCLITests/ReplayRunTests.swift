@@ -79,9 +79,18 @@ final class ReplayRunTests: XCTestCase {
         XCTAssertEqual(replay.spanEnd, saved["end"] as? String)
         let start = try XCTUnwrap(TakeSidecar.date(replay.spanStart)), end = try XCTUnwrap(TakeSidecar.date(replay.spanEnd))
         XCTAssertEqual(end.timeIntervalSince(start), seconds, accuracy: 0.01)
-        let note = try XCTUnwrap(sidecar.notes?.first)
+        XCTAssertNil(sidecar.notes, "the replay's notes are its own (replay.notes): a report counts each note once")
+        let note = try XCTUnwrap(replay.notes?.first)
         let noteWall = try XCTUnwrap(TakeSidecar.date(note.wall))
         XCTAssertEqual(try XCTUnwrap(note.atSeconds), noteWall.timeIntervalSince(start), accuracy: 0.002)
+
+        // The report lists it as a replay with its span, and counts the note once (the session's).
+        let report = try duoCapture(["report", remote.dir, "--json"])
+        XCTAssertEqual(report.status, 0, report.stderr)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let listed = try XCTUnwrap((object["takeList"] as? [[String: Any]])?.first)
+        XCTAssertEqual((listed["replay"] as? [String: Any])?["start"] as? String, replay.spanStart)
+        XCTAssertEqual(((object["notes"] as? [String: Any])?["list"] as? [Any])?.count, 1)
 
         // The note is a chapter at its time in the replay (ffprobe reads them back).
         let chapters = try XCTUnwrap(try ffprobe(["-show_chapters", file])["chapters"] as? [[String: Any]])

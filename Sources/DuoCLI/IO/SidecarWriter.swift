@@ -138,7 +138,7 @@ final class SidecarWriter: Sendable {
         s.shot = shot
         s.frames = Int64(clip.videoFrames)
         s.durationSeconds = clip.seconds
-        s.notes = notes.isEmpty ? nil : notes.map { note in
+        s.replay?.notes = notes.isEmpty ? nil : notes.map { note in
             var n = note
             n.atSeconds = TakeSidecar.date(note.wall).map { ($0.timeIntervalSince(span.start) * 1000).rounded() / 1000 }
             return n

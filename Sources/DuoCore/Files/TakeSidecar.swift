@@ -191,6 +191,10 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
         public var bufferBytes: Int?
         public var bufferPeakBytes: Int?
         public var bufferCapBytes: Int?
+        /// The notes and flags made in the span (their `atSeconds` from its start): the replay's chapters.
+        /// Here, not in the sidecar's `notes`, so a report never counts a note twice (the take's or the
+        /// session's, and the replay's).
+        public var notes: [TakeNote]?
         public init(bufferSeconds: Int, spanStart: String, spanEnd: String, buffer: ReplayFigures? = nil) {
             self.bufferSeconds = bufferSeconds; self.spanStart = spanStart; self.spanEnd = spanEnd
             bufferBytes = buffer?.bytes; bufferPeakBytes = buffer?.peakBytes; bufferCapBytes = buffer?.byteCap
