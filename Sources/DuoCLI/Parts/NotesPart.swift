@@ -26,6 +26,10 @@ final class NotesPart: RunPart {
 
     init(_ settings: Settings) { book = NoteBook(codes: settings.codes) }
 
+    /// Every note and flag of the run so far, in order (the replay part's chapters come from those made
+    /// in a replay's span, by their wall clock).
+    var allNotes: [TakeNote] { book.notes }
+
     func handle(_ command: ControlCommand, _ run: isolated RunDirector) async -> Bool {
         let flag: Bool, code: String?, text: String
         switch command {

@@ -147,6 +147,9 @@ public enum SessionReport {
     static func section(_ take: Take) -> String {
         let name = (take.file as NSString).lastPathComponent
         var heading = escape(take.sidecar.map { tr("Take %d", $0.take) } ?? tr("Take"))
+        if let sc = take.sidecar, let replay = sc.replay {
+            heading = escape(tr("Replay %1$d (%2$s to %3$s)", sc.take, replay.spanStart, replay.spanEnd))
+        }
         if let sc = take.sidecar, let shot = sc.shot {
             heading = escape(tr("Shot %1$s take %2$d", shot, sc.shotTake ?? 0))
             if let mark = sc.mark { heading += " <span class=\"mark \(escape(mark))\">" + escape(mark == "good" ? tr("GOOD") : tr("NO GOOD")) + "</span>" }

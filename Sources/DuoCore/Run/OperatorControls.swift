@@ -4,7 +4,7 @@
 ///
 /// Thread: value type, Sendable; pure.
 public enum OperatorControl: String, Sendable, CaseIterable {
-    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, cue, link, keys, fullscreen
+    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, cue, replay, link, keys, fullscreen
 
     /// What the bar shows, left to right: `swap` only with two cameras; `speed` is the figure between
     /// slower and faster (a label, not a button).
@@ -28,6 +28,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: .swap
         case .fullscreen: .fullscreen(on: nil)
         case .link: .remoteLink(on: nil)
+        case .replay: .saveReplay
         case .speed, .script, .cue, .keys: nil
         }
     }
@@ -47,6 +48,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: "S"
         case .script: "O"
         case .cue: "C"
+        case .replay: "Y"
         case .link: "L"
         case .keys: "?"
         case .fullscreen: "F11"
@@ -68,6 +70,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: tr("Swap cameras")
         case .script: tr("Open a script")
         case .cue: tr("Cue the talent")
+        case .replay: tr("Save the replay buffer (--replay SECONDS)")
         case .link: tr("The phone remote's address and QR code (--remote-control)")
         case .keys: tr("The keys (on this screen only)")
         case .fullscreen: tr("Fullscreen on / off")
@@ -90,6 +93,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: "camera-switch-symbolic"
         case .script: "document-open-symbolic"
         case .cue: "chat-message-new-symbolic"
+        case .replay: "document-save-symbolic"
         case .link: "phone-symbolic"
         case .keys: "help-browser-symbolic"
         case .fullscreen: fullscreen ? "view-restore-symbolic" : "view-fullscreen-symbolic"

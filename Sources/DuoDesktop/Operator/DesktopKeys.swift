@@ -35,6 +35,7 @@ public enum DesktopKeys {
         case GDK_KEY_x, GDK_KEY_X: .mark(good: false, take: nil)
         case GDK_KEY_a, GDK_KEY_A: .retake
         case GDK_KEY_i, GDK_KEY_I: .selfView(nil)
+        case GDK_KEY_y, GDK_KEY_Y: .saveReplay
         case GDK_KEY_l, GDK_KEY_L: .remoteLink(on: nil)
         case GDK_KEY_q, GDK_KEY_Q: .quit
         case GDK_KEY_r, GDK_KEY_R: .reverse
@@ -66,6 +67,7 @@ public enum DesktopKeys {
         ("W", N_("two cameras: stop, then switch (the take ends, the camera changes, a new take after the countdown)")),
         ("N / B", N_("shot list (--shots): next / previous shot; N shows private items the HUD hid")),
         ("G / X / A", N_("shot list: mark the latest take good / no good; A re-takes (again)")),
+        ("Y", N_("save the replay buffer (--replay SECONDS) as a replay of its own")),
         ("L", N_("the phone remote's address and QR code on / off (--remote-control; else how to turn it on)")),
         ("Q", N_("quit (a running take is finalised first)")),
         ("?", N_("this key list on the operator's screen on / off (Esc closes it)")),
