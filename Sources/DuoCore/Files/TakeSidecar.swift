@@ -178,6 +178,8 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     public var captions: String?
     /// The camera delivered too few frames for the take's length (issue 37, `KeepUp.message`); absent when it kept up.
     public var keepUp: String?
+    /// The screen track recorded beside the camera (`--screen`, ScreenTrack.swift); absent without one.
+    public var screen: Screen?
 
     public init(toolVersion: String, gstreamerVersion: String, take: Int, file: String, started: Date,
                 countdownSeconds: Int, cameras: [Camera], format: String, aspect: String?, encoder: String,

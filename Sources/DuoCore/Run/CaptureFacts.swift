@@ -117,6 +117,8 @@ public struct TakeResult: Sendable {
     /// rate, so a segment's dropped frames and length are reckoned at this rate, never another camera's).
     /// Nil when not told (then the plan's format applies).
     public var format: VideoFormat?
+    /// Frames of the screen track (`--screen`) that entered the take; nil without one.
+    public var screenFrames: Int64?
 
     public init(number: Int, path: String, frames: FrameCount, audio: FrameCount? = nil, startRunningTime: Int64,
                 endRunningTime: Int64, firstFrameRunningTime: Int64? = nil, firstAudioRunningTime: Int64? = nil,

@@ -11,6 +11,7 @@ import Foundation
 //                                                   ├─▶ remote display N, while connected (RemoteDisplayBranches)
 //                                                   ├─▶ framing detector, leaky, with --framing (FramingBranch)
 //                                                   └─▶ take N: video (TakeRecorder)
+//   screen (--screen) ─▶ screen tee "st" ─▶ take N: the screen track (TakeRecorder; its source: ScreenBranch)
 //   audio source ─▶ level ─▶ audio tee "at" ─┬─▶ take N: audio (TakeRecorder)
 //                                            ├─▶ recogniser, replaced when the script changes (RecogniserBranch)
 //                                            └─▶ audio sink (fakesink)
@@ -86,6 +87,7 @@ public actor CaptureSession {
     var remoteDisplays: RemoteDisplayBranches?
     var framing: FramingBranch?
     var microphoneLeg: MicrophoneLegBranch?
+    var screen: ScreenBranch?
 
     // The cameras (CaptureSession+Cameras.swift, +Facing.swift).
     /// Which camera the selector passes: 0 for A, 1 for B.
@@ -174,6 +176,7 @@ public actor CaptureSession {
         clock.attach(p)
         recorder = TakeRecorder(plan: plan, pipeline: p, tee: t, audioTee: audioTee, clock: clock, events: eventSink)
         if !detachesFailedTakes { await recorder?.setDetachesFailedTakes(false) }
+        if let screen { await recorder?.setScreenTee(screen.tee) }
         countBranches(p)
         prepareSubjectBranch(p)
 
