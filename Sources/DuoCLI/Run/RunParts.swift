@@ -88,6 +88,7 @@ final class RunParts {
             shots,
             notes,
             FramingPart(plan: plan),
+            ScreenPart(plan: plan),
             joins,
             CaptionsPart(),
             warnings,

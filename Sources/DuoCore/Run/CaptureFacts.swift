@@ -166,5 +166,8 @@ public enum SessionEvent: Sendable {
     case faces([FaceBox], at: Int64)
     /// The face detector is not installed, or failed: the run goes on without framing hints (said once).
     case framingUnavailable(String)
+    /// The screen track's source failed (`--screen`): it is stopped and its stream ended; the camera
+    /// track, the sound and the preview go on.
+    case screenStopped(String)
 }
 

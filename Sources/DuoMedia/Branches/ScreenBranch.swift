@@ -33,6 +33,6 @@ final class ScreenBranch: SideBranch {
         hasFailed = true
         pipeline.child(.screenSource)?.setState(GST_STATE_NULL)
         if let sink = tee?.staticPad("sink") { duo_send_eos(sink.pointer) }
-        return .warning(tr("the screen track stopped (%s); the camera track, the sound and the preview go on", fault.described))
+        return .screenStopped(fault.described)
     }
 }
