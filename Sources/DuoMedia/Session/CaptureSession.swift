@@ -237,6 +237,7 @@ public actor CaptureSession {
         if plan.secondCamera != nil, !plan.individual, let out = p.child(.selector)?.staticPad("src") {
             duo_attach_cadence(out.pointer, GstClockTime(plan.format.frameRate.frameDurationNanoseconds))
         }
+        if let out = cameraOut, let hook = MediaHooks.cameraOut.value { hook(out.pointer) }
         counters["camera"] = cameraOut.map { FrameCounter(pad: $0, sampleLuma: sample) }
         // A camera never ends the stream: its EOS (a failed or finished source) stops at its chain's end,
         // so the camera is lost and can come back rather than ending every branch for good.
