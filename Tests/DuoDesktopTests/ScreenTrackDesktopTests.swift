@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+
+/// `--screen` on the real two-monitor X desktop (VirtualDesktop): a take holds the camera and the
+/// recorded monitor as two video streams of one file, on one clock; a monitor that is not there, or no
+/// display at all, is one line before anything starts.
+final class ScreenTrackDesktopTests: XCTestCase {
+    static var fixture: String {
+        VirtualDesktop.repositoryRoot.appendingPathComponent("Tests/DuoDesktopTests/Fixtures/screen_clock.py").path
+    }
+
+    /// A clock drawn on monitor 1 (a window of the test's, showing CLOCK_MONOTONIC in ms as luma blocks)
+    /// and the camera's test pattern stamped with the time each frame stands for (the test hub's
+    /// DUO_TEST_CLOCK_CODE): in the take, the screen track is the monitor's size at 15 fps, and each
+    /// screen frame shows the time the camera frame at the same file time shows, within two screen
+    /// frames (133 ms). Shifting the screen track by 300 ms fails this (tried by hand on the leg's offset).
+    func testTheScreenIsASecondPictureOfTheTakeOnTheSameClock() throws {
+        let desktop = try VirtualDesktop(test: self)
+        let clock = try desktop.launch("/usr/bin/env", ["python3", Self.fixture, "show", "1280", "0"], log: "clock.out")
+        try waitFor("the clock window", timeout: 20) {
+            guard clock.isRunning else { throw Failure("the clock window exited: \(desktop.tail("clock.out"))") }
+            return desktop.tail("clock.out").contains("shown")
+        }
+        let takes = desktop.directory.appendingPathComponent("takes").path
+        let events = desktop.directory.appendingPathComponent("events.jsonl").path
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = desktop.display
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        env["DUO_TEST_CLOCK_CODE"] = "1"
+        let run = try runTool(DesktopEndToEndTests.binary.path,
+                              ["--headless", "--source", "videotestsrc", "--format", "1280x720@30", "--audio", "none",
+                               "--screen", "1", "--countdown", "0", "--record", "--duration", "3",
+                               "--record-dir", takes, "--events", events], environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("screen track: monitor 1 (DUMMY1, 1280x720+1280+0) at 15 fps"), run.stderr)
+
+        let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: takes).first { $0.hasSuffix(".mkv") }, "no take")
+        let path = (takes as NSString).appendingPathComponent(file)
+        let probe = try runTool("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=width,height,avg_frame_rate",
+                                            "-of", "csv=p=0", path], environment: env)
+        XCTAssertEqual(probe.stdout.split(separator: "\n"), ["1280,720,30/1", "1280,720,15/1"], "two video streams: camera, then screen")
+
+        // The sidecar and the event name the monitor.
+        let sidecar = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path.replacingOccurrences(of: ".mkv", with: ".json")))) as? [String: Any]
+        let screen = try XCTUnwrap(sidecar?["screen"] as? [String: Any], "sidecar: \(String(describing: sidecar))")
+        XCTAssertEqual(screen["connector"] as? String, "DUMMY1")
+        XCTAssertEqual(screen["geometry"] as? String, "1280x720+1280+0")
+        XCTAssertEqual(screen["rate"] as? Int, 15)
+        XCTAssertGreaterThan(screen["frames"] as? Int ?? 0, 35, "about 45 screen frames in 3 s")
+        let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.contains("\"event\":\"screen\"") && $0.contains("\"state\":\"recording\"") && $0.contains("DUMMY1") },
+                      lines.joined(separator: "\n"))
+
+        // Sync: every screen frame's clock against the camera frame nearest in file time.
+        let read = try runTool("python3", [Self.fixture, "read", path], environment: env)
+        XCTAssertEqual(read.status, 0, read.stderr)
+        let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any])
+        let pairs = try XCTUnwrap(result["pairs"] as? [[String: Any]])
+        XCTAssertGreaterThanOrEqual(pairs.count, 30, "screen frames whose clock read: \(result["screenFrames"] ?? 0), camera \(result["cameraFrames"] ?? 0)")
+        let twoFrames = 2 * 1000 / 15
+        let apart = pairs.map { p -> Int in
+            // The codes wrap at 2^24 ms; a difference across the wrap is taken the short way.
+            var d = (p["screen"] as? Int ?? 0) - (p["camera"] as? Int ?? 0)
+            if d > 1 << 23 { d -= 1 << 24 } else if d < -(1 << 23) { d += 1 << 24 }
+            return d
+        }
+        let worst = apart.map(abs).max() ?? 0
+        print("screen track sync: \(pairs.count) screen frames, screen clock minus camera clock \(apart.min() ?? 0)...\(apart.max() ?? 0) ms")
+        XCTAssertLessThanOrEqual(worst, twoFrames, "screen minus camera, ms, per screen frame: \(apart)")
+    }
+
+    /// `--screen 7` on a two-monitor desktop, and `--screen` with no display: one line each, saying what
+    /// to do, exit 64, before the camera is opened.
+    func testAMonitorThatIsNotThereAndNoDisplayAreOneLine() throws {
+        let desktop = try VirtualDesktop(test: self)
+        let bad = try desktop.run(DesktopEndToEndTests.binary.path, ["--headless", "--source", "videotestsrc", "--screen", "7", "--duration", "2"])
+        XCTAssertEqual(bad.status, 64, bad.stderr)
+        XCTAssertEqual(bad.stderr.split(separator: "\n").count, 1, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("--screen 7: no such monitor") && bad.stderr.contains("0 DUMMY0 1280x720+0+0, 1 DUMMY1 1280x720+1280+0"), bad.stderr)
+
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "DISPLAY")
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        let none = try runTool(DesktopEndToEndTests.binary.path, ["--headless", "--source", "videotestsrc", "--screen", "--duration", "2"], environment: env)
+        XCTAssertEqual(none.status, 64, none.stderr)
+        XCTAssertEqual(none.stderr.split(separator: "\n").count, 1, none.stderr)
+        XCTAssertTrue(none.stderr.contains("--screen: no display to record") && none.stderr.contains("leave out --screen"), none.stderr)
+    }
+}
