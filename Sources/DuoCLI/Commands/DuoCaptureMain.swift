@@ -194,6 +194,10 @@ enum InspectCommand {
         let videoSeconds: Double
         let audioBuffers: Int64
         let containerSeconds: Double?
+        /// The screen track (`--screen`, the second video stream): its decoded frames and size.
+        let screenFrames: Int64?
+        let screenWidth: Int?
+        let screenHeight: Int?
         }
         let file: File
         /// Largest and smallest step between decoded frames' timestamps (`maxGapMs`, `minGapMs`), encoded
@@ -215,7 +219,8 @@ enum InspectCommand {
         let seconds = FrameTiming.spanSeconds(d.video)
         let r = Report(file: .init(file: path, videoFrames: d.video.frames, width: d.width, height: d.height,
                                    firstFrameIsKeyframe: d.encodedVideo.firstIsKeyframe, videoSeconds: seconds,
-                                   audioBuffers: d.audio.frames, containerSeconds: d.duration.map { Double($0) / 1e9 }),
+                                   audioBuffers: d.audio.frames, containerSeconds: d.duration.map { Double($0) / 1e9 },
+                                   screenFrames: d.screen?.frames, screenWidth: d.screenSize?.width, screenHeight: d.screenSize?.height),
                        timing: d.video.timing(interval: nil))
         if json {
             let e = JSONEncoder()
@@ -225,6 +230,7 @@ enum InspectCommand {
         let size = d.width.map { "\($0)x\(d.height ?? 0)" } ?? tr("no video")
         return tr("%s: %s frames %s, %s s", path, d.video.frames, size, String(format: "%.2f", seconds))
             + (d.audio.frames > 0 ? tr(", %s audio buffers", d.audio.frames) : tr(", no audio"))
+            + (d.screen.map { tr(", screen track %1$s frames %2$sx%3$s", $0.frames, d.screenSize?.width ?? 0, d.screenSize?.height ?? 0) } ?? "")
             + (d.encodedVideo.firstIsKeyframe == false ? tr(", first frame is not a keyframe") : "")
     }
 }

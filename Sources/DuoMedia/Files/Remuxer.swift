@@ -6,7 +6,8 @@ import Foundation
 //  Matroska → MP4 without re-encoding: the H.264 and audio packets are copied as they are.
 //
 //   filesrc ─▶ matroskademux ─┬─▶ video_0 ─▶ queue ─▶ h264parse ─▶ mp4mux ─▶ filesink
-//                             └─▶ audio_0 ─▶ queue ───────────────▲ (when the take has audio)
+//                             ├─▶ audio_0 ─▶ queue ───────────────▲ (when the take has audio)
+//                             └─▶ video_1 ─▶ queue ─▶ h264parse ──┘ (the screen track, with --screen)
 //   filesrc (TAKE.srt as SubViewer) ─▶ subparse ─▶ queue ────────────┘ subtitle_0: mov_text (when captioned)
 
 /// Turns a Matroska take into an MP4 next to it (`duo-capture remux`).
@@ -27,6 +28,8 @@ public enum Remuxer {
             demux.video_0 ! queue ! h264parse ! mp4mux name=mux faststart=true ! filesink location=\(quoted(output))
             """
         if hasAudio { description += "  demux.audio_0 ! queue ! mux." }
+        // A take with a screen track (--screen): its second video stream, as the MP4's second video track.
+        if (try? MediaInspector.videoStreamSizes(input).count) ?? 1 > 1 { description += "  demux.video_1 ! queue ! h264parse ! mux." }
         // The take's captions (TAKE.srt beside it, as `captions` writes them) as a mov_text track.
         let srt = (input as NSString).deletingPathExtension + ".srt", cues = output + ".sub"
         defer { try? FileManager.default.removeItem(atPath: cues) }
