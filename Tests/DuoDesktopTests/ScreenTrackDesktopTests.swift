@@ -67,6 +67,20 @@ final class ScreenTrackDesktopTests: XCTestCase {
         let worst = apart.map(abs).max() ?? 0
         print("screen track sync: \(pairs.count) screen frames, screen clock minus camera clock \(apart.min() ?? 0)...\(apart.max() ?? 0) ms")
         XCTAssertLessThanOrEqual(worst, twoFrames, "screen minus camera, ms, per screen frame: \(apart)")
+
+        // inspect decodes both; the report shows both pictures; the MP4 remux keeps both tracks.
+        let inspect = try runTool(DesktopEndToEndTests.binary.path, ["inspect", path], environment: env)
+        XCTAssertTrue(inspect.stdout.contains("screen track") && inspect.stdout.contains("1280x720"), inspect.stdout + inspect.stderr)
+        let report = try runTool(DesktopEndToEndTests.binary.path, ["report", takes], environment: env)
+        XCTAssertEqual(report.status, 0, report.stderr)
+        let html = try String(contentsOfFile: (takes as NSString).appendingPathComponent("report.html"), encoding: .utf8)
+        XCTAssertEqual(html.components(separatedBy: "alt=\"screen thumbnail\"").count - 1, 6, "six screen thumbnails")
+        XCTAssertTrue(html.contains("DUMMY1 1280x720@15"))
+        let remux = try runTool(DesktopEndToEndTests.binary.path, ["remux", path], environment: env)
+        XCTAssertEqual(remux.status, 0, remux.stderr)
+        let mp4 = try runTool("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=width,height",
+                                          "-of", "csv=p=0", path.replacingOccurrences(of: ".mkv", with: ".mp4")], environment: env)
+        XCTAssertEqual(mp4.stdout.split(separator: "\n"), ["1280,720", "1280,720"], "the MP4 keeps both pictures")
     }
 
     /// `--screen 7` on a two-monitor desktop, and `--screen` with no display: one line each, saying what
