@@ -55,7 +55,7 @@ public enum DuoCaptureMain {
             case .version:
                 print("duo-capture \(version) (\(GStreamer.version))")
             case .pipeline:
-                print(try PipelineCommand.run(options))
+                print(try await PipelineCommand.run(options))
             case .renderSubject:
                 print(try RenderSubjectCommand.run(arguments: options.passthrough, localeDirectory: Gettext.localeDirectory()))
             case .inspect:
@@ -100,17 +100,20 @@ public enum DuoCaptureMain {
 ///
 /// Thread: main task; synchronous.
 enum PipelineCommand {
-    static func run(_ options: Options) throws(DuoError) -> String {
+    static func run(_ options: Options) async throws(DuoError) -> String {
         var o = options
         o.record = false  // printing the graph must not create folders
+        let screen = try await ScreenSetup.resolve(o)
         let setup = try SessionSetup.prepare(o)
+        var plan = setup.plan
+        plan.screen = screen
         let dir = options.recordDirectory ?? SessionSetup.defaultRecordDirectory()
-        let location = TakeNaming(directory: dir, fileExtension: setup.plan.container.rawValue)
+        let location = TakeNaming(directory: dir, fileExtension: plan.container.rawValue)
             .path(take: 1, at: Date()) { FileManager.default.fileExists(atPath: $0) }
         // Each gst-launch word is one shell word, single-quoted where it holds anything but plain
         // characters: safe to paste into a shell or pipe to sh, whatever the record folder's name holds.
         // (gst-launch-1.0 takes the description as words; a word's own double quotes stay for its parser.)
-        let words = Self.launchWords(try setup.plan.launchDescription(recordingTo: location))
+        let words = Self.launchWords(try plan.launchDescription(recordingTo: location))
         return "gst-launch-1.0 -e " + words.map(Self.shellWord).joined(separator: " ")
     }
 
