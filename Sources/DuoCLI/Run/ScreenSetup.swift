@@ -26,7 +26,7 @@ enum ScreenSetup {
         }
         let found = try listed.get()
         guard found.backend == "x11" else {
-            throw .usage(tr("--screen: the desktop's windowing system is %s, and duo-capture records the screen only on X11; log in to an X11 session, or leave out --screen", found.backend))
+            throw .usage(.text("--screen: the desktop's windowing system is %s, and duo-capture records the screen only on X11; log in to an X11 session, or leave out --screen", found.backend))
         }
         return try ScreenTrack.choose(found.monitors, requested: options.screenMonitor, operatorConnector: found.op,
                                       subjectConnector: found.subject, rate: options.screenRate)

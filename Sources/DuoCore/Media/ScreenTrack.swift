@@ -30,7 +30,8 @@ public struct ScreenTrack: Sendable, Hashable {
     public let monitor: ScreenMonitor
     /// Frames per second recorded (`--screen-rate`, default `defaultRate`).
     public let rate: Int
-    /// Why this monitor: "asked for", or the reason the default chose it (said on the start line).
+    /// Why this monitor, in English (the `screen` event's reason; the start line translates it): "asked
+    /// for", or the reason the default chose it.
     public let why: String
 
     /// 15 fps: a 1920x1080 monitor costs about a fifth of a core at it (Benchmarks/screen-track.py) and
@@ -52,7 +53,7 @@ public struct ScreenTrack: Sendable, Hashable {
     public var startLine: String {
         let size = encodedSize
         return tr("screen track: monitor %1$s (%2$s, %3$s) at %4$s fps, recorded %5$sx%6$s beside the camera in each take; %7$s",
-                  monitor.index, monitor.connector, monitor.geometry, rate, size.width, size.height, why)
+                  monitor.index, monitor.connector, monitor.geometry, rate, size.width, size.height, tr(why))
     }
 
     /// Picks the monitor to record. `requested`: `--screen MONITOR`'s value (an index or a connector);
@@ -63,26 +64,26 @@ public struct ScreenTrack: Sendable, Hashable {
     public static func choose(_ monitors: [ScreenMonitor], requested: String?, operatorConnector: String?,
                               subjectConnector: String?, rate: Int = defaultRate) throws(DuoError) -> ScreenTrack {
         guard !monitors.isEmpty else {
-            throw .usage(tr("--screen: the display lists no monitors; run duo-capture monitors on the desktop to record, or leave out --screen"))
+            throw .usage(.text("--screen: the display lists no monitors; run duo-capture monitors on the desktop to record, or leave out --screen"))
         }
         let listed = monitors.map { "\($0.index) \($0.connector) \($0.geometry)" }.joined(separator: ", ")
         if let requested {
             let found = Int(requested).map { n in monitors.first { $0.index == n } } ?? monitors.first { $0.connector == requested }
             guard let found else {
-                throw .usage(tr("--screen %1$s: no such monitor; the monitors are %2$s (give an index or a connector, as duo-capture monitors lists them)", requested, listed))
+                throw .usage(.text("--screen %1$s: no such monitor; the monitors are %2$s (give an index or a connector, as duo-capture monitors lists them)", requested, listed))
             }
-            return ScreenTrack(monitor: found, rate: rate, why: tr("asked for with --screen"))
+            return ScreenTrack(monitor: found, rate: rate, why: N_("asked for with --screen"))
         }
         let ours = Set([operatorConnector, subjectConnector].compactMap { $0 })
         if let free = monitors.first(where: { !ours.contains($0.connector) }) {
             return ScreenTrack(monitor: free, rate: rate, why: ours.isEmpty
-                ? tr("the first monitor (give --screen N to record another)")
-                : tr("the first monitor without duo-capture's windows (give --screen N to record another)"))
+                ? N_("the first monitor (give --screen N to record another)")
+                : N_("the first monitor without duo-capture's windows (give --screen N to record another)"))
         }
         if let subject = subjectConnector, let m = monitors.first(where: { $0.connector == subject }) {
-            return ScreenTrack(monitor: m, rate: rate, why: tr("the subject's monitor, so its view is in the recording (every monitor shows a duo-capture window; give --screen N to record another)"))
+            return ScreenTrack(monitor: m, rate: rate, why: N_("the subject's monitor, so its view is in the recording (every monitor shows a duo-capture window; give --screen N to record another)"))
         }
-        return ScreenTrack(monitor: monitors[0], rate: rate, why: tr("the first monitor (give --screen N to record another)"))
+        return ScreenTrack(monitor: monitors[0], rate: rate, why: N_("the first monitor (give --screen N to record another)"))
     }
 
     /// Where X11 capture is possible and where it is not, from the environment: a one-line error when the
@@ -93,9 +94,9 @@ public struct ScreenTrack: Sendable, Hashable {
         if wayland {
             // Under Wayland, ximagesrc on XWayland sees only X clients' windows (black elsewhere): refuse
             // rather than record a black track.
-            return .usage(tr("--screen: this is a Wayland session, and duo-capture records the screen only on X11 (the ScreenCast portal is not supported yet); log in to an X11 session, or leave out --screen"))
+            return .usage(.text("--screen: this is a Wayland session, and duo-capture records the screen only on X11 (the ScreenCast portal is not supported yet); log in to an X11 session, or leave out --screen"))
         }
-        return .usage(tr("--screen: no display to record (DISPLAY is not set: a headless machine); run on the X11 desktop whose monitor you want recorded, or leave out --screen"))
+        return .usage(.text("--screen: no display to record (DISPLAY is not set: a headless machine); run on the X11 desktop whose monitor you want recorded, or leave out --screen"))
     }
 }
 
