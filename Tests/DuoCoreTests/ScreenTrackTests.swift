@@ -25,18 +25,18 @@ final class ScreenTrackTests: XCTestCase {
         XCTAssertThrowsError(try ScreenTrack.choose([], requested: nil, operatorConnector: nil, subjectConnector: nil))
     }
 
-    /// The default keeps away from duo-capture's own windows: a monitor with none, else the subject's
-    /// (the screen beside the face, said as such), headless the first.
+    /// The default keeps away from duo-capture's own windows: a monitor with none, else the operator's
+    /// (never the subject's teleprompter; said as such), headless the first.
     func testTheDefaultIsAMonitorWithoutOurWindows() throws {
         let free = try ScreenTrack.choose(three, requested: nil, operatorConnector: "DP-1", subjectConnector: "HDMI-1")
         XCTAssertEqual(free.monitor.connector, "DP-2")
         XCTAssertTrue(free.why.contains("without duo-capture's windows"), free.why)
         let two = Array(three.prefix(2))
-        let subject = try ScreenTrack.choose(two, requested: nil, operatorConnector: "DP-1", subjectConnector: "HDMI-1")
-        XCTAssertEqual(subject.monitor.connector, "HDMI-1")
-        XCTAssertTrue(subject.why.contains("subject's monitor"), subject.why)
+        let op = try ScreenTrack.choose(two, requested: nil, operatorConnector: "HDMI-1", subjectConnector: "DP-1")
+        XCTAssertEqual(op.monitor.connector, "HDMI-1")
+        XCTAssertTrue(op.why.contains("operator's monitor"), op.why)
         XCTAssertEqual(try ScreenTrack.choose(two, requested: nil, operatorConnector: nil, subjectConnector: nil).monitor.index, 0)
-        XCTAssertTrue(subject.startLine.contains("monitor 1 (HDMI-1, 1280x720+1920+0) at 15 fps"), subject.startLine)
+        XCTAssertTrue(op.startLine.contains("monitor 1 (HDMI-1, 1280x720+1920+0) at 15 fps"), op.startLine)
     }
 
     func testNoDisplayOrWaylandIsOneLine() {

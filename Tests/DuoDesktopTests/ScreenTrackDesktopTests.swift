@@ -83,6 +83,28 @@ final class ScreenTrackDesktopTests: XCTestCase {
         XCTAssertEqual(mp4.stdout.split(separator: "\n"), ["1280,720", "1280,720"], "the MP4 keeps both pictures")
     }
 
+    /// On the desktop with both monitors holding duo-capture's windows, `--screen` alone records the
+    /// operator's monitor (never the subject's teleprompter) and says so: the start line and the event.
+    func testTheDefaultOnTheDesktopIsTheOperatorsMonitorSaidAtStart() throws {
+        let desktop = try VirtualDesktop(test: self)
+        let events = desktop.directory.appendingPathComponent("events.jsonl")
+        let script = VirtualDesktop.repositoryRoot.appendingPathComponent("Assets/scripts/talk.md").path
+        let p = try desktop.launch(DesktopEndToEndTests.binary.path,
+                                   ["--source", "videotestsrc", "--format", "1280x720@30", "--audio", "none", "--script", script,
+                                    "--events", events.path, "--record-dir", desktop.directory.appendingPathComponent("takes").path,
+                                    "--screen", "--duration", "3"],
+                                   log: "duo-capture.log", directory: VirtualDesktop.repositoryRoot)
+        let app = DesktopEndToEndTests.App(process: p, events: events)
+        let (event, _) = try app.wait("the screen event") { $0["event"] as? String == "screen" }
+        XCTAssertEqual(event["connector"] as? String, "DUMMY0", "\(event)")
+        XCTAssertEqual(event["state"] as? String, "recording")
+        XCTAssertTrue((event["reason"] as? String ?? "").contains("operator's monitor"), "\(event)")
+        try waitFor("duo-capture to exit", timeout: 20) { !app.process.isRunning }
+        XCTAssertEqual(app.process.terminationStatus, 0, desktop.tail("duo-capture.log"))
+        let log = try String(contentsOf: desktop.directory.appendingPathComponent("duo-capture.log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("screen track: monitor 0 (DUMMY0, 1280x720+0+0) at 15 fps"), log)
+    }
+
     /// `--screen 7` on a two-monitor desktop, and `--screen` with no display: one line each, saying what
     /// to do, exit 64, before the camera is opened.
     func testAMonitorThatIsNotThereAndNoDisplayAreOneLine() throws {

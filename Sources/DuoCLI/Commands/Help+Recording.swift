@@ -79,7 +79,7 @@ extension Help {
             same clock (X11, ximagesrc; headless runs too, with DISPLAY).
             MONITOR is an index or connector as duo-capture monitors lists
             them; without it, the first monitor showing none of
-            duo-capture's windows, else the subject's. The start line, the
+            duo-capture's windows, else the operator's. The start line, the
             screen event and the HUD's format line name it; the sidecar
             records it; report shows both pictures; remux keeps both.
             A monitor that is not there, no display or a Wayland session

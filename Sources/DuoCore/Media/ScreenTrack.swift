@@ -58,9 +58,10 @@ public struct ScreenTrack: Sendable, Hashable {
 
     /// Picks the monitor to record. `requested`: `--screen MONITOR`'s value (an index or a connector);
     /// nil: the default, the first monitor that shows none of duo-capture's windows (`operatorConnector`,
-    /// `subjectConnector`: the monitors holding them, nil headless), else the subject's monitor (the
-    /// screen beside the face), else the first. An index or connector that is not there is a one-line
-    /// error listing the monitors.
+    /// `subjectConnector`: the monitors holding them, nil headless), else the operator's (never the
+    /// subject's by default: that one shows the teleprompter, not the work being tested; the operator
+    /// window can be made small with F11 so the desktop shows), else the first. An index or connector
+    /// that is not there is a one-line error listing the monitors.
     public static func choose(_ monitors: [ScreenMonitor], requested: String?, operatorConnector: String?,
                               subjectConnector: String?, rate: Int = defaultRate) throws(DuoError) -> ScreenTrack {
         guard !monitors.isEmpty else {
@@ -80,8 +81,8 @@ public struct ScreenTrack: Sendable, Hashable {
                 ? N_("the first monitor (give --screen N to record another)")
                 : N_("the first monitor without duo-capture's windows (give --screen N to record another)"))
         }
-        if let subject = subjectConnector, let m = monitors.first(where: { $0.connector == subject }) {
-            return ScreenTrack(monitor: m, rate: rate, why: N_("the subject's monitor, so its view is in the recording (every monitor shows a duo-capture window; give --screen N to record another)"))
+        if let op = operatorConnector, let m = monitors.first(where: { $0.connector == op }) {
+            return ScreenTrack(monitor: m, rate: rate, why: N_("the operator's monitor, not the subject's, so the operator window is in the recording (every monitor shows a duo-capture window; F11 leaves fullscreen, or give --screen N to record another)"))
         }
         return ScreenTrack(monitor: monitors[0], rate: rate, why: N_("the first monitor (give --screen N to record another)"))
     }
