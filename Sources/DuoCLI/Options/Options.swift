@@ -108,6 +108,10 @@ public struct Options: Sendable {
 
     public init() {}
 
+    /// Options whose value may be left out (`--screen [MONITOR]`): a switch in the settings file
+    /// (`screen = true`), or given its value there (`screen = 1`).
+    static let valueMayBeLeftOut: Set<String> = ["--screen"]
+
     static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script", "display", "report", "join", "microphones", "export", "captions"]
 
     /// `--format WxH@FPS`, checked.
