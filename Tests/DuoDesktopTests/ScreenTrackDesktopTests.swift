@@ -76,6 +76,11 @@ final class ScreenTrackDesktopTests: XCTestCase {
         let html = try String(contentsOfFile: (takes as NSString).appendingPathComponent("report.html"), encoding: .utf8)
         XCTAssertEqual(html.components(separatedBy: "alt=\"screen thumbnail\"").count - 1, 6, "six screen thumbnails")
         XCTAssertTrue(html.contains("DUMMY1 1280x720@15"))
+        let json = try runTool(DesktopEndToEndTests.binary.path, ["report", takes, "--json"], environment: env)
+        let listed = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["takeList"] as? [[String: Any]])
+        let screenJSON = try XCTUnwrap(listed.first?["screen"] as? [String: Any], json.stdout)
+        XCTAssertEqual(screenJSON["connector"] as? String, "DUMMY1")
+        XCTAssertEqual(screenJSON["thumbnails"] as? Int, 6)
         let remux = try runTool(DesktopEndToEndTests.binary.path, ["remux", path], environment: env)
         XCTAssertEqual(remux.status, 0, remux.stderr)
         let mp4 = try runTool("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=width,height",
