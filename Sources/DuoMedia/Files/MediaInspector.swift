@@ -46,8 +46,9 @@ public enum MediaInspector {
         // An MP4 cut short (its moov index lost) is said as such, not as a file without streams.
         if let cut = MP4Layout.problem(path) { throw .input(.text("%s %s", path, cut)) }
         // Only streams the file has get a branch (a stand-in sink keeps the name present otherwise).
-        let hasAudio = try audioStreamCount(path) > 0
-        let hasScreen = ((try? videoStreamSizes(path).count) ?? 1) > 1
+        let streams = try streams(path)
+        let hasAudio = streams.audio > 0
+        let hasScreen = streams.video.count > 1
         let screenBranch = hasScreen ? "  demux.video_1 ! queue ! h264parse ! avdec_h264 ! video/x-raw ! fakesink name=screen_sink sync=false  " : ""
         let description = JobGraph.takeReading(path, video: """
             demux.video_0 ! queue ! h264parse name=parse ! avdec_h264 ! video/x-raw ! fakesink name=video_sink sync=false
@@ -81,29 +82,26 @@ public enum MediaInspector {
         return decoded
     }
 
-    /// Each video stream's picture size, in the file's order, from GstDiscoverer (reads headers only):
-    /// the camera's, then with `--screen` the screen track's.
-    public static func videoStreamSizes(_ path: String) throws(DuoError) -> [(width: Int, height: Int)] {
+    /// The file's streams, from GstDiscoverer (reads headers only, once): how many audio streams, and
+    /// each video stream's picture size in the file's order (the camera's, then with `--screen` the
+    /// screen track's).
+    public static func streams(_ path: String) throws(DuoError) -> (audio: Int, video: [(width: Int, height: Int)]) {
         try MediaDiscovery.withInfo(path, unreadable: { .runtime(.text("%s %s", path, $0)) }) { info in
-            let streams = gst_discoverer_info_get_video_streams(info)
-            defer { gst_discoverer_stream_info_list_free(streams) }
+            let audio = gst_discoverer_info_get_audio_streams(info)
+            defer { gst_discoverer_stream_info_list_free(audio) }
+            let video = gst_discoverer_info_get_video_streams(info)
+            defer { gst_discoverer_stream_info_list_free(video) }
             var sizes: [(width: Int, height: Int)] = []
-            var node = streams
+            var node = video
             while let n = node {
-                let video = OpaquePointer(n.pointee.data)
-                sizes.append((Int(gst_discoverer_video_info_get_width(video)), Int(gst_discoverer_video_info_get_height(video))))
+                let stream = OpaquePointer(n.pointee.data)
+                sizes.append((Int(gst_discoverer_video_info_get_width(stream)), Int(gst_discoverer_video_info_get_height(stream))))
                 node = n.pointee.next
             }
-            return sizes
+            return (Int(g_list_length(audio)), sizes)
         }
     }
 
     /// Number of audio streams, from GstDiscoverer (reads headers only).
-    static func audioStreamCount(_ path: String) throws(DuoError) -> Int {
-        try MediaDiscovery.withInfo(path, unreadable: { .runtime(.text("%s %s", path, $0)) }) { info in
-            let streams = gst_discoverer_info_get_audio_streams(info)
-            defer { gst_discoverer_stream_info_list_free(streams) }
-            return Int(g_list_length(streams))
-        }
-    }
+    static func audioStreamCount(_ path: String) throws(DuoError) -> Int { try streams(path).audio }
 }

@@ -19,7 +19,8 @@ public enum Remuxer {
         GStreamer.initialize()
         try InputFile.requireRegular(input, .text("take"), hint: .text("give a Matroska take such as ~/Videos/duo-capture/duo-…-take01.mkv"))
         precondition(!FileManager.default.fileExists(atPath: output), "remux never overwrites")
-        let hasAudio = try MediaInspector.audioStreamCount(input) > 0
+        let streams = try MediaInspector.streams(input)
+        let hasAudio = streams.audio > 0
         func quoted(_ path: String) -> String {
             "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
@@ -29,7 +30,7 @@ public enum Remuxer {
             """
         if hasAudio { description += "  demux.audio_0 ! queue ! mux." }
         // A take with a screen track (--screen): its second video stream, as the MP4's second video track.
-        if (try? MediaInspector.videoStreamSizes(input).count) ?? 1 > 1 { description += "  demux.video_1 ! queue ! h264parse ! mux." }
+        if streams.video.count > 1 { description += "  demux.video_1 ! queue ! h264parse ! mux." }
         // The take's captions (TAKE.srt beside it, as `captions` writes them) as a mov_text track.
         let srt = (input as NSString).deletingPathExtension + ".srt", cues = output + ".sub"
         defer { try? FileManager.default.removeItem(atPath: cues) }

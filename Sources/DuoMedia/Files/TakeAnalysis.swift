@@ -51,7 +51,7 @@ public struct TakeAnalysis: Sendable {
                 + "! pngenc ! multifilesink location=\"\(AudioSource.launchQuoted(folder))/%03d.png\"") { _ in }
         let pngs = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".png") }.sorted()
         result.thumbnails = pngs.prefix(count).compactMap { FileManager.default.contents(atPath: "\(folder)/\($0)") }
-        if (try? MediaInspector.videoStreamSizes(file).count) ?? 1 > 1 {
+        if decoded.screen != nil {
             // The screen track: the demuxer's second video stream, thumbnailed the same way.
             let demuxer = file.lowercased().hasSuffix(".mp4") ? "qtdemux" : "matroskademux"
             _ = run("filesrc location=\"\(quoted)\" ! \(demuxer) name=demux  demux.video_1 ! queue ! decodebin ! videoconvert ! videoscale ! videorate "
