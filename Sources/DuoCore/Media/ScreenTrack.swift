@@ -118,9 +118,9 @@ extension TakeSidecar {
         public var width: Int
         public var height: Int
         public var rate: Int
+        /// Frames of the screen track in the take (fewer than its rate times its length when the screen
+        /// source failed mid-take: the run's `screen` event `stopped` says why).
         public var frames: Int64?
-        /// Why the screen track ended before the take did (the X server went, say); absent when it did not.
-        public var stopped: String?
         public init(monitor: Int, connector: String, geometry: String, width: Int, height: Int, rate: Int) {
             self.monitor = monitor; self.connector = connector; self.geometry = geometry
             self.width = width; self.height = height; self.rate = rate
