@@ -153,8 +153,9 @@ extension Help {
             Control {"cmd":"note","code":"BUG","text":"…"} (up to 500 characters; code: the first without
             one) and {"cmd":"flag"}; OSC /duo/note ,ss (code, text) and /duo/flag; the web remote sends both.
             A note during a take is in its sidecar (notes: take time, wall clock, shot, code, text) and a
-            chapter of its Matroska file; between takes it is the session's (duo-session-notes.jsonl in the
-            takes' folder). Each is a note event and in the report; never on the subject view.
+            chapter of its file (in an MP4: a chpl box and a QuickTime chapter track); between takes it is the
+            session's (duo-session-notes.jsonl in the takes' folder). Each is a note event and in the report;
+            never on the subject view.
             """)),
         .blank,
     ]
