@@ -34,8 +34,9 @@ public struct ScreenTrack: Sendable, Hashable {
     /// for", or the reason the default chose it.
     public let why: String
 
-    /// 15 fps: a 1920x1080 monitor costs about a fifth of a core at it (Benchmarks/screen-track.py) and
-    /// pointer moves and typing read smoothly; `--screen-rate` changes it.
+    /// 15 fps: pointer moves and typing read smoothly, and a 1920x1080 monitor beside a 720p30 camera
+    /// costs about a fifth of a core (+20 %: duo-capture +18, Xorg +2), against +35 % at 30 fps and +4 %
+    /// at 5 (Benchmarks/screen-track.py, a moving picture on the monitor); `--screen-rate` changes it.
     public static let defaultRate = 15
     public static let rates = 1...60
 
