@@ -12,6 +12,8 @@ import Foundation
 //     do), so hotplug takes the GstDeviceMonitor path real cameras take;
 //   - DUO_BENCH_FRAME_CODE=FILE: a frame number stamped into each remote subject view and read back on
 //     the display's glass (Benchmarks/remote-display.py);
+//   - DUO_TEST_CLOCK_CODE=1: each camera frame's time stamped into its pixels, for the screen track's
+//     sync test (ScreenTrackDesktopTests);
 //   - the fault commands, on the control socket and in timelines:
 //       {"cmd":"unplug","camera":"B"} / {"cmd":"replug","camera":"B"}   a camera stops, and comes back
 //       {"cmd":"unplug","monitor":"subject"} / {"cmd":"replug",…}        the desktop's subject monitor
@@ -34,6 +36,9 @@ public enum TestHub {
         if let log = env["DUO_BENCH_FRAME_CODE"], !log.isEmpty {
             MediaHooks.remoteView.set { pad in duo_attach_frame_code(pad, log, 1) }
             MediaHooks.displayDecoded.set { pad in duo_attach_frame_code(pad, log, 0) }
+        }
+        if env["DUO_TEST_CLOCK_CODE"] == "1" {
+            MediaHooks.cameraOut.set { pad in duo_attach_clock_code(pad) }
         }
         for name in ["unplug", "replug"] {
             CommandExtensions.register(name) { object throws(DuoError) in try HubCommands.parsePlug(name, object) }

@@ -31,6 +31,8 @@ final class RunEventSchemaTests: XCTestCase {
         .chapter(take: 2, title: "Step 3 — «login»", at: 12.5, by: "obs-websocket"),
         .mirror(display: "subject", mirrored: false, camera: "B", cause: "faces"),
         .requirements(required: ["3840x2160@120", "depth"], unmet: []),
+        .screen(state: "recording", monitor: 1, connector: "DUMMY1", geometry: "1280x720+1280+0", width: 1280, height: 720,
+                rate: 15, reason: "asked for with --screen"),
         .join(take: 3, state: "failed", progress: nil, file: "/tmp/j/duo-take03.mkv", segments: ["a.mkv", "b.mkv"], error: "disk full"),
         .cameraLost(camera: "A", label: "Logitech C920", reason: "unplugged (/dev/video2)"),
         .cameraRestored(camera: "B", label: "outer"),

@@ -55,7 +55,7 @@ public enum DuoCaptureMain {
             case .version:
                 print("duo-capture \(version) (\(GStreamer.version))")
             case .pipeline:
-                print(try PipelineCommand.run(options))
+                print(try await PipelineCommand.run(options))
             case .renderSubject:
                 print(try RenderSubjectCommand.run(arguments: options.passthrough, localeDirectory: Gettext.localeDirectory()))
             case .inspect:
@@ -100,17 +100,20 @@ public enum DuoCaptureMain {
 ///
 /// Thread: main task; synchronous.
 enum PipelineCommand {
-    static func run(_ options: Options) throws(DuoError) -> String {
+    static func run(_ options: Options) async throws(DuoError) -> String {
         var o = options
         o.record = false  // printing the graph must not create folders
+        let screen = try await ScreenSetup.resolve(o)
         let setup = try SessionSetup.prepare(o)
+        var plan = setup.plan
+        plan.screen = screen
         let dir = options.recordDirectory ?? SessionSetup.defaultRecordDirectory()
-        let location = TakeNaming(directory: dir, fileExtension: setup.plan.container.rawValue)
+        let location = TakeNaming(directory: dir, fileExtension: plan.container.rawValue)
             .path(take: 1, at: Date()) { FileManager.default.fileExists(atPath: $0) }
         // Each gst-launch word is one shell word, single-quoted where it holds anything but plain
         // characters: safe to paste into a shell or pipe to sh, whatever the record folder's name holds.
         // (gst-launch-1.0 takes the description as words; a word's own double quotes stay for its parser.)
-        let words = Self.launchWords(try setup.plan.launchDescription(recordingTo: location))
+        let words = Self.launchWords(try plan.launchDescription(recordingTo: location))
         return "gst-launch-1.0 -e " + words.map(Self.shellWord).joined(separator: " ")
     }
 
@@ -194,6 +197,10 @@ enum InspectCommand {
         let videoSeconds: Double
         let audioBuffers: Int64
         let containerSeconds: Double?
+        /// The screen track (`--screen`, the second video stream): its decoded frames and size.
+        let screenFrames: Int64?
+        let screenWidth: Int?
+        let screenHeight: Int?
         }
         let file: File
         /// Largest and smallest step between decoded frames' timestamps (`maxGapMs`, `minGapMs`), encoded
@@ -215,7 +222,8 @@ enum InspectCommand {
         let seconds = FrameTiming.spanSeconds(d.video)
         let r = Report(file: .init(file: path, videoFrames: d.video.frames, width: d.width, height: d.height,
                                    firstFrameIsKeyframe: d.encodedVideo.firstIsKeyframe, videoSeconds: seconds,
-                                   audioBuffers: d.audio.frames, containerSeconds: d.duration.map { Double($0) / 1e9 }),
+                                   audioBuffers: d.audio.frames, containerSeconds: d.duration.map { Double($0) / 1e9 },
+                                   screenFrames: d.screen?.frames, screenWidth: d.screenSize?.width, screenHeight: d.screenSize?.height),
                        timing: d.video.timing(interval: nil))
         if json {
             let e = JSONEncoder()
@@ -225,6 +233,7 @@ enum InspectCommand {
         let size = d.width.map { "\($0)x\(d.height ?? 0)" } ?? tr("no video")
         return tr("%s: %s frames %s, %s s", path, d.video.frames, size, String(format: "%.2f", seconds))
             + (d.audio.frames > 0 ? tr(", %s audio buffers", d.audio.frames) : tr(", no audio"))
+            + (d.screen.map { tr(", screen track %1$s frames %2$sx%3$s", $0.frames, d.screenSize?.width ?? 0, d.screenSize?.height ?? 0) } ?? "")
             + (d.encodedVideo.firstIsKeyframe == false ? tr(", first frame is not a keyframe") : "")
     }
 }

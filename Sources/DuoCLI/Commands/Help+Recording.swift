@@ -73,6 +73,20 @@ extension Help {
             file:PATH = a recording played as a live microphone, in real
             time (rehearsals, voice-follow tests)
             """)),
+        .option("--screen [MONITOR]", N_("""
+            record a monitor of the desktop beside the camera: each take
+            gets a second video track, the monitor at its own size, on the
+            same clock (X11, ximagesrc; headless runs too, with DISPLAY).
+            MONITOR is an index or connector as duo-capture monitors lists
+            them; without it, the first monitor showing none of
+            duo-capture's windows, else the operator's. The start line, the
+            screen event and the HUD's format line name it; the sidecar
+            records it; report shows both pictures; remux keeps both.
+            A monitor that is not there, no display or a Wayland session
+            is one line at start; a screen that fails mid-take ends only
+            the screen track
+            """)),
+        .option("--screen-rate FPS", N_("the screen track's frames per second, 1 to 60 (default 15)")),
         .prose(N_("""
             Files are named duo-YYYY-MM-DD_HHMMSS-takeNN.mkv and never overwrite an existing file. Each take
             gets a JSON sidecar next to it (duo-…-takeNN.json: tool version, start and end, cameras, formats,

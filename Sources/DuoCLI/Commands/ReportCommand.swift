@@ -62,6 +62,7 @@ enum ReportCommand {
             var take = SessionReport.Take(file: file, sidecar: sidecar, thumbnails: a.thumbnails, levels: a.levels, seconds: a.seconds,
                                           frames: a.frames, width: a.width, height: a.height, damage: a.damage)
             if let unreadable { take.sidecarDamage = unreadable }
+            take.screenThumbnails = a.screenThumbnails
             return take
         } }
         if list == nil, let named = takes.lazy.compactMap({ $0.sidecar?.shotList }).first {

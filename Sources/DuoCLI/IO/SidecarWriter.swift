@@ -63,6 +63,7 @@ final class SidecarWriter: Sendable {
         s.shotTake = shot?.take
         s.shotList = shot?.list
         s.scriptRange = scriptStart.map(TakeSidecar.ScriptRange.init(start:))
+        s.screen = plan.screen.map { $0.monitor.sidecar(rate: $0.rate, size: $0.encodedSize) }
         let sidecar = s
         open.update { $0[number] = (sidecar, camera) }
         write(sidecar, path)
@@ -109,6 +110,7 @@ final class SidecarWriter: Sendable {
         s.durationSeconds = Double(result.frames.frames) * Double(interval) / 1e9
         s.startLatencyMs = result.startLatency.map { Double($0) / 1e6 }
         s.audio?.buffers = result.audio?.frames
+        s.screen?.frames = result.screenFrames
         if !soundGaps.isEmpty { s.audio?.gaps = soundGaps.map { .init(fromSeconds: $0.from, toSeconds: $0.to) } }
         s.error = result.failure?.message
         s.keepUp = result.keepUp(format: plan.format(ofCamera: camera))?.message

@@ -74,6 +74,12 @@ public struct Options: Sendable {
     public var pipelinesDirectory: String?
     /// `--framing off|single|interview`; nil: hints for the teleprompter when the detector is installed.
     public var framing: FramingMode?
+    /// `--screen [MONITOR]`: record a monitor as each take's second video track (ScreenTrack). `screen`:
+    /// asked for; `screenMonitor`: the index or connector given (nil: the default monitor).
+    public var screen = false
+    public var screenMonitor: String?
+    /// `--screen-rate FPS`: the screen track's frames per second.
+    public var screenRate = ScreenTrack.defaultRate
     public var json = false
     public var quiet = false
     /// Desktop mode (see DesktopOptions.swift): monitor indices and the events file.
@@ -103,6 +109,10 @@ public struct Options: Sendable {
     public var passthrough: [String] = []
 
     public init() {}
+
+    /// Options whose value may be left out (`--screen [MONITOR]`): a switch in the settings file
+    /// (`screen = true`), or given its value there (`screen = 1`).
+    static let valueMayBeLeftOut: Set<String> = ["--screen"]
 
     static let commands: Set<String> = ["run", "pipeline", "cameras", "formats", "render-subject", "inspect", "monitors", "remux", "check-script", "display", "report", "join", "microphones", "export", "captions"]
 
@@ -296,6 +306,15 @@ public struct Options: Sendable {
             case "--note-codes": o.noteCodes = try NoteCodeBook.parse(try value(name))
             case "--replay": o.replaySeconds = try ReplayLength.parse(try value(name))
             case "--framing": o.framing = try FramingMode.parse(try value(name))
+            case "--screen":
+                o.screen = true
+                o.screenMonitor = reader.optionalValue().flatMap { $0.isEmpty ? nil : $0 }
+            case "--screen-rate":
+                let rate = try reader.number(name, Double(ScreenTrack.rates.lowerBound)...Double(ScreenTrack.rates.upperBound))
+                guard rate == rate.rounded() else {
+                    throw .usage(tr("--screen-rate %s: give whole frames per second, from %s to %s", "\(rate)", ScreenTrack.rates.lowerBound, ScreenTrack.rates.upperBound))
+                }
+                o.screenRate = Int(rate)
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)
             case _ where WebRemoteOptions.names.contains(name):

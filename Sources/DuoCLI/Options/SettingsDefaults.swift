@@ -76,7 +76,10 @@ enum SettingsDefaults {
             }
             var args: [String] = []
             let isFlag = (try? Options.parse(head + [option])) != nil
-            if isFlag {
+            if isFlag, Options.valueMayBeLeftOut.contains(option), entry.values.count == 1, let value = entry.values.first,
+               value != "true", value != "false" {
+                args = [option, value]   // screen = 1: --screen with its MONITOR
+            } else if isFlag {
                 guard entry.values.count == 1, let value = entry.values.first, value == "true" || value == "false" else {
                     throw .input(tr("%s:%s: %s is a switch: write %s=true or %s=false", file.path, entry.line, entry.key, entry.key, entry.key))
                 }

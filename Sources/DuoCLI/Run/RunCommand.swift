@@ -29,9 +29,12 @@ enum RunCommand {
     static func compose(_ options: Options, _ kind: any RunKind, log: @escaping @Sendable (String) -> Void) async throws(DuoError) -> String {
         // Every input file first: a bad one is the only line said, before the camera is looked for.
         try InputCheck.run(options)
+        let screen = try await ScreenSetup.resolve(options)
         let setup = try SessionSetup.prepare(options)
         for n in setup.notices { log(tr("duo-capture: %s", n)) }
         var plan = setup.plan
+        plan.screen = screen
+        if let screen { log(tr("duo-capture: %s", screen.startLine)) }
         let events = try EventLog(path: options.desktop.eventsPath, warn: log)
         defer { events.close() }
         let subject = await kind.adapt(&plan)

@@ -91,6 +91,7 @@ final class RunParts {
             notes,
             ReplayPart(settings.replay),
             FramingPart(plan: plan),
+            ScreenPart(plan: plan),
             joins,
             CaptionsPart(),
             warnings,

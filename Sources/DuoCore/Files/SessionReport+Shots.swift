@@ -77,12 +77,21 @@ extension SessionReport {
     /// `report --json`: the session's shots and takes, for scripts.
     public static func json(folder: String, takes: [Take], list: ShotList?, sessionNotes: [TakeNote] = []) -> String {
         func take(_ t: Take) -> [String: Any] {
-            ["file": (t.file as NSString).lastPathComponent, "take": t.sidecar?.take ?? NSNull(),
+            var o: [String: Any] = ["file": (t.file as NSString).lastPathComponent, "take": t.sidecar?.take ?? NSNull(),
              "shotTake": t.sidecar?.shotTake ?? NSNull(), "mark": t.sidecar?.mark ?? NSNull(),
              "seconds": t.seconds.isFinite ? (t.seconds * 1000).rounded() / 1000 : 0, "frames": t.frames,
              "damaged": t.damage ?? NSNull(), "sidecarDamaged": t.sidecarDamage ?? NSNull(),
              // A replay (--replay, save-replay): its wall-clock span; null for a take.
              "replay": t.sidecar?.replay.map { ["start": $0.spanStart, "end": $0.spanEnd] } ?? NSNull()]
+            // A take with a screen track (--screen): its monitor (from the sidecar) and how many of its
+            // pictures the page shows; absent without one.
+            if let sc = t.sidecar?.screen {
+                o["screen"] = ["connector": sc.connector, "geometry": sc.geometry, "width": sc.width, "height": sc.height,
+                               "rate": sc.rate, "frames": sc.frames ?? NSNull(), "thumbnails": t.screenThumbnails.count] as [String: Any]
+            } else if !t.screenThumbnails.isEmpty {
+                o["screen"] = ["thumbnails": t.screenThumbnails.count]
+            }
+            return o
         }
         let groups = shotGroups(takes, list: list)
         var object: [String: Any] = ["folder": folder, "takes": takes.count]

@@ -12,6 +12,8 @@ public enum SessionReport {
         public var file: String
         public var sidecar: TakeSidecar?
         public var thumbnails: [Data]
+        /// The screen track's thumbnails (`--screen`), shown under the camera's; empty without one.
+        public var screenThumbnails: [Data] = []
         /// Seconds into the take and RMS level in dBFS.
         public var levels: [(seconds: Double, rmsDB: Double)]
         public var seconds: Double
@@ -172,8 +174,20 @@ public enum SessionReport {
         }
         s += "<div class=\"facts\">\(facts.map(escape).joined(separator: " · "))</div>\n<div class=\"strip\">"
         for png in take.thumbnails { s += "<img alt=\"" + escape(tr("thumbnail")) + "\" src=\"data:image/png;base64,\(png.base64EncodedString())\">" }
-        s += "</div>\n" + timeline(take) + levelPlot(take) + reviewSection(take) + "</div>\n"
+        s += "</div>\n" + screenStrip(take) + timeline(take) + levelPlot(take) + reviewSection(take) + "</div>\n"
         return s
+    }
+
+    /// The screen track's pictures (`--screen`) under the camera's, at the same times, with the monitor
+    /// it recorded; nothing without one.
+    static func screenStrip(_ take: Take) -> String {
+        guard !take.screenThumbnails.isEmpty else { return "" }
+        let monitor = take.sidecar?.screen.map { " · \($0.connector) \($0.width)x\($0.height)@\($0.rate)" } ?? ""
+        var s = "<div class=\"facts\">" + escape(tr("screen") + monitor) + "</div>\n<div class=\"strip screen\">"
+        for png in take.screenThumbnails {
+            s += "<img alt=\"" + escape(tr("screen thumbnail")) + "\" src=\"data:image/png;base64,\(png.base64EncodedString())\">"
+        }
+        return s + "</div>\n"
     }
 
     /// The take's events on a line as long as the take: markers (blue), notes (brown), flags (purple),

@@ -200,6 +200,8 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
             bufferBytes = buffer?.bytes; bufferPeakBytes = buffer?.peakBytes; bufferCapBytes = buffer?.byteCap
         }
     }
+    /// The screen track recorded beside the camera (`--screen`, ScreenTrack.swift); absent without one.
+    public var screen: Screen?
 
     public init(toolVersion: String, gstreamerVersion: String, take: Int, file: String, started: Date,
                 countdownSeconds: Int, cameras: [Camera], format: String, aspect: String?, encoder: String,

@@ -20,7 +20,7 @@ public enum ElementPackages {
         "uridecodebin": "gstreamer1.0-plugins-base", "overlaycomposition": "gstreamer1.0-plugins-base",
         "ximagesink": "gstreamer1.0-x", "xvimagesink": "gstreamer1.0-x",
         // good
-        "v4l2src": "gstreamer1.0-plugins-good", "matroskamux": "gstreamer1.0-plugins-good",
+        "v4l2src": "gstreamer1.0-plugins-good", "ximagesrc": "gstreamer1.0-plugins-good", "matroskamux": "gstreamer1.0-plugins-good",
         "matroskademux": "gstreamer1.0-plugins-good", "mp4mux": "gstreamer1.0-plugins-good",
         "qtdemux": "gstreamer1.0-plugins-good", "videocrop": "gstreamer1.0-plugins-good",
         "videoflip": "gstreamer1.0-plugins-good", "level": "gstreamer1.0-plugins-good",

@@ -45,6 +45,11 @@ public enum GraphElement: String, Sendable, CaseIterable {
     /// The take's muxer (muxer-mkv.gst, muxer-mp4.gst): the take's chapters are set on it.
     case recordMux = "record_mux"
     case recordAudioQueue = "record_audio_queue"
+    /// The screen track (`--screen`): its source (screen-x11.gst), the tee a take's screen leg hangs
+    /// off (written by the code), and the take's screen leg's first element (record-screen.gst).
+    case screenSource = "screen_source"
+    case screenTee = "st"
+    case recordScreenQueue = "record_screen_queue"
     /// Voice-follow's recogniser (pocketsphinx) and its branch's ends.
     case recogniser
     case voiceQueue = "voice_queue"
@@ -105,6 +110,9 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .audioTee, .audioSink: [("audio", rawValue)]
         case .recordQueue, .recordSink: [("record", rawValue)]
         case .recordAudioQueue: [("record-audio", rawValue)]
+        case .screenSource: [("screen-x11", rawValue)]
+        case .screenTee: []
+        case .recordScreenQueue: [("record-screen", rawValue)]
         case .recordMux: [("muxer-mkv", rawValue), ("muxer-mp4", rawValue)]
         case .recogniser, .voiceQueue, .voiceSink: [("voice-follow", rawValue)]
         case .remoteQueue, .remoteSink, .remoteView: [("remote-subject", "{{name}}" + rawValue.dropFirst("remote".count))]

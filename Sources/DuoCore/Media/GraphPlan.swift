@@ -64,6 +64,9 @@ public struct GraphPlan: Sendable {
     /// on the audio tee; nil without voice-follow.
     public var voice: VoiceModelFiles?
 
+    /// `--screen`: the monitor recorded as each take's second video track (ScreenTrack.swift); nil: none.
+    public var screen: ScreenTrack?
+
     /// `--framing`: the face detector's branch and the hints it feeds; `.off` adds no branch.
     public var framing: FramingMode = .off
     /// The Haar cascade the detector reads (opencv-data's frontal face).
@@ -350,6 +353,7 @@ public struct GraphPlan: Sendable {
             d += "  " + (try library.render("audio", ["audio_source": source]))
             if includingVoice, let voice { d += "  at. ! " + (try voiceDescription(voice)) }
         }
+        if let screen { d += "  " + (try screenDescription(screen)) }
         return d
     }
 
@@ -414,12 +418,14 @@ public struct GraphPlan: Sendable {
         _ = try liveDescription()
         _ = try recordDescription(location: "check.\(container.rawValue)")
         _ = try recordAudioDescription()
+        _ = try recordScreenDescription()
     }
 
     /// Elements a take needs beyond the live graph; checked before the graph starts.
     public var recordElements: [String] {
         var e = [encoder.element, container.element, "h264parse", "videocrop", "queue", "filesink"]
         if audio != .none { e += ["audioconvert", "audioresample"] + container.audioEncoderElements }
+        if screen != nil { e += ["videoconvert", "videoscale"] }
         return e
     }
 
@@ -434,9 +440,10 @@ public struct GraphPlan: Sendable {
     /// One take's bin: the video branch (record_queue … record_sink) and, with audio, the audio branch
     /// (record_audio_queue … record_mux).
     public func recordDescription(location: String, format recorded: VideoFormat? = nil) throws(DuoError) -> String {
-        let video = try recordVideoDescription(location: location, format: recorded ?? format)
-        guard let audio = try recordAudioDescription() else { return video }
-        return "\(video)  \(audio)"
+        var d = try recordVideoDescription(location: location, format: recorded ?? format)
+        if let audio = try recordAudioDescription() { d += "  \(audio)" }
+        if let screen = try recordScreenDescription() { d += "  \(screen)" }
+        return d
     }
 
     /// One take's video branch; its first element is the record queue, its last the file sink.
@@ -474,6 +481,7 @@ public struct GraphPlan: Sendable {
         if let location {
             d += "  t. ! " + (try recordVideoDescription(location: location))
             if let audio = try recordAudioDescription() { d += "  at. ! \(audio)" }
+            if let screen = try recordScreenDescription() { d += "  st. ! \(screen)" }
         }
         return d
     }

@@ -117,6 +117,8 @@ public struct TakeResult: Sendable {
     /// rate, so a segment's dropped frames and length are reckoned at this rate, never another camera's).
     /// Nil when not told (then the plan's format applies).
     public var format: VideoFormat?
+    /// Frames of the screen track (`--screen`) that entered the take; nil without one.
+    public var screenFrames: Int64?
 
     public init(number: Int, path: String, frames: FrameCount, audio: FrameCount? = nil, startRunningTime: Int64,
                 endRunningTime: Int64, firstFrameRunningTime: Int64? = nil, firstAudioRunningTime: Int64? = nil,
@@ -166,5 +168,8 @@ public enum SessionEvent: Sendable {
     case framingUnavailable(String)
     /// The replay buffer's branch failed (`--replay`): it is dropped, the preview and any take go on.
     case replayFailed(String)
+    /// The screen track's source failed (`--screen`): it is stopped and its stream ended; the camera
+    /// track, the sound and the preview go on.
+    case screenStopped(String)
 }
 

@@ -27,6 +27,7 @@ extension RunEvent {
         case chapter
         case mirror
         case requirements
+        case screen
         case join
         case cameraLost = "camera-lost"
         case cameraRestored = "camera-restored"
@@ -76,6 +77,7 @@ extension RunEvent {
         case .chapter: .chapter
         case .mirror: .mirror
         case .requirements: .requirements
+        case .screen: .screen
         case .join: .join
         case .cameraLost: .cameraLost
         case .cameraRestored: .cameraRestored
@@ -149,6 +151,10 @@ extension RunEvent {
             try c.put("display", display); try c.put("mirrored", mirrored); try c.put("camera", camera); try c.put("cause", cause)
         case .requirements(let required, let unmet):
             try c.put("required", required); try c.put("unmet", unmet)
+        case .screen(let state, let monitor, let connector, let geometry, let width, let height, let rate, let reason):
+            try c.put("state", state); try c.put("monitor", monitor); try c.put("connector", connector)
+            try c.put("geometry", geometry); try c.put("width", width); try c.put("height", height)
+            try c.put("rate", rate); try c.put("reason", reason)
         case .join(let take, let state, let progress, let file, let segments, let error):
             try c.put("take", take); try c.put("state", state); try c.put("progress", progress); try c.put("file", file)
             try c.put("segments", segments); try c.put("error", error)

@@ -34,6 +34,9 @@ public enum RunEvent: Sendable, Equatable, Encodable {
     case chapter(take: Int, title: String, at: Double, by: String)
     case mirror(display: String, mirrored: Bool, camera: String, cause: String)
     case requirements(required: [String], unmet: [String])
+    /// The screen track (`--screen`): `recording` at start (which monitor, where, the size and rate
+    /// recorded, why this monitor), `stopped` with the reason when its source failed mid-run.
+    case screen(state: String, monitor: Int, connector: String, geometry: String, width: Int, height: Int, rate: Int, reason: String)
     case join(take: Int, state: String, progress: Double?, file: String, segments: [String], error: String?)
     case cameraLost(camera: String, label: String, reason: String)
     case cameraRestored(camera: String, label: String)

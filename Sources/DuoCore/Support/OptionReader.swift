@@ -33,6 +33,13 @@ public struct OptionReader {
         return v
     }
 
+    /// An option's value that may be left out (`--screen [MONITOR]`): the next argument unless there is
+    /// none or it is another option (`-…`).
+    public mutating func optionalValue() -> String? {
+        guard let v = args.first, !v.hasPrefix("-") else { return nil }
+        return args.popFirst()
+    }
+
     /// A plain decimal within `range`.
     public mutating func number(_ name: String, _ range: ClosedRange<Double>) throws(DuoError) -> Double {
         let text = try value(name)

@@ -8,6 +8,7 @@ import DuoCore
 //   RemoteDisplayBranches.swift   the subject view to each remote display, on the camera tee
 //   FramingBranch.swift           the face detector for framing hints, on the camera tee (leaky)
 //   MicrophoneLegBranch.swift     a named microphone's leg on the audio mixer, taken out and put back
+//   ScreenBranch.swift            the screen track's source (--screen), feeding the screen tee "st"
 //   TeeBranch.swift               attaching a bin to a running tee and detaching it at a buffer boundary
 //
 //  The capture session's fault routing (CaptureSession+Faults.swift) first asks each branch whether an

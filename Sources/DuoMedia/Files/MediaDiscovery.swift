@@ -5,7 +5,7 @@ import Foundation
 
 /// One file's headers read by GstDiscoverer (nothing decoded): a clip's size and rate, a take's streams,
 /// a segment's format. The one place that makes a discoverer, turns the path into a URI and frees both,
-/// for `ClipCamera.probe`, `SegmentJoiner.facts` and `MediaInspector.audioStreamCount`.
+/// for `ClipCamera.probe`, `SegmentJoiner.facts` and `MediaInspector.streams`.
 ///
 /// Thread: any; synchronous (waits up to ten seconds for the headers).
 enum MediaDiscovery {

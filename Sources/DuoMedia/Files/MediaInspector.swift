@@ -16,6 +16,10 @@ public struct DecodedMedia: Sendable {
     public let duration: Int64?
     public let width: Int?
     public let height: Int?
+    /// The screen track (`--screen`: the second video stream), decoded too: its frames and size; nil
+    /// without one.
+    public var screen: FrameCount?
+    public var screenSize: (width: Int, height: Int)?
 }
 
 /// Decodes a take completely (demux, parse, decode) as a player would, to prove it plays. Used by
@@ -42,10 +46,13 @@ public enum MediaInspector {
         // An MP4 cut short (its moov index lost) is said as such, not as a file without streams.
         if let cut = MP4Layout.problem(path) { throw .input(.text("%s %s", path, cut)) }
         // Only streams the file has get a branch (a stand-in sink keeps the name present otherwise).
-        let hasAudio = try audioStreamCount(path) > 0
+        let streams = try streams(path)
+        let hasAudio = streams.audio > 0
+        let hasScreen = streams.video.count > 1
+        let screenBranch = hasScreen ? "  demux.video_1 ! queue ! h264parse ! avdec_h264 ! video/x-raw ! fakesink name=screen_sink sync=false  " : ""
         let description = JobGraph.takeReading(path, video: """
             demux.video_0 ! queue ! h264parse name=parse ! avdec_h264 ! video/x-raw ! fakesink name=video_sink sync=false
-            """, audio: hasAudio, audioSink: "audio_sink")
+            """ + screenBranch, audio: hasAudio, audioSink: "audio_sink")
         let pipeline = try JobGraph.parse(description, neededFor: "decoding takes")
         guard let videoPad = pipeline.child(named: "video_sink")?.staticPad("sink"),
               let parsePad = pipeline.child(named: "parse")?.staticPad("src"),
@@ -55,6 +62,8 @@ public enum MediaInspector {
         let video = FrameCounter(pad: videoPad, sampleLuma: true)
         let encoded = FrameCounter(pad: parsePad)
         let audio = FrameCounter(pad: audioPad)
+        let screenPad = pipeline.child(named: "screen_sink")?.staticPad("sink")
+        let screen = screenPad.map { FrameCounter(pad: $0) }
         defer { pipeline.setState(GST_STATE_NULL) }
         try JobGraph.run(pipeline, timeoutSeconds: timeoutSeconds,
                          timedOut: { .runtime(.text("decoding %s did not finish within %s s", path, Int(timeoutSeconds))) },
@@ -62,17 +71,37 @@ public enum MediaInspector {
         var duration: gint64 = -1
         let known = gst_element_query_duration(pipeline.pointer, GST_FORMAT_TIME, &duration) != 0 && duration >= 0
         let (width, height) = Self.pictureSize(at: videoPad)
-        return DecodedMedia(video: video.read(), encodedVideo: encoded.read(), audio: audio.read(),
-                            duration: known ? Int64(duration) : nil,
-                            width: width > 0 ? Int(width) : nil, height: height > 0 ? Int(height) : nil)
+        var decoded = DecodedMedia(video: video.read(), encodedVideo: encoded.read(), audio: audio.read(),
+                                   duration: known ? Int64(duration) : nil,
+                                   width: width > 0 ? Int(width) : nil, height: height > 0 ? Int(height) : nil)
+        if let screenPad, let screen {
+            decoded.screen = screen.read()
+            let (w, h) = Self.pictureSize(at: screenPad)
+            decoded.screenSize = (Int(w), Int(h))
+        }
+        return decoded
+    }
+
+    /// The file's streams, from GstDiscoverer (reads headers only, once): how many audio streams, and
+    /// each video stream's picture size in the file's order (the camera's, then with `--screen` the
+    /// screen track's).
+    public static func streams(_ path: String) throws(DuoError) -> (audio: Int, video: [(width: Int, height: Int)]) {
+        try MediaDiscovery.withInfo(path, unreadable: { .runtime(.text("%s %s", path, $0)) }) { info in
+            let audio = gst_discoverer_info_get_audio_streams(info)
+            defer { gst_discoverer_stream_info_list_free(audio) }
+            let video = gst_discoverer_info_get_video_streams(info)
+            defer { gst_discoverer_stream_info_list_free(video) }
+            var sizes: [(width: Int, height: Int)] = []
+            var node = video
+            while let n = node {
+                let stream = OpaquePointer(n.pointee.data)
+                sizes.append((Int(gst_discoverer_video_info_get_width(stream)), Int(gst_discoverer_video_info_get_height(stream))))
+                node = n.pointee.next
+            }
+            return (Int(g_list_length(audio)), sizes)
+        }
     }
 
     /// Number of audio streams, from GstDiscoverer (reads headers only).
-    static func audioStreamCount(_ path: String) throws(DuoError) -> Int {
-        try MediaDiscovery.withInfo(path, unreadable: { .runtime(.text("%s %s", path, $0)) }) { info in
-            let streams = gst_discoverer_info_get_audio_streams(info)
-            defer { gst_discoverer_stream_info_list_free(streams) }
-            return Int(g_list_length(streams))
-        }
-    }
+    static func audioStreamCount(_ path: String) throws(DuoError) -> Int { try streams(path).audio }
 }

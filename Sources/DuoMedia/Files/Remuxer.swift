@@ -6,7 +6,8 @@ import Foundation
 //  Matroska → MP4 without re-encoding: the H.264 and audio packets are copied as they are.
 //
 //   filesrc ─▶ matroskademux ─┬─▶ video_0 ─▶ queue ─▶ h264parse ─▶ mp4mux ─▶ filesink
-//                             └─▶ audio_0 ─▶ queue ───────────────▲ (when the take has audio)
+//                             ├─▶ audio_0 ─▶ queue ───────────────▲ (when the take has audio)
+//                             └─▶ video_1 ─▶ queue ─▶ h264parse ──┘ (the screen track, with --screen)
 //   filesrc (TAKE.srt as SubViewer) ─▶ subparse ─▶ queue ────────────┘ subtitle_0: mov_text (when captioned)
 //
 //  mp4mux takes no table of contents: the take's chapters are read on their own (`chapters(of:)`),
@@ -24,7 +25,8 @@ public enum Remuxer {
         GStreamer.initialize()
         try InputFile.requireRegular(input, .text("take"), hint: .text("give a Matroska take such as ~/Videos/duo-capture/duo-…-take01.mkv"))
         precondition(!FileManager.default.fileExists(atPath: output), "remux never overwrites")
-        let hasAudio = try MediaInspector.audioStreamCount(input) > 0
+        let streams = try MediaInspector.streams(input)
+        let hasAudio = streams.audio > 0
         func quoted(_ path: String) -> String {
             "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
@@ -33,6 +35,8 @@ public enum Remuxer {
             demux.video_0 ! queue ! h264parse ! mp4mux name=mux faststart=true ! filesink location=\(quoted(output))
             """
         if hasAudio { description += "  demux.audio_0 ! queue ! mux." }
+        // A take with a screen track (--screen): its second video stream, as the MP4's second video track.
+        if streams.video.count > 1 { description += "  demux.video_1 ! queue ! h264parse ! mux." }
         // The take's captions (TAKE.srt beside it, as `captions` writes them) as a mov_text track.
         let srt = (input as NSString).deletingPathExtension + ".srt", cues = output + ".sub"
         defer { try? FileManager.default.removeItem(atPath: cues) }

@@ -10,6 +10,9 @@ import Foundation
 /// Thread: synchronous; runs its graphs to the end on the caller's thread (the report command's).
 public struct TakeAnalysis: Sendable {
     public var thumbnails: [Data] = []
+    /// The screen track's thumbnails (`--screen`: the file's second video stream), at the same times;
+    /// empty without one.
+    public var screenThumbnails: [Data] = []
     /// Seconds into the take and the first channel's RMS level, dBFS, every 100 ms.
     public var levels: [(seconds: Double, rmsDB: Double)] = []
     public var frames: Int64 = 0
@@ -48,6 +51,15 @@ public struct TakeAnalysis: Sendable {
                 + "! pngenc ! multifilesink location=\"\(AudioSource.launchQuoted(folder))/%03d.png\"") { _ in }
         let pngs = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".png") }.sorted()
         result.thumbnails = pngs.prefix(count).compactMap { FileManager.default.contents(atPath: "\(folder)/\($0)") }
+        if decoded.screen != nil {
+            // The screen track: the demuxer's second video stream, thumbnailed the same way.
+            let demuxer = file.lowercased().hasSuffix(".mp4") ? "qtdemux" : "matroskademux"
+            _ = run("filesrc location=\"\(quoted)\" ! \(demuxer) name=demux  demux.video_1 ! queue ! decodebin ! videoconvert ! videoscale ! videorate "
+                    + "! video/x-raw,format=RGB,width=\(width),pixel-aspect-ratio=1/1,framerate=\(rate)/1000 "
+                    + "! pngenc ! multifilesink location=\"\(AudioSource.launchQuoted(folder))/screen-%03d.png\"") { _ in }
+            let screens = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("screen-") }.sorted()
+            result.screenThumbnails = screens.prefix(count).compactMap { FileManager.default.contents(atPath: "\(folder)/\($0)") }
+        }
         if decoded.audio.frames > 0 {
             var levels: [(Double, Double)] = []
             _ = run("filesrc location=\"\(quoted)\" ! decodebin ! audioconvert ! level name=report_level interval=100000000 post-messages=true ! fakesink sync=false") { message in

@@ -7,7 +7,7 @@ import DuoCore
 extension CaptureSession {
     /// Every side branch this graph has, in the order the fault routing asks them.
     var sideBranches: [any SideBranch] {
-        let all: [(any SideBranch)?] = [recogniser, remoteDisplays, framing, microphoneLeg, replay]
+        let all: [(any SideBranch)?] = [recogniser, remoteDisplays, framing, microphoneLeg, replay, screen]
         return all.compactMap { $0 }
     }
 
@@ -18,6 +18,7 @@ extension CaptureSession {
     func makeSideBranches(_ p: ElementRef, tee t: ElementRef, audioTee at: ElementRef?) {
         remoteDisplays = RemoteDisplayBranches(plan: plan, pipeline: p, tee: t)
         if plan.audio.microphoneNode != nil { microphoneLeg = MicrophoneLegBranch(plan: plan, pipeline: p) }
+        if plan.screen != nil { screen = ScreenBranch(pipeline: p) }
         if let at {
             let branch = RecogniserBranch(pipeline: p, audioTee: at)
             recogniser = branch
@@ -41,6 +42,7 @@ extension CaptureSession {
         framing = nil
         microphoneLeg = nil
         replay = nil
+        screen = nil
     }
 
     // MARK: Voice-follow's recogniser (RecogniserBranch.swift)

@@ -12,6 +12,7 @@ import Foundation
 //                                                   ├─▶ framing detector, leaky, with --framing (FramingBranch)
 //                                                   ├─▶ replay buffer, leaky, with --replay (ReplayBranch; +Replay)
 //                                                   └─▶ take N: video (TakeRecorder)
+//   screen (--screen) ─▶ screen tee "st" ─▶ take N: the screen track (TakeRecorder; its source: ScreenBranch)
 //   audio source ─▶ level ─▶ audio tee "at" ─┬─▶ take N: audio (TakeRecorder)
 //                                            ├─▶ recogniser, replaced when the script changes (RecogniserBranch)
 //                                            └─▶ audio sink (fakesink)
@@ -88,6 +89,7 @@ public actor CaptureSession {
     var framing: FramingBranch?
     var microphoneLeg: MicrophoneLegBranch?
     var replay: ReplayBranch?
+    var screen: ScreenBranch?
 
     // The cameras (CaptureSession+Cameras.swift, +Facing.swift).
     /// Which camera the selector passes: 0 for A, 1 for B.
@@ -176,6 +178,7 @@ public actor CaptureSession {
         clock.attach(p)
         recorder = TakeRecorder(plan: plan, pipeline: p, tee: t, audioTee: audioTee, clock: clock, events: eventSink)
         if !detachesFailedTakes { await recorder?.setDetachesFailedTakes(false) }
+        if let screen { await recorder?.setScreenTee(screen.tee) }
         countBranches(p)
         prepareSubjectBranch(p)
 
@@ -236,6 +239,7 @@ public actor CaptureSession {
         if plan.secondCamera != nil, !plan.individual, let out = p.child(.selector)?.staticPad("src") {
             duo_attach_cadence(out.pointer, GstClockTime(plan.format.frameRate.frameDurationNanoseconds))
         }
+        if let out = cameraOut, let hook = MediaHooks.cameraOut.value { hook(out.pointer) }
         counters["camera"] = cameraOut.map { FrameCounter(pad: $0, sampleLuma: sample) }
         // A camera never ends the stream: its EOS (a failed or finished source) stops at its chain's end,
         // so the camera is lost and can come back rather than ending every branch for good.

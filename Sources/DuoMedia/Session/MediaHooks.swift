@@ -11,6 +11,8 @@ public enum MediaHooks {
     public static let setups = Locked<[@Sendable () -> Void]>([])
     /// Called with the source pad of each remote display's drawn subject view (sender side).
     public static let remoteView = Locked<(@Sendable (UnsafeMutablePointer<GstPad>) -> Void)?>(nil)
+    /// Called with the camera's output pad (after the selector with two), once the graph is built.
+    public static let cameraOut = Locked<(@Sendable (UnsafeMutablePointer<GstPad>) -> Void)?>(nil)
     /// Called with the decoder's source pad of `duo-capture display` (receiver side).
     public static let displayDecoded = Locked<(@Sendable (UnsafeMutablePointer<GstPad>) -> Void)?>(nil)
 }

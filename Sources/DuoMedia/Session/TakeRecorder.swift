@@ -6,7 +6,8 @@ import Foundation
 //  TakeRecorder: one take at a time on the running graph, apart from the graph's own life.
 //
 //   tee "t"  ─▶ request pad ─▶ start gate ─▶ ┐ bin "takeN" (Pipelines/record.gst, record-audio.gst):
-//   tee "at" ─▶ request pad ─▶ start gate ─▶ ┘ ghost pads (errors isolated) ─▶ queues ─▶ encoders ─▶ mux ─▶ file
+//   tee "at" ─▶ request pad ─▶ start gate ─▶ ┤ ghost pads (errors isolated) ─▶ queues ─▶ encoders ─▶ mux ─▶ file
+//   tee "st" ─▶ request pad ─▶ start gate ─▶ ┘ (--screen: the screen track, record-screen.gst)
 //
 //  start attaches the bin (shifted so the file starts at 0 at the take's start, earlier frames dropped at
 //  the gates); stop detaches it at a frame boundary, sends it EOS and waits for the file to be finalised.
@@ -44,12 +45,15 @@ actor TakeRecorder {
         let sink: ElementRef
         let video: TakeInput
         let audio: TakeInput?
+        /// The screen track's leg (`--screen`), nil without one.
+        var screen: TakeInput?
+        var screenCounter: FrameCounter?
         let counter: FrameCounter
         let audioCounter: FrameCounter?
         let startRunningTime: Int64
         let startDate: Date
         var failure: DuoError?
-        var inputs: [TakeInput] { [video] + (audio.map { [$0] } ?? []) }
+        var inputs: [TakeInput] { [video] + (audio.map { [$0] } ?? []) + (screen.map { [$0] } ?? []) }
         init(number: Int, path: String, format: VideoFormat, bin: ElementRef, sink: ElementRef, video: TakeInput, audio: TakeInput?,
              counter: FrameCounter, audioCounter: FrameCounter?, startRunningTime: Int64, startDate: Date) {
             self.number = number; self.path = path; self.format = format; self.bin = bin; self.sink = sink; self.video = video
@@ -63,6 +67,9 @@ actor TakeRecorder {
     private let pipeline: ElementRef
     private let tee: ElementRef
     private let audioTee: ElementRef?
+    /// The screen track's tee "st" (`--screen`), set by the session once the graph is built.
+    private var screenTee: ElementRef?
+    func setScreenTee(_ tee: ElementRef?) { screenTee = tee }
     private let clock: PipelineClock
     private let eventSink: AsyncStream<SessionEvent>.Continuation
 
@@ -184,6 +191,14 @@ actor TakeRecorder {
                           FrameCounter(pad: audioQueue.staticPad("src")!))
         }
 
+        var screenInput: (sink: PadRef, counter: FrameCounter)?
+        if plan.screen != nil {
+            guard let q = bin.child(.recordScreenQueue), let qSink = q.staticPad("sink") else {
+                throw .input(.text("pipeline file record-screen.gst must keep the element named record_screen_queue"))
+            }
+            screenInput = (Self.addGhostSink(to: bin, target: qSink, name: "screen_sink"), FrameCounter(pad: q.staticPad("src")!))
+        }
+
         // The pipeline takes its own reference (the bin is no longer floating); ours stays with ElementRef.
         gst_bin_add(duo_as_bin(p.pointer), bin.pointer)
         let start = max(requestedStart ?? 0, clock.now())
@@ -192,6 +207,7 @@ actor TakeRecorder {
         // first one captured at or after `start`, within one frame interval of it.
         gst_pad_set_offset(binSink.pointer, gint64(-start))
         if let audioInput { gst_pad_set_offset(audioInput.sink.pointer, gint64(-start)) }
+        if let screenInput { gst_pad_set_offset(screenInput.sink.pointer, gint64(-start)) }
         func abandon() {
             gst_element_set_state(bin.pointer, GST_STATE_NULL)
             gst_bin_remove(duo_as_bin(p.pointer), bin.pointer)
@@ -213,9 +229,22 @@ actor TakeRecorder {
             }
             audio = linked
         }
+        var screen: TakeInput?
+        if let screenInput {
+            guard let st = screenTee, let linked = Self.linkTee(st, to: screenInput.sink, start: start) else {
+                for input in [video] + (audio.map { [$0] } ?? []) {
+                    duo_detach_branch_when_idle(input.tee.pointer, input.teePad.pointer, input.binSink.pointer)
+                }
+                abandon()
+                throw .runtime(.text("cannot start take %s: linking the screen track failed", number))
+            }
+            screen = linked
+        }
         gst_debug_bin_to_dot_file(duo_as_bin(p.pointer), GST_DEBUG_GRAPH_SHOW_ALL, "duo-capture-take\(number)")
         take = ActiveTake(number: number, path: path, format: format, bin: bin, sink: sink, video: video, audio: audio,
                           counter: counter, audioCounter: audioInput?.counter, startRunningTime: start, startDate: Date())
+        take?.screen = screen
+        take?.screenCounter = screenInput?.counter
         eventSink.yield(.takeStarted(number: number, path: path))
         return number
     }
@@ -294,6 +323,7 @@ actor TakeRecorder {
                                 firstAudioRunningTime: current.audio?.firstRunningTime,
                                 startDate: current.startDate, endDate: Date(), failure: failure)
         result.format = current.format
+        result.screenFrames = current.screenCounter?.read().frames
         result.swaps = swaps.filter { $0.runningTime >= current.startRunningTime && $0.runningTime <= end }
         endedTakes.append(result)
         eventSink.yield(.takeEnded(result))
