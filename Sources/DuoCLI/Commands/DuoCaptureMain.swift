@@ -44,9 +44,7 @@ public enum DuoCaptureMain {
                 print(SettingsDefaults.describe(applied, file: settings, path: settingsPath, commandLine: arguments))
                 return 0
             }
-            var options = try Options.parse(applied.arguments)
-            // A shot list's note-codes: line wins over the settings file's, not over the command line's.
-            options.noteCodesFromSettings = applied.fromFile.contains { $0.hasPrefix("note-codes=") }
+            let options = try SettingsDefaults.options(applied)
             if options.verbose { Diagnostics.verbose() }
             if [.run, .display].contains(options.command), !options.quiet, let line = SettingsDefaults.startLine(applied, file: settings) {
                 log(line)
