@@ -4,7 +4,7 @@
 ///
 /// Thread: value type, Sendable; pure.
 public enum OperatorControl: String, Sendable, CaseIterable {
-    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, cue, link, keys, fullscreen
+    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, cue, note, flag, link, keys, fullscreen
 
     /// What the bar shows, left to right: `swap` only with two cameras; `speed` is the figure between
     /// slower and faster (a label, not a button).
@@ -14,7 +14,8 @@ public enum OperatorControl: String, Sendable, CaseIterable {
 
     /// The command the button sends (the same as its key). nil: `speed` (a label), `script` (it opens
     /// the file chooser first, like O, and sends `script` with the chosen path), `cue` (the cue chooser
-    /// first, like C, then `cue`) and `keys` (the window shows its key list, like ?).
+    /// first, like C, then `cue`), `note` (the bar's note field first, like Return, then `note`) and `keys`
+    /// (the window shows its key list, like ?).
     public var command: ControlCommand? {
         switch self {
         case .record: .toggleRecord
@@ -28,7 +29,8 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: .swap
         case .fullscreen: .fullscreen(on: nil)
         case .link: .remoteLink(on: nil)
-        case .speed, .script, .cue, .keys: nil
+        case .flag: .flag
+        case .speed, .script, .cue, .note, .keys: nil
         }
     }
 
@@ -47,6 +49,8 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: "S"
         case .script: "O"
         case .cue: "C"
+        case .note: "Return"
+        case .flag: "K"
         case .link: "L"
         case .keys: "?"
         case .fullscreen: "F11"
@@ -68,6 +72,8 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: tr("Swap cameras")
         case .script: tr("Open a script")
         case .cue: tr("Cue the talent")
+        case .note: tr("A note on the take's clock (the subject never sees it)")
+        case .flag: tr("Drop a flag on the take's clock")
         case .link: tr("The phone remote's address and QR code (--remote-control)")
         case .keys: tr("The keys (on this screen only)")
         case .fullscreen: tr("Fullscreen on / off")
@@ -90,6 +96,8 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: "camera-switch-symbolic"
         case .script: "document-open-symbolic"
         case .cue: "chat-message-new-symbolic"
+        case .note: "document-edit-symbolic"
+        case .flag: "emoji-flags-symbolic"
         case .link: "phone-symbolic"
         case .keys: "help-browser-symbolic"
         case .fullscreen: fullscreen ? "view-restore-symbolic" : "view-fullscreen-symbolic"

@@ -36,6 +36,8 @@ public enum DesktopKeys {
         case GDK_KEY_a, GDK_KEY_A: .retake
         case GDK_KEY_i, GDK_KEY_I: .selfView(nil)
         case GDK_KEY_l, GDK_KEY_L: .remoteLink(on: nil)
+        // Notes (issue 39): K drops a flag; Return opens the control bar's note field (DesktopUI+Notes).
+        case GDK_KEY_k, GDK_KEY_K: .flag
         case GDK_KEY_q, GDK_KEY_Q: .quit
         case GDK_KEY_r, GDK_KEY_R: .reverse
         case GDK_KEY_1...GDK_KEY_9: .speedPreset(Int(keyval - GDK_KEY_0))
@@ -67,6 +69,8 @@ public enum DesktopKeys {
         ("N / B", N_("shot list (--shots): next / previous shot; N shows private items the HUD hid")),
         ("G / X / A", N_("shot list: mark the latest take good / no good; A re-takes (again)")),
         ("L", N_("the phone remote's address and QR code on / off (--remote-control; else how to turn it on)")),
+        ("Return", N_("a note on the take's clock: type it, Up / Down choose the code, Enter saves, Esc cancels (never on the subject view)")),
+        ("K", N_("drop a flag (an unnamed mark on the take's clock)")),
         ("Q", N_("quit (a running take is finalised first)")),
         ("?", N_("this key list on the operator's screen on / off (Esc closes it)")),
     ]
