@@ -133,6 +133,7 @@ final class ControlBar {
     func close() {
         if timer != 0 { g_source_remove(timer); timer = 0 }
         connections.removeAll()
+        noteField.close()
     }
 
     private func schedule(_ now: Int64) {

@@ -5,8 +5,10 @@ import DuoCore
 //  The note field of the operator's control bar (issue 39): Return (or the bar's note button) opens it in
 //  the bar's place of the buttons: a code chooser (the run's code book, the first chosen) and a text entry
 //  of at most 500 characters. Enter saves it as the run's `note` command (the control socket's own), Esc
-//  closes it; Up / Down choose the code. While it is open every other key goes to the entry, never to the
-//  window's bindings (DesktopUI+Notes.swift), so Space starts no take and Q quits nothing.
+//  closes it; Up / Down choose the code. While it is open every key goes to the entry, never to the
+//  window's bindings (DesktopUI+Notes.swift), so Space starts no take and Q quits nothing. The entry
+//  takes them first (an input method's Return or Esc stays the input method's): Enter is its `activate`,
+//  Esc and Up / Down are read after it (connected after its own key handler).
 
 /// The note field's widgets: a row of the code chooser and the entry, packed into the control bar.
 ///
@@ -17,6 +19,11 @@ final class NoteField {
     let entry: UnsafeMutablePointer<GtkWidget>
     let chooser: UnsafeMutablePointer<GtkWidget>
     let codes: [String]
+    /// Enter in the entry.
+    var onSave: () -> Void = {}
+    /// Esc in the entry.
+    var onCancel: () -> Void = {}
+    private var connections: [SignalConnection] = []
     private var combo: UnsafeMutablePointer<GtkComboBox> { UnsafeMutableRawPointer(chooser).assumingMemoryBound(to: GtkComboBox.self) }
 
     init(codes: [String]) {
@@ -40,6 +47,36 @@ final class NoteField {
         gtk_box_pack_start(box, chooser, 0, 0, 0)
         gtk_box_pack_start(box, entry, 1, 1, 0)
         gtk_widget_show_all(widget)
+        connections.append(SignalConnection(UnsafeMutableRawPointer(entry), "activate", Self.activated, self))
+        connections.append(SignalConnection(UnsafeMutableRawPointer(entry), "key-press-event", Self.keyPressed, self, after: true))
+    }
+
+    func close() { connections.removeAll() }
+
+    /// Esc closes, Up / Down choose the code: what the entry itself (and an input method) left alone.
+    private func key(_ keyval: Int32) -> Bool {
+        switch keyval {
+        case GDK_KEY_Escape: onCancel()
+        case GDK_KEY_Up: choose(-1)
+        case GDK_KEY_Down: choose(1)
+        default: return false
+        }
+        return true
+    }
+
+    private nonisolated static func this(_ data: UnsafeMutableRawPointer?) -> NoteField {
+        Unmanaged<NoteField>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    private static let activated: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+        let field = this(data)
+        MainActor.assumeIsolated { field.onSave() }
+    }
+
+    private static let keyPressed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, event, data in
+        let key = Int32(event!.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval)
+        let field = this(data)
+        return MainActor.assumeIsolated { field.key(key) ? 1 : 0 }
     }
 
     /// The code chosen (the book's first unless Up / Down or a click chose another).
