@@ -21,3 +21,32 @@ gboolean duo_set_chapters(GstElement *element, guint count, const gint64 *starts
     gst_toc_unref(toc);
     return TRUE;
 }
+
+static void duo_collect_chapters(GList *entries, gint64 *starts, gchar **titles, guint capacity, guint *count) {
+    for (GList *l = entries; l != NULL && *count < capacity; l = l->next) {
+        GstTocEntry *entry = l->data;
+        if (gst_toc_entry_get_entry_type(entry) == GST_TOC_ENTRY_TYPE_CHAPTER) {
+            gint64 start = 0, stop = 0;
+            if (!gst_toc_entry_get_start_stop_times(entry, &start, &stop) || start < 0) start = 0;
+            gchar *title = NULL;
+            GstTagList *tags = gst_toc_entry_get_tags(entry);
+            if (tags == NULL || !gst_tag_list_get_string(tags, GST_TAG_TITLE, &title)) title = g_strdup("");
+            starts[*count] = start;
+            titles[*count] = title;
+            (*count)++;
+        }
+        duo_collect_chapters(gst_toc_entry_get_sub_entries(entry), starts, titles, capacity, count);
+    }
+}
+
+guint duo_toc_message_chapters(GstMessage *message, gint64 *starts, gchar **titles, guint capacity) {
+    if (message == NULL || GST_MESSAGE_TYPE(message) != GST_MESSAGE_TOC) return 0;
+    GstToc *toc = NULL;
+    gboolean updated = FALSE;
+    gst_message_parse_toc(message, &toc, &updated);
+    if (toc == NULL) return 0;
+    guint count = 0;
+    duo_collect_chapters(gst_toc_get_entries(toc), starts, titles, capacity, &count);
+    gst_toc_unref(toc);
+    return count;
+}

@@ -300,6 +300,9 @@ final class TakeCommandTests: XCTestCase {
             (["remux"], 64, "remux needs exactly one file"),
             (["remux", "/nonexistent/take.mkv"], 65, "does not exist"),
             (["remux", "take.mp4"], 64, ".mkv"),
+            (["--headless", "--replay", "0"], 64, "1 to 300"),
+            (["--headless", "--replay", "301"], 64, "1 to 300"),
+            (["--headless", "--replay", "abc"], 64, "--replay"),
         ] {
             let run = try duoCapture(args)
             XCTAssertEqual(run.status, code, "\(args): \(run.stderr)")

@@ -7,7 +7,7 @@ final class OperatorControlsModelTests: XCTestCase {
         let pairs: [(OperatorControl, ControlCommand?)] = [
             (.record, .toggleRecord), (.pause, .pause), (.slower, .speedStep(-1)), (.faster, .speedStep(1)), (.reverse, .reverse),
             (.previous, .jump(.previous)), (.next, .jump(.next)), (.accessory, .accessory(on: nil)), (.swap, .swap),
-            (.fullscreen, .fullscreen(on: nil)), (.script, nil), (.cue, nil), (.speed, nil)]
+            (.fullscreen, .fullscreen(on: nil)), (.replay, .saveReplay), (.script, nil), (.cue, nil), (.speed, nil)]
         for (control, command) in pairs {
             XCTAssertEqual(control.command, command, "\(control)")
             XCTAssertTrue(control.tooltip.hasSuffix("(\(control.key))"), control.tooltip)

@@ -24,6 +24,8 @@ final class RunEventSchemaTests: XCTestCase {
         .mark(take: 4, shot: "intro", shotTake: 2, mark: "no-good", file: "/tmp/t/duo-intro-take02.mkv", by: "operator"),
         .shotsReloaded(count: 2, current: "outro", notice: nil),
         .note(kind: "note", code: "BUG", text: "menu hides the button", take: 4, at: 3.25, wall: "2026-12-02T03:40:00.123+00:00", shot: "intro"),
+        .replaySaved(file: "/home/alice/v/duo-2026-12-02_034012-replay01.mkv", seconds: 10.033, start: "2026-12-02T03:40:02.100+00:00",
+                     end: "2026-12-02T03:40:12.133+00:00", frames: 301, chapters: 2),
         .swap(from: "inner", to: "outer", format: "1920x1080@60"),
         .swapRefused(reason: "camera B records 640x480@30 while a take runs; stop, then switch"),
         .chapter(take: 2, title: "Step 3 — «login»", at: 12.5, by: "obs-websocket"),

@@ -101,10 +101,10 @@ final class TimelineParityTests: XCTestCase {
         // ShotSessionTests: this run has none; --require's, refused swaps' and joins' by CameraClassRunTests
         // and SegmentJoinTests; the on-screen controls' by OperatorControlsTests; a named microphone's loss
         // and return by MicrophoneTests, with a PipeWire daemon of its own; an obs-websocket chapter by
-        // StudioControllerTests.)
+        // StudioControllerTests; a saved replay by ReplayRunTests.)
         let expected = Set(schema.events.keys).subtracting(["remote", "display", "follow", "framing", "shot", "shot-take", "mark",
                                                             "shots-reloaded", "requirements", "swap-refused", "join", "controls",
-                                                            "microphone-lost", "microphone-restored", "chapter"])
+                                                            "microphone-lost", "microphone-restored", "chapter", "replay-saved"])
         XCTAssertEqual(seen, expected, "documented events never written: \(expected.subtracting(seen))")
     }
 

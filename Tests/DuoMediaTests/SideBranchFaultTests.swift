@@ -70,6 +70,28 @@ final class SideBranchFaultTests: XCTestCase {
         XCTAssertEqual(events.filter { if case .framingUnavailable = $0 { true } else { false } }.count, 1, "said once")
     }
 
+    /// The replay buffer on the camera and audio tees (`--replay`): `replayFailed` naming the element,
+    /// once; the buffer is dropped (a save then says so), while the take and the preview go on.
+    func testAFailingReplayBufferIsDroppedAndTheTakeGoesOn() async throws {
+        let plan = try branchPlan(audio: .test, edit: ("replay", "! videocrop name=replay_crop",
+                                                       "! identity name=replay_fault error-after=20 ! videocrop name=replay_crop"))
+        let run = try await BranchRun(plan: plan, test: self)
+        try await run.session.startReplay(seconds: 5)
+        let event = try await run.failure { if case .replayFailed = $0 { true } else { false } }
+        guard case .replayFailed(let why) = event else { return XCTFail("\(event)") }
+        XCTAssertTrue(why.contains("replay_fault: "), why)
+        try await run.goesOn()
+        do {
+            _ = try await run.session.saveReplay(to: "\(try temporaryDirectory(self))/replay.mkv", chaptersAt: { _, _ in [] })
+            XCTFail("a save after the buffer failed is refused")
+        } catch {
+            XCTAssertTrue("\(error)".contains("stopped earlier"), "\(error)")
+        }
+        let take = try await run.end()
+        XCTAssertGreaterThan(take.audio.frames, 0, "the take kept its sound")
+        XCTAssertEqual(run.events.filter { if case .replayFailed = $0 { true } else { false } }.count, 1, "said once")
+    }
+
     /// A named microphone's leg on the audio mixer: `microphoneLost` naming the element, the leg taken out
     /// (no buffers counted), the mixer's silence keeps the take's sound track going.
     func testAFailingMicrophoneLegIsTakenOutAndTheTakeKeepsItsSoundTrack() async throws {

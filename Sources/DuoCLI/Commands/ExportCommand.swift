@@ -32,8 +32,7 @@ enum ExportCommand {
             throw .input(tr("%s is not a folder; give the folder the takes were recorded into (--record-dir)", folder))
         }
         let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { $0.hasSuffix(".mkv") || $0.hasSuffix(".mp4") }.sorted()
+        let names = TakeNaming.takeFiles(among: (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
         var takes: [TakeExport.Take] = []
         for name in names {
             let path = (absolute as NSString).appendingPathComponent(name)

@@ -65,7 +65,9 @@ extension Help {
         .option("duo-capture inspect FILE [--json]", N_("decode a take completely and report frames, size and length")),
         .option("duo-capture remux FILE.mkv", N_("""
             copy a Matroska take into an MP4 next to it, without
-            re-encoding (FILE.mp4, or FILE-2.mp4 if that exists)
+            re-encoding (FILE.mp4, or FILE-2.mp4 if that exists); its
+            chapters go in as a Nero chpl box and a QuickTime chapter
+            track (ffmpeg's, VLC's and Apple's players; at most 255)
             """)),
         .option("duo-capture captions TAKE.mkv|DIR --script FILE [--language en]", N_("""
             captions in the script's own words timed to the take's speech:

@@ -154,8 +154,24 @@ extension Help {
             Control {"cmd":"note","code":"BUG","text":"…"} (up to 500 characters; code: the first without
             one) and {"cmd":"flag"}; OSC /duo/note ,ss (code, text) and /duo/flag; the web remote sends both.
             A note during a take is in its sidecar (notes: take time, wall clock, shot, code, text) and a
-            chapter of its Matroska file; between takes it is the session's (duo-session-notes.jsonl in the
-            takes' folder). Each is a note event and in the report; never on the subject view.
+            chapter of its file (in an MP4: a chpl box and a QuickTime chapter track); between takes it is the
+            session's (duo-session-notes.jsonl in the takes' folder). Each is a note event and in the report;
+            never on the subject view.
+            """)),
+        .option("--replay SECONDS", N_("""
+            keep the last SECONDS (1 to 300) of encoded video and sound
+            in memory while the preview runs, with or without a take
+            (also a settings-file key)
+            """)),
+        .prose(N_("""
+            Control {"cmd":"save-replay"}, the Y key, the control bar's Replay button, the web remote's
+            button and OSC /duo/replay/save write the buffer out as a replay of its own: duo-DATE-replayNN.mkv
+            in the takes' folder, from a keyframe, with its sidecar (replay: the wall-clock span) and a
+            chapter for each note made in the span; a replay-saved event says so. One save at a time (a
+            second is refused until the first is written); a failed save removes its partial file and the
+            preview and any take go on. The buffer costs what the encoder writes: a 60 s 1080p30 buffer at
+            the take's bitrate (6.2 Mbit/s) and Opus sound holds about 47 MB, never more than 73 MB (its
+            cap: 1.5 times the rate plus 2 s). It encodes once more beside a take (a second encoder).
             """)),
         .prose(N_("""
             On the desktop, Return (or the control bar's note button) opens a note field in the bar: type,

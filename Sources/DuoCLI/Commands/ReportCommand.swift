@@ -26,8 +26,7 @@ enum ReportCommand {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .input(tr("%s is not a folder; give the folder the takes were recorded into (--record-dir)", folder))
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { $0.hasSuffix(".mkv") || $0.hasSuffix(".mp4") }.sorted()
+        let names = TakeNaming.takeFiles(among: (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
         guard !names.isEmpty else { throw .input(tr("%s holds no takes (.mkv or .mp4)", folder)) }
         // The thumbnails are made in one scratch folder (TMPDIR's duo-report-…), removed at the end and
         // also when a signal ends the command half-way: an interrupted report leaves nothing behind.

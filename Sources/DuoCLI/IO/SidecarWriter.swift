@@ -120,6 +120,33 @@ final class SidecarWriter: Sendable {
         write(s, result.path)
     }
 
+    /// Replay `number` was written (`clip`): its sidecar, marked `replay` with the buffer's length and the
+    /// wall-clock span, with the notes made in the span (their times from its start) and its chapters.
+    func replay(_ clip: ReplayClip, number: Int, bufferSeconds: Int, span: (start: Date, end: Date), notes: [TakeNote],
+                chapters: Int, shot: String?) {
+        let audio = plan.audio == .none || clip.audioPackets == 0 ? nil
+            : TakeSidecar.Audio(source: plan.audio.label, encoder: plan.container == .mkv ? "opusenc" : "avenc_aac", buffers: Int64(clip.audioPackets))
+        var s = TakeSidecar(
+            toolVersion: DuoCaptureMain.version, gstreamerVersion: GStreamer.version, take: number,
+            file: (clip.path as NSString).lastPathComponent, started: span.start, countdownSeconds: 0, cameras: cameras,
+            format: recordedFormat(camera: 0), aspect: plan.aspect?.description, encoder: plan.encoder.element,
+            container: "matroskamux", audio: audio)
+        s.ended = TakeSidecar.timestamp(span.end)
+        s.complete = true
+        s.replay = .init(bufferSeconds: bufferSeconds, spanStart: TakeSidecar.timestamp(span.start), spanEnd: TakeSidecar.timestamp(span.end),
+                         buffer: clip.buffer)
+        s.shot = shot
+        s.frames = Int64(clip.videoFrames)
+        s.durationSeconds = clip.seconds
+        s.replay?.notes = notes.isEmpty ? nil : notes.map { note in
+            var n = note
+            n.atSeconds = TakeSidecar.date(note.wall).map { ($0.timeIntervalSince(span.start) * 1000).rounded() / 1000 }
+            return n
+        }
+        s.chapters = chapters
+        write(s, clip.path)
+    }
+
     /// The operator marked take `number` (in the file `path`): its sidecar says so, whether the take
     /// still records (the final copy keeps it) or has ended (the written sidecar is rewritten).
     func mark(take number: Int, path: String, mark: String) {

@@ -96,6 +96,8 @@ public struct Options: Sendable {
         NoteCodeBook.resolve(commandLine: noteCodesFromSettings ? nil : noteCodes, shotList: shots?.noteCodes,
                              settingsFile: noteCodesFromSettings ? noteCodes : nil).book
     }
+    /// `--replay SECONDS` (1 to 300): the replay buffer keeps the last SECONDS of encoded video and sound.
+    public var replaySeconds: Int?
     /// `--resume`: the shot-list session whose journal is in the record folder goes on where it stopped.
     public var resume = false
     public var resumeJournal: SessionJournal?
@@ -299,6 +301,7 @@ public struct Options: Sendable {
                 o.shots = try ShotList.load(path: path)
                 o.shotsPath = path
             case "--note-codes": o.noteCodes = try NoteCodeBook.parse(try value(name))
+            case "--replay": o.replaySeconds = try ReplayLength.parse(try value(name))
             case "--framing": o.framing = try FramingMode.parse(try value(name))
             case "--pipelines":
                 o.pipelinesDirectory = try value(name)

@@ -26,6 +26,10 @@ final class NotesPart: RunPart {
 
     init(_ settings: Settings) { book = NoteBook(codes: settings.codes) }
 
+    /// Every note and flag of the run so far, in order (the replay part's chapters come from those made
+    /// in a replay's span, by their wall clock).
+    var allNotes: [TakeNote] { book.notes }
+
     func handle(_ command: ControlCommand, _ run: isolated RunDirector) async -> Bool {
         let flag: Bool, code: String?, text: String
         switch command {
@@ -69,19 +73,22 @@ final class NotesPart: RunPart {
     }
 
     /// The take's file is closed: the chapters of its notes and script headings go in (matroskamux wrote
-    /// only its start).
+    /// only its start; mp4mux none, so an MP4 take with notes gets them all, MP4ChapterWriter).
     func takeEnded(_ result: TakeResult, _ run: isolated RunDirector) async {
         guard let t = take, t.number == result.number else { return }
         take = nil
         let notes = book.notes(ofTake: t.number)
         // The script headings passed are in the final sidecar, written just before the parts hear of the end.
         let headings = (try? TakeSidecar.read(TakeSidecar.path(forTake: result.path)))?.markersPassed ?? []
-        guard !notes.isEmpty || !headings.isEmpty, run.plan.container == .mkv, run.files.exists(result.path) else { return }
+        guard !notes.isEmpty || !headings.isEmpty, run.files.exists(result.path) else { return }
         let chapters = TakeChapter.of(take: t.number, shot: t.shot, notes: notes, headings: headings)
-        let length = Double(max(result.endRunningTime - result.startRunningTime, 0)) / 1e9
-        if let problem = ChapterWriter.write(chapters, lengthSeconds: length, into: result.path) {
-            return run.notify(problem, .warning, errorEvent: true)
+        let length = Double(max(result.endRunningTime - result.startRunningTime, 0)) / 1e9, path = result.path
+        // An MP4 take (mp4mux writes none) gets them in its index; the file is copied once, off this actor.
+        let problem = switch run.plan.container {
+        case .mkv: ChapterWriter.write(chapters, lengthSeconds: length, into: path)
+        case .mp4: await Task.detached { MP4ChapterWriter.write(chapters, into: path) }.value
         }
+        if let problem { return run.notify(problem, .warning, errorEvent: true) }
         run.sidecars.chaptersWritten(chapters.count, path: result.path)
     }
 

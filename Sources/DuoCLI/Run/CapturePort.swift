@@ -35,6 +35,9 @@ extension CaptureSession: CapturePort {
 /// The real microphone port: the session's leg on the audio mixer (Branches/MicrophoneLegBranch.swift).
 extension CaptureSession: MicrophonePort {}
 
+/// The real replay port: the session's replay buffer (Branches/ReplayBranch.swift).
+extension CaptureSession: ReplayPort {}
+
 /// The real voice build: the script's language model and dictionary (cached by content), loaded into
 /// pocketsphinx.
 ///

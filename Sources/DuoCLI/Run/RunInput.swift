@@ -60,6 +60,8 @@ enum RunInput: Sendable {
     case voiceModel(Result<(any PreparedRecogniser)?, DuoError>, notices: [String], ticket: Int)
     /// A script read and laid out off the director (saved again, or another opened), for load `ticket`.
     case scriptPrepared(Result<SubjectPresenter.PreparedScript, DuoError>, ticket: Int)
+    /// Replay `number` written out off the director (ReplayPart), or why not.
+    case replayWritten(Result<ReplayClip, DuoError>, number: Int)
 }
 
 /// How a run ended, and what it tells the user and the shell.

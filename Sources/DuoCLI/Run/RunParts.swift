@@ -24,6 +24,7 @@ final class RunParts {
         var shots = ShotsPart.Settings()
         var joins = JoinsPart.Settings()
         var notes = NotesPart.Settings()
+        var replay = ReplayPart.Settings()
 
         init() {}
         init(_ options: Options, remotePassphrase: String?) {
@@ -36,6 +37,7 @@ final class RunParts {
             shots = .init(options)
             joins = .init(options)
             notes = .init(options)
+            replay = .init(options)
         }
     }
 
@@ -87,6 +89,7 @@ final class RunParts {
             script,
             shots,
             notes,
+            ReplayPart(settings.replay),
             FramingPart(plan: plan),
             joins,
             CaptionsPart(),

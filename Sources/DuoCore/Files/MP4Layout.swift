@@ -44,6 +44,41 @@ public enum MP4Layout {
         return nil
     }
 
+    /// One top-level box of a file: its type, where it starts and its length in bytes (header included).
+    ///
+    /// Thread: value type, Sendable.
+    public struct TopBox: Sendable, Equatable {
+        public var type: String
+        public var offset: UInt64
+        public var length: UInt64
+        public var end: UInt64 { offset + length }
+        public init(type: String, offset: UInt64, length: UInt64) { self.type = type; self.offset = offset; self.length = length }
+    }
+
+    /// The top-level boxes of the file behind `handle` (`size` bytes long), in order; nil when they do not
+    /// tile the file exactly (not an MP4, or cut short: see `problem`).
+    public static func topLevelBoxes(_ handle: FileHandle, size: UInt64) -> [TopBox]? {
+        var boxes: [TopBox] = []
+        var at: UInt64 = 0
+        while at < size {
+            guard at + 8 <= size else { return nil }
+            try? handle.seek(toOffset: at)
+            guard let head = try? handle.read(upToCount: 16), head.count >= 8 else { return nil }
+            let bytes = [UInt8](head)
+            var length = bytes[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            if length == 1 {
+                guard bytes.count >= 16 else { return nil }
+                length = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+            } else if length == 0 {
+                length = size - at
+            }
+            guard length >= 8, at + length <= size else { return nil }
+            boxes.append(TopBox(type: String(decoding: bytes[4..<8], as: UTF8.self), offset: at, length: length))
+            at += length
+        }
+        return boxes
+    }
+
     private static func cut(_ names: Set<String>, truncated: Bool = false) -> String {
         "is cut short: its index (the MP4 moov box) "
             + (truncated ? "is cut off, so the file was truncated" : "was never written, so the recording stopped before it was finished")

@@ -80,7 +80,9 @@ extension SessionReport {
             ["file": (t.file as NSString).lastPathComponent, "take": t.sidecar?.take ?? NSNull(),
              "shotTake": t.sidecar?.shotTake ?? NSNull(), "mark": t.sidecar?.mark ?? NSNull(),
              "seconds": t.seconds.isFinite ? (t.seconds * 1000).rounded() / 1000 : 0, "frames": t.frames,
-             "damaged": t.damage ?? NSNull(), "sidecarDamaged": t.sidecarDamage ?? NSNull()]
+             "damaged": t.damage ?? NSNull(), "sidecarDamaged": t.sidecarDamage ?? NSNull(),
+             // A replay (--replay, save-replay): its wall-clock span; null for a take.
+             "replay": t.sidecar?.replay.map { ["start": $0.spanStart, "end": $0.spanEnd] } ?? NSNull()]
         }
         let groups = shotGroups(takes, list: list)
         var object: [String: Any] = ["folder": folder, "takes": takes.count]

@@ -147,6 +147,9 @@ public enum SessionReport {
     static func section(_ take: Take) -> String {
         let name = (take.file as NSString).lastPathComponent
         var heading = escape(take.sidecar.map { tr("Take %d", $0.take) } ?? tr("Take"))
+        if let sc = take.sidecar, let replay = sc.replay {
+            heading = escape(tr("Replay %1$d (%2$s to %3$s)", sc.take, replay.spanStart, replay.spanEnd))
+        }
         if let sc = take.sidecar, let shot = sc.shot {
             heading = escape(tr("Shot %1$s take %2$d", shot, sc.shotTake ?? 0))
             if let mark = sc.mark { heading += " <span class=\"mark \(escape(mark))\">" + escape(mark == "good" ? tr("GOOD") : tr("NO GOOD")) + "</span>" }
@@ -173,8 +176,9 @@ public enum SessionReport {
         return s
     }
 
-    /// The take's events on a line as long as the take: markers (blue), swaps (orange), a camera lost
-    /// (red) and back (green); the countdown before it and the dropped frames said beside it.
+    /// The take's events on a line as long as the take: markers (blue), notes (brown), flags (purple),
+    /// swaps (orange), a camera lost (red) and back (green); the countdown before it and the dropped
+    /// frames said beside it. The legend names only the kinds the take has beyond markers.
     static func timeline(_ take: Take) -> String {
         let width = 960.0, length = max(take.seconds, 0.1)
         func x(_ t: Double) -> Double { 10 + min(max(t / length, 0), 1) * (width - 20) }
@@ -197,9 +201,14 @@ public enum SessionReport {
         let countdown = take.sidecar?.countdownSeconds ?? 0
         let recorded = countdown > 0 ? tr("countdown %1$d s, then %2$s recorded", countdown, clock(take.seconds)) : tr("%s recorded", clock(take.seconds))
         let dropped = take.sidecar?.droppedFrames.map { " · " + trn("%d dropped frame", "%d dropped frames", Int(clamping: $0), $0) } ?? ""
-        let legend = [tr("markers"), tr("swaps"), tr("camera lost"), tr("back")].map(escape)
+        let notes = take.sidecar?.notes ?? []
+        var kinds: [(colour: String, name: String)] = [("#1f5fd0", tr("markers"))]
+        if notes.contains(where: { $0.kind != "flag" }) { kinds.append(("#604000", tr("notes"))) }
+        if notes.contains(where: { $0.kind == "flag" }) { kinds.append(("#a000c0", tr("flags"))) }
+        kinds += [("#e08000", tr("swaps")), ("#d00000", tr("camera lost")), ("#00a000", tr("back"))]
+        let legend = kinds.map { "<span style=\"color:\($0.colour)\">■ \(escape($0.name))</span>" }.joined()
         return """
-            <div class="legend">\(escape(recorded))\(escape(dropped)) · <span style="color:#1f5fd0">■ \(legend[0])</span><span style="color:#e08000">■ \(legend[1])</span><span style="color:#d00000">■ \(legend[2])</span><span style="color:#00a000">■ \(legend[3])</span></div>
+            <div class="legend">\(escape(recorded))\(escape(dropped)) · \(legend)</div>
             <svg class="timeline" width="\(Int(width))" height="42" viewBox="0 0 \(Int(width)) 42"><rect x="10" y="16" width="\(Int(width - 20))" height="10" fill="#bbb"/>\(marks)</svg>
 
             """

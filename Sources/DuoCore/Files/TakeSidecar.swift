@@ -178,6 +178,28 @@ public struct TakeSidecar: Codable, Sendable, Equatable {
     public var captions: String?
     /// The camera delivered too few frames for the take's length (issue 37, `KeepUp.message`); absent when it kept up.
     public var keepUp: String?
+    /// This file is a replay (`--replay`, `save-replay`): the buffer's moments before the save, not a take
+    /// that was recorded; absent for a take.
+    public var replay: Replay?
+    public struct Replay: Codable, Sendable, Equatable {
+        /// The buffer's length (`--replay SECONDS`).
+        public var bufferSeconds: Int
+        /// The wall-clock span the file holds, ISO 8601: its first frame (a keyframe) and its end.
+        public var spanStart: String
+        public var spanEnd: String
+        /// The buffer's memory when saved: bytes held, the most it held so far, its cap (from the bitrate).
+        public var bufferBytes: Int?
+        public var bufferPeakBytes: Int?
+        public var bufferCapBytes: Int?
+        /// The notes and flags made in the span (their `atSeconds` from its start): the replay's chapters.
+        /// Here, not in the sidecar's `notes`, so a report never counts a note twice (the take's or the
+        /// session's, and the replay's).
+        public var notes: [TakeNote]?
+        public init(bufferSeconds: Int, spanStart: String, spanEnd: String, buffer: ReplayFigures? = nil) {
+            self.bufferSeconds = bufferSeconds; self.spanStart = spanStart; self.spanEnd = spanEnd
+            bufferBytes = buffer?.bytes; bufferPeakBytes = buffer?.peakBytes; bufferCapBytes = buffer?.byteCap
+        }
+    }
 
     public init(toolVersion: String, gstreamerVersion: String, take: Int, file: String, started: Date,
                 countdownSeconds: Int, cameras: [Camera], format: String, aspect: String?, encoder: String,

@@ -60,6 +60,16 @@ public enum GraphElement: String, Sendable, CaseIterable {
     case framingDetector = "framing_detector"
     case framingFineDetector = "framing_fine_detector"
     case framingSink = "framing_sink"
+    /// The replay buffer's branches (replay.gst, replay-audio.gst): their first elements and appsinks;
+    /// and the pipeline a save writes with (replay-write.gst; its sound's source is added by the code).
+    case replayQueue = "replay_queue"
+    case replaySink = "replay_sink"
+    case replayAudioQueue = "replay_audio_queue"
+    case replayAudioSink = "replay_audio_sink"
+    case replayVideoSource = "replay_video_src"
+    case replayAudioSource = "replay_audio_src"
+    case replayMux = "replay_mux"
+    case replayFile = "replay_file"
     /// `duo-capture display`'s window sink and decoder (display.gst).
     case displaySink = "display_sink"
     case displayDecoder = "display_decoder"
@@ -76,7 +86,10 @@ public enum GraphElement: String, Sendable, CaseIterable {
     /// The pipeline files (names without `.gst`) that must define this element, as it is spelled there.
     public var definedIn: [(file: String, spelled: String)] {
         switch self {
-        case .tee, .selector, .audioSilence, .audioMixer: []
+        case .tee, .selector, .audioSilence, .audioMixer, .replayAudioSource: []
+        case .replayQueue, .replaySink: [("replay", rawValue)]
+        case .replayAudioQueue, .replayAudioSink: [("replay-audio", rawValue)]
+        case .replayVideoSource, .replayMux, .replayFile: [("replay-write", rawValue)]
         case .microphoneSource, .microphoneQueue: [("microphone", "{{name}}" + rawValue.dropFirst("microphone".count))]
         case .cameraSource: ["camera-test", "camera-v4l2-raw", "camera-v4l2-jpeg", "camera-file",
                               "camera-pipewire-raw", "camera-pipewire-jpeg", "camera-libcamera"].map { ($0, "{{name}}") }

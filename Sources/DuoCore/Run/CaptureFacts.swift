@@ -164,5 +164,7 @@ public enum SessionEvent: Sendable {
     case faces([FaceBox], at: Int64)
     /// The face detector is not installed, or failed: the run goes on without framing hints (said once).
     case framingUnavailable(String)
+    /// The replay buffer's branch failed (`--replay`): it is dropped, the preview and any take go on.
+    case replayFailed(String)
 }
 

@@ -33,6 +33,8 @@ import Foundation
 ///     {"cmd":"note","code":"BUG","text":"…"}   a note on the take's clock (between takes: the session's);
 ///                                       "code" from the code book (--note-codes; default the first, BUG)
 ///     {"cmd":"flag"}                        an unnamed flag on the take's clock
+///     {"cmd":"save-replay"}                 write the replay buffer (--replay SECONDS) out as a replay file of
+///                                       its own (the Y key); refused without --replay or while one is saved
 ///     {"cmd":"cue","text":"smile"}          a cue to the talent beside the reading line (at most 40
 ///                                       characters), or {"preset":"wrap"} (wrap, 30s, slower, faster,
 ///                                       lens); "seconds":N hides it after N s; {"clear":true} hides it
@@ -90,10 +92,12 @@ public enum ControlCommand: Sendable, Equatable {
     case note(code: String?, text: String)
     /// An unnamed flag on the take's clock.
     case flag
+    /// Writes the replay buffer (`--replay`) out as a file of its own (the Y key).
+    case saveReplay
 
     public static let names = ["record", "stop", "toggle", "cancel", "accessory", "fullscreen", "speed", "pause", "reverse", "jump",
                                "mirror", "swap", "fold", "unfold", "script", "font", "follow", "shot", "mark", "retake",
-                               "self-view", "quit", "faces", "remote-link", "note", "flag", "cue"]
+                               "self-view", "quit", "faces", "remote-link", "note", "flag", "cue", "save-replay"]
 
     /// The command's `cmd` name, as the `command` event reports it.
     public var name: String {
@@ -126,6 +130,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .remoteLink: "remote-link"
         case .note: "note"
         case .flag: "flag"
+        case .saveReplay: "save-replay"
         case .cue: "cue"
         }
     }
@@ -219,6 +224,7 @@ public enum ControlCommand: Sendable, Equatable {
             return .mark(good: good, take: take)
         case "retake": return .retake
         case "flag": return .flag
+        case "save-replay": return .saveReplay
         case "note":
             guard let text = object["text"] as? String, !text.contains("\0") else {
                 throw .usage(.text("control: note needs \"text\" (and a \"code\" such as BUG), such as {\"cmd\":\"note\",\"code\":\"BUG\",\"text\":\"menu hides the button\"}"))

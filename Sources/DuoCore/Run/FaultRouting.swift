@@ -13,6 +13,8 @@ public enum FaultOwner: Sendable, Hashable {
     case subjectView
     /// The framing detector's branch (`framing_…`): hints stop, nothing else does.
     case framing
+    /// The replay buffer's encoders (`replay_…`, `--replay`): the buffer stops, nothing else does.
+    case replay
     case graph
 }
 
@@ -41,6 +43,8 @@ public struct FaultRouting: Sendable, Equatable {
     public static func recogniserBin(_ tag: String) -> String { "voice_\(tag)" }
     /// The framing detector's branch bin.
     public static let framingBin = "framing_bin"
+    /// The replay buffer's bins (video, sound).
+    public static let replayBins = (video: "replay_bin", audio: "replay_audio_bin")
 
     /// The named microphone's leg (attach N, `microphoneN_…` in a bin `microphoneN`) an element belongs
     /// to, from its name and its bins; nil for anything else.
@@ -75,6 +79,7 @@ public struct FaultRouting: Sendable, Equatable {
             if let n = number(head, after: "remote") { return .remote(n) }
             if head == "voice" || number(head, after: "voice") != nil { return .recogniser }
             if head == "framing" { return .framing }
+            if head == "replay" { return .replay }
             if number(head, after: "microphone") != nil { return .microphone }
         }
         if element == GraphElement.recogniser.rawValue { return .recogniser }

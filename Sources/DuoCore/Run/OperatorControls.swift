@@ -4,7 +4,7 @@
 ///
 /// Thread: value type, Sendable; pure.
 public enum OperatorControl: String, Sendable, CaseIterable {
-    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, cue, note, flag, link, keys, fullscreen
+    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, cue, note, flag, replay, link, keys, fullscreen
 
     /// What the bar shows, left to right: `swap` only with two cameras; `speed` is the figure between
     /// slower and faster (a label, not a button).
@@ -30,6 +30,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .fullscreen: .fullscreen(on: nil)
         case .link: .remoteLink(on: nil)
         case .flag: .flag
+        case .replay: .saveReplay
         case .speed, .script, .cue, .note, .keys: nil
         }
     }
@@ -51,6 +52,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .cue: "C"
         case .note: "Return"
         case .flag: "K"
+        case .replay: "Y"
         case .link: "L"
         case .keys: "?"
         case .fullscreen: "F11"
@@ -74,6 +76,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .cue: tr("Cue the talent")
         case .note: tr("A note on the take's clock (the subject never sees it)")
         case .flag: tr("Drop a flag on the take's clock")
+        case .replay: tr("Save the replay buffer (--replay SECONDS)")
         case .link: tr("The phone remote's address and QR code (--remote-control)")
         case .keys: tr("The keys (on this screen only)")
         case .fullscreen: tr("Fullscreen on / off")
@@ -98,6 +101,7 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .cue: "chat-message-new-symbolic"
         case .note: "document-edit-symbolic"
         case .flag: "emoji-flags-symbolic"
+        case .replay: "document-save-symbolic"
         case .link: "phone-symbolic"
         case .keys: "help-browser-symbolic"
         case .fullscreen: fullscreen ? "view-restore-symbolic" : "view-fullscreen-symbolic"

@@ -21,6 +21,7 @@ extension RunEvent {
         case mark
         case shotsReloaded = "shots-reloaded"
         case note
+        case replaySaved = "replay-saved"
         case swap
         case swapRefused = "swap-refused"
         case chapter
@@ -69,6 +70,7 @@ extension RunEvent {
         case .mark: .mark
         case .shotsReloaded: .shotsReloaded
         case .note: .note
+        case .replaySaved: .replaySaved
         case .swap: .swap
         case .swapRefused: .swapRefused
         case .chapter: .chapter
@@ -132,6 +134,9 @@ extension RunEvent {
         case .note(let kind, let code, let text, let take, let at, let wall, let shot):
             try c.put("kind", kind); try c.put("code", code); try c.put("text", text); try c.put("take", take)
             try c.put("at", at); try c.put("wall", wall); try c.put("shot", shot)
+        case .replaySaved(let file, let seconds, let start, let end, let frames, let chapters):
+            try c.put("file", file); try c.put("seconds", seconds); try c.put("start", start); try c.put("end", end)
+            try c.put("frames", frames); try c.put("chapters", chapters)
         case .shotsReloaded(let count, let current, let notice):
             try c.put("count", count); try c.put("current", current); try c.put("notice", notice)
         case .swap(let from, let to, let format):

@@ -25,6 +25,9 @@ public enum RunEvent: Sendable, Equatable, Encodable {
     case shotsReloaded(count: Int, current: String, notice: String?)
     /// A note or flag (issue 39): in take `take` at `at` seconds into it, or the session's (both null).
     case note(kind: String, code: String, text: String, take: Int?, at: Double?, wall: String, shot: String?)
+    /// The replay buffer (`--replay`) was written out: `file`, `seconds` long from a keyframe, spanning the
+    /// wall clock from `start` to `end` (ISO 8601), with `frames` video frames and `chapters` notes' chapters.
+    case replaySaved(file: String, seconds: Double, start: String, end: String, frames: Int, chapters: Int)
     case swap(from: String, to: String, format: String)
     case swapRefused(reason: String)
     /// A chapter in the take: `at` seconds into take `take`, titled `title`, asked for by `by` (obs-websocket).

@@ -29,6 +29,8 @@ public enum WebRemotePage {
         N_("Wrap up"), N_("30 s"), N_("Slower"), N_("Faster"), N_("Lens"), N_("Clear cue"), N_("Cue"),
         N_("a cue of up to 40 characters"), N_("cue text"), N_("Type a few words for the cue first."),
         N_("A cue is at most %1$s characters (this one has %2$s): shorten it."),
+        // The replay buffer's save (issue 39; refused without --replay).
+        N_("⏪ Save replay (--replay)"),
         // Notes and flags (issue 39): the note box, its code buttons (the codes themselves are not translated).
         N_("a note for the take, then a code"), N_("note text"), N_("⚑ Flag"), N_("note sent: %s"), N_("flag sent"),
         N_("A note is at most %1$s characters (this one has %2$s): shorten it."),

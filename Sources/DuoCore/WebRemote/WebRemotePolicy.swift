@@ -12,7 +12,7 @@ public enum WebRemoteCommands {
     /// Command names a remote may send: what the operator does during takes, never `quit` or a file. The
     /// one table: docs/remote-control.md lists exactly these (a test compares them), in this order.
     public static let table = ["record", "stop", "cancel", "pause", "speed", "jump", "font", "mirror",
-                               "follow", "swap", "fold", "unfold", "accessory", "shot", "mark", "retake", "note", "flag", "cue"]
+                               "follow", "swap", "fold", "unfold", "accessory", "shot", "mark", "retake", "note", "flag", "cue", "save-replay"]
     public static let allowed = Set(table)
 
     /// The command parsed from a page's JSON line, or why it is refused.
@@ -40,7 +40,7 @@ public enum WebRemoteCommands {
         "/duo/record", "/duo/stop", "/duo/cancel", "/duo/pause", "/duo/speed <float 0.25-4>", "/duo/speed/up",
         "/duo/speed/down", "/duo/speed/preset <int 1-5>", "/duo/marker/next", "/duo/marker/previous", "/duo/marker/start",
         "/duo/shot/next", "/duo/shot/previous", "/duo/mark/good", "/duo/mark/nogood", "/duo/retake", "/duo/font/up", "/duo/font/down", "/duo/mirror", "/duo/follow [voice|time]",
-        "/duo/note <string code> <string text>", "/duo/flag", "/duo/state",
+        "/duo/note <string code> <string text>", "/duo/flag", "/duo/replay/save", "/duo/state",
         "/duo/cue <string: wrap|30s|slower|faster|lens or up to 40 characters>", "/duo/cue/clear",
     ]
 
@@ -83,6 +83,7 @@ public enum WebRemoteCommands {
         case "/duo/mark/nogood": try none(); return .command(.mark(good: false, take: nil))
         case "/duo/retake": try none(); return .command(.retake)
         case "/duo/flag": try none(); return .command(.flag)
+        case "/duo/replay/save": try none(); return .command(.saveReplay)
         case "/duo/note":
             guard a.count == 2, case .string(let code) = a[0], case .string(let text) = a[1] else {
                 throw .usage(.text("osc: /duo/note takes two strings, the code and the text, such as /duo/note BUG \"menu hides the button\""))

@@ -35,6 +35,7 @@ public enum DesktopKeys {
         case GDK_KEY_x, GDK_KEY_X: .mark(good: false, take: nil)
         case GDK_KEY_a, GDK_KEY_A: .retake
         case GDK_KEY_i, GDK_KEY_I: .selfView(nil)
+        case GDK_KEY_y, GDK_KEY_Y: .saveReplay
         case GDK_KEY_l, GDK_KEY_L: .remoteLink(on: nil)
         // Notes (issue 39): K drops a flag; Return opens the control bar's note field (DesktopUI+Notes).
         case GDK_KEY_k, GDK_KEY_K: .flag
@@ -68,6 +69,7 @@ public enum DesktopKeys {
         ("W", N_("two cameras: stop, then switch (the take ends, the camera changes, a new take after the countdown)")),
         ("N / B", N_("shot list (--shots): next / previous shot; N shows private items the HUD hid")),
         ("G / X / A", N_("shot list: mark the latest take good / no good; A re-takes (again)")),
+        ("Y", N_("save the replay buffer (--replay SECONDS) as a replay of its own")),
         ("L", N_("the phone remote's address and QR code on / off (--remote-control; else how to turn it on)")),
         ("Return", N_("a note on the take's clock: type it, Up / Down choose the code, Enter saves, Esc cancels (never on the subject view)")),
         ("K", N_("drop a flag (an unnamed mark on the take's clock)")),

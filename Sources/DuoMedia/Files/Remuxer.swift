@@ -8,6 +8,12 @@ import Foundation
 //   filesrc ─▶ matroskademux ─┬─▶ video_0 ─▶ queue ─▶ h264parse ─▶ mp4mux ─▶ filesink
 //                             └─▶ audio_0 ─▶ queue ───────────────▲ (when the take has audio)
 //   filesrc (TAKE.srt as SubViewer) ─▶ subparse ─▶ queue ────────────┘ subtitle_0: mov_text (when captioned)
+//
+//  mp4mux takes no table of contents: the take's chapters are read on their own (`chapters(of:)`),
+//
+//   filesrc ─▶ matroskademux ─▶ video_0 ─▶ fakesink   paused: the sink posts the TOC before it prerolls
+//
+//  for the caller to write into the finished MP4 (MP4Chapters).
 
 /// Turns a Matroska take into an MP4 next to it (`duo-capture remux`).
 ///
@@ -44,6 +50,36 @@ public enum Remuxer {
         try JobGraph.run(pipeline, timeoutSeconds: timeoutSeconds,
                          timedOut: { fail(.runtime(.text("remuxing %s did not finish within %s s", input, Int(timeoutSeconds)))) },
                          failed: { fail(.input(.text("%s cannot be remuxed to MP4: %s; it must be an H.264 Matroska file such as a duo-capture take", input, $0))) })
+    }
+
+    /// The chapters of the Matroska file at `input` (what the file holds, also when edited elsewhere),
+    /// in file order; empty when it has none; nil when the file could not be read that far.
+    public static func chapters(of input: String, timeoutSeconds: Double = 20) -> [TakeChapter]? {
+        GStreamer.initialize()
+        let description = "filesrc location=\"\(AudioSource.launchQuoted(input))\" ! matroskademux name=demux demux.video_0 ! fakesink"
+        guard let pipeline = try? JobGraph.parse(description, neededFor: "reading a take's chapters") else { return nil }
+        defer { pipeline.setState(GST_STATE_NULL) }
+        pipeline.setState(GST_STATE_PAUSED)
+        var found: [TakeChapter]? = nil
+        let kinds = GST_MESSAGE_TOC.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue | GST_MESSAGE_ERROR.rawValue
+        PipelineBus(pipeline).read(GstMessageType(rawValue: kinds), until: GStreamer.monotonicMicros() + Int64(timeoutSeconds * 1e6)) { message in
+            switch message.type {
+            case GST_MESSAGE_TOC:
+                let capacity = 4096
+                var starts = [gint64](repeating: 0, count: capacity)
+                var titles = [UnsafeMutablePointer<gchar>?](repeating: nil, count: capacity)
+                let count = Int(duo_toc_message_chapters(message.pointer, &starts, &titles, guint(capacity)))
+                defer { titles.prefix(count).forEach { g_free($0) } }
+                found = (0..<count).map { TakeChapter(atSeconds: Double(starts[$0]) / 1e9, title: titles[$0].map { String(cString: $0) } ?? "") }
+                return false
+            case GST_MESSAGE_ASYNC_DONE:
+                found = []   // prerolled without a table of contents: no chapters
+                return false
+            default:
+                return false   // an error: unread
+            }
+        }
+        return found
     }
 
     /// `take.mkv` → `take.mp4`, or `take-2.mp4`, `take-3.mp4`… when that exists: never overwrites.

@@ -7,7 +7,7 @@ import DuoCore
 extension CaptureSession {
     /// Every side branch this graph has, in the order the fault routing asks them.
     var sideBranches: [any SideBranch] {
-        let all: [(any SideBranch)?] = [recogniser, remoteDisplays, framing, microphoneLeg]
+        let all: [(any SideBranch)?] = [recogniser, remoteDisplays, framing, microphoneLeg, replay]
         return all.compactMap { $0 }
     }
 
@@ -40,6 +40,7 @@ extension CaptureSession {
         remoteDisplays = nil
         framing = nil
         microphoneLeg = nil
+        replay = nil
     }
 
     // MARK: Voice-follow's recogniser (RecogniserBranch.swift)

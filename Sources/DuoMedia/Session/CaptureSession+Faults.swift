@@ -71,7 +71,7 @@ extension CaptureSession {
             eventSink.yield(.microphoneLost(fault.described))
         case .subjectView:
             subjectViewFailed(fault)
-        case .remote, .recogniser, .framing:
+        case .remote, .recogniser, .framing, .replay:
             // A side branch this graph never had (its owner would have claimed it): nothing to take down.
             Diagnostics.debug("a message from a side branch this graph does not have, ignored: \(fault.described)")
         case .graph:

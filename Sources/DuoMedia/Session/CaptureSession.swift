@@ -10,6 +10,7 @@ import Foundation
 //   camera B ─▶ normalise ─┘   (+Cameras)           ├─▶ subject branch: valve ─▶ scale ─▶ mirror ─▶ view drawn (+Subject)
 //                                                   ├─▶ remote display N, while connected (RemoteDisplayBranches)
 //                                                   ├─▶ framing detector, leaky, with --framing (FramingBranch)
+//                                                   ├─▶ replay buffer, leaky, with --replay (ReplayBranch; +Replay)
 //                                                   └─▶ take N: video (TakeRecorder)
 //   audio source ─▶ level ─▶ audio tee "at" ─┬─▶ take N: audio (TakeRecorder)
 //                                            ├─▶ recogniser, replaced when the script changes (RecogniserBranch)
@@ -86,6 +87,7 @@ public actor CaptureSession {
     var remoteDisplays: RemoteDisplayBranches?
     var framing: FramingBranch?
     var microphoneLeg: MicrophoneLegBranch?
+    var replay: ReplayBranch?
 
     // The cameras (CaptureSession+Cameras.swift, +Facing.swift).
     /// Which camera the selector passes: 0 for A, 1 for B.
