@@ -49,8 +49,8 @@ final class EventReceiversTests: XCTestCase {
         func name(_ line: String) -> String {
             ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["event"] as? String ?? ""
         }
-        // The page's own lines (the reading words) are no events of the run.
-        let pageEvents = pageLines.filter { name($0) != "reading" }
+        // The page's own lines (the reading words, the note codes) are no events of the run.
+        let pageEvents = pageLines.filter { name($0) != "reading" && name($0) != "note-codes" }
         // What the page may see of them (WebRemoteRunState.pageEvent): take files by name only, no errors.
         func pageView(_ line: String) -> String {
             guard ["take-started", "take-ended", "shot-take", "mark"].contains(name(line)) else { return line }

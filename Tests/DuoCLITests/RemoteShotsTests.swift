@@ -7,6 +7,7 @@ import XCTest
 final class RemoteShotsTests: XCTestCase {
     static let shots = """
         # Remote shots
+        note-codes: BUG, Q, GOOD, PII, A11Y
 
         ## 07 — Harbour at dawn
         Say where you are and what you see.
@@ -84,6 +85,21 @@ final class RemoteShotsTests: XCTestCase {
         XCTAssertEqual(result["cueShown"] as? String, "cue: smile, then slow down", "\(result)")
         XCTAssertEqual(result["cuePreset"] as? [String], ["lens", "look at the lens"], "\(result)")
         XCTAssertTrue(result["cueCleared"] is NSNull, "\(result)")
+        // Notes (issue 39): the shot list's codes are the page's buttons; 501 characters refused on the
+        // page (kept to shorten); a typed note with A11Y tapped is the take's note, in its sidecar; Flag a flag.
+        XCTAssertEqual(result["noteCodes"] as? [String], ["BUG", "Q", "GOOD", "PII", "A11Y"], "\(result)")
+        XCTAssertEqual(result["noteRefused"] as? String, "A note is at most 500 characters (this one has 501): shorten it.", "\(result)")
+        XCTAssertEqual(result["noteKept"] as? Int, 501, "\(result)")
+        let note = try XCTUnwrap(result["note"] as? [String: Any], "\(result)")
+        XCTAssertEqual(note["kind"] as? String, "note")
+        XCTAssertEqual(note["code"] as? String, "A11Y")
+        XCTAssertEqual(note["text"] as? String, "the menu hides the q button")
+        XCTAssertEqual(note["take"] as? Int, 1)
+        XCTAssertEqual(result["noteShown"] as? String, "note sent: A11Y", "\(result)")
+        XCTAssertEqual(result["noteBoxAfter"] as? String, "", "\(result)")
+        XCTAssertEqual(result["flag"] as? [String], ["flag", "FLAG"], "\(result)")
+        let noted = try String(contentsOfFile: TakeSidecar.path(forTake: file), encoding: .utf8)
+        XCTAssertTrue(noted.contains("the menu hides the q button") && noted.contains("A11Y"), noted)
 
         // OSC marks the latest take no good (issue 37); its sidecar says so.
         let control = try ControlClient(path: remote.socketPath)

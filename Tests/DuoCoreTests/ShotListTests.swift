@@ -102,6 +102,39 @@ final class ShotListTests: XCTestCase {
         }
     }
 
+    /// Issue 39: `note-codes:` above the first shot sets the session's codes; a bad list, a second line or
+    /// one under a shot is one line naming the file and line; and the command line > shot list >
+    /// settings file > default.
+    func testTheListsNoteCodesAndTheirPrecedence() throws {
+        let list = try ShotList.parse("# QA\nnote-codes: bug, Q, GOOD, PII, A11Y\n\n## 01 — Sign in\nSign in.\n", name: "s.md")
+        XCTAssertEqual(list.noteCodes?.codes, ["BUG", "Q", "GOOD", "PII", "A11Y"])
+        XCTAssertEqual(list.shots.map(\.subject.instruction), ["Sign in."], "the line is no shot's")
+        XCTAssertNil(try ShotList.parse(three, name: "s.md").noteCodes)
+        XCTAssertEqual(message { _ = try ShotList.parse("note-codes: BUG, BAD CODE\n## 01 — A\n", name: "s.md") },
+                       "s.md:1: note-codes: takes a comma-separated list of codes (letters, digits, - and _, up to 16 each), such as note-codes: BUG, Q, GOOD, PII")
+        XCTAssertEqual(message { _ = try ShotList.parse("x\nnote-codes: Q, q\n## 01 — A\n", name: "s.md") },
+                       "s.md:2: note-codes: names a code twice (Q, q); list each code once")
+        XCTAssertEqual(message { _ = try ShotList.parse("note-codes: BUG, FLAG\n## 01 — A\n", name: "s.md") },
+                       "s.md:1: note-codes: FLAG is the flag's own code; leave it out of the list")
+        XCTAssertEqual(message { _ = try ShotList.parse("note-codes: BUG\nNote-Codes: Q\n## 01 — A\n", name: "s.md") },
+                       "s.md:2: note-codes: is given twice (first at line 1); keep one line")
+        XCTAssertEqual(message { _ = try ShotList.parse("## 01 — A\nSay it.\nnote-codes: BUG\n", name: "s.md") },
+                       "s.md:3: note-codes: is for the whole list; move it above the first shot (## …)")
+
+        let cli = try NoteCodeBook.parse("CLI"), shots = try NoteCodeBook.parse("SHOTS"), file = try NoteCodeBook.parse("FILE")
+        XCTAssertEqual(NoteCodeBook.resolve(commandLine: cli, shotList: shots, settingsFile: file).book, cli)
+        XCTAssertEqual(NoteCodeBook.resolve(commandLine: nil, shotList: shots, settingsFile: file).book, shots)
+        XCTAssertEqual(NoteCodeBook.resolve(commandLine: nil, shotList: nil, settingsFile: file).book, file)
+        XCTAssertEqual(NoteCodeBook.resolve(commandLine: nil, shotList: nil, settingsFile: nil).book, .standard)
+        // A note with a code of the list's book is taken; one of the standard book only is refused, saying the book.
+        var book = NoteBook(codes: try XCTUnwrap(list.noteCodes))
+        XCTAssertEqual(try book.make(flag: false, code: "a11y", text: "no label", at: 0, wall: Date(), take: nil, shot: nil).code, "A11Y")
+        var plain = NoteBook(codes: shots)
+        XCTAssertThrowsError(try plain.make(flag: false, code: "BUG", text: "x", at: 0, wall: Date(), take: nil, shot: nil)) {
+            XCTAssertEqual(($0 as? DuoError)?.message, "note: unknown code \"BUG\"; use one of SHOTS (set them with --note-codes)")
+        }
+    }
+
     func testTheShippedExampleParses() throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Assets/example-shots.md").path
         let list = try ShotList.load(path: path)

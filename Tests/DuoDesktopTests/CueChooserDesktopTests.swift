@@ -3,7 +3,8 @@ import XCTest
 
 /// Issue 37 on the virtual two-monitor X desktop (DUMMY0 the operator's at 0,0 1280x720, DUMMY1 the
 /// subject's at 1280,0): the cue chooser opens on the operator's monitor from the C key and from the
-/// control bar's cue button, and what is chosen there is the run's `cue` command (key and button).
+/// control bar's cue button, and what is chosen there is the run's `cue` command (key and button); and
+/// (issue 39) the control bar's note field and the K key's flag.
 final class CueChooserDesktopTests: XCTestCase {
     /// The chooser's window once it is up: whole on the operator's monitor, none of it on the subject's.
     private func chooserOnTheOperatorMonitor(_ desktop: VirtualDesktop) throws {
@@ -50,6 +51,45 @@ final class CueChooserDesktopTests: XCTestCase {
         let pressed = app.all().last { $0["event"] as? String == "command" && $0["cmd"] as? String == "cue" }
         XCTAssertEqual(pressed?["source"] as? String, "button", "\(pressed ?? [:])")
         try waitFor("the chooser to close", timeout: 20) { try desktop.windowGeometry(named: "^Cue the talent$") == nil }
+
+        // Issue 39, in the same run: Return opens the bar's note field (its entry and code chooser in the
+        // buttons' place); typed words with spaces and a q never start a take nor quit; Down chooses the
+        // second code and Enter sends the note; Esc closes a field without a note; K drops a flag.
+        var mark = app.count
+        XCTAssertNotNil((shown.event["buttons"] as? [String: [Int]])?["note"], "a note button: \(shown.event)")
+        XCTAssertNotNil((shown.event["buttons"] as? [String: [Int]])?["flag"], "a flag button: \(shown.event)")
+        try desktop.key("Return")
+        let field = try app.wait("the note field", after: mark) { ($0["buttons"] as? [String: [Int]])?["note-text"] != nil }
+        let entry = try XCTUnwrap((field.event["buttons"] as? [String: [Int]])?["note-text"])
+        XCTAssertTrue(entry[0] >= 0 && entry[0] + entry[2] <= 1280 && entry[1] + entry[3] <= 720, "on the operator's monitor: \(entry)")
+        XCTAssertNil((field.event["buttons"] as? [String: [Int]])?["record"], "the field in the buttons' place: \(field.event)")
+        let words = "menu hides the q button"
+        let typedNote = try desktop.run("xdotool", ["type", "--delay", "20", words])
+        XCTAssertEqual(typedNote.status, 0, typedNote.stderr)
+        try desktop.key("Down")
+        try desktop.key("Return")
+        let (note, noteAt) = try app.wait("the note", after: mark) { $0["event"] as? String == "note" }
+        XCTAssertEqual(note["text"] as? String, words, "\(note)")
+        XCTAssertEqual(note["code"] as? String, "Q", "the second code: \(note)")
+        XCTAssertEqual(note["kind"] as? String, "note", "\(note)")
+        try app.wait("the field to close", after: field.index) { $0["event"] as? String == "controls" && ($0["buttons"] as? [String: [Int]])?["record"] != nil }
+        // Esc: closed, nothing sent. Then K: a flag (had the field kept the keys, K would be its text).
+        try desktop.key("Return")
+        try app.wait("the note field again", after: noteAt) { ($0["buttons"] as? [String: [Int]])?["note-text"] != nil }
+        let discarded = try desktop.run("xdotool", ["type", "--delay", "20", "not this one"])
+        XCTAssertEqual(discarded.status, 0, discarded.stderr)
+        mark = app.count
+        try desktop.key("Escape")
+        try app.wait("the field to close", after: mark) { $0["event"] as? String == "controls" && ($0["buttons"] as? [String: [Int]])?["record"] != nil }
+        try desktop.key("k")
+        let (flag, _) = try app.wait("the flag", after: noteAt + 1) { $0["event"] as? String == "note" }
+        XCTAssertEqual(flag["kind"] as? String, "flag", "Esc sent no note; K dropped a flag: \(flag)")
+        XCTAssertEqual(flag["code"] as? String, "FLAG", "\(flag)")
+        let all = app.all()
+        XCTAssertFalse(all.contains { ["countdown", "take-started"].contains($0["event"] as? String) }, "the typed space started no take")
+        XCTAssertFalse(all.contains { $0["event"] as? String == "command" && $0["cmd"] as? String == "quit" }, "the typed q quit nothing")
+        XCTAssertEqual(all.filter { $0["event"] as? String == "note" }.count, 2, "one note, one flag")
+        XCTAssertTrue(app.process.isRunning)
 
         try desktop.key("q")
         try waitFor("duo-capture to exit", timeout: 30) { !app.process.isRunning }

@@ -129,6 +129,12 @@ final class DesktopKeyTests: XCTestCase {
         XCTAssertEqual(command(GDK_KEY_Escape), .fullscreen(on: false))
         XCTAssertNil(command(GDK_KEY_Escape, fullscreen: false))
         XCTAssertTrue(DesktopKeys.help.contains { $0.key == "S / F / U" })
+        // Issue 39: K drops a flag (as the bar's flag button); Return opens the note field (DesktopUI+Notes), no command.
+        XCTAssertEqual(command(GDK_KEY_k), .flag)
+        XCTAssertEqual(OperatorControl.flag.command, .flag)
+        XCTAssertNil(OperatorControl.note.command)
+        XCTAssertNil(command(GDK_KEY_Return))
+        XCTAssertTrue(DesktopKeys.help.contains { $0.key == "Return" } && DesktopKeys.help.contains { $0.key == "K" })
         var hud = HudModel()
         hud.cameraKeys = true
         XCTAssertTrue(hud.lines[1].hasSuffix("(S swap, F fold, U unfold)"), hud.lines[1])

@@ -125,16 +125,27 @@ final class SubjectPrivacyDesktopTests: XCTestCase {
         try desktop.key("space")
         let started = try app.wait("the take", timeout: 30) { $0["event"] as? String == "take-started" }
         let file = try XCTUnwrap(started.event["file"] as? String)
-        // The check can fail: before, the operator monitor shows the note and the code.
+        // Issue 39: a note being typed in the control bar's note field (Return) is private too.
+        try desktop.key("Return")
+        let field = try app.wait("the note field") { ($0["buttons"] as? [String: [Int]])?["note-text"] != nil }
+        let entry = try XCTUnwrap((field.event["buttons"] as? [String: [Int]])?["note-text"])
+        XCTAssertEqual(try desktop.run("xdotool", ["type", "--delay", "20", "NOTEWORD"]).status, 0)
+        // The check can fail: before, the operator monitor shows the note, the code and the typed note.
         var seen = ""
         try waitFor("the note and the code on the operator's monitor", timeout: 20, interval: 0.3) {
             seen = try ocr(desktop, "1280x720+0+0", file: "operator-before.png")
             let read = try codes(desktop, "1280x720+0+0", file: "code-before.png")
-            return seen.contains("SECRETWORD") && read == [printed]
+            let typed = try ocr(desktop, "\(entry[2])x\(entry[3])+\(entry[0])+\(entry[1])", file: "note-before.png")
+            return seen.contains("SECRETWORD") && typed.contains("NOTEWORD") && read == [printed]
         }
 
+        let unplugged = app.count
         try desktop.xrandr(["--output", "DUMMY0", "--off"])
         try desktop.xrandr(["-q"])
+        // The note field closes (the bar's buttons back in its place, or the bar gone).
+        try app.wait("the note field to close", after: unplugged) {
+            $0["event"] as? String == "controls" && (($0["buttons"] as? [String: [Int]])?["record"] != nil || $0["shown"] as? Bool == false)
+        }
         var left = ""
         do {
             try waitFor("the private-items line on the monitor left", timeout: 20, interval: 0.3) {
@@ -143,6 +154,9 @@ final class SubjectPrivacyDesktopTests: XCTestCase {
             }
         } catch { throw Failure("\(error); OCR read: \(left)") }
         XCTAssertFalse(left.contains("SECRETWORD"), "no note on the monitor left; OCR read: \(left)")
+        // Return does not open it while the window may face the subject (checked below, after N).
+        let hiddenReturn = app.count
+        try desktop.key("Return")
         XCTAssertFalse(left.contains(String(token.prefix(8))), "no token text on the monitor left")
         XCTAssertEqual(try codes(desktop, nil, file: "left-code.png"), [], "no pairing code on the monitor left")
 
@@ -153,6 +167,8 @@ final class SubjectPrivacyDesktopTests: XCTestCase {
             let read = try codes(desktop, nil, file: "left-shown-code.png")
             return left.contains("SECRETWORD") && read == [printed]
         }
+        XCTAssertFalse(app.all().dropFirst(hiddenReturn).contains { ($0["buttons"] as? [String: [Int]])?["note-text"] != nil },
+                       "Return opened no note field while the window may have faced the subject")
 
         // The monitor back: the window goes back to it, fullscreen, with its items.
         // Alone, the subject's monitor moved to 0,0, under the window; it stays there and the operator's
@@ -177,6 +193,14 @@ final class SubjectPrivacyDesktopTests: XCTestCase {
             let read = try codes(desktop, "1280x720+1280+0", file: "code-back.png")
             return seen.contains("SECRETWORD") && !seen.contains("private items hidden") && read == [printed]
         }
+        // The typed note was kept, never sent: Return opens the field with it, Enter sends it.
+        XCTAssertFalse(app.all().contains { $0["event"] as? String == "note" }, "no note sent by the field closing")
+        let reopened = app.count
+        try desktop.key("Return")
+        try app.wait("the note field again", after: reopened) { ($0["buttons"] as? [String: [Int]])?["note-text"] != nil }
+        try desktop.key("Return")
+        let (note, _) = try app.wait("the kept note", after: reopened) { $0["event"] as? String == "note" }
+        XCTAssertEqual(note["text"] as? String, "NOTEWORD", "\(note)")
 
         try desktop.key("q")
         try waitFor("duo-capture to exit", timeout: 30) { !app.process.isRunning }

@@ -44,7 +44,7 @@ public enum DuoCaptureMain {
                 print(SettingsDefaults.describe(applied, file: settings, path: settingsPath, commandLine: arguments))
                 return 0
             }
-            let options = try Options.parse(applied.arguments)
+            let options = try SettingsDefaults.options(applied)
             if options.verbose { Diagnostics.verbose() }
             if [.run, .display].contains(options.command), !options.quiet, let line = SettingsDefaults.startLine(applied, file: settings) {
                 log(line)

@@ -147,7 +147,8 @@ extension Help {
         .heading(N_("NOTES AND FLAGS (a QA session's notes on the take's clock)")),
         .option("--note-codes LIST", N_("""
             the codes a note may carry (default BUG,Q,GOOD,PII; also a
-            settings-file key)
+            settings-file key, and a shot list's line note-codes: BUG, Q, A11Y
+            above its first shot: the command line wins, then the shot list)
             """)),
         .prose(N_("""
             Control {"cmd":"note","code":"BUG","text":"…"} (up to 500 characters; code: the first without
@@ -171,6 +172,12 @@ extension Help {
             preview and any take go on. The buffer costs what the encoder writes: a 60 s 1080p30 buffer at
             the take's bitrate (6.2 Mbit/s) and Opus sound holds about 47 MB, never more than 73 MB (its
             cap: 1.5 times the rate plus 2 s). It encodes once more beside a take (a second encoder).
+            """)),
+        .prose(N_("""
+            On the desktop, Return (or the control bar's note button) opens a note field in the bar: type,
+            Up / Down choose the code, Enter saves, Esc cancels; while it is open no other key acts. It does
+            not open while the operator's window may face the subject. K (or the flag button) drops a
+            flag. The phone page has a note box, a button per code and Flag.
             """)),
         .blank,
     ]

@@ -93,8 +93,15 @@ public struct Options: Sendable {
     public var shotsPath: String?
     /// `--allow-any-script`: a shot's `script:` may name a file outside the shot list's folder, of any kind.
     public var allowAnyScript = false
-    /// `--note-codes BUG,Q,GOOD,PII`: the codes a note may carry (issue 39).
-    public var noteCodes = NoteCodeBook.standard
+    /// `--note-codes BUG,Q,GOOD,PII`: the codes a note may carry (issue 39); nil when not given.
+    public var noteCodes: NoteCodeBook?
+    /// `noteCodes` came from the settings file (DuoCaptureMain says so): a shot list's `note-codes:` wins.
+    public var noteCodesFromSettings = false
+    /// The codes a note may carry in this run: command line > shot list > settings file > default.
+    public var noteCodeBook: NoteCodeBook {
+        NoteCodeBook.resolve(commandLine: noteCodesFromSettings ? nil : noteCodes, shotList: shots?.noteCodes,
+                             settingsFile: noteCodesFromSettings ? noteCodes : nil).book
+    }
     /// `--replay SECONDS` (1 to 300): the replay buffer keeps the last SECONDS of encoded video and sound.
     public var replaySeconds: Int?
     /// `--resume`: the shot-list session whose journal is in the record folder goes on where it stopped.

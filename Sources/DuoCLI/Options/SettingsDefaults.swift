@@ -104,6 +104,14 @@ enum SettingsDefaults {
         return Applied(arguments: head + fromFile + Array(rest), report: report, fromFile: applied)
     }
 
+    /// The options of the command line with the file's settings; which of them came from the file where
+    /// that matters (a shot list's `note-codes:` wins over the file's, not over the command line's).
+    static func options(_ applied: Applied) throws(DuoError) -> Options {
+        var options = try Options.parse(applied.arguments)
+        options.noteCodesFromSettings = applied.fromFile.contains { $0.hasPrefix("note-codes=") }
+        return options
+    }
+
     /// The line a run starts with when the file gave it settings: which, and from where.
     static func startLine(_ applied: Applied, file: SettingsFile?) -> String? {
         guard let file, !applied.fromFile.isEmpty else { return nil }

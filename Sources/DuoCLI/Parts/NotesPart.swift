@@ -17,7 +17,7 @@ final class NotesPart: RunPart {
     struct Settings: Sendable {
         var codes = NoteCodeBook.standard
         init() {}
-        init(_ options: Options) { codes = options.noteCodes }
+        init(_ options: Options) { codes = options.noteCodeBook }
     }
 
     private var book: NoteBook

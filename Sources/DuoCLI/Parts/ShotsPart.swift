@@ -263,6 +263,10 @@ final class ShotsPart: RunPart {
             return run.notify(.text("shot list %s was saved but cannot be read (%s); the previous list stays", path, error.said), .plain, errorEvent: true)
         }
         let before = walk!.current.subject
+        // The code book is the run's from its start (the page and the note field offer it): said, not changed.
+        if list.noteCodes != walk!.list.noteCodes {
+            run.log(tr("duo-capture: shot list %s: its note-codes: line is read at the start of a run; the notes keep their codes until the next run", path))
+        }
         let notice = walk!.reload(list)
         for problem in list.problems { run.log(tr("duo-capture: warning: shot list %s (kept from the subject)", problem)) }
         run.events.emit(.shotsReloaded(count: list.shots.count, current: walk!.current.id, notice: notice))

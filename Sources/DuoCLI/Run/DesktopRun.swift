@@ -104,6 +104,7 @@ enum DesktopRun {
                     var config = DesktopUI.Configuration(operatorMonitor: desktop.operatorMonitor, subjectMonitor: desktop.subjectMonitor,
                                                          accessoryEnabled: enabled)
                     config.startFullscreen = !desktop.windowed
+                    config.noteCodes = options.noteCodeBook.codes
                     if desktop.subjectCurtain {
                         config.curtain = CurtainModel.whitelisted(from: .whitelisted(from: PrompterSessionState(accessory: options.subject.accessory)),
                                                                   language: options.subject.language)

@@ -48,7 +48,8 @@ enum RunCommand {
         defer { signals.cancel() }
         let control = try ControlSocket.open(options.controlPath, director: director, events: events, log: log)
         defer { control?.close() }
-        let remote = try WebRemote.open(options.remote, director: director, events: events, presenter: presenter, clock: session.clock)
+        let remote = try WebRemote.open(options.remote, director: director, events: events, presenter: presenter, clock: session.clock,
+                                        noteCodes: options.noteCodeBook)
         defer { remote?.close() }
         // obs-websocket and HyperDeck: controllers people own, through the web remote's command path.
         let takes = setup.recordDirectory ?? options.recordDirectory ?? SessionSetup.defaultRecordDirectory()

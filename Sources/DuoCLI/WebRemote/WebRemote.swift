@@ -50,9 +50,11 @@ final class WebRemote: Sendable {
     private let clock: any RunClock
     /// A reading-words update is on its way (at most one at a time).
     private let wordsPending = Locked(false)
+    /// The page's note-code buttons (issue 39): the run's code book, told to each page as it connects.
+    private let noteCodes: [String]
 
     static func open(_ options: WebRemoteOptions, director: RunDirector, events: EventLog, presenter: SubjectPresenter,
-                     clock: any RunClock) throws(DuoError) -> WebRemote? {
+                     clock: any RunClock, noteCodes: NoteCodeBook = .standard) throws(DuoError) -> WebRemote? {
         guard options.web != nil || options.osc != nil else {
             if options.tokenFile != nil { throw .usage(.text("--remote-token-file is for --remote-control; give --remote-control PORT too")) }
             return nil
@@ -71,14 +73,15 @@ final class WebRemote: Sendable {
         } else {
             token = .random()
         }
-        let remote = try WebRemote(options, token: token, director: director, presenter: presenter, clock: clock)
+        let remote = try WebRemote(options, token: token, director: director, presenter: presenter, clock: clock, noteCodes: noteCodes.codes)
         events.addTap { [remote] event in remote.observe(event) }
         return remote
     }
 
     private init(_ options: WebRemoteOptions, token: WebRemoteToken, director: RunDirector, presenter: SubjectPresenter,
-                 clock: any RunClock) throws(DuoError) {
+                 clock: any RunClock, noteCodes: [String]) throws(DuoError) {
         self.token = token
+        self.noteCodes = noteCodes
         self.director = director
         self.presenter = presenter
         self.clock = clock
@@ -258,10 +261,11 @@ final class WebRemote: Sendable {
 
     // MARK: What the page and OSC are told
 
-    /// The lines a page gets when it connects: the last take and status events, and the reading words.
+    /// The lines a page gets when it connects: the note codes, the last take and status events, and the
+    /// reading words.
     private func snapshot() -> [String] {
         let s = seen.value
-        var lines = [s.lastShot, s.lastShotTake, s.lastMark, s.lastTake, s.lastStatus].compactMap { $0 }
+        var lines = [Self.noteCodesLine(noteCodes)] + [s.lastShot, s.lastShotTake, s.lastMark, s.lastTake, s.lastStatus].compactMap { $0 }
         if let words = s.words { lines.append(Self.wordsLine(words)) }
         return lines
     }
@@ -276,6 +280,19 @@ final class WebRemote: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: (try? encoder.encode(Reading(words: words))) ?? Data(), as: UTF8.self)
+    }
+
+    /// `{"event":"note-codes","v":1,"codes":[…]}`: the page's own line (no event of the run), the code
+    /// book its note buttons show (issue 39).
+    static func noteCodesLine(_ codes: [String]) -> String {
+        struct Codes: Encodable {
+            let event = "note-codes"
+            let codes: [String]
+            let v = RunEvent.version
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(Codes(codes: codes))) ?? Data(), as: UTF8.self)
     }
 
     /// One event of the run (the same the events file and the control socket get): folded into the

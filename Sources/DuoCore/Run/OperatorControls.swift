@@ -4,7 +4,7 @@
 ///
 /// Thread: value type, Sendable; pure.
 public enum OperatorControl: String, Sendable, CaseIterable {
-    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, cue, replay, link, keys, fullscreen
+    case record, pause, slower, speed, faster, reverse, previous, next, accessory, swap, script, cue, note, flag, replay, link, keys, fullscreen
 
     /// What the bar shows, left to right: `swap` only with two cameras; `speed` is the figure between
     /// slower and faster (a label, not a button).
@@ -14,7 +14,8 @@ public enum OperatorControl: String, Sendable, CaseIterable {
 
     /// The command the button sends (the same as its key). nil: `speed` (a label), `script` (it opens
     /// the file chooser first, like O, and sends `script` with the chosen path), `cue` (the cue chooser
-    /// first, like C, then `cue`) and `keys` (the window shows its key list, like ?).
+    /// first, like C, then `cue`), `note` (the bar's note field first, like Return, then `note`) and `keys`
+    /// (the window shows its key list, like ?).
     public var command: ControlCommand? {
         switch self {
         case .record: .toggleRecord
@@ -28,8 +29,9 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: .swap
         case .fullscreen: .fullscreen(on: nil)
         case .link: .remoteLink(on: nil)
+        case .flag: .flag
         case .replay: .saveReplay
-        case .speed, .script, .cue, .keys: nil
+        case .speed, .script, .cue, .note, .keys: nil
         }
     }
 
@@ -48,6 +50,8 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: "S"
         case .script: "O"
         case .cue: "C"
+        case .note: "Return"
+        case .flag: "K"
         case .replay: "Y"
         case .link: "L"
         case .keys: "?"
@@ -70,6 +74,8 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: tr("Swap cameras")
         case .script: tr("Open a script")
         case .cue: tr("Cue the talent")
+        case .note: tr("A note on the take's clock (the subject never sees it)")
+        case .flag: tr("Drop a flag on the take's clock")
         case .replay: tr("Save the replay buffer (--replay SECONDS)")
         case .link: tr("The phone remote's address and QR code (--remote-control)")
         case .keys: tr("The keys (on this screen only)")
@@ -93,6 +99,8 @@ public enum OperatorControl: String, Sendable, CaseIterable {
         case .swap: "camera-switch-symbolic"
         case .script: "document-open-symbolic"
         case .cue: "chat-message-new-symbolic"
+        case .note: "document-edit-symbolic"
+        case .flag: "emoji-flags-symbolic"
         case .replay: "document-save-symbolic"
         case .link: "phone-symbolic"
         case .keys: "help-browser-symbolic"

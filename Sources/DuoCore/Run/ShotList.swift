@@ -18,6 +18,9 @@ import Foundation
 ///     script: problem.md
 ///     heading: The problem
 ///
+/// A `note-codes: BUG, Q, GOOD, PII, A11Y` line above the first shot sets the codes a note may carry in
+/// this session (issue 39; `--note-codes` on the command line wins, and it wins over the settings file).
+///
 /// The id is the heading's first word (letters, digits, `-`, `_`, `.`); it names the take files
 /// (`…-shot01-take02.mkv`) and must be unique. A `# Heading` (the list's title) and text before the first
 /// shot are the operator's. Private notes fail closed exactly like a script's: a `note:` field, any
@@ -58,6 +61,8 @@ public struct ShotList: Sendable, Equatable {
     public let title: String?
     /// Markup that could be a malformed note, kept from the subject: "FILE:LINE: what" each.
     public let problems: [String]
+    /// `note-codes:` above the first shot: the session's note codes (nil: the list sets none).
+    public var noteCodes: NoteCodeBook? = nil
 
     public static let maximumBytes = 1024 * 1024
 
@@ -83,6 +88,8 @@ public struct ShotList: Sendable, Equatable {
         return try parse(text, name: name)
     }
 
+    /// The list's own field, above the first shot: the session's note codes.
+    static let noteCodesKey = "note-codes"
     static let fieldNames: Set<String> = ["note", "notes", "script", "heading", "framing", "aspect", "length"]
 
     public static func parse(_ text: String, name: String) throws(DuoError) -> ShotList {
@@ -93,6 +100,7 @@ public struct ShotList: Sendable, Equatable {
         var title: String?
         var problems: [String] = []
         var firstLine: [String: Int] = [:]
+        var noteCodes: (book: NoteCodeBook, line: Int)?
 
         /// A shot being read: its heading and the lines under it.
         struct Open { var id: String; var title: String; var titleLine: Int; var lines: [(Int, String)] }
@@ -106,6 +114,9 @@ public struct ShotList: Sendable, Equatable {
                 if let colon = trimmed.firstIndex(of: ":") {
                     let key = trimmed[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
                     let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    if key == noteCodesKey {
+                        throw .input(.text("%s:%s: note-codes: is for the whole list; move it above the first shot (## …)", name, number))
+                    }
                     if fieldNames.contains(key) {
                         let at = "\(name):\(number)"
                         switch key {
@@ -194,13 +205,22 @@ public struct ShotList: Sendable, Equatable {
                 open!.lines.append((number, line))
             } else if title == nil, line.hasPrefix("# ") {
                 title = line.dropFirst(2).trimmingCharacters(in: .whitespaces)
+            } else if !inComment, let colon = line.firstIndex(of: ":"),
+                      line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == noteCodesKey {
+                guard noteCodes == nil else {
+                    throw .input(.text("%s:%s: note-codes: is given twice (first at line %s); keep one line", name, number, noteCodes!.line))
+                }
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                noteCodes = (try NoteCodeBook.parse(value, at: "\(name):\(number)"), number)
             }
         }
         if let o = open { try close(o) }
         guard !shots.isEmpty else {
             throw .input(.text("%s:1: no shots; write each shot as a heading '## 01 — Title' with what the subject does under it (see Assets/example-shots.md)", name))
         }
-        return ShotList(shots: shots, title: title, problems: problems)
+        var list = ShotList(shots: shots, title: title, problems: problems)
+        list.noteCodes = noteCodes?.book
+        return list
     }
 
     /// `30`, `30s`, `1:30`, `2m`, `1m30s`: seconds, or nil.

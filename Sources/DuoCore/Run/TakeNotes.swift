@@ -21,14 +21,51 @@ public struct NoteCodeBook: Sendable, Equatable {
 
     /// Parses `--note-codes BUG,Q,GOOD,PII`; each a one-line error saying what a good list looks like.
     public static func parse(_ text: String) throws(DuoError) -> NoteCodeBook {
+        switch read(text) {
+        case .success(let book): return book
+        case .failure(.malformed): throw .usage(.text("--note-codes takes a comma-separated list of codes (letters, digits, - and _, up to 16 each), such as --note-codes BUG,Q,GOOD,PII"))
+        case .failure(.twice): throw .usage(.text("--note-codes names a code twice (%s); list each code once", text))
+        case .failure(.flag): throw .usage(.text("--note-codes: %s is the flag's own code; leave it out of the list", flagCode))
+        }
+    }
+
+    /// Parses a shot list's `note-codes: BUG, Q, GOOD, PII` line; `place` is `FILE:LINE`, which starts each
+    /// one-line error.
+    public static func parse(_ text: String, at place: String) throws(DuoError) -> NoteCodeBook {
+        switch read(text) {
+        case .success(let book): return book
+        case .failure(.malformed): throw .input(.text("%s: note-codes: takes a comma-separated list of codes (letters, digits, - and _, up to 16 each), such as note-codes: BUG, Q, GOOD, PII", place))
+        case .failure(.twice): throw .input(.text("%s: note-codes: names a code twice (%s); list each code once", place, text))
+        case .failure(.flag): throw .input(.text("%s: note-codes: %s is the flag's own code; leave it out of the list", place, flagCode))
+        }
+    }
+
+    /// What is wrong with a list of codes.
+    ///
+    /// Thread: value type.
+    enum Problem: Error { case malformed, twice, flag }
+
+    private static func read(_ text: String) -> Result<NoteCodeBook, Problem> {
         let codes = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
-        guard !codes.isEmpty, codes.allSatisfy({ !$0.isEmpty && $0.count <= 16 && $0.allSatisfy(allowed.contains) }) else {
-            throw .usage(.text("--note-codes takes a comma-separated list of codes (letters, digits, - and _, up to 16 each), such as --note-codes BUG,Q,GOOD,PII"))
-        }
-        guard Set(codes).count == codes.count else { throw .usage(.text("--note-codes names a code twice (%s); list each code once", text)) }
-        guard !codes.contains(flagCode) else { throw .usage(.text("--note-codes: %s is the flag's own code; leave it out of the list", flagCode)) }
-        return NoteCodeBook(codes: codes)
+        guard !codes.isEmpty, codes.allSatisfy({ !$0.isEmpty && $0.count <= 16 && $0.allSatisfy(allowed.contains) }) else { return .failure(.malformed) }
+        guard Set(codes).count == codes.count else { return .failure(.twice) }
+        guard !codes.contains(flagCode) else { return .failure(.flag) }
+        return .success(NoteCodeBook(codes: codes))
+    }
+
+    /// Where the run's code book came from: the command line's `--note-codes` wins over the shot list's
+    /// `note-codes:` line, which wins over the settings file's `note-codes=`; else the standard book.
+    ///
+    /// Thread: value type.
+    public enum Source: Sendable { case commandLine, shotList, settingsFile, standard }
+
+    /// The book a run uses, and where it came from (command line > shot list > settings file > default).
+    public static func resolve(commandLine: NoteCodeBook?, shotList: NoteCodeBook?, settingsFile: NoteCodeBook?) -> (book: NoteCodeBook, source: Source) {
+        if let commandLine { return (commandLine, .commandLine) }
+        if let shotList { return (shotList, .shotList) }
+        if let settingsFile { return (settingsFile, .settingsFile) }
+        return (.standard, .standard)
     }
 
     /// The code as the book spells it (any case accepted), or a one-line error naming the book.

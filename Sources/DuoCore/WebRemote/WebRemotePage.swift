@@ -31,6 +31,10 @@ public enum WebRemotePage {
         N_("A cue is at most %1$s characters (this one has %2$s): shorten it."),
         // The replay buffer's save (issue 39; refused without --replay).
         N_("⏪ Save replay (--replay)"),
+        // Notes and flags (issue 39): the note box, its code buttons (the codes themselves are not translated).
+        N_("a note for the take, then a code"), N_("note text"), N_("⚑ Flag"), N_("note sent: %s"), N_("flag sent"),
+        N_("A note is at most %1$s characters (this one has %2$s): shorten it."),
+        N_("not connected: the note stays here; send it again once connected"),
     ]
 
     /// The plural texts: English singular and plural.

@@ -17,6 +17,11 @@ final class ControlBar {
     var onKeyHelp: () -> Void = {}
     /// The cue button: the window opens its cue chooser (as C does).
     var onCue: () -> Void = {}
+    /// The note button: the window opens the note field (as Return does).
+    var onNote: () -> Void = {}
+    /// The note field (NoteField.swift): while open it takes the buttons' place and the bar stays up.
+    let noteField: NoteField
+    private(set) var noteOpen = false
     /// The bar shown or hidden, with each button's rectangle in screen device pixels while shown.
     var onLayout: (_ shown: Bool, _ buttons: [String: [Int]]) -> Void = { _, _ in }
 
@@ -31,8 +36,9 @@ final class ControlBar {
     /// Each button's control, by the user-data pointer its "clicked" handler gets.
     private var byPointer: [UnsafeMutableRawPointer: OperatorControl] = [:]
 
-    init(twoCameras: Bool) {
+    init(twoCameras: Bool, noteCodes: [String] = NoteCodeBook.standard.codes) {
         widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)
+        noteField = NoteField(codes: noteCodes)
         let style = gtk_widget_get_style_context(widget)
         gtk_style_context_add_class(style, "osd")
         gtk_style_context_add_class(style, "duo-controls")
@@ -77,6 +83,19 @@ final class ControlBar {
         gtk_widget_show_all(widget)
         gtk_widget_hide(widget)
         gtk_widget_set_no_show_all(widget, 1)
+        gtk_box_pack_start(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkBox.self), noteField.widget, 1, 1, 0)
+        gtk_widget_hide(noteField.widget)
+    }
+
+    /// Opens the note field in the buttons' place (the bar shown and held up until it closes), or closes
+    /// it (the buttons back, the bar hiding 3 s later).
+    func setNoteOpen(_ open: Bool) {
+        guard open != noteOpen else { return }
+        noteOpen = open
+        for (_, button, _) in buttons { open ? gtk_widget_hide(button) : gtk_widget_show(button) }
+        if let speedLabel { open ? gtk_widget_hide(speedLabel) : gtk_widget_show(speedLabel) }
+        open ? gtk_widget_show(noteField.widget) : gtk_widget_hide(noteField.widget)
+        input()
     }
 
     /// The icons and the speed figure follow the run: stop while recording or counting down, resume while
@@ -114,6 +133,7 @@ final class ControlBar {
     func close() {
         if timer != 0 { g_source_remove(timer); timer = 0 }
         connections.removeAll()
+        noteField.close()
     }
 
     private func schedule(_ now: Int64) {
@@ -131,6 +151,8 @@ final class ControlBar {
         timer = 0
         let now = Self.now()
         if visibility.shown(at: now) { schedule(now); return }
+        // Held up while the note field is open; closing it restarts the timer.
+        if noteOpen { return }
         gtk_widget_hide(widget)
         report()
     }
@@ -143,11 +165,14 @@ final class ControlBar {
             var ox: gint = 0, oy: gint = 0
             gdk_window_get_origin(window, &ox, &oy)
             let scale = Int(gtk_widget_get_scale_factor(widget))
-            for (control, button, _) in buttons {
+            // The buttons, or while the note field is open its entry and code chooser.
+            let shownWidgets = noteOpen ? [("note-text", noteField.entry), ("note-code", noteField.chooser)]
+                : buttons.map { ($0.control.rawValue, $0.widget) }
+            for (name, button) in shownWidgets {
                 var x: gint = 0, y: gint = 0
                 guard gtk_widget_translate_coordinates(button, toplevel, 0, 0, &x, &y) != 0 else { continue }
                 let w = Int(gtk_widget_get_allocated_width(button)), h = Int(gtk_widget_get_allocated_height(button))
-                rects[control.rawValue] = [(Int(ox) + Int(x)) * scale, (Int(oy) + Int(y)) * scale, w * scale, h * scale]
+                rects[name] = [(Int(ox) + Int(x)) * scale, (Int(oy) + Int(y)) * scale, w * scale, h * scale]
             }
         }
         guard reported.shown != shown || reported.buttons != rects else { return }
@@ -167,6 +192,7 @@ final class ControlBar {
             bar.input()
             guard let pressed, let control = bar.byPointer[pressed] else { return }
             if control == .script { bar.onOpenScript() } else if control == .keys { bar.onKeyHelp() } else if control == .cue { bar.onCue() }
+            else if control == .note { bar.onNote() }
             else if let command = control.command { bar.onCommand(command) }
         }
     }

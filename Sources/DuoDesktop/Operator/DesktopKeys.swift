@@ -37,6 +37,8 @@ public enum DesktopKeys {
         case GDK_KEY_i, GDK_KEY_I: .selfView(nil)
         case GDK_KEY_y, GDK_KEY_Y: .saveReplay
         case GDK_KEY_l, GDK_KEY_L: .remoteLink(on: nil)
+        // Notes (issue 39): K drops a flag; Return opens the control bar's note field (DesktopUI+Notes).
+        case GDK_KEY_k, GDK_KEY_K: .flag
         case GDK_KEY_q, GDK_KEY_Q: .quit
         case GDK_KEY_r, GDK_KEY_R: .reverse
         case GDK_KEY_1...GDK_KEY_9: .speedPreset(Int(keyval - GDK_KEY_0))
@@ -69,6 +71,8 @@ public enum DesktopKeys {
         ("G / X / A", N_("shot list: mark the latest take good / no good; A re-takes (again)")),
         ("Y", N_("save the replay buffer (--replay SECONDS) as a replay of its own")),
         ("L", N_("the phone remote's address and QR code on / off (--remote-control; else how to turn it on)")),
+        ("Return", N_("a note on the take's clock: type it, Up / Down choose the code, Enter saves, Esc cancels (never on the subject view)")),
+        ("K", N_("drop a flag (an unnamed mark on the take's clock)")),
         ("Q", N_("quit (a running take is finalised first)")),
         ("?", N_("this key list on the operator's screen on / off (Esc closes it)")),
     ]

@@ -19,6 +19,8 @@ extension DesktopUI {
             $0.subjectMonitor = subject?.connector
         }
         if change.hidden != nil { overlayChanged() }
+        // The note field shows what is typed: closed (its words kept) while the subject may look.
+        if change.hidden == true { closeNote() }
         if change.returnToOperatorMonitor { returnToOperatorMonitor() }
     }
 

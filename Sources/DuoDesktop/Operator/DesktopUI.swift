@@ -22,6 +22,8 @@ public final class DesktopUI {
         public var startFullscreen = true
         /// What the curtain says (made from the whitelisted model); nil: `--subject-curtain off`.
         public var curtain: CurtainModel?
+        /// The codes the note field offers (the run's code book, issue 39).
+        public var noteCodes = NoteCodeBook.standard.codes
         public init(operatorMonitor: MonitorRef?, subjectMonitor: MonitorRef?, accessoryEnabled: Bool) {
             self.operatorMonitor = operatorMonitor; self.subjectMonitor = subjectMonitor
             self.accessoryEnabled = accessoryEnabled
@@ -61,8 +63,10 @@ public final class DesktopUI {
     /// Called on the GTK thread when the control bar shows or hides, with each button's rectangle
     /// (`[x, y, width, height]`, screen device pixels) while shown.
     public var onControls: (_ shown: Bool, _ buttons: [String: [Int]]) -> Void = { _, _ in }
-    /// The on-screen controls over the bottom of the picture (made when the sinks are attached).
-    private var controlBar: ControlBar?
+    /// The on-screen controls over the bottom of the picture (made when the sinks are attached), with the
+    /// note field (DesktopUI+Notes.swift) offering `noteCodes`.
+    private(set) var controlBar: ControlBar?
+    let noteCodes: [String]
     /// The operator picture (made when the sinks are attached).
     private var pictureView: OperatorPicture?
     /// Called on the GTK thread with the operator picture area's size in device pixels, at first and
@@ -111,6 +115,7 @@ public final class DesktopUI {
         accessory = AccessoryState(enabled: config.accessoryEnabled)
         fullscreenRequested = config.startFullscreen
         curtainRule = SubjectCurtain(enabled: config.curtain != nil)
+        noteCodes = config.noteCodes
 
         operatorWindow = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         gtk_window_set_title(operatorWindow.asWindow, "duo-capture operator")
@@ -185,11 +190,12 @@ public final class DesktopUI {
     /// The control bar over the bottom of the picture, shown by pointer motion, touch or a click on the
     /// window (and on the picture widget, which would otherwise keep them to itself).
     private func attachControls(over picture: UnsafeMutablePointer<GtkWidget>) {
-        let bar = ControlBar(twoCameras: hud.cameraKeys)
+        let bar = ControlBar(twoCameras: hud.cameraKeys, noteCodes: noteCodes)
         bar.onCommand = { [unowned self] in onButtonCommand($0) }
         bar.onOpenScript = { [unowned self] in chooseScript() }
         bar.onKeyHelp = { [unowned self] in toggleKeyHelp() }
         bar.onCue = { [unowned self] in chooseCue(fromButton: true) }
+        bar.onNote = { [unowned self] in openNote() }
         bar.onLayout = { [unowned self] shown, buttons in
             // While the bar is up the window is double-buffered (the bar over the picture must not
             // flicker); hidden, the picture is drawn straight into the window: the display server copies
@@ -424,6 +430,8 @@ public final class DesktopUI {
     }
 
     private func key(_ keyval: Int32) -> Bool {
+        // The note field open: its keys, and every other key to its entry (never a binding).
+        if let handled = noteKey(keyval) { return handled }
         if privacyKey(keyval) { return true }
         // ? shows the key list over the picture (the operator's screen only); ? or Esc hides it.
         if keyval == GDK_KEY_question || (keyval == GDK_KEY_Escape && hud.keyHelp != nil) { toggleKeyHelp(); return true }

@@ -79,10 +79,11 @@ final class SignalConnection: @unchecked Sendable {
     private let instance: UnsafeMutableRawPointer
     private let id: gulong
 
-    init<Handler>(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: Handler, _ target: AnyObject) {
+    /// `after`: the handler runs after the signal's own (G_CONNECT_AFTER).
+    init<Handler>(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: Handler, _ target: AnyObject, after: Bool = false) {
         self.instance = g_object_ref(instance)
         id = g_signal_connect_data(instance, signal, unsafeBitCast(handler, to: GCallback.self),
-                                   Unmanaged.passUnretained(target).toOpaque(), nil, GConnectFlags(rawValue: 0))
+                                   Unmanaged.passUnretained(target).toOpaque(), nil, GConnectFlags(rawValue: after ? 1 : 0))
     }
 
     deinit {

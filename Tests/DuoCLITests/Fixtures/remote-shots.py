@@ -3,7 +3,8 @@
 session, for RemoteShotsTests.testThePageKnowsTheShotAndMarksTheTake; prints what it saw as one JSON object:
 the shot title shown, the countdown numbers shown while counting down, the boxes' places in each state,
 the mark event its Good button caused, its Re-take refused during the take and taken between takes, its
-cue buttons and free-text box (41 characters refused by the page itself), and the title shown after Shot ⏭.
+cue buttons and free-text box (41 characters refused by the page itself), the note box with the shot list's
+code buttons and the flag (issue 39), and the title shown after Shot ⏭.
 
 Usage: remote-shots.py URL_WITH_TOKEN CONTROL_SOCKET
 """
@@ -18,7 +19,7 @@ result = {}
 BOXES = ["rec", "elapsed", "link", "shot", "shot-title", "shot-place", "record", "pause", "cancel", "slower", "speed",
          "faster", "marker-previous", "marker-next", "shot-previous", "shot-next", "last-take", "good", "no-good",
          "retake", "cue-shown", "cue-wrap", "cue-30s", "cue-slower", "cue-faster", "cue-lens", "cue-clear", "cue-text",
-         "cue-send", "progress", "words", "message"]
+         "cue-send", "note-text", "note-BUG", "note-A11Y", "flag", "note-shown", "progress", "words", "message"]
 
 
 driver = chromium(phone=True)
@@ -66,6 +67,27 @@ try:
 
     # A second recorded: the elapsed box counts (then the take has frames and a file).
     result["elapsedShown"] = wait(lambda: text("elapsed") if text("elapsed") == "0:01" else None)
+
+    # Notes (issue 39): the page learnt the shot list's codes as it connected. 501 characters are refused
+    # by the page itself (nothing sent, the words kept); a note typed and its code tapped is the run's note
+    # in this take; Flag drops a flag.
+    result["noteCodes"] = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#note-codes button.code')).map(b => b.textContent)")
+    driver.execute_script("document.getElementById('note-text').value = 'x'.repeat(501)")
+    driver.find_element("id", "note-BUG").click()
+    result["noteRefused"] = wait(lambda: text("message") if "at most 500" in text("message") else None)
+    result["noteKept"] = driver.execute_script("return document.getElementById('note-text').value.length")
+    box = driver.find_element("id", "note-text")
+    box.clear()
+    box.send_keys("the menu hides the q button")
+    driver.find_element("id", "note-A11Y").click()
+    note = control.next("note")
+    result["note"] = {k: note.get(k) for k in ("kind", "code", "text", "take")}
+    result["noteShown"] = wait(lambda: text("note-shown") if "A11Y" in text("note-shown") else None)
+    result["noteBoxAfter"] = driver.execute_script("return document.getElementById('note-text').value")
+    driver.find_element("id", "flag").click()
+    flag = control.next("note")
+    result["flag"] = [flag.get("kind"), flag.get("code")]
     driver.find_element("id", "record").click()   # now a stop button
     ended = control.next("take-ended")
     result["takeKept"] = ended.get("kept")
