@@ -91,6 +91,11 @@ final class ReplayRunTests: XCTestCase {
         let listed = try XCTUnwrap((object["takeList"] as? [[String: Any]])?.first)
         XCTAssertEqual((listed["replay"] as? [String: Any])?["start"] as? String, replay.spanStart)
         XCTAssertEqual(((object["notes"] as? [String: Any])?["list"] as? [Any])?.count, 1)
+        // The page's session sheet lists it among the replays with its span, and its timeline marks the note.
+        let html = try String(contentsOfFile: "\(remote.dir)/report.html", encoding: .utf8)
+        let replays = try XCTUnwrap(html.range(of: "id=\"replays\"").map { String(html[$0.lowerBound...].prefix(2000)) })
+        XCTAssertTrue(replays.contains("\(replay.spanStart) to \(replay.spanEnd)") && replays.contains("1 note or flag in its span"), replays)
+        XCTAssertTrue(html.contains("<title>BUG: the replay keeps this at "), "the replay's timeline marks its note")
 
         // The note is a chapter at its time in the replay (ffprobe reads them back).
         let chapters = try XCTUnwrap(try ffprobe(["-show_chapters", file])["chapters"] as? [[String: Any]])

@@ -55,6 +55,25 @@ extension SessionReport {
         return s + "</div></div>\n"
     }
 
+    /// The session sheet's replays (`--replay`, save-replay): each file with its wall-clock span, its
+    /// length and the notes made in it (nil when the session saved none).
+    static func replaysSection(_ takes: [Take]) -> String {
+        let replays = takes.filter { $0.sidecar?.replay != nil }
+        guard !replays.isEmpty else { return "" }
+        var s = "<div class=\"notes\" id=\"replays\"><h2>" + escape(tr("Replays (%d)", replays.count)) + "</h2><ul>"
+        for t in replays {
+            guard let sc = t.sidecar, let replay = sc.replay else { continue }
+            let file = (t.file as NSString).lastPathComponent
+            let link = escape(file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? file)
+            let notes = replay.notes?.count ?? 0
+            s += "<li><a href=\"\(link)\">" + escape(tr("Replay %d", sc.take)) + "</a> · " + escape(file) + " · "
+                + escape(tr("%1$s to %2$s", replay.spanStart, replay.spanEnd)) + " · " + escape(clock(t.seconds))
+                + (sc.shot.map { " · " + escape(tr("shot %s", $0)) } ?? "")
+                + " · " + escape(trn("%d note or flag in its span", "%d notes or flags in its span", notes, notes)) + "</li>"
+        }
+        return s + "</ul></div>\n"
+    }
+
     /// `report --json`'s notes: each with its take's file (null: the session's), and a count per code.
     static func notesJSON(_ takes: [Take], session: [TakeNote]) -> [String: Any] {
         let all = sheetNotes(takes, session: session)

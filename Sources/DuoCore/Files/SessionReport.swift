@@ -139,7 +139,7 @@ public enum SessionReport {
             <div><b>\(losses)</b>\(labels[5])</div></div>
 
             """
-        page += notesSection(takes, session: sessionNotes)
+        page += notesSection(takes, session: sessionNotes) + replaysSection(takes)
         if usesShots(takes, list: list) { page += shotSections(takes, list: list) } else { for take in takes { page += section(take) } }
         if takes.contains(where: { $0.sidecar?.review != nil }) { page += reviewScript }
         page += "</body></html>\n"
@@ -149,12 +149,13 @@ public enum SessionReport {
     static func section(_ take: Take) -> String {
         let name = (take.file as NSString).lastPathComponent
         var heading = escape(take.sidecar.map { tr("Take %d", $0.take) } ?? tr("Take"))
-        if let sc = take.sidecar, let replay = sc.replay {
-            heading = escape(tr("Replay %1$d (%2$s to %3$s)", sc.take, replay.spanStart, replay.spanEnd))
-        }
-        if let sc = take.sidecar, let shot = sc.shot {
+        if let sc = take.sidecar, let shot = sc.shot, sc.replay == nil {
             heading = escape(tr("Shot %1$s take %2$d", shot, sc.shotTake ?? 0))
             if let mark = sc.mark { heading += " <span class=\"mark \(escape(mark))\">" + escape(mark == "good" ? tr("GOOD") : tr("NO GOOD")) + "</span>" }
+        }
+        // A replay is no take of its shot (it has no shot take number, no mark): its span says what it is.
+        if let sc = take.sidecar, let replay = sc.replay {
+            heading = escape(tr("Replay %1$d (%2$s to %3$s)", sc.take, replay.spanStart, replay.spanEnd))
         }
         var s = "<div class=\"take\">\n<h2>\(heading) · \(escape(name))</h2>\n"
         if let why = take.sidecarDamage {
@@ -202,7 +203,8 @@ public enum SessionReport {
         }
         if let sc = take.sidecar {
             for m in sc.markersPassed { mark(m.atSeconds, "#1f5fd0", tr("marker: %1$s at %2$s", m.title, clock(m.atSeconds))) }
-            for n in sc.notes ?? [] {
+            // A replay's notes are its own (timed from its first frame), kept apart from take notes.
+            for n in (sc.notes ?? []) + (sc.replay?.notes ?? []) {
                 mark(n.atSeconds ?? 0, n.kind == "flag" ? "#a000c0" : "#604000", tr("%1$s at %2$s", n.title, clock(n.atSeconds ?? 0)))
             }
             for w in sc.swaps { mark(w.atSeconds, "#e08000", tr("swap to %1$s at %2$s", w.to, clock(w.atSeconds))) }
@@ -215,7 +217,7 @@ public enum SessionReport {
         let countdown = take.sidecar?.countdownSeconds ?? 0
         let recorded = countdown > 0 ? tr("countdown %1$d s, then %2$s recorded", countdown, clock(take.seconds)) : tr("%s recorded", clock(take.seconds))
         let dropped = take.sidecar?.droppedFrames.map { " · " + trn("%d dropped frame", "%d dropped frames", Int(clamping: $0), $0) } ?? ""
-        let notes = take.sidecar?.notes ?? []
+        let notes = (take.sidecar?.notes ?? []) + (take.sidecar?.replay?.notes ?? [])
         var kinds: [(colour: String, name: String)] = [("#1f5fd0", tr("markers"))]
         if notes.contains(where: { $0.kind != "flag" }) { kinds.append(("#604000", tr("notes"))) }
         if notes.contains(where: { $0.kind == "flag" }) { kinds.append(("#a000c0", tr("flags"))) }
