@@ -97,4 +97,25 @@ final class TakeNotesTests: XCTestCase {
         XCTAssertEqual(clips.count, 2)
         XCTAssertEqual((clips[1]["markers"] as? [[String: Any]])?.count, 1)
     }
+
+    /// A replay (save-replay) in a shot session is no take of its shot: its reel, its first marker and its
+    /// metadata say replay with the span, and the notes made in it are its markers.
+    func testAReplayIsExportedAsAReplayWithItsNotes() throws {
+        var s = TakeSidecar(toolVersion: "t", gstreamerVersion: "g", take: 1, file: "duo-shot02-replay01.mkv", started: Date(timeIntervalSince1970: 5),
+                            countdownSeconds: 0, cameras: [], format: "640x360@30", aspect: nil, encoder: "x264enc", container: "matroskamux", audio: nil)
+        s.frames = 240
+        s.shot = "02"
+        s.replay = .init(bufferSeconds: 8, spanStart: "2026-12-02T12:41:51Z", spanEnd: "2026-12-02T12:41:59Z")
+        s.replay?.notes = [TakeNote(kind: "note", take: nil, atSeconds: 6.5, wall: "w", shot: "02", code: "Q", text: "missed it")]
+        let r = TakeExport.Take(path: "/takes/duo-shot02-replay01.mkv", sidecar: s)
+        XCTAssertEqual(TakeExport.markers(r).map(\.name), ["replay 1 (shot 02)", "Q: missed it"])
+        XCTAssertEqual(TakeExport.markers(r).map(\.frame), [0, 195])
+        let edl = TakeExport.edl([r], title: "t")
+        XCTAssertTrue(edl.contains("001  REPLAY01 V     C        00:00:00:00 00:00:08:00 01:00:00:00 01:00:08:00\n"), edl)
+        XCTAssertTrue(edl.contains("* LOC: 01:00:06:15 YELLOW  Q: missed it\n"), edl)
+        let otio = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(TakeExport.otio([r], name: "s").utf8)) as? [String: Any])
+        let clip = try XCTUnwrap(((otio["tracks"] as? [String: Any])?["children"] as? [[String: Any]])?.first?["children"] as? [[String: Any]])[0]
+        let meta = try XCTUnwrap((clip["metadata"] as? [String: Any])?["duo-capture"] as? [String: Any])
+        XCTAssertEqual(meta["replay"] as? [String: String], ["start": "2026-12-02T12:41:51Z", "end": "2026-12-02T12:41:59Z"])
+    }
 }

@@ -48,9 +48,16 @@ public enum TakeExport {
     public static func markers(_ take: Take) -> [Marker] {
         let s = take.sidecar
         var list: [Marker] = []
-        if let shot = s.shot { list.append(.init(frame: 0, colour: "CYAN", name: "shot \(shot) take \(s.shotTake ?? 0)", comment: "shot")) }
+        if let replay = s.replay {
+            // A replay (save-replay) is no take of its shot: its span says what it holds.
+            list.append(.init(frame: 0, colour: "CYAN", name: "replay \(s.take)\(s.shot.map { " (shot \($0))" } ?? "")",
+                              comment: "replay \(replay.spanStart) to \(replay.spanEnd)"))
+        } else if let shot = s.shot {
+            list.append(.init(frame: 0, colour: "CYAN", name: "shot \(shot) take \(s.shotTake ?? 0)", comment: "shot"))
+        }
         for m in s.markersPassed { list.append(.init(frame: take.frame(m.atSeconds), colour: "BLUE", name: m.title, comment: "script heading")) }
-        for n in s.notes ?? [] {
+        // A replay's notes are its own (timed from its first frame); they are also its take's or the session's.
+        for n in (s.notes ?? []) + (s.replay?.notes ?? []) {
             list.append(.init(frame: take.frame(n.atSeconds ?? 0), colour: colour(n.code), name: n.title, comment: "\(n.kind) \(n.code) \(n.wall)"))
         }
         if let mark = s.mark {
@@ -83,6 +90,7 @@ public enum TakeExport {
             var meta: [String: Any] = ["take": s.take, "file": t.name, "format": s.format, "started": s.started]
             if let shot = s.shot { meta["shot"] = shot }
             if let mark = s.mark { meta["mark"] = mark }
+            if let replay = s.replay { meta["replay"] = ["start": replay.spanStart, "end": replay.spanEnd] }
             let media: [String: Any] = ["OTIO_SCHEMA": "ExternalReference.1", "name": t.name, "target_url": URL(fileURLWithPath: t.path).absoluteString,
                                         "available_range": range(0, t.frames, t.rate), "metadata": [String: Any]()]
             return ["OTIO_SCHEMA": "Clip.2", "name": t.name, "source_range": range(0, t.frames, t.rate),
@@ -121,7 +129,7 @@ public enum TakeExport {
         for (i, t) in takes.enumerated() {
             func convert(_ frame: Int64) -> Int64 { Int64((Double(frame) / t.rate.value * Double(fps)).rounded()) }
             let length = max(convert(t.frames), 1)
-            let reel = "TAKE\(String(format: "%02d", t.sidecar.take))"
+            let reel = (t.sidecar.replay == nil ? "TAKE" : "REPLAY") + String(format: "%02d", t.sidecar.take)
             out += String(format: "%03d  ", i + 1) + reel.padding(toLength: 8, withPad: " ", startingAt: 0)
                 + " V     C        \(timecode(0, fps: fps)) \(timecode(length, fps: fps)) \(timecode(record, fps: fps)) \(timecode(record + length, fps: fps))\n"
             out += "* FROM CLIP NAME: \(clean(t.name, 200))\n"
