@@ -101,10 +101,11 @@ final class TimelineParityTests: XCTestCase {
         // ShotSessionTests: this run has none; --require's, refused swaps' and joins' by CameraClassRunTests
         // and SegmentJoinTests; the on-screen controls' by OperatorControlsTests; a named microphone's loss
         // and return by MicrophoneTests, with a PipeWire daemon of its own; an obs-websocket chapter by
-        // StudioControllerTests; a saved replay by ReplayRunTests.)
+        // StudioControllerTests; a saved replay by ReplayRunTests; the screen track's by ScreenTrackDesktopTests.)
         let expected = Set(schema.events.keys).subtracting(["remote", "display", "follow", "framing", "shot", "shot-take", "mark",
                                                             "shots-reloaded", "requirements", "swap-refused", "join", "controls",
-                                                            "microphone-lost", "microphone-restored", "chapter", "replay-saved"])
+                                                            "microphone-lost", "microphone-restored", "chapter", "replay-saved",
+                                                            "screen"])
         XCTAssertEqual(seen, expected, "documented events never written: \(expected.subtracting(seen))")
     }
 

@@ -23,6 +23,8 @@ final class NotesPart: RunPart {
     private var book: NoteBook
     /// The take recording: its number, file and shot.
     private var take: (number: Int, path: String, shot: String?)?
+    /// Ended takes whose chapters are being written (off the director), by file: how many, and the work.
+    private var writing: [String: (count: Int, task: Task<String?, Never>)] = [:]
 
     init(_ settings: Settings) { book = NoteBook(codes: settings.codes) }
 
@@ -83,13 +85,46 @@ final class NotesPart: RunPart {
         guard !notes.isEmpty || !headings.isEmpty, run.files.exists(result.path) else { return }
         let chapters = TakeChapter.of(take: t.number, shot: t.shot, notes: notes, headings: headings)
         let length = Double(max(result.endRunningTime - result.startRunningTime, 0)) / 1e9, path = result.path
-        // An MP4 take (mp4mux writes none) gets them in its index; the file is copied once, off this actor.
-        let problem = switch run.plan.container {
-        case .mkv: ChapterWriter.write(chapters, lengthSeconds: length, into: path)
-        case .mp4: await Task.detached { MP4ChapterWriter.write(chapters, into: path) }.value
+        // Written off the director (mkvpropedit, or an MP4 take's index copied once: mp4mux writes none), so
+        // commands go on being carried out meanwhile; the run's end waits for it (finish).
+        let container = run.plan.container
+        let task = Self.writing(path, then: run.send) {
+            switch container {
+            case .mkv: ChapterWriter.write(chapters, lengthSeconds: length, into: path)
+            case .mp4: MP4ChapterWriter.write(chapters, into: path)
+            }
         }
+        writing[path] = (chapters.count, task)
+    }
+
+    func handle(_ input: RunInput, _ run: isolated RunDirector) async {
+        guard case .chaptersWritten(let path, let problem) = input, let w = writing.removeValue(forKey: path) else { return }
+        written(problem, count: w.count, path: path, run)
+    }
+
+    /// The run ends only once every ended take's chapters are in its file (or said not to be).
+    func finish(_ run: isolated RunDirector) async {
+        let left = writing
+        writing = [:]
+        for (path, w) in left.sorted(by: { $0.key < $1.key }) { written(await w.task.value, count: w.count, path: path, run) }
+    }
+
+    private func written(_ problem: String?, count: Int, path: String, _ run: isolated RunDirector) {
         if let problem { return run.notify(problem, .warning, errorEvent: true) }
-        run.sidecars.chaptersWritten(chapters.count, path: result.path)
+        run.sidecars.chaptersWritten(count, path: path)
+    }
+
+    /// `work` (a short process or a file copy) on a thread of its own, never the concurrency pool's; its
+    /// result sent back to the director (`send`) and returned.
+    private static func writing(_ path: String, then send: @escaping @Sendable (RunInput) -> Void,
+                                _ work: @escaping @Sendable () -> String?) -> Task<String?, Never> {
+        Task.detached {
+            let problem = await withCheckedContinuation { done in
+                DispatchQueue.global(qos: .utility).async { done.resume(returning: work()) }
+            }
+            send(.chaptersWritten(path: path, problem: problem))
+            return problem
+        }
     }
 
     /// A take killed mid-way in the record folder keeps its notes in its sidecar: their chapters go

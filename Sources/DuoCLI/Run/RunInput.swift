@@ -62,6 +62,8 @@ enum RunInput: Sendable {
     case scriptPrepared(Result<SubjectPresenter.PreparedScript, DuoError>, ticket: Int)
     /// Replay `number` written out off the director (ReplayPart), or why not.
     case replayWritten(Result<ReplayClip, DuoError>, number: Int)
+    /// A take's chapters written into its file off the director (NotesPart), or why not (nil: written).
+    case chaptersWritten(path: String, problem: String?)
 }
 
 /// How a run ended, and what it tells the user and the shell.
