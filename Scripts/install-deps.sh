@@ -24,7 +24,7 @@
 #   xdg-desktop-portal, xdg-desktop-portal-wlr, python3-gi: the ScreenCast portal that `--screen` asks on
 #   Wayland. On a GPU-less headless sway xdpw 0.7 cannot cast (pixman gives screencopy no DMA-BUF format),
 #   so ScreenCastPortalTests runs a stand-in portal in python3-gi on a private bus; the packages are here so
-#   a desktop machine has the real one (Scripts/virtual-desktop.sh start-wayland).
+#   a sway desktop gets the real one.
 #   pngquant, optipng: Scripts/screenshots.sh keeps the README's screenshots of both monitors small.
 #   python3-venv: StudioControllerTests installs obsws-python and simpleobsws (clients not written here)
 #   from PyPI into a virtual environment in the tests' cache folder; NotesRunTests likewise installs
