@@ -27,6 +27,8 @@ public enum ScreenCastPortal {
     public struct Unavailable: Error, Sendable {
         public let why: String
         public let missing: Bool
+        /// The user closed the portal's dialog.
+        public var cancelled = false
     }
 
     /// Bus connections held for the running casts (see above). Touched only by the main task at start-up.
@@ -123,7 +125,7 @@ public enum ScreenCastPortal {
 
     private static func unavailable(_ result: Result<OpaquePointer, DesktopPortal.Failure>) -> Unavailable {
         guard case .failure(let failure) = result else { return Unavailable(why: "", missing: false) }
-        return Unavailable(why: failure.why, missing: false)
+        return Unavailable(why: failure.why, missing: false, cancelled: failure.cancelled)
     }
 
     /// An `(ii)` under `key` in a stream's properties.

@@ -51,7 +51,7 @@ final class ScreenCastPortalTests: XCTestCase {
         XCTAssertEqual(cancelled.status, 64, cancelled.stderr)
         XCTAssertEqual(cancelled.stderr.split(separator: "\n").count, 1, cancelled.stderr)
         XCTAssertTrue(cancelled.stderr.contains("the ScreenCast portal gave no screen to record (the ScreenCast portal was cancelled)")
-                      && cancelled.stderr.contains("pick a monitor in its dialog"), cancelled.stderr)
+                      && cancelled.stderr.contains("start again and pick a monitor in its dialog"), cancelled.stderr)
 
         try daemon.publishCamera("duo-screen", caps: "video/x-raw,format=BGRx,width=1280,height=720,framerate=30/1", pattern: "smpte")
         let (_, portalLog) = try startPortal(daemon, node: "duo-screen")

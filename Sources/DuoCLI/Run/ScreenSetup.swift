@@ -41,7 +41,7 @@ enum ScreenSetup {
     private static func portal(_ options: Options) throws(DuoError) -> ScreenTrack {
         switch ScreenCastPortal.open() {
         case .failure(let failure):
-            throw ScreenTrack.portalUnavailable(failure.why, missing: failure.missing)
+            throw ScreenTrack.portalUnavailable(failure.why, missing: failure.missing, cancelled: failure.cancelled)
         case .success(let stream):
             return try ScreenTrack.portal(fd: stream.fd, node: stream.node, width: stream.width, height: stream.height,
                                           x: stream.x, y: stream.y, requested: options.screenMonitor,

@@ -135,11 +135,17 @@ public struct ScreenTrack: Sendable, Hashable {
     }
 
     /// The one line when no cast could be had on Wayland: `why` (a few words from the portal or the bus),
-    /// then what to install (`missing`: no portal or no ScreenCast interface) or what else to do.
-    public static func portalUnavailable(_ why: String, missing: Bool) -> DuoError {
-        missing
-            ? .usage(.text("--screen: this is a Wayland session and no ScreenCast portal answered (%s); install xdg-desktop-portal and your desktop's backend (Debian: xdg-desktop-portal-wlr for sway and other wlroots desktops, xdg-desktop-portal-gnome for GNOME, xdg-desktop-portal-kde for KDE), or log in to an X11 session, or leave out --screen", why))
-            : .usage(.text("--screen: this is a Wayland session and the ScreenCast portal gave no screen to record (%s); try again and pick a monitor in its dialog, or log in to an X11 session, or leave out --screen", why))
+    /// then what to install (`missing`: no portal or no ScreenCast interface), or to pick a monitor
+    /// (`cancelled`: the user closed the portal's dialog), or where the portal's backend says why it
+    /// failed (anything else, such as a Start that ended with code 2).
+    public static func portalUnavailable(_ why: String, missing: Bool, cancelled: Bool = false) -> DuoError {
+        if missing {
+            return .usage(.text("--screen: this is a Wayland session and no ScreenCast portal answered (%s); install xdg-desktop-portal and your desktop's backend (Debian: xdg-desktop-portal-wlr for sway and other wlroots desktops, xdg-desktop-portal-gnome for GNOME, xdg-desktop-portal-kde for KDE), or log in to an X11 session, or leave out --screen", why))
+        }
+        if cancelled {
+            return .usage(.text("--screen: this is a Wayland session and the ScreenCast portal gave no screen to record (%s); start again and pick a monitor in its dialog, or leave out --screen", why))
+        }
+        return .usage(.text("--screen: this is a Wayland session and the ScreenCast portal could not share a screen (%s); its backend's log says why (journalctl --user -u 'xdg-desktop-portal*'), or log in to an X11 session, or leave out --screen", why))
     }
 }
 
