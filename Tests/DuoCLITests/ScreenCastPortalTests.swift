@@ -36,7 +36,8 @@ final class ScreenCastPortalTests: XCTestCase {
     /// the size the portal gave (1280x720) and 15 fps, every frame decoding, its picture the published
     /// node's (SMPTE bars: bright on the left, dark on the right). The portal was asked for one monitor
     /// with the pointer drawn in; the start line, the `screen` event and the sidecar say it is the
-    /// portal's. A user who cancels the portal's dialog gets one line, exit 64, before anything starts.
+    /// portal's. A user who cancels the portal's dialog gets one line, exit 64, before anything starts;
+    /// a stream that ends mid-run (sharing stopped) stops only the screen track, and says so.
     func testAWaylandTakeRecordsThePortalsStreamBesideTheCamera() throws {
         let daemon = try PipeWireDaemon(test: self)
         let dir = daemon.directory.appendingPathComponent("run").path
@@ -94,6 +95,29 @@ final class ScreenCastPortalTests: XCTestCase {
         XCTAssertEqual(screen["geometry"] as? String, "1280x720+0+0")
         let story = try String(contentsOfFile: events, encoding: .utf8)
         XCTAssertTrue(story.split(separator: "\n").contains { $0.contains("\"event\":\"screen\"") && $0.contains("\"state\":\"recording\"") && $0.contains("ScreenCast portal") }, story)
+
+        // Sharing stopped mid-run (the node goes, as when the user stops sharing; pipewiresrc itself says
+        // nothing): a `screen` event `stopped` saying so once the watchdog's 5 s have passed, and the run
+        // goes on to its normal end.
+        let own = "\(dir)/stopped"
+        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
+        let later = "\(own)/events.jsonl"
+        let live = try BackgroundRun(["--headless", "--source", "videotestsrc", "--format", "640x360@30", "--audio", "none", "--screen",
+                                      "--duration", "9", "--events", later], directory: own, environment: env)
+        addTeardownBlock { if live.process.isRunning { kill(live.process.processIdentifier, SIGKILL); live.process.waitUntilExit() } }
+        func said(_ state: String) -> String? {
+            ((try? String(contentsOfFile: later, encoding: .utf8)) ?? "").split(separator: "\n")
+                .first { $0.contains("\"event\":\"screen\"") && $0.contains("\"state\":\"\(state)\"") }.map(String.init)
+        }
+        try live.wait(for: "the screen track recording") { said("recording") != nil }
+        try daemon.unpublish("duo-screen")
+        let gone = Date()
+        try live.wait(upTo: 15, for: "the screen track to stop") { said("stopped") != nil }
+        let took = Date().timeIntervalSince(gone)
+        XCTAssertTrue(said("stopped")?.contains("sent no picture for 5 s: screen sharing was stopped") ?? false, said("stopped") ?? "")
+        XCTAssertTrue((3.5...8).contains(took), "stopped \(took) s after the node went (the watchdog waits 5 s)")
+        XCTAssertEqual(live.finish(), 0, live.stderr)
+        XCTAssertTrue(live.stderr.contains("warning: the screen track stopped"), live.stderr)
     }
 
     /// A Wayland session without a session bus (so no portal): one line naming what to install, exit 64,
