@@ -121,7 +121,7 @@ final class ScreenCastPortalTests: XCTestCase {
     }
 
     /// A Wayland session without a session bus (so no portal): one line naming what to install, exit 64,
-    /// before the camera is opened.
+    /// before the camera is opened; `pipeline --screen` there is one line too.
     func testWithoutAPortalTheLineSaysWhatToInstall() throws {
         let run = try duoCapture(["--headless", "--source", "videotestsrc", "--audio", "none", "--screen", "--duration", "2"],
                                  environment: ["WAYLAND_DISPLAY": "wayland-duo-test", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/duo-bus"])
@@ -129,5 +129,10 @@ final class ScreenCastPortalTests: XCTestCase {
         XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
         XCTAssertTrue(run.stderr.contains("--screen: this is a Wayland session and no ScreenCast portal answered (no session bus")
                       && run.stderr.contains("install xdg-desktop-portal") && run.stderr.contains("xdg-desktop-portal-wlr for sway"), run.stderr)
+        // `pipeline` cannot print a portal's stream for gst-launch-1.0, and asks no portal: one line.
+        let printed = try duoCapture(["pipeline", "--headless", "--source", "videotestsrc", "--screen"],
+                                     environment: ["WAYLAND_DISPLAY": "wayland-duo-test", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/duo-bus"])
+        XCTAssertEqual(printed.status, 64, printed.stderr)
+        XCTAssertTrue(printed.stderr.contains("pipeline --screen: on Wayland the screen comes from the ScreenCast portal"), printed.stderr)
     }
 }
