@@ -21,6 +21,10 @@
 #   ffmpeg: ffprobe -show_chapters reads a take's chapters back in the notes tests, as a user's tools would.
 #   python3-tk: the screen track's sync test draws a clock on the recorded monitor in a Tk window
 #   (Tests/DuoDesktopTests/Fixtures/screen_clock.py; ffmpeg reads both pictures back).
+#   xdg-desktop-portal, xdg-desktop-portal-wlr, python3-gi: the ScreenCast portal that `--screen` asks on
+#   Wayland. On a GPU-less headless sway xdpw 0.7 cannot cast (pixman gives screencopy no DMA-BUF format),
+#   so ScreenCastPortalTests runs a stand-in portal in python3-gi on a private bus; the packages are here so
+#   a sway desktop gets the real one.
 #   pngquant, optipng: Scripts/screenshots.sh keeps the README's screenshots of both monitors small.
 #   python3-venv: StudioControllerTests installs obsws-python and simpleobsws (clients not written here)
 #   from PyPI into a virtual environment in the tests' cache folder; NotesRunTests likewise installs
@@ -50,7 +54,8 @@ if [[ "${1:-}" == "--desktop" ]]; then
              chromium chromium-driver python3-selenium python3-pip
              dbus gsettings-desktop-schemas dconf-gsettings-backend dconf-service libglib2.0-bin
              pipewire pipewire-bin wireplumber gstreamer1.0-plugins-base-apps python-matplotlib-data
-             pngquant optipng python3-venv ffmpeg locales tesseract-ocr-chi-sim python3-tk)
+             pngquant optipng python3-venv ffmpeg locales tesseract-ocr-chi-sim python3-tk
+             xdg-desktop-portal xdg-desktop-portal-wlr python3-gi)
 fi
 
 # The locales the translation tests run in (a fresh Debian has only C and C.UTF-8).

@@ -3,3 +3,4 @@
 #include <glib-unix.h>
 #include <locale.h>
 #include <libintl.h>
+#include <gio/gunixfdlist.h>

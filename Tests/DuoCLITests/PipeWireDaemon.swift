@@ -50,8 +50,25 @@ final class PipeWireDaemon {
                        "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(directory.path)/bus"]
         test.addTeardownBlock { [self] in stop() }
 
-        let bus = try launch("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile",
-                                                      "--address=unix:path=\(directory.path)/bus"], log: "dbus.log")
+        // The session bus starts no service on demand (no <servicedir>): with xdg-desktop-portal installed
+        // (`--desktop`), a call to org.freedesktop.portal.Desktop would start the real portal, which on
+        // this bus has no backend; a test that wants a portal runs its own (ScreenCastPortalTests).
+        let config = directory.appendingPathComponent("bus.conf")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(directory.path)/bus</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let bus = try launch("/usr/bin/dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--nopidfile"], log: "dbus.log")
         daemons.append(bus)
         try Self.waitFor("the session bus", timeout: 20) {
             guard bus.isRunning else { throw Failure("dbus-daemon exited: \(self.tail("dbus.log"))") }

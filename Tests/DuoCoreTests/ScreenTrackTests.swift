@@ -42,7 +42,12 @@ final class ScreenTrackTests: XCTestCase {
     func testNoDisplayOrWaylandIsOneLine() {
         XCTAssertNil(ScreenTrack.unavailableReason(environment: ["DISPLAY": ":0"]))
         XCTAssertTrue(ScreenTrack.unavailableReason(environment: [:])?.message.contains("no display to record") ?? false)
-        XCTAssertTrue(ScreenTrack.unavailableReason(environment: ["DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"])?.message.contains("Wayland") ?? false)
+        // Wayland goes to the ScreenCast portal (also a headless run in a Wayland login session).
+        XCTAssertNil(ScreenTrack.unavailableReason(environment: ["DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"]))
+        XCTAssertTrue(ScreenTrack.wayland(environment: ["DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"]))
+        XCTAssertTrue(ScreenTrack.wayland(environment: ["XDG_SESSION_TYPE": "wayland"]))
+        XCTAssertNil(ScreenTrack.unavailableReason(environment: ["XDG_SESSION_TYPE": "wayland"]))
+        XCTAssertFalse(ScreenTrack.wayland(environment: ["DISPLAY": ":0", "XDG_SESSION_TYPE": "x11"]))
     }
 
     /// The source captures exactly the monitor's region (ximagesrc's end is inclusive) at the rate, and a
@@ -63,5 +68,13 @@ final class ScreenTrackTests: XCTestCase {
         // An odd-sized monitor is scaled to even sides, by a pixel.
         plan.screen = ScreenTrack(monitor: ScreenMonitor(index: 0, connector: "X", x: 0, y: 0, width: 1365, height: 767))
         XCTAssertTrue(try plan.recordScreenDescription()?.contains("videoscale ! video/x-raw,format=I420,width=1364,height=766") ?? false)
+        // On Wayland the source is the ScreenCast portal's PipeWire stream, into the same tee.
+        plan.screen = try ScreenTrack.portal(fd: 7, node: 42, width: 2560, height: 1440, x: 0, y: 0, requested: nil)
+        let wayland = try plan.liveDescription()
+        XCTAssertTrue(wayland.contains("pipewiresrc name=screen_source fd=7 path=42 do-timestamp=true") && !wayland.contains("ximagesrc"), wayland)
+        XCTAssertTrue(wayland.contains("framerate=15/1") && wayland.contains("tee name=st"), wayland)
+        XCTAssertTrue(try plan.recordScreenDescription()?.contains("videoscale ! video/x-raw,format=I420,width=2560,height=1440") ?? false)
+        XCTAssertTrue(plan.screen?.startLine.contains("PipeWire node 42, 2560x1440+0+0") ?? false)
+        XCTAssertThrowsError(try ScreenTrack.portal(fd: 7, node: 42, width: nil, height: nil, x: nil, y: nil, requested: nil))
     }
 }

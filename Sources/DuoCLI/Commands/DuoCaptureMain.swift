@@ -103,6 +103,11 @@ enum PipelineCommand {
     static func run(_ options: Options) async throws(DuoError) -> String {
         var o = options
         o.record = false  // printing the graph must not create folders
+        // On Wayland the screen is a portal session (perhaps a dialog) and a descriptor only this process
+        // holds: no graph to print for gst-launch-1.0.
+        if o.screen, ScreenTrack.wayland(environment: ProcessInfo.processInfo.environment) {
+            throw .usage(.text("pipeline --screen: on Wayland the screen comes from the ScreenCast portal, which only a running duo-capture can ask; leave out --screen to print the graph"))
+        }
         let screen = try await ScreenSetup.resolve(o)
         let setup = try SessionSetup.prepare(o)
         var plan = setup.plan

@@ -79,12 +79,16 @@ extension Help {
             same clock (X11, ximagesrc; headless runs too, with DISPLAY).
             MONITOR is an index or connector as duo-capture monitors lists
             them; without it, the first monitor showing none of
-            duo-capture's windows, else the operator's. The start line, the
+            duo-capture's windows, else the operator's. On Wayland the
+            desktop's ScreenCast portal and PipeWire give the screen and
+            the portal chooses the monitor (MONITOR is not used); without
+            a portal, install xdg-desktop-portal and your desktop's
+            backend (-wlr for sway, -gnome, -kde). The start line, the
             screen event and the HUD's format line name it; the sidecar
             records it; report shows both pictures; remux keeps both.
-            A monitor that is not there, no display or a Wayland session
-            is one line at start; a screen that fails mid-take ends only
-            the screen track
+            A monitor that is not there, no display, no portal or a
+            cancelled portal dialog is one line at start; a screen that
+            fails mid-take ends only the screen track
             """)),
         .option("--screen-rate FPS", N_("the screen track's frames per second, 1 to 60 (default 15)")),
         .prose(N_("""

@@ -30,7 +30,7 @@ final class ScreenPart: RunPart {
         guard case .screenStopped(let why) = event else { return false }
         guard let track, stopped == nil else { return true }
         stopped = why
-        run.log(tr("duo-capture: warning: the screen track stopped (%s); the camera track, the sound and the preview go on", why))
+        run.log(tr("duo-capture: warning: the screen track stopped (%s); the camera track, the sound and the preview go on", tr(why)))
         run.events.emit(self.event(track, state: "stopped", reason: why))
         return true
     }

@@ -33,6 +33,7 @@ public enum ElementPackages {
         "openh264dec": "gstreamer1.0-plugins-bad", "vaapih264enc": "gstreamer1.0-vaapi",
         "srtsink": "gstreamer1.0-plugins-bad", "srtsrc": "gstreamer1.0-plugins-bad",
         "intervideosrc": "gstreamer1.0-plugins-bad", "intervideosink": "gstreamer1.0-plugins-bad",
+        "watchdog": "gstreamer1.0-plugins-bad",
         // framing hints (--framing); the Haar cascades it reads are in opencv-data
         "facedetect": "gstreamer1.0-opencv",
         // cameras and microphones through PipeWire, cameras through libcamera

@@ -110,7 +110,7 @@ public enum GraphElement: String, Sendable, CaseIterable {
         case .audioTee, .audioSink: [("audio", rawValue)]
         case .recordQueue, .recordSink: [("record", rawValue)]
         case .recordAudioQueue: [("record-audio", rawValue)]
-        case .screenSource: [("screen-x11", rawValue)]
+        case .screenSource: [("screen-x11", rawValue), ("screen-pipewire", rawValue)]
         case .screenTee: []
         case .recordScreenQueue: [("record-screen", rawValue)]
         case .recordMux: [("muxer-mkv", rawValue), ("muxer-mp4", rawValue)]

@@ -5,6 +5,7 @@ import Foundation
 //
 //   ximagesrc (the monitor's region) ─▶ videorate ─▶ fixed caps ─▶ tee "st" ─┬─▶ queue ─▶ fakesink
 //                                      (Pipelines/screen-x11.gst)            └─▶ per take: record-screen.gst ─▶ record_mux
+//   or, on Wayland, pipewiresrc (the ScreenCast portal's stream, Pipelines/screen-pipewire.gst) ─▶ the same
 //
 //  This file only decides: which monitor, its region, the rate and the encoded size. Nothing here calls
 //  GStreamer or GDK: the monitors are handed in as `ScreenMonitor`s by the command line's setup.
@@ -33,6 +34,16 @@ public struct ScreenTrack: Sendable, Hashable {
     /// Why this monitor, in English (the `screen` event's reason; the start line translates it): "asked
     /// for", or the reason the default chose it.
     public let why: String
+    /// Where the pictures come from: the X server, or the ScreenCast portal's PipeWire stream (Wayland).
+    public let source: Source
+
+    /// The screen's source. Thread: value type, Sendable.
+    public enum Source: Sendable, Hashable {
+        /// `ximagesrc` on the monitor's region of the X screen.
+        case x11
+        /// `pipewiresrc` on the portal's stream: `fd` a PipeWire connection the portal opened, `node` its node.
+        case pipewire(fd: Int32, node: UInt32)
+    }
 
     /// 15 fps: pointer moves and typing read smoothly, and a 1920x1080 monitor beside a 720p30 camera
     /// costs about a fifth of a core (+20 %: duo-capture +18, Xorg +2), against +35 % at 30 fps and +4 %
@@ -40,8 +51,8 @@ public struct ScreenTrack: Sendable, Hashable {
     public static let defaultRate = 15
     public static let rates = 1...60
 
-    public init(monitor: ScreenMonitor, rate: Int = ScreenTrack.defaultRate, why: String = "") {
-        self.monitor = monitor; self.rate = rate; self.why = why
+    public init(monitor: ScreenMonitor, rate: Int = ScreenTrack.defaultRate, why: String = "", source: Source = .x11) {
+        self.monitor = monitor; self.rate = rate; self.why = why; self.source = source
     }
 
     /// The size recorded: the monitor's, made even (4:2:0 video and the encoder need even sides); only an
@@ -53,6 +64,10 @@ public struct ScreenTrack: Sendable, Hashable {
     /// The start line: which monitor, where, at what rate, and why this one.
     public var startLine: String {
         let size = encodedSize
+        if case .pipewire(_, let node) = source {
+            return tr("screen track: the monitor the ScreenCast portal shares (PipeWire node %1$s, %2$s) at %3$s fps, recorded %4$sx%5$s beside the camera in each take; %6$s",
+                      node, monitor.geometry, rate, size.width, size.height, tr(why))
+        }
         return tr("screen track: monitor %1$s (%2$s, %3$s) at %4$s fps, recorded %5$sx%6$s beside the camera in each take; %7$s",
                   monitor.index, monitor.connector, monitor.geometry, rate, size.width, size.height, tr(why))
     }
@@ -88,17 +103,49 @@ public struct ScreenTrack: Sendable, Hashable {
         return ScreenTrack(monitor: monitors[0], rate: rate, why: N_("the first monitor (give --screen N to record another)"))
     }
 
-    /// Where X11 capture is possible and where it is not, from the environment: a one-line error when the
-    /// screen cannot be recorded (no display at all, or Wayland without an X server), nil when it can.
+    /// Where the screen can be recorded, from the environment: X11 with ximagesrc, Wayland through the
+    /// ScreenCast portal (`wayland(environment:)`), and a one-line error when there is no desktop at all.
     public static func unavailableReason(environment env: [String: String]) -> DuoError? {
-        let x11 = !(env["DISPLAY"]?.isEmpty ?? true), wayland = !(env["WAYLAND_DISPLAY"]?.isEmpty ?? true)
-        if x11 && !wayland { return nil }
-        if wayland {
-            // Under Wayland, ximagesrc on XWayland sees only X clients' windows (black elsewhere): refuse
-            // rather than record a black track.
-            return .usage(.text("--screen: this is a Wayland session, and duo-capture records the screen only on X11 (the ScreenCast portal is not supported yet); log in to an X11 session, or leave out --screen"))
-        }
+        let x11 = !(env["DISPLAY"]?.isEmpty ?? true)
+        if x11 || wayland(environment: env) { return nil }
         return .usage(.text("--screen: no display to record (DISPLAY is not set: a headless machine); run on the X11 desktop whose monitor you want recorded, or leave out --screen"))
+    }
+
+    /// Whether the screen is a Wayland desktop's, recorded through the ScreenCast portal: WAYLAND_DISPLAY
+    /// is set, GDK is told to use Wayland, or the login session is a Wayland one (a headless run inside
+    /// it). There, ximagesrc on XWayland would see only X clients' windows (black elsewhere).
+    public static func wayland(environment env: [String: String]) -> Bool {
+        !(env["WAYLAND_DISPLAY"]?.isEmpty ?? true) || (env["GDK_BACKEND"] ?? "").hasPrefix("wayland")
+            || env["XDG_SESSION_TYPE"] == "wayland"
+    }
+
+    /// The track of the portal's stream: its size and place as the portal says them (no size: an error),
+    /// at `rate`. `requested` (`--screen MONITOR`) cannot choose
+    /// here: the portal does (its dialog, or its backend's setting), and the reason says so.
+    public static func portal(fd: Int32, node: UInt32, width: Int?, height: Int?, x: Int?, y: Int?,
+                              requested: String?, rate: Int = defaultRate) throws(DuoError) -> ScreenTrack {
+        guard let size = width.flatMap({ w in height.map { (width: w, height: $0) } }), size.width > 0, size.height > 0 else {
+            throw .usage(.text("--screen: the ScreenCast portal did not say the size of the monitor it shares; try again, or log in to an X11 session, or leave out --screen"))
+        }
+        let monitor = ScreenMonitor(index: 0, connector: "portal", x: x ?? 0, y: y ?? 0, width: size.width, height: size.height)
+        let why = requested == nil
+            ? N_("the monitor chosen in the desktop's ScreenCast portal (on Wayland the portal chooses)")
+            : N_("the monitor chosen in the desktop's ScreenCast portal: on Wayland the portal chooses, not --screen MONITOR")
+        return ScreenTrack(monitor: monitor, rate: rate, why: why, source: .pipewire(fd: fd, node: node))
+    }
+
+    /// The one line when no cast could be had on Wayland: `why` (a few words from the portal or the bus),
+    /// then what to install (`missing`: no portal or no ScreenCast interface), or to pick a monitor
+    /// (`cancelled`: the user closed the portal's dialog), or where the portal's backend says why it
+    /// failed (anything else, such as a Start that ended with code 2).
+    public static func portalUnavailable(_ why: String, missing: Bool, cancelled: Bool = false) -> DuoError {
+        if missing {
+            return .usage(.text("--screen: this is a Wayland session and no ScreenCast portal answered (%s); install xdg-desktop-portal and your desktop's backend (Debian: xdg-desktop-portal-wlr for sway and other wlroots desktops, xdg-desktop-portal-gnome for GNOME, xdg-desktop-portal-kde for KDE), or log in to an X11 session, or leave out --screen", why))
+        }
+        if cancelled {
+            return .usage(.text("--screen: this is a Wayland session and the ScreenCast portal gave no screen to record (%s); start again and pick a monitor in its dialog, or leave out --screen", why))
+        }
+        return .usage(.text("--screen: this is a Wayland session and the ScreenCast portal could not share a screen (%s); its backend's log says why (journalctl --user -u 'xdg-desktop-portal*'), or log in to an X11 session, or leave out --screen", why))
     }
 }
 

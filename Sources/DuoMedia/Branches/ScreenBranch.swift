@@ -6,7 +6,8 @@ import DuoCore
 //  elements named `screen_…`, ending in the screen tee "st" that each take's screen leg hangs off
 //  (TakeRecorder). A failure of its own (the X server gone, a capture error) is its alone: the source is
 //  stopped and its stream ended, so a take's muxer stops waiting for screen frames and the camera track,
-//  the sound and the preview go on.
+//  the sound and the preview go on. On Wayland the source is the ScreenCast portal's stream, whose end
+//  (the user stopped sharing) is silence: a watchdog in the branch turns 5 s of it into this failure.
 //
 //   ximagesrc ─▶ videorate ─▶ caps ─▶ tee "st" ─┬─▶ fakesink
 //       ▲ a failure here: source stopped,        └─▶ take N's screen leg (ends with EOS, the take goes on)
@@ -33,6 +34,10 @@ final class ScreenBranch: SideBranch {
         hasFailed = true
         pipeline.child(.screenSource)?.setState(GST_STATE_NULL)
         if let sink = tee?.staticPad("sink") { duo_send_eos(sink.pointer) }
+        // The watchdog (screen-pipewire.gst) speaks for a portal stream that went silent.
+        if fault.source == "screen_watchdog" {
+            return .screenStopped(N_("the ScreenCast portal's stream sent no picture for 5 s: screen sharing was stopped"))
+        }
         return .screenStopped(fault.described)
     }
 }

@@ -1,7 +1,7 @@
 import CGStreamer
 import DuoCore
 
-//  The capture session's clock: with a PipeWire camera or a named microphone the graph keeps the system
+//  The capture session's clock: with a PipeWire camera or screen, or a named microphone, the graph keeps the system
 //  clock rather than the one a PipeWire source offers.
 
 extension CaptureSession {
@@ -16,9 +16,10 @@ extension CaptureSession {
     /// pipewiresrc offers its own clock, and a pipeline picks it: its running time leapt ahead at the
     /// start (a 2 s run ended after 0.2 s of frames, seen with PipeWire 0.3.65), and durations,
     /// countdowns and watchdogs all count in it. With a PipeWire camera the pipeline keeps the system
-    /// clock (the monotonic one every other camera runs on); pipewiresrc timestamps against it.
+    /// clock (the monotonic one every other camera runs on); pipewiresrc timestamps against it. So does
+    /// the screen track's pipewiresrc on Wayland (seen the same: 17231 camera frames in a 10 s run).
     func useSystemClockForPipeWire(_ pipeline: ElementRef) {
-        guard plan.usesPipeWire else { return }
+        guard plan.usesPipeWire || plan.screenUsesPipeWire else { return }
         guard let clock = gst_system_clock_obtain() else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
         gst_pipeline_use_clock(UnsafeMutableRawPointer(pipeline.pointer).assumingMemoryBound(to: GstPipeline.self), clock)
@@ -28,6 +29,8 @@ extension CaptureSession {
 extension GraphPlan {
     /// Whether a camera of this graph comes through PipeWire.
     var usesPipeWire: Bool { camera.isPipeWire || secondCamera?.isPipeWire == true }
+    /// Whether its screen track is the ScreenCast portal's PipeWire stream (Wayland).
+    var screenUsesPipeWire: Bool { if case .pipewire = screen?.source { true } else { false } }
 }
 
 extension CameraSource {
