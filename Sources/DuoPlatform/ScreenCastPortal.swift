@@ -9,7 +9,7 @@ import Foundation
 /// The graph then reads that node with `pipewiresrc fd=FD path=NODE` (Pipelines/screen-pipewire.gst).
 ///
 /// The portal ends the cast when the bus connection that asked for it closes, so the connection is held
-/// until the process ends (`held`).
+/// until the process ends (one reference kept, see `open`).
 ///
 /// Thread: main task at start-up; it runs a private GLib main context of its own while it waits.
 public enum ScreenCastPortal {
@@ -31,8 +31,6 @@ public enum ScreenCastPortal {
         public var cancelled = false
     }
 
-    /// Bus connections held for the running casts (see above). Touched only by the main task at start-up.
-    nonisolated(unsafe) private static var held: [DesktopPortal] = []
 
     static let interface = "org.freedesktop.portal.ScreenCast"
 
@@ -119,7 +117,9 @@ public enum ScreenCastPortal {
             defer { g_clear_error(&error) }
             return .failure(Unavailable(why: tr("%1$s gave no PipeWire connection (%2$s)", what, DesktopPortal.message(error)), missing: false))
         }
-        held.append(portal)
+        // The cast lives as long as the bus connection that asked for it: one reference to it is kept
+        // for the rest of the process (never released; the process's end closes it).
+        _ = g_object_ref(UnsafeMutableRawPointer(portal.bus))
         return .success(Stream(fd: fd, node: node, width: size?.0, height: size?.1, x: position?.0, y: position?.1))
     }
 
