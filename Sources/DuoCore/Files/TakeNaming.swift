@@ -41,19 +41,17 @@ public struct TakeNaming: Sendable {
 
     /// The first path for this replay that does not exist yet.
     public func path(replay: Int, at date: Date, timeZone: TimeZone = .current, exists: (String) -> Bool) -> String {
-        let base = (directory as NSString).appendingPathComponent(replayBaseName(replay: replay, at: date, timeZone: timeZone))
-        var candidate = "\(base).\(fileExtension)"
-        var n = 2
-        while exists(candidate) {
-            candidate = "\(base)-\(n).\(fileExtension)"
-            n += 1
-        }
-        return candidate
+        firstFree(replayBaseName(replay: replay, at: date, timeZone: timeZone), exists: exists)
     }
 
     /// The first path for this take that does not exist yet.
     public func path(take: Int, at date: Date, timeZone: TimeZone = .current, exists: (String) -> Bool) -> String {
-        let base = (directory as NSString).appendingPathComponent(baseName(take: take, at: date, timeZone: timeZone))
+        firstFree(baseName(take: take, at: date, timeZone: timeZone), exists: exists)
+    }
+
+    /// `name.ext` in the directory, or `name-2.ext`, `name-3.ext`… when it exists: never an existing file.
+    private func firstFree(_ name: String, exists: (String) -> Bool) -> String {
+        let base = (directory as NSString).appendingPathComponent(name)
         var candidate = "\(base).\(fileExtension)"
         var n = 2
         while exists(candidate) {
