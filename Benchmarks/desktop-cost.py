@@ -53,6 +53,7 @@ Usage: python3 Benchmarks/desktop-cost.py [INTERVAL] [TAKE] [REPEATS] [SECTIONS]
        python3 Benchmarks/desktop-cost.py cost [INTERVAL] [FRAMES] [REPEATS]   (defaults 10, 300, 3)
 """
 import json, os, resource, shutil, signal, statistics, subprocess, sys, tempfile, time
+from bench import cpu_seconds, free_display
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 preview_mode = len(sys.argv) > 1 and sys.argv[1] == "preview"
@@ -69,7 +70,6 @@ if not app:
     app = os.path.join(root, ".build", "release", "duo-capture")
 script = os.path.join(root, "Assets", "scripts", "talk.md")
 config = os.path.join(root, "Tests", "DuoDesktopTests", "Fixtures", "dummy.conf")
-ticks = os.sysconf("SC_CLK_TCK")
 # CVT reduced-blanking modelines; the dummy driver takes any.
 modes = {
     "1280x720": "74.48 1280 1336 1472 1664 720 721 724 746 -HSync +Vsync",
@@ -77,20 +77,9 @@ modes = {
     "3840x2160": "533.25 3840 3888 3920 4000 2160 2163 2168 2222 +HSync -Vsync",
 }
 
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / ticks
-
-def free_display():
-    n = 140
-    while os.path.exists(f"/tmp/.X11-unix/X{n}") or os.path.exists(f"/tmp/.X{n}-lock"):
-        n += 1
-    return f":{n}"
-
 class Desktop:
     def __init__(self):
-        self.display = free_display()
+        self.display = free_display(140)
         self.dir = tempfile.mkdtemp(prefix="duo-bench-desktop-")
         self.env = dict(os.environ, DISPLAY=self.display, HOME=self.dir, XDG_STATE_HOME=os.path.join(self.dir, "state"))
         self.env.pop("WAYLAND_DISPLAY", None)

@@ -18,46 +18,18 @@ DUO_BENCH_APP=BINARY measures that binary instead of a fresh release build.
 Usage: python3 Benchmarks/screen-track.py [TAKE] [REPEATS] [RATE]   (defaults 10, 3, 15)
 """
 import json, os, resource, shutil, statistics, subprocess, sys, tempfile, time
+from bench import cpu_seconds, free_display, release_app, stop
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 take = float(sys.argv[1]) if len(sys.argv) > 1 else 10
 repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 rate = int(sys.argv[3]) if len(sys.argv) > 3 else 15
-app = os.environ.get("DUO_BENCH_APP")
-if not app:
-    subprocess.run(["swift", "build", "-c", "release", "--product", "duo-capture", "--static-swift-stdlib"], cwd=root,
-                   check=True, stdout=sys.stderr)
-    app = os.path.join(root, ".build", "release", "duo-capture")
+app = os.environ.get("DUO_BENCH_APP") or release_app()
 config = os.path.join(root, "Tests", "DuoDesktopTests", "Fixtures", "dummy.conf")
-ticks = os.sysconf("SC_CLK_TCK")
 mode = ("1920x1080", "138.50 1920 1968 2000 2080 1080 1083 1088 1111 +HSync -Vsync")
 
 
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / ticks
-
-
-def free_display():
-    n = 170
-    while os.path.exists(f"/tmp/.X11-unix/X{n}") or os.path.exists(f"/tmp/.X{n}-lock"):
-        n += 1
-    return f":{n}"
-
-
-def stop(process):
-    """Stops a process this script started, by its pid: SIGTERM, then SIGKILL after 5 s."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-display = free_display()
+display = free_display(170)
 folder = tempfile.mkdtemp(prefix="duo-bench-screen-")
 env = dict(os.environ, DISPLAY=display, HOME=folder, XDG_STATE_HOME=os.path.join(folder, "state"))
 env.pop("WAYLAND_DISPLAY", None)

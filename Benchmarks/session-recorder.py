@@ -18,21 +18,13 @@ noisy). DUO_BENCH_APP=BINARY measures that binary instead of a fresh release bui
 Usage: python3 Benchmarks/session-recorder.py [INTERVAL] [REPEATS] [WARMUP]    (defaults 10, 3, 4)
 """
 import json, os, shutil, statistics, subprocess, sys, tempfile, time
-from bench import release_app
+from bench import cpu_seconds, release_app
 
 interval = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
 repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 warmup = float(sys.argv[3]) if len(sys.argv) > 3 else 4.0
 app = os.environ.get("DUO_BENCH_APP") or release_app()
-ticks = os.sysconf("SC_CLK_TCK")
 formats = ["1280x720@30", "1920x1080@30"]
-
-
-def cpu_seconds(pid):
-    """utime + stime of `pid` so far, seconds (/proc/PID/stat fields 14 and 15)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / ticks
 
 
 def status_kb(pid, key):
